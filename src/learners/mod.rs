@@ -1,0 +1,52 @@
+//! Incremental learners: one interface that TreeCV, standard k-CV, hold-out and
+//! progressive validation are all written against once.
+//!
+//! A learner maps a model and a batch of points (fed in the given order) to an
+//! updated model. Models are `Clone` (the *copy* strategy of TreeCV); a learner
+//! also offers [`IncrementalLearner::update_journaled`] and
+//! [`IncrementalLearner::revert`] (the *save/revert* strategy). Learners whose
+//! updates can be undone exactly (sufficient statistics) keep a tiny journal;
+//! the others journal a snapshot of the model.
+
+use crate::data::Dataset;
+
+/// A learner that can be trained incrementally, one batch of points at a time.
+pub trait IncrementalLearner: Sync {
+    /// The model (state of the learner), including any step counters.
+    type Model: Clone + Send + Sync;
+    /// What [`update_journaled`](Self::update_journaled) records to undo an update.
+    type Journal: Send;
+
+    /// A short name for outputs, with hyper-parameters, e.g. `pegasos(lambda=1e-6)`.
+    fn name(&self) -> String;
+
+    /// The model trained on no data. `data` gives the feature count (and,
+    /// for learners whose step size depends on it, the dataset size).
+    fn init(&self, data: &Dataset) -> Self::Model;
+
+    /// Feed the points `points` (row indices of `data`) to the model, in order.
+    fn update(&self, model: &mut Self::Model, data: &Dataset, points: &[usize]);
+
+    /// The loss of `model` on row `i` of `data`.
+    fn loss(&self, model: &Self::Model, data: &Dataset, i: usize) -> f64;
+
+    /// Like [`update`](Self::update), but return what is needed to undo it.
+    fn update_journaled(
+        &self,
+        model: &mut Self::Model,
+        data: &Dataset,
+        points: &[usize],
+    ) -> Self::Journal;
+
+    /// Undo the update that produced `journal` (the last journaled update not
+    /// yet reverted on this model).
+    fn revert(&self, model: &mut Self::Model, data: &Dataset, journal: Self::Journal);
+
+    /// Mean loss of `model` over the rows `points`.
+    fn mean_loss(&self, model: &Self::Model, data: &Dataset, points: &[usize]) -> f64 {
+        if points.is_empty() {
+            return 0.0;
+        }
+        points.iter().map(|&i| self.loss(model, data, i)).sum::<f64>() / points.len() as f64
+    }
+}

@@ -1,0 +1,17 @@
+//! # cvbench
+//!
+//! A reproducible experiment-benchmark harness for research on fast
+//! cross-validation. Layers (arrows point one way; lower layers never import
+//! higher ones):
+//!
+//! - [`data`]: datasets (dense/CSR), readers, registry, fetch, synthetic data.
+//! - [`learners`]: the incremental-learner interface and its learners.
+//! - [`cv`]: folds, standard k-CV, TreeCV, hold-out, progressive validation.
+//! - [`svm`]: kernels, kernel cache, SMO solver, SVM k-fold CV.
+//! - [`experiments`]: one module per paper (cell → record rows).
+//! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
+//! - [`cli`]: the command line.
+
+pub mod data;
+pub mod learners;
+pub mod seed;
