@@ -50,3 +50,11 @@ pub trait IncrementalLearner: Sync {
         points.iter().map(|&i| self.loss(model, data, i)).sum::<f64>() / points.len() as f64
     }
 }
+
+pub mod lsqsgd;
+pub mod pegasos;
+pub mod ridge;
+
+pub use lsqsgd::Lsqsgd;
+pub use pegasos::Pegasos;
+pub use ridge::Ridge;
