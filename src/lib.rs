@@ -14,4 +14,5 @@
 
 pub mod data;
 pub mod learners;
+pub mod cv;
 pub mod seed;
