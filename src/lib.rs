@@ -12,7 +12,9 @@
 //! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
 //! - [`cli`]: the command line.
 
+pub mod config;
+pub mod cv;
 pub mod data;
 pub mod learners;
-pub mod cv;
+pub mod results;
 pub mod seed;

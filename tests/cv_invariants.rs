@@ -18,14 +18,22 @@ fn regression(n: usize, d: usize, s: u64) -> Dataset {
     let rows: Vec<Vec<f64>> = (0..n).map(|_| (0..d).map(|_| next()).collect()).collect();
     let y = rows
         .iter()
-        .map(|r| r.iter().enumerate().map(|(j, v)| v * (j as f64 + 1.0)).sum::<f64>() + 0.1 * next())
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .map(|(j, v)| v * (j as f64 + 1.0))
+                .sum::<f64>()
+                + 0.1 * next()
+        })
         .collect();
     Dataset::from_dense_rows("test-regression-synthetic", &rows, y)
 }
 
 fn classification(n: usize, d: usize, s: u64) -> Dataset {
     let mut data = regression(n, d, s);
-    data.y.iter_mut().for_each(|y| *y = if *y > 0.0 { 1.0 } else { -1.0 });
+    data.y
+        .iter_mut()
+        .for_each(|y| *y = if *y > 0.0 { 1.0 } else { -1.0 });
     data
 }
 
@@ -69,7 +77,10 @@ fn update_counts_match_cost_formulas() {
         }
         let t = treecv(&peg, &data, &chunks, Order::Fixed, Strategy::Copy, 1);
         assert_eq!(t.work.copies, (k - 1) as u64, "one copy per internal node");
-        assert!(t.work.peak_models <= (log2k + 1) as u64, "O(log k) live models");
+        assert!(
+            t.work.peak_models <= (log2k + 1) as u64,
+            "O(log k) live models"
+        );
         let t = treecv(&peg, &data, &chunks, Order::Fixed, Strategy::SaveRevert, 1);
         assert_eq!(t.work.copies, 0);
         assert_eq!(t.work.peak_models, 1);

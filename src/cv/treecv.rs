@@ -55,7 +55,9 @@ struct Run<'a, L: IncrementalLearner> {
 
 impl<L: IncrementalLearner> Run<'_, L> {
     fn leaf(&self, s: usize, model: &L::Model) -> f64 {
-        self.learner.mean_loss(model, self.data, self.chunks.chunk(s)) / self.chunks.k() as f64
+        self.learner
+            .mean_loss(model, self.data, self.chunks.chunk(s))
+            / self.chunks.k() as f64
     }
 
     fn train(&self, model: &mut L::Model, s: usize, e: usize, a: usize, b: usize, branch: u64) {

@@ -125,7 +125,10 @@ mod tests {
         let n: f64 = m.w.iter().map(|v| v * v).sum::<f64>().sqrt();
         assert!(n <= 1.0 + 1e-12);
         let nb: f64 = m.wbar.iter().map(|v| v * v).sum::<f64>().sqrt();
-        assert!(nb <= 1.0 + 1e-12, "average of points in a ball is in the ball");
+        assert!(
+            nb <= 1.0 + 1e-12,
+            "average of points in a ball is in the ball"
+        );
         assert_eq!(m.t, 200);
     }
 

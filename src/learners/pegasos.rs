@@ -126,7 +126,11 @@ impl IncrementalLearner for Pegasos {
 
     /// Misclassification: `sign(<w,x>) != y`, predicting +1 at a score of 0.
     fn loss(&self, model: &PegasosModel, data: &Dataset, i: usize) -> f64 {
-        let pred = if model.score(data, i) >= 0.0 { 1.0 } else { -1.0 };
+        let pred = if model.score(data, i) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        };
         if pred == data.y[i] {
             0.0
         } else {
@@ -180,7 +184,9 @@ mod tests {
         let rows: Vec<Vec<f64>> = (0..50)
             .map(|i| vec![(i as f64 * 0.37).sin(), (i as f64 * 0.11).cos(), 1.0])
             .collect();
-        let y: Vec<f64> = (0..50).map(|i| if i % 3 == 0 { 1.0 } else { -1.0 }).collect();
+        let y: Vec<f64> = (0..50)
+            .map(|i| if i % 3 == 0 { 1.0 } else { -1.0 })
+            .collect();
         let data = Dataset::from_dense_rows("t", &rows, y);
         let l = Pegasos {
             lambda: 0.01,

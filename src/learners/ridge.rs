@@ -169,7 +169,10 @@ mod tests {
         let mut m = l.init(&data);
         l.update(&mut m, &data, &(0..20).collect::<Vec<_>>());
         let w = m.weights(l.lambda);
-        assert!((w[0] - 2.0).abs() < 1e-6 && (w[1] + 1.0).abs() < 1e-6, "{w:?}");
+        assert!(
+            (w[0] - 2.0).abs() < 1e-6 && (w[1] + 1.0).abs() < 1e-6,
+            "{w:?}"
+        );
         assert!(l.mean_loss(&m, &data, &[0, 5, 9]) < 1e-10);
     }
 
