@@ -4,6 +4,13 @@
 
 use std::fmt;
 
+pub mod compress;
+pub mod error;
+pub mod libsvm;
+
+pub use error::DataError;
+pub use libsvm::{read_libsvm, write_libsvm};
+
 /// One row of a [`Dataset`], borrowed from dense or CSR storage.
 #[derive(Clone, Copy, Debug)]
 pub enum Row<'a> {
@@ -19,11 +26,7 @@ impl<'a> Row<'a> {
     pub fn dot(&self, w: &[f64]) -> f64 {
         match *self {
             Row::Dense(x) => x.iter().zip(w).map(|(a, b)| a * b).sum(),
-            Row::Sparse(idx, val) => idx
-                .iter()
-                .zip(val)
-                .map(|(&j, &v)| v * w[j as usize])
-                .sum(),
+            Row::Sparse(idx, val) => idx.iter().zip(val).map(|(&j, &v)| v * w[j as usize]).sum(),
         }
     }
 
