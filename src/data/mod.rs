@@ -6,7 +6,9 @@ use std::fmt;
 
 pub mod compress;
 pub mod error;
+pub mod idx;
 pub mod libsvm;
+pub mod uci;
 
 pub use error::DataError;
 pub use libsvm::{read_libsvm, write_libsvm};
