@@ -8,6 +8,7 @@ pub mod compress;
 pub mod error;
 pub mod idx;
 pub mod libsvm;
+pub mod transform;
 pub mod uci;
 
 pub use error::DataError;
