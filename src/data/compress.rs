@@ -1,4 +1,5 @@
-//! Transparent decompression by file extension (`.xz`, `.bz2`, `.gz`).
+//! Transparent decompression by file extension (`.xz`, `.bz2`, `.gz`, and
+//! single-file `.zip` archives as UCI publishes some datasets).
 //!
 //! Readers call [`open`] and get a buffered reader of the *decompressed*
 //! bytes, whatever the file's compression. [`sha256_decompressed`] hashes the
@@ -28,15 +29,19 @@ pub enum Compression {
     Bz2,
     /// gzip (`.gz`).
     Gz,
+    /// A zip archive holding one file (only its first member is read;
+    /// stored or deflated).
+    Zip,
 }
 
 impl Compression {
     /// Every compression, in the order the data directory tries them.
-    pub const ALL: [Compression; 4] = [
+    pub const ALL: [Compression; 5] = [
         Compression::None,
         Compression::Xz,
         Compression::Bz2,
         Compression::Gz,
+        Compression::Zip,
     ];
 
     /// The compression implied by a path's extension (`None` when the
@@ -46,6 +51,7 @@ impl Compression {
             Some(e) if e.eq_ignore_ascii_case("xz") => Compression::Xz,
             Some(e) if e.eq_ignore_ascii_case("bz2") => Compression::Bz2,
             Some(e) if e.eq_ignore_ascii_case("gz") => Compression::Gz,
+            Some(e) if e.eq_ignore_ascii_case("zip") => Compression::Zip,
             _ => Compression::None,
         }
     }
@@ -57,18 +63,22 @@ impl Compression {
             Compression::Xz => ".xz",
             Compression::Bz2 => ".bz2",
             Compression::Gz => ".gz",
+            Compression::Zip => ".zip",
         }
     }
 
     /// Wrap a reader of compressed bytes into a reader of decompressed bytes.
-    /// Multi-stream / multi-member files are decoded in full.
-    pub fn decoder<'a, R: Read + 'a>(self, r: R) -> Box<dyn Read + 'a> {
-        match self {
+    /// Multi-stream / multi-member xz, bzip2 and gzip files are decoded in
+    /// full. For zip, the local header of the first member is read here
+    /// (hence the `Result`).
+    pub fn decoder<'a, R: Read + 'a>(self, r: R) -> std::io::Result<Box<dyn Read + 'a>> {
+        Ok(match self {
             Compression::None => Box::new(r),
             Compression::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(r)),
             Compression::Bz2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
             Compression::Gz => Box::new(flate2::read::MultiGzDecoder::new(r)),
-        }
+            Compression::Zip => zip_first_member(r)?,
+        })
     }
 }
 
@@ -84,9 +94,44 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead>, DataError> {
         Compression::None => Box::new(BufReader::with_capacity(BUF_SIZE, file)),
         c => Box::new(BufReader::with_capacity(
             BUF_SIZE,
-            c.decoder(BufReader::with_capacity(BUF_SIZE, file)),
+            c.decoder(BufReader::with_capacity(BUF_SIZE, file))
+                .map_err(|e| DataError::io(path, e))?,
         )),
     })
+}
+
+/// Read the local header of a zip archive's first member and return a reader
+/// of that member's content (method 0 = stored, 8 = deflate).
+fn zip_first_member<'a, R: Read + 'a>(mut r: R) -> std::io::Result<Box<dyn Read + 'a>> {
+    use std::io::{Error, ErrorKind};
+    let bad = |m: String| Error::new(ErrorKind::InvalidData, m);
+    let mut h = [0u8; 30];
+    r.read_exact(&mut h)
+        .map_err(|_| bad("zip: file too short for a local file header".into()))?;
+    let u16_at = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
+    let u32_at = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+    if u32_at(0) != 0x0403_4b50 {
+        return Err(bad(
+            "zip: expected a local file header (PK\\x03\\x04) at the start".into(),
+        ));
+    }
+    let flags = u16_at(6);
+    let method = u16_at(8);
+    let comp_size = u32_at(18);
+    let skip = u64::from(u16_at(26)) + u64::from(u16_at(28));
+    std::io::copy(&mut r.by_ref().take(skip), &mut std::io::sink())?;
+    if flags & 1 != 0 {
+        return Err(bad("zip: encrypted members are not supported".into()));
+    }
+    match method {
+        8 => Ok(Box::new(flate2::read::DeflateDecoder::new(r))),
+        0 if flags & 8 == 0 && comp_size != u32::MAX => {
+            Ok(Box::new(r.take(u64::from(comp_size))))
+        }
+        m => Err(bad(format!(
+            "zip: unsupported member (method {m}, flags {flags:#x}); expected stored or deflate; unzip it by hand"
+        ))),
+    }
 }
 
 /// Read the whole decompressed content of `path` into memory.
@@ -159,6 +204,26 @@ mod tests {
                 w.write_all(TEXT).unwrap();
                 w.finish().unwrap();
             }
+            Compression::Zip => {
+                // One deflated member, sizes in a trailing data descriptor (flag 8).
+                let mut enc =
+                    flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+                enc.write_all(TEXT).unwrap();
+                let body = enc.finish().unwrap();
+                let mut z = Vec::new();
+                z.extend_from_slice(&0x0403_4b50u32.to_le_bytes());
+                z.extend_from_slice(&20u16.to_le_bytes()); // version
+                z.extend_from_slice(&8u16.to_le_bytes()); // flags: data descriptor
+                z.extend_from_slice(&8u16.to_le_bytes()); // deflate
+                z.extend_from_slice(&[0u8; 16]); // time, date, crc, sizes
+                z.extend_from_slice(&1u16.to_le_bytes()); // name length
+                z.extend_from_slice(&0u16.to_le_bytes()); // extra length
+                z.push(b'a');
+                z.extend_from_slice(&body);
+                z.extend_from_slice(b"PK\x07\x08 trailing directory bytes are ignored");
+                let mut f = f;
+                f.write_all(&z).unwrap();
+            }
         }
         p
     }
@@ -167,7 +232,7 @@ mod tests {
     fn every_compression_reads_back_the_same_bytes() {
         let dir = tempfile::tempdir().unwrap();
         let plain_hash = sha256_reader(TEXT).unwrap();
-        for name in ["a", "a.xz", "a.bz2", "a.gz"] {
+        for name in ["a", "a.xz", "a.bz2", "a.gz", "a.zip"] {
             let p = write_compressed(dir.path(), name);
             assert_eq!(read_all(&p).unwrap(), TEXT, "{name}");
             assert_eq!(sha256_decompressed(&p).unwrap(), plain_hash, "{name}");
