@@ -167,7 +167,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Datasets { data_dir } => {
             let dir = DataDir::resolve(data_dir);
-            print!("{}", crate::data::registry::status_report(&dir));
+            println!("data directory: {} ({:?})", dir.path().display(), dir.source());
+            for st in crate::data::registry::status(&dir) {
+                print!("{st}");
+            }
             Ok(())
         }
         Command::Fetch { names, data_dir } => {
