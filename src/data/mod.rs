@@ -6,6 +6,7 @@ use std::fmt;
 
 pub mod compress;
 pub mod error;
+pub mod fetch;
 pub mod idx;
 pub mod libsvm;
 pub mod registry;
