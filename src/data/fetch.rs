@@ -167,7 +167,14 @@ fn is_loopback_url(url: &str) -> bool {
         .or_else(|| url.strip_prefix("https://"))
         .unwrap_or("");
     let host = rest.split(['/', '?']).next().unwrap_or("");
-    host.starts_with("127.") || host.starts_with("localhost") || host.starts_with("[::1]")
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => host.split(':').next().unwrap_or(""),
+    };
+    name == "localhost"
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 fn try_url(
@@ -478,6 +485,9 @@ compression = "none"
     fn loopback_detection() {
         assert!(is_loopback_url("http://127.0.0.1:8080/x"));
         assert!(is_loopback_url("http://localhost/x"));
+        assert!(is_loopback_url("http://[::1]:80/x"));
+        assert!(!is_loopback_url("http://localhost.example.com/x"));
+        assert!(!is_loopback_url("http://127.0.0.1.example.com/x"));
         assert!(!is_loopback_url("https://www.csie.ntu.edu.tw/~cjlin/"));
     }
 }
