@@ -10,6 +10,8 @@ pub mod fetch;
 pub mod idx;
 pub mod libsvm;
 pub mod registry;
+pub mod spec;
+pub mod synthetic;
 pub mod transform;
 pub mod uci;
 
