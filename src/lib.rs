@@ -12,6 +12,8 @@
 //! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
 //! - [`cli`]: the command line.
 
+pub mod cv;
 pub mod data;
+pub mod experiments;
 pub mod learners;
 pub mod seed;
