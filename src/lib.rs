@@ -12,8 +12,10 @@
 //! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
 //! - [`cli`]: the command line.
 
+pub mod config;
 pub mod cv;
 pub mod data;
 pub mod experiments;
 pub mod learners;
+pub mod results;
 pub mod seed;

@@ -33,7 +33,10 @@ pub fn hold_out<L: IncrementalLearner>(
     }
     let mut model = learner.init(data);
     learner.update(&mut model, data, train);
-    let losses: Vec<f64> = test.iter().map(|&i| learner.loss(&model, data, i)).collect();
+    let losses: Vec<f64> = test
+        .iter()
+        .map(|&i| learner.loss(&model, data, i))
+        .collect();
     let estimate = losses.iter().sum::<f64>() / losses.len() as f64;
     Ok(HoldOut {
         model,

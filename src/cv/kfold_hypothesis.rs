@@ -100,8 +100,6 @@ pub fn meta_loss<L: IncrementalLearner>(
     match pick {
         Some(j) => learner.loss(&models[j], data, i),
         None if models.is_empty() => 0.0,
-        None => {
-            models.iter().map(|m| learner.loss(m, data, i)).sum::<f64>() / models.len() as f64
-        }
+        None => models.iter().map(|m| learner.loss(m, data, i)).sum::<f64>() / models.len() as f64,
     }
 }

@@ -19,11 +19,7 @@ impl<'a> Row<'a> {
     pub fn dot(&self, w: &[f64]) -> f64 {
         match *self {
             Row::Dense(x) => x.iter().zip(w).map(|(a, b)| a * b).sum(),
-            Row::Sparse(idx, val) => idx
-                .iter()
-                .zip(val)
-                .map(|(&j, &v)| v * w[j as usize])
-                .sum(),
+            Row::Sparse(idx, val) => idx.iter().zip(val).map(|(&j, &v)| v * w[j as usize]).sum(),
         }
     }
 

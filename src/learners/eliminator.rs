@@ -255,12 +255,14 @@ impl IncrementalLearner for Eliminator {
     fn loss(&self, model: &EliminatorModel, data: &Dataset, i: usize) -> f64 {
         let bits = row_bits(data.row(i), model.d);
         let label = data.y[i] > 0.0;
-        model.vote_bits(&bits).loss(label, &self.tie, || match self.tie {
-            TieRule::Random { seed } => {
-                seed::derive_ints(seed, &[i as u64, model.fingerprint()]) & 1 == 1
-            }
-            TieRule::Half => false,
-        })
+        model
+            .vote_bits(&bits)
+            .loss(label, &self.tie, || match self.tie {
+                TieRule::Random { seed } => {
+                    seed::derive_ints(seed, &[i as u64, model.fingerprint()]) & 1 == 1
+                }
+                TieRule::Half => false,
+            })
     }
 
     fn update_journaled(

@@ -49,6 +49,18 @@ pub trait IncrementalLearner: Sync {
         if points.is_empty() {
             return 0.0;
         }
-        points.iter().map(|&i| self.loss(model, data, i)).sum::<f64>() / points.len() as f64
+        points
+            .iter()
+            .map(|&i| self.loss(model, data, i))
+            .sum::<f64>()
+            / points.len() as f64
     }
 }
+
+pub mod lsqsgd;
+pub mod pegasos;
+pub mod ridge;
+
+pub use lsqsgd::Lsqsgd;
+pub use pegasos::Pegasos;
+pub use ridge::Ridge;

@@ -227,7 +227,11 @@ impl FreshSet {
             .chunks(self.words.max(1))
             .zip(&self.labels)
             .map(|(row, &label)| {
-                let ones: u32 = row.iter().zip(&mask).map(|(x, m)| (x & m).count_ones()).sum();
+                let ones: u32 = row
+                    .iter()
+                    .zip(&mask)
+                    .map(|(x, m)| (x & m).count_ones())
+                    .sum();
                 Vote::from_counts(ones as usize, alive).loss(label, tie, || rng.random())
             })
             .collect())

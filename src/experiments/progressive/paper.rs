@@ -210,7 +210,9 @@ pub fn run_rep(run: &BklRun, rep: usize) -> Result<Vec<BklRecord>, ProgressiveEr
                     &mut frng,
                 )?);
             }
-            let set = fresh.as_ref().ok_or_else(|| ProgressiveError::Invalid("no fresh set".into()))?;
+            let set = fresh
+                .as_ref()
+                .ok_or_else(|| ProgressiveError::Invalid("no fresh set".into()))?;
             let mut total = 0.0;
             for m in &hyps {
                 total += set.error(m, &rule, &mut coin_rng)?;
@@ -223,7 +225,11 @@ pub fn run_rep(run: &BklRun, rep: usize) -> Result<Vec<BklRecord>, ProgressiveEr
             procedure: run.procedure,
             n_train: run.n_train,
             s: run.s,
-            delay: if run.procedure == Procedure::HoldOut { 0 } else { run.delay },
+            delay: if run.procedure == Procedure::HoldOut {
+                0
+            } else {
+                run.delay
+            },
             rep,
             tie,
             estimate,
@@ -287,10 +293,12 @@ pub fn summarize(records: &[BklRecord], n_features: usize) -> Vec<BklSummary> {
                 Procedure::Progressive if delay == 0 => {
                     expected_progressive_true_error(n_features, n_train, s)
                 }
-                Procedure::Progressive => (0..s)
-                    .map(|i| expected_true_error(n_features, n_train + i.saturating_sub(delay)))
-                    .sum::<f64>()
-                    / s as f64,
+                Procedure::Progressive => {
+                    (0..s)
+                        .map(|i| expected_true_error(n_features, n_train + i.saturating_sub(delay)))
+                        .sum::<f64>()
+                        / s as f64
+                }
             };
             BklSummary {
                 procedure,

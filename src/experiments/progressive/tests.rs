@@ -51,7 +51,10 @@ fn closed_form_matches_a_million_fresh_examples() {
         assert!((sampled_r - exact).abs() < 2.5e-3, "random ties, c = {c}");
         checked += usize::from(c > 1);
     }
-    assert!(checked >= 2, "the check must cover non-trivial survivor counts");
+    assert!(
+        checked >= 2,
+        "the check must cover non-trivial survivor counts"
+    );
 }
 
 #[test]
@@ -172,13 +175,22 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
     for (i, f) in folds.iter().enumerate() {
         assert_eq!(kf.fold_estimates[i], l.mean_loss(&models[i], &data, f));
     }
-    let mean_closed: f64 =
-        models.iter().map(|m| true_error_of_survivors(m.n_alive())).sum::<f64>() / 3.0;
+    let mean_closed: f64 = models
+        .iter()
+        .map(|m| true_error_of_survivors(m.n_alive()))
+        .sum::<f64>()
+        / 3.0;
     // Exact true error of the averaged (L1) meta-hypothesis.
     let all: Vec<usize> = (0..cube.n()).collect();
-    let averaged: f64 =
-        all.iter().map(|&i| meta_loss(&l, &models, &cube, i, None)).sum::<f64>() / cube.n() as f64;
-    assert!((averaged - mean_closed).abs() < 1e-12, "{averaged} vs {mean_closed}");
+    let averaged: f64 = all
+        .iter()
+        .map(|&i| meta_loss(&l, &models, &cube, i, None))
+        .sum::<f64>()
+        / cube.n() as f64;
+    assert!(
+        (averaged - mean_closed).abs() < 1e-12,
+        "{averaged} vs {mean_closed}"
+    );
     // Each member's exact error is the closed form too.
     for m in &models {
         let e = l.mean_loss(m, &cube, &all);
@@ -193,7 +205,10 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
         hits += meta_loss(&l, &models, &cube, i, Some(j));
     }
     let sampled = hits / draws as f64;
-    assert!((sampled - mean_closed).abs() < 5e-3, "{sampled} vs {mean_closed}");
+    assert!(
+        (sampled - mean_closed).abs() < 5e-3,
+        "{sampled} vs {mean_closed}"
+    );
 }
 
 #[test]
@@ -212,8 +227,11 @@ fn progressive_hypothesis_true_error_is_the_mean_of_its_members() {
     })
     .unwrap();
     let all: Vec<usize> = (0..cube.n()).collect();
-    let averaged: f64 =
-        all.iter().map(|&i| meta_loss(&l, &models, &cube, i, None)).sum::<f64>() / cube.n() as f64;
+    let averaged: f64 = all
+        .iter()
+        .map(|&i| meta_loss(&l, &models, &cube, i, None))
+        .sum::<f64>()
+        / cube.n() as f64;
     let mean: f64 = truths.iter().sum::<f64>() / truths.len() as f64;
     assert!((averaged - mean).abs() < 1e-12);
 }
@@ -255,7 +273,10 @@ fn runs_are_paired_repeatable_and_tie_rules_share_models() {
     let sums = summarize(&[a, b].concat(), 1000);
     assert_eq!(sums.len(), 4);
     // Single repetition API agrees with the batch.
-    assert_eq!(run_rep(&base, 3).unwrap(), run_bkl(&base).unwrap()[6..8].to_vec());
+    assert_eq!(
+        run_rep(&base, 3).unwrap(),
+        run_bkl(&base).unwrap()[6..8].to_vec()
+    );
 }
 
 #[test]

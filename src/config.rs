@@ -1,0 +1,268 @@
+//! Config files: reading, the experiment kind, typed parsing with unknown keys
+//! rejected, and errors that name the file, line and column and say how to fix
+//! them. The generic part knows nothing of any paper: each experiment kind
+//! parses its own schema with [`ConfigFile::parse`].
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// A config error: always names the file, and the line and column when known.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("{path}: cannot read config: {source}")]
+    Io {
+        /// The config file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// TOML syntax or schema error (unknown key, wrong type, missing key).
+    #[error("{path}:{line}:{col}: {message}\n  fix: {fix}")]
+    Parse {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        fix: String,
+    },
+    /// A value that parses but is not allowed (k > n, empty grid, ...).
+    #[error("{path}:{line}:{col}: {message}\n  fix: {fix}")]
+    Invalid {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        fix: String,
+    },
+}
+
+/// A config file's path and text.
+#[derive(Clone, Debug)]
+pub struct ConfigFile {
+    /// Where it was read from.
+    pub path: PathBuf,
+    /// Its text (recorded verbatim in every results folder).
+    pub text: String,
+}
+
+#[derive(Deserialize)]
+struct Header {
+    kind: Option<toml::Spanned<String>>,
+}
+
+impl ConfigFile {
+    /// Read a config file.
+    pub fn read(path: &Path) -> Result<ConfigFile, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(ConfigFile {
+            path: path.to_path_buf(),
+            text,
+        })
+    }
+
+    /// A config from text (tests, stored manifests).
+    pub fn from_text(path: impl Into<PathBuf>, text: impl Into<String>) -> ConfigFile {
+        ConfigFile {
+            path: path.into(),
+            text: text.into(),
+        }
+    }
+
+    /// The experiment kind named by the top-level `kind` key.
+    pub fn kind(&self, known: &[&str]) -> Result<String, ConfigError> {
+        let h: Header = self.parse_loose()?;
+        match h.kind {
+            None => Err(self.invalid(
+                0..0,
+                "missing top-level key `kind`",
+                &format!(
+                    "add `kind = \"...\"` at the top; known kinds: {}",
+                    known.join(", ")
+                ),
+            )),
+            Some(k) if !known.contains(&k.get_ref().as_str()) => Err(self.invalid(
+                k.span(),
+                &format!("unknown experiment kind `{}`", k.get_ref()),
+                &format!("use one of: {}", known.join(", ")),
+            )),
+            Some(k) => Ok(k.into_inner()),
+        }
+    }
+
+    fn parse_loose<T: DeserializeOwned>(&self) -> Result<T, ConfigError> {
+        toml::from_str(&self.text).map_err(|e| self.toml_error(&e))
+    }
+
+    /// Parse into the kind's schema (which should `deny_unknown_fields`).
+    pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ConfigError> {
+        self.parse_loose()
+    }
+
+    fn toml_error(&self, e: &toml::de::Error) -> ConfigError {
+        let (line, col) = self.line_col(e.span().map_or(0, |s| s.start));
+        let message = e.message().trim().to_string();
+        let fix = if message.contains("unknown field") {
+            "remove or rename the key; the message lists the keys allowed here".to_string()
+        } else if message.contains("missing field") {
+            "add the missing key (see the configs/ folder for complete examples)".to_string()
+        } else if message.contains("unknown variant") {
+            "use one of the values the message lists".to_string()
+        } else {
+            "see README.md, section \"Writing a config\"".to_string()
+        };
+        ConfigError::Parse {
+            path: self.path.clone(),
+            line,
+            col,
+            message,
+            fix,
+        }
+    }
+
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let before = &self.text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rfind('\n').map_or(offset, |p| offset - p - 1) + 1;
+        (line, col)
+    }
+
+    /// A validation error at `span`, with a fix.
+    pub fn invalid(&self, span: Range<usize>, message: &str, fix: &str) -> ConfigError {
+        let (line, col) = self.line_col(span.start);
+        ConfigError::Invalid {
+            path: self.path.clone(),
+            line,
+            col,
+            message: message.to_string(),
+            fix: fix.to_string(),
+        }
+    }
+}
+
+/// A `k` value: an integer, or `"n"` for leave-one-out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KValue {
+    /// A fixed number of folds.
+    Folds(usize),
+    /// `k = n` (LOOCV).
+    Loo,
+}
+
+impl KValue {
+    /// The number of folds for `n` points.
+    pub fn resolve(self, n: usize) -> usize {
+        match self {
+            KValue::Folds(k) => k,
+            KValue::Loo => n,
+        }
+    }
+
+    /// Label used in outputs: the number, or `n`.
+    pub fn label(self) -> String {
+        match self {
+            KValue::Folds(k) => k.to_string(),
+            KValue::Loo => "n".to_string(),
+        }
+    }
+}
+
+/// An `n` value: a subsample size, or `"all"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NValue {
+    /// Use this many points (a seeded random subsample).
+    Size(usize),
+    /// Use the whole dataset.
+    All,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum IntOrString {
+    Int(i64),
+    Str(String),
+}
+
+impl<'de> Deserialize<'de> for KValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match IntOrString::deserialize(d)? {
+            IntOrString::Int(k) if k >= 0 => Ok(KValue::Folds(k as usize)),
+            IntOrString::Str(s) if s == "n" => Ok(KValue::Loo),
+            _ => Err(serde::de::Error::custom(
+                "k must be a positive integer or \"n\" (leave-one-out)",
+            )),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for NValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match IntOrString::deserialize(d)? {
+            IntOrString::Int(n) if n > 0 => Ok(NValue::Size(n as usize)),
+            IntOrString::Str(s) if s == "all" => Ok(NValue::All),
+            _ => Err(serde::de::Error::custom(
+                "n must be a positive integer or \"all\"",
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct S {
+        kind: String,
+        k: Vec<toml::Spanned<KValue>>,
+    }
+
+    #[test]
+    fn unknown_key_names_line_and_column() {
+        let c = ConfigFile::from_text("x.toml", "kind = \"a\"\nk = [5]\nbogus = 1\n");
+        let e = c.parse::<S>().unwrap_err().to_string();
+        assert!(e.starts_with("x.toml:3:1:"), "{e}");
+        assert!(e.contains("bogus") && e.contains("fix:"), "{e}");
+    }
+
+    #[test]
+    fn k_values_and_spans() {
+        let c = ConfigFile::from_text("x.toml", "kind = \"a\"\nk = [5, \"n\"]\n");
+        let s: S = c.parse().unwrap();
+        assert_eq!(*s.k[0].get_ref(), KValue::Folds(5));
+        assert_eq!(*s.k[1].get_ref(), KValue::Loo);
+        assert_eq!(c.line_col(s.k[1].span().start), (2, 9));
+        let bad = ConfigFile::from_text("x.toml", "kind = \"a\"\nk = [\"m\"]\n");
+        assert!(bad
+            .parse::<S>()
+            .unwrap_err()
+            .to_string()
+            .contains("x.toml:2:"));
+    }
+
+    #[test]
+    fn kind_is_checked() {
+        let c = ConfigFile::from_text("x.toml", "kind = \"nope\"\n");
+        let e = c.kind(&["treecv"]).unwrap_err().to_string();
+        assert!(e.contains("x.toml:1:8") && e.contains("treecv"), "{e}");
+    }
+}

@@ -1,0 +1,6 @@
+//! Results: record tables (Polars), figures (plotters), manifests and the report.
+
+pub mod figures;
+pub mod table;
+
+pub use table::{Record, ResultsError, Value};

@@ -1,0 +1,315 @@
+//! Record rows and Polars tables: one row per cell (or per fold), written as
+//! Parquet and CSV atomically, and read back for re-rendering.
+
+use polars::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Errors writing or reading result tables and figures.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultsError {
+    /// File system error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Polars error.
+    #[error("{path}: table error: {source}")]
+    Table {
+        /// The file.
+        path: PathBuf,
+        /// The Polars error.
+        source: PolarsError,
+    },
+    /// Drawing error.
+    #[error("{path}: figure error: {message}")]
+    Figure {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// Records whose columns disagree, or other malformed content.
+    #[error("{0}")]
+    Malformed(String),
+}
+
+/// One value in a record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    /// Boolean.
+    Bool(bool),
+    /// Integer.
+    Int(i64),
+    /// Float.
+    Float(f64),
+    /// String.
+    Str(String),
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Str(s.to_string())
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Str(s)
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::Float(v)
+    }
+}
+impl From<u64> for Value {
+    fn from(v: u64) -> Self {
+        Value::Int(v as i64)
+    }
+}
+impl From<usize> for Value {
+    fn from(v: usize) -> Self {
+        Value::Int(v as i64)
+    }
+}
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(v)
+    }
+}
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value::Bool(v)
+    }
+}
+
+/// One row: ordered named values. Every record of a table has the same columns.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record(pub Vec<(String, Value)>);
+
+impl Record {
+    /// An empty record.
+    pub fn new() -> Record {
+        Record(Vec::new())
+    }
+
+    /// Append a column value (builder style).
+    pub fn with(mut self, name: &str, v: impl Into<Value>) -> Record {
+        self.0.push((name.to_string(), v.into()));
+        self
+    }
+
+    /// Append a column value.
+    pub fn push(&mut self, name: &str, v: impl Into<Value>) {
+        self.0.push((name.to_string(), v.into()));
+    }
+
+    /// The value of a column.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+/// Build a DataFrame from records with identical columns.
+pub fn to_frame(records: &[Record]) -> Result<DataFrame, ResultsError> {
+    let Some(first) = records.first() else {
+        return Ok(DataFrame::empty());
+    };
+    let mut cols = Vec::with_capacity(first.0.len());
+    for (c, (name, proto)) in first.0.iter().enumerate() {
+        let cell = |r: &Record| -> Result<Value, ResultsError> {
+            match r.0.get(c) {
+                Some((n, v)) if n == name => Ok(v.clone()),
+                _ => Err(ResultsError::Malformed(format!(
+                    "records disagree on column {c} (`{name}`)"
+                ))),
+            }
+        };
+        let col = match proto {
+            Value::Str(_) => Column::new(
+                name.as_str().into(),
+                records
+                    .iter()
+                    .map(|r| {
+                        cell(r).map(|v| match v {
+                            Value::Str(s) => s,
+                            Value::Int(i) => i.to_string(),
+                            Value::Float(f) => f.to_string(),
+                            Value::Bool(b) => b.to_string(),
+                        })
+                    })
+                    .collect::<Result<Vec<String>, _>>()?,
+            ),
+            Value::Int(_) => Column::new(
+                name.as_str().into(),
+                records
+                    .iter()
+                    .map(|r| {
+                        cell(r).map(|v| match v {
+                            Value::Int(i) => Some(i),
+                            _ => None,
+                        })
+                    })
+                    .collect::<Result<Vec<Option<i64>>, _>>()?,
+            ),
+            Value::Float(_) => Column::new(
+                name.as_str().into(),
+                records
+                    .iter()
+                    .map(|r| {
+                        cell(r).map(|v| match v {
+                            Value::Float(f) => Some(f),
+                            Value::Int(i) => Some(i as f64),
+                            _ => None,
+                        })
+                    })
+                    .collect::<Result<Vec<Option<f64>>, _>>()?,
+            ),
+            Value::Bool(_) => Column::new(
+                name.as_str().into(),
+                records
+                    .iter()
+                    .map(|r| {
+                        cell(r).map(|v| match v {
+                            Value::Bool(b) => Some(b),
+                            _ => None,
+                        })
+                    })
+                    .collect::<Result<Vec<Option<bool>>, _>>()?,
+            ),
+        };
+        cols.push(col);
+    }
+    DataFrame::new(records.len(), cols)
+        .map_err(|e| ResultsError::Malformed(format!("cannot build table: {e}")))
+}
+
+/// Write `bytes` to `path` atomically (temporary file in the same folder, then rename).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
+    let io = |source| ResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    let tmp = path.with_extension(format!(
+        "{}.tmp",
+        path.extension().and_then(|e| e.to_str()).unwrap_or("")
+    ));
+    std::fs::write(&tmp, bytes).map_err(io)?;
+    std::fs::rename(&tmp, path).map_err(io)
+}
+
+/// Write a frame as CSV, atomically.
+pub fn write_csv(df: &DataFrame, path: &Path) -> Result<(), ResultsError> {
+    let mut buf = Vec::new();
+    let mut df = df.clone();
+    CsvWriter::new(&mut buf)
+        .finish(&mut df)
+        .map_err(|source| ResultsError::Table {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    write_atomic(path, &buf)
+}
+
+/// Write a frame as Parquet, atomically.
+pub fn write_parquet(df: &DataFrame, path: &Path) -> Result<(), ResultsError> {
+    let mut buf = Vec::new();
+    let mut df = df.clone();
+    ParquetWriter::new(&mut buf)
+        .finish(&mut df)
+        .map_err(|source| ResultsError::Table {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    write_atomic(path, &buf)
+}
+
+/// Write a frame as both `<stem>.parquet` and `<stem>.csv` in `dir`.
+pub fn write_table(df: &DataFrame, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, ResultsError> {
+    let p = dir.join(format!("{stem}.parquet"));
+    let c = dir.join(format!("{stem}.csv"));
+    write_parquet(df, &p)?;
+    write_csv(df, &c)?;
+    Ok(vec![p, c])
+}
+
+/// Read a Parquet table.
+pub fn read_parquet(path: &Path) -> Result<DataFrame, ResultsError> {
+    let f = std::fs::File::open(path).map_err(|source| ResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    ParquetReader::new(f)
+        .finish()
+        .map_err(|source| ResultsError::Table {
+            path: path.to_path_buf(),
+            source,
+        })
+}
+
+/// Convert a frame back into records (for re-rendering from stored tables).
+pub fn from_frame(df: &DataFrame) -> Result<Vec<Record>, ResultsError> {
+    let mut out = vec![Record::new(); df.height()];
+    for col in df.columns() {
+        let name = col.name().to_string();
+        let s = col.as_materialized_series();
+        for (i, rec) in out.iter_mut().enumerate() {
+            let v = s
+                .get(i)
+                .map_err(|e| ResultsError::Malformed(format!("column {name}: {e}")))?;
+            let v = match v {
+                AnyValue::Boolean(b) => Value::Bool(b),
+                AnyValue::Int64(x) => Value::Int(x),
+                AnyValue::Int32(x) => Value::Int(x.into()),
+                AnyValue::UInt64(x) => Value::Int(x as i64),
+                AnyValue::UInt32(x) => Value::Int(x.into()),
+                AnyValue::Float64(x) => Value::Float(x),
+                AnyValue::Float32(x) => Value::Float(x.into()),
+                AnyValue::String(x) => Value::Str(x.to_string()),
+                AnyValue::StringOwned(x) => Value::Str(x.to_string()),
+                AnyValue::Null => Value::Float(f64::NAN),
+                other => Value::Str(other.to_string()),
+            };
+            rec.push(&name, v);
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_through_parquet_and_csv() {
+        let dir = tempfile::tempdir().unwrap();
+        let recs: Vec<Record> = (0..3)
+            .map(|i| {
+                Record::new()
+                    .with("name", format!("r{i}"))
+                    .with("k", i as u64)
+                    .with("estimate", 0.5 + i as f64)
+                    .with("ok", i % 2 == 0)
+            })
+            .collect();
+        let df = to_frame(&recs).unwrap();
+        let files = write_table(&df, dir.path(), "records").unwrap();
+        assert!(files.iter().all(|f| f.exists()));
+        let back = from_frame(&read_parquet(&files[0]).unwrap()).unwrap();
+        assert_eq!(back, recs);
+        let csv = std::fs::read_to_string(&files[1]).unwrap();
+        assert!(
+            csv.starts_with("name,k,estimate,ok\nr0,0,0.5,true"),
+            "{csv}"
+        );
+        let bad = vec![recs[0].clone(), Record::new().with("other", 1.0)];
+        assert!(to_frame(&bad).is_err());
+    }
+}
