@@ -114,7 +114,7 @@ impl EliminatorModel {
     pub fn all_alive(d: usize) -> Self {
         let words = d.div_ceil(64);
         let mut alive = vec![u64::MAX; words];
-        if d % 64 != 0 {
+        if !d.is_multiple_of(64) {
             if let Some(last) = alive.last_mut() {
                 *last = (1u64 << (d % 64)) - 1;
             }
