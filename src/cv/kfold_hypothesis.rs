@@ -11,6 +11,8 @@
 //! Theorem 2 assumes a learner insensitive to the order of its training data;
 //! pass shuffled folds (or an order-insensitive learner) to honour it.
 
+use rand::seq::SliceRandom;
+
 use super::{check_rows, CvError};
 use crate::data::Dataset;
 use crate::learners::IncrementalLearner;
@@ -43,7 +45,9 @@ pub fn contiguous_folds(order: &[usize], k: usize) -> Result<Vec<Vec<usize>>, Cv
 }
 
 /// Run the k-fold procedure over `folds`. `h_i` is trained on the other folds
-/// in fold order (each fold's points in their given order).
+/// in fold order (each fold's points in their given order) or, with
+/// `shuffle = Some(seed)`, on the same points in a random order drawn afresh
+/// for each `h_i` (what Theorem 2 asks of order-sensitive learners).
 ///
 /// `visit(i, h_i)` is called with each fold hypothesis: use it to record the
 /// fold hypotheses' true errors (the k-fold hypothesis' is their mean).
@@ -51,6 +55,7 @@ pub fn kfold_hypothesis<L, F>(
     learner: &L,
     data: &Dataset,
     folds: &[Vec<usize>],
+    shuffle: Option<u64>,
     mut visit: F,
 ) -> Result<KFoldHypothesis, CvError>
 where
@@ -70,11 +75,19 @@ where
     let mut fold_estimates = Vec::with_capacity(folds.len());
     for i in 0..folds.len() {
         let mut model = learner.init(data);
-        for (j, f) in folds.iter().enumerate() {
-            if j != i {
-                learner.update(&mut model, data, f);
-            }
+        let mut train: Vec<usize> = folds
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .flat_map(|(_, f)| f.iter().copied())
+            .collect();
+        if let Some(seed) = shuffle {
+            train.shuffle(&mut crate::seed::rng(crate::seed::derive_ints(
+                seed,
+                &[i as u64],
+            )));
         }
+        learner.update(&mut model, data, &train);
         visit(i, &model);
         fold_estimates.push(learner.mean_loss(&model, data, &folds[i]));
     }

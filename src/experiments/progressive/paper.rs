@@ -401,21 +401,36 @@ pub fn compare_table(published: &Published, summaries: &[BklSummary]) -> Vec<Tab
     out
 }
 
-/// Which tie rule's discrepancies are closer to the published ones: the sum
-/// over rows of squared z-scores (our mean minus published, over our
-/// standard error) per tie rule, smallest first.
-pub fn tie_rule_fit(comparisons: &[TableComparison]) -> Vec<(TieKind, f64)> {
-    let mut fit: Vec<(TieKind, f64)> = TieKind::ALL
+/// How well one tie rule's discrepancies fit the published ones.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TieFit {
+    /// The tie rule.
+    pub tie: TieKind,
+    /// Sum over rows of squared (ours − published) / our standard error.
+    pub chi2_ours: f64,
+    /// Sum over rows of squared (ours − published) / published ±.
+    pub chi2_published: f64,
+    /// Largest |ours − published| / published ± over the rows.
+    pub worst_published: f64,
+}
+
+/// Which tie rule's discrepancies are closer to the published ones, best
+/// (smallest `chi2_published`) first.
+pub fn tie_rule_fit(comparisons: &[TableComparison]) -> Vec<TieFit> {
+    let mut fit: Vec<TieFit> = TieKind::ALL
         .iter()
         .map(|&t| {
-            let chi2 = comparisons
-                .iter()
-                .filter(|c| c.ours.tie == t)
-                .map(|c| c.discrepancy_z().powi(2))
-                .sum();
-            (t, chi2)
+            let rows: Vec<&TableComparison> =
+                comparisons.iter().filter(|c| c.ours.tie == t).collect();
+            let zp = |c: &TableComparison| c.discrepancy_diff() / c.published.discrepancy_pm;
+            TieFit {
+                tie: t,
+                chi2_ours: rows.iter().map(|c| c.discrepancy_z().powi(2)).sum(),
+                chi2_published: rows.iter().map(|c| zp(c).powi(2)).sum(),
+                worst_published: rows.iter().map(|c| zp(c).abs()).fold(0.0, f64::max),
+            }
         })
         .collect();
-    fit.sort_by(|a, b| a.1.total_cmp(&b.1));
+    fit.sort_by(|a, b| a.chi2_published.total_cmp(&b.chi2_published));
     fit
 }

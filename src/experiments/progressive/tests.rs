@@ -169,7 +169,7 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
     let order: Vec<usize> = (0..6).collect();
     let folds = contiguous_folds(&order, 3).unwrap();
     let mut models = Vec::new();
-    let kf = kfold_hypothesis(&l, &data, &folds, |_, m| models.push(m.clone())).unwrap();
+    let kf = kfold_hypothesis(&l, &data, &folds, None, |_, m| models.push(m.clone())).unwrap();
     assert_eq!(models.len(), 3);
     // Fold estimates are the fold hypotheses' losses on their folds.
     for (i, f) in folds.iter().enumerate() {
@@ -305,4 +305,176 @@ fn bad_settings_are_errors_not_panics() {
     assert!(hold_out(&l, &data, &[0], &[9]).is_err());
     assert!(progressive(&l, &data, &[0], &[], 0, |_, _| {}).is_err());
     assert!(contiguous_folds(&[0, 1], 3).is_err());
+}
+
+mod theorem_checks {
+    use super::super::generator::BklProblem;
+    use super::super::paper::TieKind;
+    use super::super::stream::{log_spaced, progressive_stream, StreamSpec};
+    use super::super::theorems::*;
+    use crate::learners::Pegasos;
+    use crate::seed;
+
+    fn pop(n_features: usize) -> BklPopulation {
+        BklPopulation {
+            problem: BklProblem::new(n_features).unwrap(),
+            tie: TieKind::Half,
+        }
+    }
+
+    #[test]
+    fn kfold_records_are_consistent_and_moments_favour_kfold() {
+        let p = pop(64);
+        // Train on 4 of 6 points: about 5 of 64 features survive.
+        let check = KFoldCheck {
+            n: 6,
+            k: 3,
+            reps: 400,
+            shuffle: false,
+            seed: 9,
+        };
+        let recs = run_kfold_check(&p, &check).unwrap();
+        assert_eq!(recs.len(), 400);
+        assert_eq!(recs, run_kfold_check(&p, &check).unwrap(), "repeatable");
+        for r in &recs {
+            for v in [r.est_k, r.true_k, r.est_1, r.true_1] {
+                assert!((0.0..=1.0).contains(&v));
+            }
+            // Fold 1 tests on n/k = 2 points with ties scored 1/2.
+            assert!((r.est_1 * 4.0 - (r.est_1 * 4.0).round()).abs() < 1e-9);
+        }
+        let rows = moment_rows(&recs, &[1, 2, 3, 4]);
+        assert_eq!(rows.len(), 4);
+        // Theorem 2 (m = 2): the k-fold discrepancy is strictly smaller; with
+        // a hold-out of 2 points the gap is large, far beyond noise here.
+        let m2 = &rows[1];
+        assert!(m2.diff.mean > 3.0 * m2.diff.se, "{m2:?}");
+        assert!(m2.ratio() < 1.0);
+    }
+
+    #[test]
+    fn tails_and_theorem5_rows() {
+        let p = pop(64);
+        let check = ProgressiveCheck {
+            n_train: 3,
+            s: 5,
+            reps: 300,
+            seed: 4,
+        };
+        let recs = run_progressive_check(&p, &check).unwrap();
+        let row = theorem5_row(&recs).unwrap();
+        assert_eq!(row.progressive.n, 300);
+        // Both sides are variances of an average of 5 terms bounded in [0, 1].
+        assert!(row.progressive.mean <= 0.25 / 5.0 * 1.5 && row.fresh.mean <= 0.25 / 5.0 * 1.5);
+        let dev: Vec<f64> = recs.iter().map(|r| r.est_p - r.true_p).collect();
+        let tails = tail_rows("progressive", &dev, 5, &[0.0, 0.2, 0.5]);
+        assert_eq!(tails.len(), 3);
+        assert_eq!(tails[0].bound, 1.0);
+        for t in &tails {
+            assert!(t.upper_ci.0 <= t.upper && t.upper <= t.upper_ci.1);
+        }
+        // a = 0.5, s = 5: bound e^-2.5 = 0.082.
+        assert!(tails[2].upper <= tails[2].bound + 0.05);
+    }
+
+    #[test]
+    fn dataset_population_with_pegasos_runs_and_checks_dimensions() {
+        let problem = BklProblem::new(40).unwrap();
+        let mut rng = seed::rng(1);
+        let pool = problem.draw(3, 300, &mut rng).unwrap().to_dataset();
+        let test = problem.draw(3, 200, &mut rng).unwrap().to_dataset();
+        let l = Pegasos {
+            lambda: 1e-2,
+            project: false,
+        };
+        let p = DatasetPopulation::new(l.clone(), &pool, &test).unwrap();
+        let recs = run_kfold_check(
+            &p,
+            &KFoldCheck {
+                n: 30,
+                k: 3,
+                reps: 5,
+                shuffle: true,
+                seed: 2,
+            },
+        )
+        .unwrap();
+        assert_eq!(recs.len(), 5);
+        let other = BklProblem::new(41)
+            .unwrap()
+            .draw(0, 5, &mut rng)
+            .unwrap()
+            .to_dataset();
+        assert!(DatasetPopulation::new(l.clone(), &pool, &other).is_err());
+        // The stream: one pass over the pool.
+        let spec = StreamSpec {
+            checkpoints: 8,
+            holdout: 30,
+            members: 20,
+            seed: 5,
+        };
+        let res = progressive_stream(&l, &pool, &test, &spec).unwrap();
+        assert_eq!(res.n, 300);
+        assert!(!res.points.is_empty() && res.points.len() <= 8);
+        assert_eq!(res.points.last().unwrap().t, 299);
+        assert!((res.points.last().unwrap().running_loss - res.progressive_estimate).abs() < 1e-12);
+        assert!(res.progressive_true.is_finite());
+        assert!(progressive_stream(&l, &pool, &other, &spec).is_err());
+        assert_eq!(log_spaced(1000, 4), vec![1, 10, 100, 1000]);
+    }
+}
+
+#[test]
+fn published_toml_parses() {
+    let text = include_str!("../../../experiments/progressive/published.toml");
+    let p = super::paper::Published::from_toml(text).unwrap();
+    assert_eq!(p.table.len(), 3);
+    assert_eq!(p.table[0].procedure, Procedure::Progressive);
+    assert_eq!((p.table[2].n_train, p.table[2].s), (9, 10));
+}
+
+/// The full table at the paper's size (1000 repetitions); run with
+/// `cargo test --release -- --ignored --nocapture paper_table`.
+#[test]
+#[ignore]
+fn paper_table() {
+    let text = include_str!("../../../experiments/progressive/published.toml");
+    let published = super::paper::Published::from_toml(text).unwrap();
+    let mut recs = Vec::new();
+    for row in &published.table {
+        let run = BklRun {
+            n_features: 1000,
+            n_train: row.n_train,
+            s: row.s,
+            procedure: row.procedure,
+            delay: 0,
+            fresh: 10_000,
+            reps: 1000,
+            seed: 1999,
+        };
+        recs.extend(run_bkl(&run).unwrap());
+    }
+    let sums = summarize(&recs, 1000);
+    for c in super::paper::compare_table(&published, &sums) {
+        let o = &c.ours;
+        println!(
+            "{:20} {:6}: true {:.3} (pub {:.3}) fresh {:.3} ±se {:.4} sd {:.3} | exact E {:.4} | disc {:.3} ±se {:.4} sd {:.3} (pub {:.3}) z {:+.1} | disc_exact {:.3}",
+            c.published.label,
+            o.tie.label(),
+            o.true_exact.mean,
+            c.published.true_error,
+            o.true_fresh.mean,
+            o.true_fresh.se,
+            o.true_fresh.std,
+            o.expected_true,
+            o.disc_fresh.mean,
+            o.disc_fresh.se,
+            o.disc_fresh.std,
+            c.published.discrepancy,
+            c.discrepancy_z(),
+            o.disc_exact.mean,
+        );
+    }
+    let cmp = super::paper::compare_table(&published, &sums);
+    println!("{:?}", super::paper::tie_rule_fit(&cmp));
 }
