@@ -12,10 +12,12 @@
 //! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
 //! - [`cli`]: the command line.
 
+pub mod cli;
 pub mod config;
 pub mod cv;
 pub mod data;
 pub mod experiments;
 pub mod learners;
 pub mod results;
+pub mod runner;
 pub mod seed;

@@ -83,6 +83,19 @@ pub(crate) fn feed<L: IncrementalLearner>(
     }
 }
 
+/// Feed one slice of points (see [`feed`]); public for callers outside `cv`.
+pub fn feed_points<L: IncrementalLearner>(
+    learner: &L,
+    model: &mut L::Model,
+    data: &Dataset,
+    points: &[usize],
+    order: Order,
+    seed: u64,
+    counters: &Counters,
+) {
+    feed(learner, model, data, &[points], order, seed, counters);
+}
+
 /// The points of `parts` in the order [`feed`] would use (for journaled updates).
 pub(crate) fn ordered(parts: &[&[usize]], order: Order, seed: u64) -> Vec<usize> {
     let mut pts: Vec<usize> = parts.iter().flat_map(|p| p.iter().copied()).collect();

@@ -4,6 +4,19 @@
 
 use std::fmt;
 
+pub mod compress;
+pub mod error;
+pub mod idx;
+pub mod libsvm;
+pub mod registry;
+pub mod transform;
+pub mod uci;
+
+pub use error::DataError;
+pub use libsvm::{read_libsvm, write_libsvm};
+pub use registry::{DataDir, DatasetEntry, Registry};
+pub use transform::Transform;
+
 /// One row of a [`Dataset`], borrowed from dense or CSR storage.
 #[derive(Clone, Copy, Debug)]
 pub enum Row<'a> {

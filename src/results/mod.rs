@@ -1,6 +1,8 @@
 //! Results: record tables (Polars), figures (plotters), manifests and the report.
 
 pub mod figures;
+pub mod manifest;
+pub mod report;
 pub mod table;
 
 pub use table::{Record, ResultsError, Value};

@@ -1,0 +1,63 @@
+# cvbench — two commands on a fresh machine:
+#   make reproduce   every reproduction config, then the report (release build)
+#   make test        the test suite (debug build)
+# Data: set CVBENCH_DATA_DIR (or DATA_DIR=...) to a folder with the datasets;
+# `make fetch` downloads them from their canonical sources.
+
+CARGO      ?= cargo
+DATA_DIR   ?= $(if $(CVBENCH_DATA_DIR),$(CVBENCH_DATA_DIR),data)
+RESULTS    ?= results
+THREADS    ?=
+BIN        := target/release/cvbench
+RUNFLAGS   := --data-dir $(DATA_DIR) --out $(RESULTS) $(if $(THREADS),--threads $(THREADS),)
+
+# Reproduction configs whose data is on this kind of machine or synthetic.
+# (configs/*/paper-*.toml need covtype / YearPredictionMSD: `make paper-data`.)
+REPRODUCE_CONFIGS := $(sort $(wildcard configs/treecv/*.toml) $(wildcard configs/progressive/*.toml) $(wildcard configs/svm/*.toml))
+REPRODUCE_CONFIGS := $(filter-out %/paper-covtype.toml %/paper-msd.toml,$(REPRODUCE_CONFIGS))
+QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
+
+.PHONY: all build reproduce quick test bench figures fetch datasets peers paper-data check clean-results toolchain
+
+all: build
+
+toolchain:
+	@command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs (stable >= 1.85)"; exit 2; }
+
+build: toolchain
+	$(CARGO) build --release --locked
+
+reproduce: build
+	$(BIN) run $(RUNFLAGS) $(REPRODUCE_CONFIGS)
+	$(BIN) report $(RESULTS)
+
+quick: build
+	$(BIN) run $(RUNFLAGS) --out $(RESULTS)/quick $(QUICK_CONFIGS)
+	$(BIN) report $(RESULTS)/quick
+
+paper-data: build
+	$(BIN) run $(RUNFLAGS) $(wildcard configs/*/paper-*.toml)
+	$(BIN) report $(RESULTS)
+
+test: toolchain
+	$(CARGO) test --locked
+
+check: toolchain
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --all-targets --locked -- -D warnings
+
+bench: toolchain
+	$(CARGO) bench --locked
+
+figures: build
+	$(BIN) report $(RESULTS)
+
+fetch: build
+	$(BIN) fetch --data-dir $(DATA_DIR)
+
+datasets: build
+	$(BIN) datasets --data-dir $(DATA_DIR)
+
+# LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
+peers:
+	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }

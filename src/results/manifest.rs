@@ -1,0 +1,164 @@
+//! `manifest.json`: what ran (config text, seeds), where (git revision,
+//! machine), with what (versions) and when (times). Written with every run.
+
+use crate::config::ConfigFile;
+use serde::{Deserialize, Serialize};
+use std::process::Command;
+
+/// The manifest of a run folder.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Experiment kind.
+    pub kind: String,
+    /// Run name (folder name).
+    pub name: String,
+    /// Path of the config file as given.
+    pub config_path: String,
+    /// The config text, verbatim.
+    pub config: String,
+    /// Base seed.
+    pub seed: u64,
+    /// Every cell's key and seed.
+    pub cells: Vec<(String, u64)>,
+    /// Worker threads used for cells (0 = all cores).
+    pub threads: usize,
+    /// Git revision of the harness (and whether the tree had local changes).
+    pub git_revision: String,
+    /// Machine description.
+    pub machine: Machine,
+    /// Versions.
+    pub versions: Versions,
+    /// Start time, seconds since the Unix epoch.
+    pub started_unix: u64,
+    /// Wall-clock seconds of the run (including resumed cells' loading).
+    pub seconds: f64,
+    /// Files written, relative to the run folder.
+    pub files: Vec<String>,
+}
+
+/// The machine a run ran on.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Machine {
+    /// Host name.
+    pub hostname: String,
+    /// OS and architecture.
+    pub os: String,
+    /// Logical CPUs.
+    pub cpus: usize,
+    /// CPU model (from /proc/cpuinfo where available).
+    pub cpu_model: String,
+    /// Total memory in bytes, where known.
+    pub memory_bytes: Option<u64>,
+}
+
+/// Versions of the software.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Versions {
+    /// cvbench version.
+    pub cvbench: String,
+    /// Build profile (debug/release).
+    pub profile: String,
+    /// `rustc -V` at run time, where available.
+    pub rustc: String,
+}
+
+fn cmd(program: &str, args: &[&str]) -> Option<String> {
+    let out = Command::new(program).args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Seconds since the Unix epoch.
+pub fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// The git revision of the working directory, with `-dirty` if it has changes.
+pub fn git_revision() -> String {
+    match cmd("git", &["rev-parse", "HEAD"]) {
+        Some(rev) => {
+            let dirty = cmd("git", &["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{rev}-dirty")
+            } else {
+                rev
+            }
+        }
+        None => "unknown (not a git checkout)".to_string(),
+    }
+}
+
+impl Machine {
+    /// Describe this machine.
+    pub fn this() -> Machine {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let cpu_model = cpuinfo
+            .lines()
+            .find(|l| l.starts_with("model name"))
+            .and_then(|l| l.split(':').nth(1))
+            .map_or_else(|| "unknown".to_string(), |s| s.trim().to_string());
+        let memory_bytes = std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|m| {
+                m.lines()
+                    .find(|l| l.starts_with("MemTotal"))
+                    .and_then(|l| l.split_whitespace().nth(1))
+                    .and_then(|v| v.parse::<u64>().ok())
+            })
+            .map(|kb| kb * 1024);
+        Machine {
+            hostname: std::fs::read_to_string("/etc/hostname")
+                .map(|s| s.trim().to_string())
+                .unwrap_or_else(|_| "unknown".into()),
+            os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+            cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpu_model,
+            memory_bytes,
+        }
+    }
+}
+
+impl Manifest {
+    /// Assemble a manifest for a finished run.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        kind: &str,
+        name: &str,
+        cfg: &ConfigFile,
+        seed: u64,
+        cells: Vec<(String, u64)>,
+        threads: usize,
+        started_unix: u64,
+        seconds: f64,
+        files: Vec<String>,
+    ) -> Manifest {
+        Manifest {
+            kind: kind.to_string(),
+            name: name.to_string(),
+            config_path: cfg.path.display().to_string(),
+            config: cfg.text.clone(),
+            seed,
+            cells,
+            threads,
+            git_revision: git_revision(),
+            machine: Machine::this(),
+            versions: Versions {
+                cvbench: env!("CARGO_PKG_VERSION").to_string(),
+                profile: if cfg!(debug_assertions) { "debug" } else { "release" }.to_string(),
+                rustc: cmd("rustc", &["-V"]).unwrap_or_else(|| "unknown".into()),
+            },
+            started_unix,
+            seconds,
+            files,
+        }
+    }
+
+    /// Pretty JSON bytes.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec_pretty(self).unwrap_or_default()
+    }
+}
