@@ -87,7 +87,7 @@ pub trait Kind: Sync {
 
 /// Every experiment kind the harness knows.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![&treecv::TreecvKind]
+    vec![&treecv::TreecvKind, &progressive::kind::ProgressiveKind]
 }
 
 /// Look up a kind by name.

@@ -16,7 +16,9 @@ use thiserror::Error;
 
 pub mod exact;
 pub mod generator;
+pub mod kind;
 pub mod paper;
+pub mod render;
 pub mod stats;
 pub mod stream;
 pub mod theorems;

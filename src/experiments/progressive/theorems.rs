@@ -228,7 +228,7 @@ pub fn run_kfold_check<P: Population>(
     pop: &P,
     check: &KFoldCheck,
 ) -> Result<Vec<KFoldRecord>, ProgressiveError> {
-    if check.k < 2 || check.k > check.n || check.n % check.k != 0 {
+    if check.k < 2 || check.k > check.n || !check.n.is_multiple_of(check.k) {
         return Err(ProgressiveError::Invalid(format!(
             "k-fold check needs 2 <= k <= n with k dividing n (n = {}, k = {})",
             check.n, check.k
