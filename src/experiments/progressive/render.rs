@@ -53,6 +53,15 @@ fn n_features_of(rows: &[&Row]) -> usize {
         .unwrap_or(1000)
 }
 
+/// Four decimals, or scientific notation for small non-zero values.
+fn num(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-3 {
+        format!("{x:.2e}")
+    } else {
+        format!("{x:.4}")
+    }
+}
+
 fn pm(s: &Summary) -> String {
     if s.mean.is_finite() {
         format!("{:.3} ± {:.3}", s.mean, s.se)
@@ -396,7 +405,7 @@ fn kfold_section(
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
     for (pop, recs) in &by_pop {
         for m in moment_rows(recs, &c.moments) {
-            let ci = |s: &Summary| format!("{:.4} ± {:.4}", s.mean, s.ci95());
+            let ci = |s: &Summary| format!("{} ± {}", num(s.mean), num(s.ci95()));
             let verdict = if m.diff.mean - m.diff.ci95() > 0.0 {
                 "k-fold smaller (significant)"
             } else if m.diff.mean + m.diff.ci95() < 0.0 {
@@ -562,7 +571,7 @@ fn pv_section(
         let Some(t5) = theorem5_row(recs) else {
             continue;
         };
-        let ci = |x: &Summary| format!("{:.5} ± {:.5}", x.mean, x.ci95());
+        let ci = |x: &Summary| format!("{} ± {}", num(x.mean), num(x.ci95()));
         let tp = Summary::of(&recs.iter().map(|r| r.true_p).collect::<Vec<_>>());
         let th = Summary::of(&recs.iter().map(|r| r.true_ho).collect::<Vec<_>>());
         let _ = writeln!(

@@ -478,3 +478,52 @@ fn paper_table() {
     let cmp = super::paper::compare_table(&published, &sums);
     println!("{:?}", super::paper::tie_rule_fit(&cmp));
 }
+
+#[test]
+fn kind_plans_runs_and_renders_a_tiny_config() {
+    use crate::config::ConfigFile;
+    use crate::experiments::{Context, Kind};
+    let text = r#"
+kind = "progressive"
+name = "tiny"
+seed = 1
+tail_a = [0.1, 0.3]
+[bkl]
+n_features = 200
+[bkl.figure1]
+n_min = 12
+n_max = 13
+s = 2
+reps = 5
+[bkl.table]
+reps = 5
+fresh = 50
+delays = [2]
+[[theorems]]
+population = { synthetic = { n_features = 64 } }
+reps = 20
+kfold = [{ n = 6, k = 3 }]
+progressive = [{ n_train = 3, s = 4 }]
+"#;
+    let cfg = ConfigFile::from_text("tiny.toml", text);
+    let dir = tempfile::tempdir().unwrap();
+    let ctx = Context::new(crate::data::DataDir::new(dir.path()));
+    let kind = super::kind::ProgressiveKind;
+    let plan = kind.plan(&cfg, &ctx).unwrap();
+    // figure1: 2 n × 2 procedures; table: 3 rows + 1 delay; theorems: 2.
+    assert_eq!(plan.cells().len(), 10);
+    let mut records = Vec::new();
+    for i in 0..plan.cells().len() {
+        records.extend(plan.run_cell(i).unwrap());
+    }
+    crate::results::table::to_frame(&records).unwrap();
+    let out = kind.render(dir.path(), &cfg, &records).unwrap();
+    assert!(out.markdown.contains("Which tie rule?"));
+    assert!(out.markdown.contains("Theorems 1–2") && out.markdown.contains("Theorem 5"));
+    assert!(dir.path().join("figure1.svg").exists() && dir.path().join("figure1.png").exists());
+    // A bad config is an error with a location, not a panic.
+    let bad = ConfigFile::from_text("bad.toml", text.replace("n_min = 12", "n_min = 1"));
+    assert!(kind.plan(&bad, &ctx).is_err());
+    let unknown = ConfigFile::from_text("bad.toml", format!("{text}\nbogus = 1\n"));
+    assert!(kind.plan(&unknown, &ctx).is_err());
+}
