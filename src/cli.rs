@@ -167,15 +167,46 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Datasets { data_dir } => {
             let dir = DataDir::resolve(data_dir);
-            print!("{}", crate::data::registry::status_report(&dir));
+            println!("data directory: {} ({:?})", dir.path().display(), dir.source());
+            for st in crate::data::registry::status(&dir) {
+                print!("{st}");
+            }
             Ok(())
         }
         Command::Fetch { names, data_dir } => {
             let dir = DataDir::resolve(data_dir);
-            crate::data::fetch::fetch_names(&names, &dir).map_err(|e| Failure {
-                code: if matches!(e, crate::data::DataError::UnknownDataset { .. }) { 2 } else { 1 },
-                error: e.into(),
-            })
+            let names = if names.is_empty() {
+                crate::data::Registry::builtin().names()
+            } else {
+                names
+            };
+            let opts = crate::data::fetch::FetchOptions::default();
+            let mut failed = Vec::new();
+            for name in &names {
+                match crate::data::fetch::fetch_by_name(name, &dir, &opts) {
+                    Ok(rep) => {
+                        for w in &rep.warnings {
+                            eprintln!("{w}");
+                        }
+                        println!("{name}: ok ({} file(s) in {})", rep.files.len(), dir.path().display());
+                    }
+                    Err(e @ crate::data::DataError::UnknownDataset { .. }) => {
+                        return Err(usage(e));
+                    }
+                    Err(e) => {
+                        eprintln!("{name}: {e}");
+                        failed.push(name.clone());
+                    }
+                }
+            }
+            if failed.is_empty() {
+                Ok(())
+            } else {
+                Err(Failure {
+                    code: 1,
+                    error: anyhow::anyhow!("could not fetch: {}", failed.join(", ")),
+                })
+            }
         }
     }
 }

@@ -1,20 +1,35 @@
 //! Datasets: dense and sparse (CSR) feature storage, labels/targets, readers,
 //! the dataset registry, fetching with checksums, synthetic generators and
 //! preprocessing transforms.
+//!
+//! - [`compress`]: open files with transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
+//! - [`libsvm`], [`idx`], [`uci`]: readers (and the LibSVM writer).
+//! - [`transform`]: config-facing preprocessing steps.
+//! - [`registry`]: named datasets (`registry.toml`), the data directory,
+//!   checksum verification and availability status.
+//! - [`fetch`]: verified, atomic downloads of registry datasets.
+//! - [`synthetic`]: seeded generators (names always contain "synthetic").
+//! - [`spec`]: the config-facing [`DatasetSpec`] tying it all together.
+//! - [`error`]: the single error type [`DataError`].
 
 use std::fmt;
 
 pub mod compress;
 pub mod error;
+pub mod fetch;
 pub mod idx;
 pub mod libsvm;
 pub mod registry;
+pub mod spec;
+pub mod synthetic;
 pub mod transform;
 pub mod uci;
 
 pub use error::DataError;
 pub use libsvm::{read_libsvm, write_libsvm};
 pub use registry::{DataDir, DatasetEntry, Registry};
+pub use spec::DatasetSpec;
+pub use synthetic::SyntheticSpec;
 pub use transform::Transform;
 
 /// One row of a [`Dataset`], borrowed from dense or CSR storage.

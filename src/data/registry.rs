@@ -12,7 +12,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::compress::{self, Compression};
 use super::transform::{apply_all, Transform};
@@ -25,7 +25,7 @@ pub const REGISTRY_TOML: &str = include_str!("registry.toml");
 pub const DATA_DIR_ENV: &str = "CVBENCH_DATA_DIR";
 
 /// On-disk format of a dataset's files.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// LibSVM sparse text (one file).

@@ -88,6 +88,9 @@ pub struct LearnerSpec {
     pub step: Option<f64>,
     /// LSQSGD: radius of the l2 ball (default 1).
     pub radius: Option<f64>,
+    /// Run this learner only on these datasets (names as `cvbench validate`
+    /// prints them); default: every dataset.
+    pub on: Option<Vec<String>>,
 }
 
 /// One block of the grid: every combination of its lists.
@@ -329,6 +332,10 @@ impl Plan for TreecvPlan {
     }
 }
 
+fn applies(l: &LearnerSpec, dataset: &str) -> bool {
+    l.on.as_ref().is_none_or(|on| on.iter().any(|d| d == dataset))
+}
+
 fn requires_binary(l: &AnyLearner) -> bool {
     matches!(l, AnyLearner::Pegasos(_))
 }
@@ -373,6 +380,9 @@ impl Kind for TreecvKind {
                     .into());
             }
             for (l, ls) in learners.iter().zip(c.learners.get_ref()) {
+                if !applies(ls.get_ref(), &data.name) {
+                    continue;
+                }
                 if requires_binary(l) && data.y.iter().any(|&y| y != 1.0 && y != -1.0) {
                     return Err(cfg
                         .invalid(
@@ -384,6 +394,16 @@ impl Kind for TreecvKind {
                 }
             }
             datasets.push((data.name.clone(), data));
+        }
+        for ls in c.learners.get_ref() {
+            for name in ls.get_ref().on.iter().flatten() {
+                if !datasets.iter().any(|(d, _)| d == name) {
+                    let known: Vec<&str> = datasets.iter().map(|(d, _)| d.as_str()).collect();
+                    return Err(cfg
+                        .invalid(ls.span(), &format!("`on` names dataset `{name}`, which this config does not load"), &format!("use one of: {}", known.join(", ")))
+                        .into());
+                }
+            }
         }
         let mut specs = Vec::new();
         let mut cells = Vec::new();
@@ -425,6 +445,9 @@ impl Kind for TreecvKind {
                                 .into());
                         }
                         for (li, l) in learners.iter().enumerate() {
+                            if !applies(c.learners.get_ref()[li].get_ref(), dname) {
+                                continue;
+                            }
                             for &method in g.methods.get_ref() {
                                 for &order in g.orders.get_ref() {
                                     for rep in 0..reps {
