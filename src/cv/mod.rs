@@ -1,9 +1,14 @@
 //! Cross-validation procedures written once against
 //! [`IncrementalLearner`](crate::learners::IncrementalLearner): standard k-CV,
-//! TreeCV (Joulani et al. 2015, Algorithm 1), hold-out, progressive validation.
+//! TreeCV (Joulani et al. 2015, Algorithm 1), hold-out, progressive validation
+//! (with delay) and the k-fold hypothesis (Blum, Kalai & Langford 1999).
 
 pub mod counters;
+pub mod error;
 pub mod folds;
+pub mod holdout;
+pub mod kfold_hypothesis;
+pub mod progressive;
 pub mod standard;
 pub mod treecv;
 
@@ -13,6 +18,7 @@ use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 pub use counters::{Counters, Work};
+pub use error::CvError;
 pub use folds::Chunks;
 
 /// The order in which a training phase feeds its points (TreeCV paper §5).
@@ -97,4 +103,12 @@ pub(crate) fn ordered(parts: &[&[usize]], order: Order, seed: u64) -> Vec<usize>
         pts.shuffle(&mut crate::seed::rng(seed));
     }
     pts
+}
+
+/// Check that every index in `points` is a row of a dataset with `n` rows.
+pub(crate) fn check_rows(points: &[usize], n: usize, what: &'static str) -> Result<(), CvError> {
+    match points.iter().find(|&&i| i >= n) {
+        Some(&i) => Err(CvError::RowOutOfRange { what, row: i, n }),
+        None => Ok(()),
+    }
 }

@@ -4,6 +4,7 @@
 //! section from stored records. The runner and the result writers are
 //! generic and know nothing of any paper.
 
+pub mod progressive;
 pub mod treecv;
 
 use crate::config::{ConfigError, ConfigFile};
@@ -86,7 +87,7 @@ pub trait Kind: Sync {
 
 /// Every experiment kind the harness knows.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![&treecv::TreecvKind]
+    vec![&treecv::TreecvKind, &progressive::kind::ProgressiveKind]
 }
 
 /// Look up a kind by name.

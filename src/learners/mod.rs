@@ -10,6 +10,8 @@
 
 use crate::data::Dataset;
 
+pub mod eliminator;
+
 /// A learner that can be trained incrementally, one batch of points at a time.
 pub trait IncrementalLearner: Sync {
     /// The model (state of the learner), including any step counters.

@@ -1,0 +1,38 @@
+//! Blum, Kalai & Langford (1999), "Beating the Hold-Out: Bounds for K-fold
+//! and Progressive Cross-Validation".
+//!
+//! - [`generator`]: the paper's synthetic boolean problem and fresh test sets.
+//! - [`exact`]: the closed-form true error of the feature eliminator (with
+//!   its derivation) and the survivor-count distribution.
+//! - [`paper`]: Figure 1 and the table of Section 5 (hold-out against
+//!   progressive validation), as plain record rows and summaries.
+//! - [`theorems`]: empirical checks of Theorems 1–5 on any
+//!   [`Population`](theorems::Population) (the synthetic problem, or a real
+//!   learner on a real dataset with a test set as the distribution).
+//! - [`stream`]: the running progressive loss of a learner over a data
+//!   stream, beside the hold-out estimate and the test-set error.
+
+use thiserror::Error;
+
+pub mod exact;
+pub mod generator;
+pub mod kind;
+pub mod paper;
+pub mod render;
+pub mod stats;
+pub mod stream;
+pub mod theorems;
+
+/// Errors of the progressive-validation experiments.
+#[derive(Debug, Error)]
+pub enum ProgressiveError {
+    /// A parameter is out of range or inconsistent.
+    #[error("invalid progressive-validation setting: {0}")]
+    Invalid(String),
+    /// A cross-validation procedure rejected its input.
+    #[error(transparent)]
+    Cv(#[from] crate::cv::CvError),
+}
+
+#[cfg(test)]
+mod tests;
