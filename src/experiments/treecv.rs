@@ -712,10 +712,9 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
 
     // Cost table: TreeCV vs standard, time ratio and updates.
     let mut cost = String::new();
-    for ((d, l, m, o, k, n), v) in &g {
-        if m != "treecv" {
-            continue;
-        }
+    let mut tree_groups: Vec<(&GroupKey, &Group)> = g.iter().filter(|(k, _)| k.2 == "treecv").collect();
+    tree_groups.sort_by_key(|(k, _)| (k.0.clone(), k.1.clone(), k.3.clone(), k_order(&k.4), k.5));
+    for ((d, l, _, o, k, n), v) in tree_groups {
         let std_key = (d.clone(), l.clone(), "standard".to_string(), o.clone(), k.clone(), *n);
         let once_key = (d.clone(), l.clone(), "train_once".to_string(), o.clone(), "n".to_string(), *n);
         let std = g.get(&std_key);

@@ -37,8 +37,9 @@ pub enum ResultsError {
     Malformed(String),
 }
 
-/// One value in a record.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// One value in a record. Non-finite floats are stored as JSON `null` in
+/// the per-cell files and read back as NaN.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum Value {
     /// Boolean.
@@ -49,6 +50,28 @@ pub enum Value {
     Float(f64),
     /// String.
     Str(String),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum StoredValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Null(()),
+}
+
+impl<'de> Deserialize<'de> for Value {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match StoredValue::deserialize(d)? {
+            StoredValue::Bool(b) => Value::Bool(b),
+            StoredValue::Int(i) => Value::Int(i),
+            StoredValue::Float(f) => Value::Float(f),
+            StoredValue::Str(s) => Value::Str(s),
+            StoredValue::Null(()) => Value::Float(f64::NAN),
+        })
+    }
 }
 
 impl From<&str> for Value {
@@ -309,6 +332,10 @@ mod tests {
             csv.starts_with("name,k,estimate,ok\nr0,0,0.5,true"),
             "{csv}"
         );
+        let nan = Record::new().with("x", f64::NAN).with("y", 1.5);
+        let json = serde_json::to_string(&nan).unwrap();
+        let back: Record = serde_json::from_str(&json).unwrap();
+        assert!(matches!(back.get("x"), Some(Value::Float(v)) if v.is_nan()), "{json}");
         let bad = vec![recs[0].clone(), Record::new().with("other", 1.0)];
         assert!(to_frame(&bad).is_err());
     }
