@@ -69,7 +69,16 @@ fn cv_runs(c: &mut Criterion) {
     for k in [10usize, 100] {
         let chunks = Chunks::shuffled(n, k, &mut seed::rng(1)).unwrap();
         g.bench_with_input(BenchmarkId::new("treecv", k), &k, |b, _| {
-            b.iter(|| black_box(treecv(&peg, &data, &chunks, Order::Fixed, Strategy::Copy, 1)))
+            b.iter(|| {
+                black_box(treecv(
+                    &peg,
+                    &data,
+                    &chunks,
+                    Order::Fixed,
+                    Strategy::Copy,
+                    1,
+                ))
+            })
         });
         g.bench_with_input(BenchmarkId::new("standard", k), &k, |b, _| {
             b.iter(|| black_box(standard_cv(&peg, &data, &chunks, Order::Fixed, 1)))

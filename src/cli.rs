@@ -167,7 +167,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Datasets { data_dir } => {
             let dir = DataDir::resolve(data_dir);
-            println!("data directory: {} ({:?})", dir.path().display(), dir.source());
+            println!(
+                "data directory: {} ({:?})",
+                dir.path().display(),
+                dir.source()
+            );
             for st in crate::data::registry::status(&dir) {
                 print!("{st}");
             }
@@ -188,7 +192,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                         for w in &rep.warnings {
                             eprintln!("{w}");
                         }
-                        println!("{name}: ok ({} file(s) in {})", rep.files.len(), dir.path().display());
+                        println!(
+                            "{name}: ok ({} file(s) in {})",
+                            rep.files.len(),
+                            dir.path().display()
+                        );
                     }
                     Err(e @ crate::data::DataError::UnknownDataset { .. }) => {
                         return Err(usage(e));

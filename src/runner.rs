@@ -70,7 +70,12 @@ pub fn run(
     ctx: &Context,
     opts: &RunOptions,
 ) -> Result<RunSummary, ExperimentError> {
-    let kind_name = cfg.kind(&crate::experiments::kinds().iter().map(|k| k.name()).collect::<Vec<_>>())?;
+    let kind_name = cfg.kind(
+        &crate::experiments::kinds()
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>(),
+    )?;
     let kind = crate::experiments::kind(&kind_name).ok_or_else(|| ExperimentError::Cell {
         cell: String::new(),
         message: format!("unknown kind {kind_name}"),
@@ -79,44 +84,92 @@ pub fn run(
     let dir = opts.out.join(plan.name());
     let cells = plan.cells();
     if opts.dry_run {
-        println!("{}: {} cells would run into {}", cfg.path.display(), cells.len(), dir.display());
-        return Ok(RunSummary { dir, cells: cells.len(), resumed: 0, files: vec![] });
+        println!(
+            "{}: {} cells would run into {}",
+            cfg.path.display(),
+            cells.len(),
+            dir.display()
+        );
+        return Ok(RunSummary {
+            dir,
+            cells: cells.len(),
+            resumed: 0,
+            files: vec![],
+        });
     }
     let started = Instant::now();
     let started_unix = crate::results::manifest::unix_now();
     if opts.fresh {
         let _ = std::fs::remove_dir_all(dir.join("cells"));
     }
-    std::fs::create_dir_all(dir.join("cells")).map_err(|source| ResultsError::Io { path: dir.clone(), source })?;
+    std::fs::create_dir_all(dir.join("cells")).map_err(|source| ResultsError::Io {
+        path: dir.clone(),
+        source,
+    })?;
     let mut results: Vec<Option<Vec<Record>>> = cells
         .iter()
-        .map(|c| if opts.fresh { None } else { load_cell(&dir, &c.key, c.seed) })
+        .map(|c| {
+            if opts.fresh {
+                None
+            } else {
+                load_cell(&dir, &c.key, c.seed)
+            }
+        })
         .collect();
     let resumed = results.iter().filter(|r| r.is_some()).count();
     let todo: Vec<usize> = (0..cells.len()).filter(|&i| results[i].is_none()).collect();
-    let bar = if opts.progress { ProgressBar::new(todo.len() as u64) } else { ProgressBar::hidden() };
+    let bar = if opts.progress {
+        ProgressBar::new(todo.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
-        ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} cells, {elapsed} elapsed, ETA {eta} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {pos}/{len} cells, {elapsed} elapsed, ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     bar.set_prefix(plan.name().to_string());
     if resumed > 0 {
-        bar.println(format!("{}: resuming, {resumed} of {} cells already done (use --fresh to recompute)", plan.name(), cells.len()));
+        bar.println(format!(
+            "{}: resuming, {resumed} of {} cells already done (use --fresh to recompute)",
+            plan.name(),
+            cells.len()
+        ));
     }
-    let threads = if plan.exclusive() { 1 } else { opts.threads.unwrap_or(0) };
+    let threads = if plan.exclusive() {
+        1
+    } else {
+        opts.threads.unwrap_or(0)
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| ExperimentError::Cell { cell: String::new(), message: format!("thread pool: {e}") })?;
+        .map_err(|e| ExperimentError::Cell {
+            cell: String::new(),
+            message: format!("thread pool: {e}"),
+        })?;
     let failed = AtomicBool::new(false);
     let run_one = |i: usize| -> Result<(usize, Vec<Record>), ExperimentError> {
         if failed.load(Ordering::Relaxed) {
-            return Err(ExperimentError::Cell { cell: cells[i].key.clone(), message: "skipped after an earlier failure".into() });
+            return Err(ExperimentError::Cell {
+                cell: cells[i].key.clone(),
+                message: "skipped after an earlier failure".into(),
+            });
         }
-        let out = plan.run_cell(i).inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
-        let stored = StoredCell { key: cells[i].key.clone(), seed: cells[i].seed, records: out.clone() };
-        let json = serde_json::to_vec(&stored).map_err(|e| ExperimentError::Cell { cell: cells[i].key.clone(), message: e.to_string() })?;
+        let out = plan
+            .run_cell(i)
+            .inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
+        let stored = StoredCell {
+            key: cells[i].key.clone(),
+            seed: cells[i].seed,
+            records: out.clone(),
+        };
+        let json = serde_json::to_vec(&stored).map_err(|e| ExperimentError::Cell {
+            cell: cells[i].key.clone(),
+            message: e.to_string(),
+        })?;
         write_atomic(&cell_path(&dir, &cells[i].key), &json)?;
         bar.inc(1);
         Ok((i, out))
@@ -134,7 +187,9 @@ pub fn run(
         match o {
             Ok((i, recs)) => results[i] = Some(recs),
             Err(e) => {
-                if first_err.is_none() || !matches!(e, ExperimentError::Cell { ref message, .. } if message.starts_with("skipped")) {
+                if first_err.is_none()
+                    || !matches!(e, ExperimentError::Cell { ref message, .. } if message.starts_with("skipped"))
+                {
                     first_err.get_or_insert(e);
                 }
             }
@@ -156,17 +211,30 @@ pub fn run(
         threads,
         started_unix,
         started.elapsed().as_secs_f64(),
-        files.iter().map(|f| f.strip_prefix(&dir).unwrap_or(f).display().to_string()).collect(),
+        files
+            .iter()
+            .map(|f| f.strip_prefix(&dir).unwrap_or(f).display().to_string())
+            .collect(),
     );
     let mpath = dir.join("manifest.json");
     write_atomic(&mpath, &manifest.to_json())?;
     files.push(mpath);
-    Ok(RunSummary { dir, cells: cells.len(), resumed, files })
+    Ok(RunSummary {
+        dir,
+        cells: cells.len(),
+        resumed,
+        files,
+    })
 }
 
 /// Plan a config and list its cells (for `cvbench validate`).
 pub fn validate(cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-    let kind_name = cfg.kind(&crate::experiments::kinds().iter().map(|k| k.name()).collect::<Vec<_>>())?;
+    let kind_name = cfg.kind(
+        &crate::experiments::kinds()
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>(),
+    )?;
     let kind = crate::experiments::kind(&kind_name).ok_or_else(|| ExperimentError::Cell {
         cell: String::new(),
         message: format!("unknown kind {kind_name}"),

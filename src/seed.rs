@@ -25,9 +25,9 @@ pub fn derive(base: u64, identity: &str) -> u64 {
 
 /// A stable seed from a base seed and a list of integers (e.g. a tree node `(s, e)`).
 pub fn derive_ints(base: u64, parts: &[u64]) -> u64 {
-    parts
-        .iter()
-        .fold(mix64(base), |h, &p| mix64(h ^ p.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+    parts.iter().fold(mix64(base), |h, &p| {
+        mix64(h ^ p.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    })
 }
 
 /// The harness's random generator, seeded.

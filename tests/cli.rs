@@ -75,12 +75,32 @@ fn strip_timing(csv: &str) -> Vec<String> {
 fn run_writes_everything_and_is_thread_count_independent() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("small.toml"), SMALL).unwrap();
-    let o1 = cvbench(&["run", "small.toml", "--out", "r1", "--threads", "1"], dir.path());
-    assert!(o1.status.success(), "{}", String::from_utf8_lossy(&o1.stderr));
-    let o2 = cvbench(&["run", "small.toml", "--out", "r2", "--threads", "2"], dir.path());
+    let o1 = cvbench(
+        &["run", "small.toml", "--out", "r1", "--threads", "1"],
+        dir.path(),
+    );
+    assert!(
+        o1.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o1.stderr)
+    );
+    let o2 = cvbench(
+        &["run", "small.toml", "--out", "r2", "--threads", "2"],
+        dir.path(),
+    );
     assert!(o2.status.success());
     let run = dir.path().join("r1/small");
-    for f in ["records.parquet", "records.csv", "summary.csv", "summary.parquet", "manifest.json", "figure2.svg", "figure2.png"] {
+    for f in [
+        "records.parquet",
+        "records.csv",
+        "summary.csv",
+        "summary.parquet",
+        "manifest.json",
+        "figure2.svg",
+        "figure2.png",
+        "table2.svg",
+        "table2.png",
+    ] {
         assert!(run.join(f).is_file(), "missing {f}");
     }
     let a = std::fs::read_to_string(run.join("records.csv")).unwrap();
@@ -103,7 +123,11 @@ fn run_writes_everything_and_is_thread_count_independent() {
     assert_eq!(a, c, "resumed run must reproduce the records exactly");
     // Report re-renders from stored tables.
     let o4 = cvbench(&["report", "r1"], dir.path());
-    assert!(o4.status.success(), "{}", String::from_utf8_lossy(&o4.stderr));
+    assert!(
+        o4.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o4.stderr)
+    );
     let report = std::fs::read_to_string(dir.path().join("r1/REPORT.md")).unwrap();
     assert!(report.contains("TreeCV") && report.contains("small/figure2.svg"));
     assert!(dir.path().join("r1/index.html").is_file());
@@ -135,8 +159,14 @@ fn k_larger_than_n_is_exit_2() {
 
 #[test]
 fn k_below_two_and_empty_grid_are_errors() {
-    expect_config_error(&SMALL.replace("k = [3, 10]", "k = [1]"), &["bad.toml:16:", "k = 1"]);
-    expect_config_error(&SMALL.replace("k = [3, 10]", "k = []"), &["bad.toml:16:", "empty"]);
+    expect_config_error(
+        &SMALL.replace("k = [3, 10]", "k = [1]"),
+        &["bad.toml:16:", "k = 1"],
+    );
+    expect_config_error(
+        &SMALL.replace("k = [3, 10]", "k = []"),
+        &["bad.toml:16:", "empty"],
+    );
 }
 
 #[test]
@@ -147,10 +177,16 @@ fn missing_dataset_is_exit_2_and_says_how_to_get_it() {
         "name = \"a9a\"",
     );
     std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
-    let o = cvbench(&["run", "c.toml", "--out", "r", "--data-dir", "nowhere"], dir.path());
+    let o = cvbench(
+        &["run", "c.toml", "--out", "r", "--data-dir", "nowhere"],
+        dir.path(),
+    );
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("a9a") && err.contains("nowhere") && err.contains("cvbench fetch"), "{err}");
+    assert!(
+        err.contains("a9a") && err.contains("nowhere") && err.contains("cvbench fetch"),
+        "{err}"
+    );
     assert!(!dir.path().join("r").exists());
 }
 

@@ -11,7 +11,14 @@ use cvbench::seed;
 
 fn load(spec: &str) -> Option<Dataset> {
     let Ok(dir) = std::env::var("CVBENCH_DATA_DIR") else {
-        eprintln!("SKIPPED: real-data TreeCV test ({spec}): set CVBENCH_DATA_DIR to the datasets folder");
+        // Written to stderr directly so the notice shows even when the test
+        // harness captures output.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: real-data TreeCV test ({}): set CVBENCH_DATA_DIR to the datasets folder",
+            spec.lines().next().unwrap_or(spec)
+        );
         return None;
     };
     let spec: DatasetSpec = toml::from_str(spec).expect("spec parses");
@@ -28,7 +35,15 @@ fn ridge_treecv_equals_standard_on_housing() {
     for k in [2, 3, 7, 10, 506] {
         let chunks = Chunks::shuffled(data.n(), k, &mut seed::rng(k as u64)).unwrap();
         let s = standard_cv(&ridge, &data, &chunks, Order::Fixed, 1).estimate;
-        let t = treecv(&ridge, &data, &chunks, Order::Fixed, Strategy::SaveRevert, 1).estimate;
+        let t = treecv(
+            &ridge,
+            &data,
+            &chunks,
+            Order::Fixed,
+            Strategy::SaveRevert,
+            1,
+        )
+        .estimate;
         assert!((s - t).abs() < 1e-9, "k={k}: {s} vs {t}");
         assert!(s > 0.0 && s < 0.1, "squared error on [0,1] targets: {s}");
     }
@@ -50,7 +65,10 @@ fn pegasos_and_lsqsgd_on_a9a_show_the_papers_pattern() {
     let s = standard_cv(&peg, &data, &chunks, Order::Randomized, 3).estimate;
     let t = treecv(&peg, &data, &chunks, Order::Randomized, Strategy::Copy, 3).estimate;
     // Linear SVM error on Adult is about 15-25%; TreeCV and standard agree closely.
-    assert!((0.1..0.3).contains(&s) && (0.1..0.3).contains(&t), "{s} {t}");
+    assert!(
+        (0.1..0.3).contains(&s) && (0.1..0.3).contains(&t),
+        "{s} {t}"
+    );
     assert!((s - t).abs() < 0.03, "{s} vs {t}");
     let mut reg = data.clone();
     reg.y.iter_mut().for_each(|y| *y = (*y + 1.0) / 2.0);

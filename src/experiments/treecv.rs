@@ -333,7 +333,8 @@ impl Plan for TreecvPlan {
 }
 
 fn applies(l: &LearnerSpec, dataset: &str) -> bool {
-    l.on.as_ref().is_none_or(|on| on.iter().any(|d| d == dataset))
+    l.on.as_ref()
+        .is_none_or(|on| on.iter().any(|d| d == dataset))
 }
 
 fn requires_binary(l: &AnyLearner) -> bool {
@@ -350,33 +351,52 @@ impl Kind for TreecvKind {
         let reps = *c.repetitions.get_ref();
         if reps == 0 {
             return Err(cfg
-                .invalid(c.repetitions.span(), "repetitions must be at least 1", "set repetitions = 1 or more")
+                .invalid(
+                    c.repetitions.span(),
+                    "repetitions must be at least 1",
+                    "set repetitions = 1 or more",
+                )
                 .into());
         }
         for (what, empty, span) in [
-            ("datasets", c.datasets.get_ref().is_empty(), c.datasets.span()),
-            ("learners", c.learners.get_ref().is_empty(), c.learners.span()),
+            (
+                "datasets",
+                c.datasets.get_ref().is_empty(),
+                c.datasets.span(),
+            ),
+            (
+                "learners",
+                c.learners.get_ref().is_empty(),
+                c.learners.span(),
+            ),
             ("grid", c.grid.get_ref().is_empty(), c.grid.span()),
         ] {
             if empty {
                 return Err(cfg
-                    .invalid(span, &format!("`{what}` is empty: the grid has no cells"), &format!("add at least one entry to `{what}`"))
+                    .invalid(
+                        span,
+                        &format!("`{what}` is empty: the grid has no cells"),
+                        &format!("add at least one entry to `{what}`"),
+                    )
                     .into());
             }
         }
         let mut learners = Vec::new();
         for l in c.learners.get_ref() {
-            learners.push(
-                AnyLearner::from_spec(l.get_ref())
-                    .map_err(|m| cfg.invalid(l.span(), &m, "remove the key or change the learner type"))?,
-            );
+            learners.push(AnyLearner::from_spec(l.get_ref()).map_err(|m| {
+                cfg.invalid(l.span(), &m, "remove the key or change the learner type")
+            })?);
         }
         let mut datasets = Vec::new();
         for spec in c.datasets.get_ref() {
             let data = ctx.dataset(spec)?;
             if data.n() == 0 {
                 return Err(cfg
-                    .invalid(c.datasets.span(), &format!("dataset {} has no rows", spec.display_name()), "check the data file")
+                    .invalid(
+                        c.datasets.span(),
+                        &format!("dataset {} has no rows", spec.display_name()),
+                        "check the data file",
+                    )
                     .into());
             }
             for (l, ls) in learners.iter().zip(c.learners.get_ref()) {
@@ -400,7 +420,13 @@ impl Kind for TreecvKind {
                 if !datasets.iter().any(|(d, _)| d == name) {
                     let known: Vec<&str> = datasets.iter().map(|(d, _)| d.as_str()).collect();
                     return Err(cfg
-                        .invalid(ls.span(), &format!("`on` names dataset `{name}`, which this config does not load"), &format!("use one of: {}", known.join(", ")))
+                        .invalid(
+                            ls.span(),
+                            &format!(
+                                "`on` names dataset `{name}`, which this config does not load"
+                            ),
+                            &format!("use one of: {}", known.join(", ")),
+                        )
                         .into());
                 }
             }
@@ -416,7 +442,11 @@ impl Kind for TreecvKind {
             ] {
                 if empty {
                     return Err(cfg
-                        .invalid(span, &format!("`{what}` is empty: this grid block has no cells"), &format!("list at least one value in `{what}`"))
+                        .invalid(
+                            span,
+                            &format!("`{what}` is empty: this grid block has no cells"),
+                            &format!("list at least one value in `{what}`"),
+                        )
                         .into());
                 }
             }
@@ -428,7 +458,14 @@ impl Kind for TreecvKind {
                         NValue::All => (data.n(), "all".to_string()),
                         NValue::Size(n) if n > data.n() => {
                             return Err(cfg
-                                .invalid(nv.span(), &format!("n = {n} exceeds the {} rows of dataset {dname}", data.n()), &format!("use n <= {} or \"all\"", data.n()))
+                                .invalid(
+                                    nv.span(),
+                                    &format!(
+                                        "n = {n} exceeds the {} rows of dataset {dname}",
+                                        data.n()
+                                    ),
+                                    &format!("use n <= {} or \"all\"", data.n()),
+                                )
                                 .into())
                         }
                         NValue::Size(n) => (n, n.to_string()),
@@ -439,7 +476,9 @@ impl Kind for TreecvKind {
                             return Err(cfg
                                 .invalid(
                                     kv.span(),
-                                    &format!("k = {k} is not in 2..=n for dataset {dname} with n = {n}"),
+                                    &format!(
+                                        "k = {k} is not in 2..=n for dataset {dname} with n = {n}"
+                                    ),
                                     "use 2 <= k <= n, or \"n\" for leave-one-out",
                                 )
                                 .into());
@@ -494,7 +533,12 @@ impl Kind for TreecvKind {
         }))
     }
 
-    fn render(&self, dir: &Path, config: &ConfigFile, records: &[Record]) -> Result<Rendered, ExperimentError> {
+    fn render(
+        &self,
+        dir: &Path,
+        config: &ConfigFile,
+        records: &[Record],
+    ) -> Result<Rendered, ExperimentError> {
         let c: TreecvConfig = config.parse()?;
         render(dir, &c, records)
     }
@@ -673,15 +717,31 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                 "**Table 2 layout — {l} on `{d}`{} (n = {n}), CV estimate ×100, mean ± std over repetitions**\n",
                 if synthetic { " (SYNTHETIC)" } else { "" }
             );
-            let _ = writeln!(md, "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |");
+            let _ = writeln!(
+                md,
+                "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |"
+            );
             let _ = writeln!(md, "|---|---|---|---|---|");
             for k in &ks {
                 let mut row = format!("| {k} |");
                 for (m, o, _) in COLS {
-                    let key = (d.clone(), l.clone(), m.to_string(), o.to_string(), k.clone(), n);
+                    let key = (
+                        d.clone(),
+                        l.clone(),
+                        m.to_string(),
+                        o.to_string(),
+                        k.clone(),
+                        n,
+                    );
                     match g.get(&key) {
                         Some(v) => {
-                            let _ = write!(row, " {:.3} ± {:.4} ({} reps) |", v.estimate.mean * scale, v.estimate.std() * scale, v.estimate.count);
+                            let _ = write!(
+                                row,
+                                " {:.3} ± {:.4} ({} reps) |",
+                                v.estimate.mean * scale,
+                                v.estimate.std() * scale,
+                                v.estimate.count
+                            );
                         }
                         None => row.push_str(" N/A |"),
                     }
@@ -689,12 +749,17 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                 let _ = writeln!(md, "{row}");
             }
             md.push('\n');
-            if let Some(p) = published.as_ref().and_then(|p| c.paper_table.as_ref().and_then(|t| p.table2.get(t))) {
+            if let Some(p) = published
+                .as_ref()
+                .and_then(|p| c.paper_table.as_ref().and_then(|t| p.table2.get(t)))
+            {
                 let _ = writeln!(md, "Published (paper, {} — {}):\n", p.dataset, p.units);
                 let _ = writeln!(md, "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |");
                 let _ = writeln!(md, "|---|---|---|---|---|");
                 for r in &p.rows {
-                    let cell = |v: Option<[f64; 2]>| v.map_or("N/A".to_string(), |[m, s]| format!("{m:.3} ± {s:.4}"));
+                    let cell = |v: Option<[f64; 2]>| {
+                        v.map_or("N/A".to_string(), |[m, s]| format!("{m:.3} ± {s:.4}"))
+                    };
                     let _ = writeln!(
                         md,
                         "| {} | {} | {} | {} | {} |",
@@ -710,26 +775,110 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
         }
     }
 
+    // Table 2 as a figure: estimate (×100) against k, one panel per block.
+    if !many_n && !blocks.is_empty() {
+        let mut panels = Vec::new();
+        for (d, l, n) in blocks.keys() {
+            let mut series = Vec::new();
+            for (idx, (m, o, label)) in COLS.iter().enumerate() {
+                let mut pts: Vec<(f64, f64, f64)> = g
+                    .iter()
+                    .filter(|(kk, _)| {
+                        &kk.0 == d && &kk.1 == l && kk.5 == *n && kk.2 == *m && kk.3 == *o
+                    })
+                    .map(|(_, v)| {
+                        (
+                            v.k_value as f64,
+                            v.estimate.mean * 100.0,
+                            v.estimate.std() * 100.0,
+                        )
+                    })
+                    .collect();
+                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+                if !pts.is_empty() {
+                    series.push(Series {
+                        label: label.to_string(),
+                        points: pts,
+                        color: idx,
+                        marker: idx / 2,
+                    });
+                }
+            }
+            panels.push(Panel {
+                title: format!("{} on {d} (n = {n})", l.to_uppercase()),
+                x_label: "k (folds; the last point is k = n)".into(),
+                y_label: "CV estimate x100 (mean ± std)".into(),
+                log_x: true,
+                log_y: false,
+                series,
+            });
+        }
+        let cols = panels.len().min(2);
+        let rows = panels.len().div_ceil(cols.max(1));
+        let synthetic = g.values().any(|v| v.synthetic);
+        let fig = Figure {
+            title: format!("Table 2 as a figure: CV estimate against k — run `{run}`"),
+            caption: format!(
+                "error bars: one standard deviation over repetitions; {}",
+                if synthetic {
+                    "data: SYNTHETIC"
+                } else {
+                    "real data (a substitute for the paper's; see the note)"
+                }
+            ),
+            rows,
+            cols,
+            panels,
+        };
+        files.extend(figures::render(&fig, dir, "table2")?);
+        let _ = writeln!(md, "![Table 2 as a figure, run {run}]({run}/table2.svg)\n");
+    }
+
     // Cost table: TreeCV vs standard, time ratio and updates.
     let mut cost = String::new();
-    let mut tree_groups: Vec<(&GroupKey, &Group)> = g.iter().filter(|(k, _)| k.2 == "treecv").collect();
+    let mut tree_groups: Vec<(&GroupKey, &Group)> =
+        g.iter().filter(|(k, _)| k.2 == "treecv").collect();
     tree_groups.sort_by_key(|(k, _)| (k.0.clone(), k.1.clone(), k.3.clone(), k_order(&k.4), k.5));
     for ((d, l, _, o, k, n), v) in tree_groups {
-        let std_key = (d.clone(), l.clone(), "standard".to_string(), o.clone(), k.clone(), *n);
-        let once_key = (d.clone(), l.clone(), "train_once".to_string(), o.clone(), "n".to_string(), *n);
+        let std_key = (
+            d.clone(),
+            l.clone(),
+            "standard".to_string(),
+            o.clone(),
+            k.clone(),
+            *n,
+        );
+        let once_key = (
+            d.clone(),
+            l.clone(),
+            "train_once".to_string(),
+            o.clone(),
+            "n".to_string(),
+            *n,
+        );
         let std = g.get(&std_key);
-        let once = g
-            .get(&once_key)
-            .or_else(|| g.iter().find(|(kk, _)| kk.0 == *d && kk.1 == *l && kk.2 == "train_once" && kk.3 == *o && kk.5 == *n).map(|(_, v)| v));
+        let once = g.get(&once_key).or_else(|| {
+            g.iter()
+                .find(|(kk, _)| {
+                    kk.0 == *d && kk.1 == *l && kk.2 == "train_once" && kk.3 == *o && kk.5 == *n
+                })
+                .map(|(_, v)| v)
+        });
         let _ = writeln!(
             cost,
             "| {d} | {l} | {o} | {k} | {n} | {:.4} | {} | {} | {:.2} | {} | {} |",
             v.seconds.mean,
             std.map_or("–".into(), |s| format!("{:.4}", s.seconds.mean)),
-            std.map_or("–".into(), |s| format!("{:.2}", s.seconds.mean / v.seconds.mean)),
+            std.map_or("–".into(), |s| format!(
+                "{:.2}",
+                s.seconds.mean / v.seconds.mean
+            )),
             v.passes.mean,
             std.map_or("–".into(), |s| format!("{:.1}", s.passes.mean)),
-            once.map_or("–".into(), |t| format!("{:.1}", v.seconds.mean / t.seconds.mean)),
+            once.map_or("–".into(), |t| format!(
+                "{:.1}",
+                v.seconds.mean / t.seconds.mean
+            )),
         );
     }
     if !cost.is_empty() {
@@ -753,7 +902,11 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
         let mut panels = Vec::new();
         for l in &learners {
             let data_names: Vec<String> = {
-                let mut v: Vec<String> = g.keys().filter(|k| &k.1 == l).map(|k| k.0.clone()).collect();
+                let mut v: Vec<String> = g
+                    .keys()
+                    .filter(|k| &k.1 == l)
+                    .map(|k| k.0.clone())
+                    .collect();
                 v.sort();
                 v.dedup();
                 v
@@ -768,7 +921,13 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                 let mut keys: Vec<(String, String, String)> = g
                     .keys()
                     .filter(|k| &k.1 == l && (k.2 == "treecv" || k.2 == "standard"))
-                    .filter(|k| if loo { k.4 == "n" } else { k.4 != "n" && k.3 == order })
+                    .filter(|k| {
+                        if loo {
+                            k.4 == "n"
+                        } else {
+                            k.4 != "n" && k.3 == order
+                        }
+                    })
                     .map(|k| (k.2.clone(), k.3.clone(), k.4.clone()))
                     .collect();
                 keys.sort_by_key(|(m, o, k)| (m.clone(), o.clone(), k_order(k)));
@@ -780,7 +939,11 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                         .map(|(kk, v)| (kk.5 as f64, v.seconds.mean, v.seconds.std()))
                         .collect();
                     let name = if m == "treecv" { "TreeCV" } else { "standard" };
-                    let label = if loo { format!("{name} {o}") } else { format!("{name} k={k}") };
+                    let label = if loo {
+                        format!("{name} {o}")
+                    } else {
+                        format!("{name} k={k}")
+                    };
                     series.push(Series {
                         label,
                         points: pts,
@@ -803,7 +966,11 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
             title: format!("Figure 2 layout: running time against n — run `{run}`"),
             caption: format!(
                 "mean ± std over repetitions; {}",
-                if synthetic { "data: SYNTHETIC shape-matched stand-ins (not the paper's datasets)" } else { "real data" }
+                if synthetic {
+                    "data: SYNTHETIC shape-matched stand-ins (not the paper's datasets)"
+                } else {
+                    "real data"
+                }
             ),
             rows: learners.len(),
             cols: 3,
@@ -814,5 +981,8 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
     }
     write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
     files.push(dir.join("report-section.md"));
-    Ok(Rendered { files, markdown: md })
+    Ok(Rendered {
+        files,
+        markdown: md,
+    })
 }

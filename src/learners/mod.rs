@@ -49,7 +49,11 @@ pub trait IncrementalLearner: Sync {
         if points.is_empty() {
             return 0.0;
         }
-        points.iter().map(|&i| self.loss(model, data, i)).sum::<f64>() / points.len() as f64
+        points
+            .iter()
+            .map(|&i| self.loss(model, data, i))
+            .sum::<f64>()
+            / points.len() as f64
     }
 }
 

@@ -148,7 +148,12 @@ impl Manifest {
             machine: Machine::this(),
             versions: Versions {
                 cvbench: env!("CARGO_PKG_VERSION").to_string(),
-                profile: if cfg!(debug_assertions) { "debug" } else { "release" }.to_string(),
+                profile: if cfg!(debug_assertions) {
+                    "debug"
+                } else {
+                    "release"
+                }
+                .to_string(),
                 rustc: cmd("rustc", &["-V"]).unwrap_or_else(|| "unknown".into()),
             },
             started_unix,

@@ -77,7 +77,11 @@ pub fn report(root: &Path) -> Result<Vec<PathBuf>, ExperimentError> {
         if !seen.insert(k.to_string()) {
             continue;
         }
-        let sections: Vec<&String> = by_kind.iter().filter(|(kk, _)| kk == k).map(|(_, m)| m).collect();
+        let sections: Vec<&String> = by_kind
+            .iter()
+            .filter(|(kk, _)| kk == k)
+            .map(|(_, m)| m)
+            .collect();
         if sections.is_empty() {
             continue;
         }
@@ -87,7 +91,11 @@ pub fn report(root: &Path) -> Result<Vec<PathBuf>, ExperimentError> {
             other => other,
         });
         if notes.join("README.md").is_file() {
-            let _ = writeln!(md, "Protocol, substitutes and deviations: `{}`.\n", notes.join("README.md").display());
+            let _ = writeln!(
+                md,
+                "Protocol, substitutes and deviations: `{}`.\n",
+                notes.join("README.md").display()
+            );
         }
         for s in sections {
             md.push_str(s);
@@ -104,7 +112,9 @@ pub fn report(root: &Path) -> Result<Vec<PathBuf>, ExperimentError> {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 fn inline(s: &str) -> String {
@@ -147,7 +157,10 @@ pub fn markdown_to_html(md: &str) -> String {
         let t = line.trim();
         if t.starts_with('|') {
             let cells: Vec<&str> = t.trim_matches('|').split('|').map(str::trim).collect();
-            if cells.iter().all(|c| c.chars().all(|ch| ch == '-' || ch == ':')) {
+            if cells
+                .iter()
+                .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+            {
                 continue;
             }
             if !in_table {
@@ -176,7 +189,12 @@ pub fn markdown_to_html(md: &str) -> String {
         if let Some(rest) = t.strip_prefix("![") {
             if let Some((alt, src)) = rest.split_once("](") {
                 let src = src.trim_end_matches(')');
-                let _ = writeln!(h, "<p><a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a></p>", escape(src), escape(alt));
+                let _ = writeln!(
+                    h,
+                    "<p><a href=\"{0}\"><img src=\"{0}\" alt=\"{1}\"></a></p>",
+                    escape(src),
+                    escape(alt)
+                );
                 continue;
             }
         }
@@ -202,7 +220,8 @@ mod tests {
 
     #[test]
     fn html_has_tables_images_and_escapes() {
-        let h = markdown_to_html("# T\n\n| a | b |\n|---|---|\n| 1 < 2 | `x` |\n\n![f](run/f.svg)\n");
+        let h =
+            markdown_to_html("# T\n\n| a | b |\n|---|---|\n| 1 < 2 | `x` |\n\n![f](run/f.svg)\n");
         assert!(h.contains("<h1>T</h1>"));
         assert!(h.contains("<th>a</th>") && h.contains("<td>1 &lt; 2</td>"));
         assert!(h.contains("<code>x</code>"));

@@ -335,7 +335,10 @@ mod tests {
         let nan = Record::new().with("x", f64::NAN).with("y", 1.5);
         let json = serde_json::to_string(&nan).unwrap();
         let back: Record = serde_json::from_str(&json).unwrap();
-        assert!(matches!(back.get("x"), Some(Value::Float(v)) if v.is_nan()), "{json}");
+        assert!(
+            matches!(back.get("x"), Some(Value::Float(v)) if v.is_nan()),
+            "{json}"
+        );
         let bad = vec![recs[0].clone(), Record::new().with("other", 1.0)];
         assert!(to_frame(&bad).is_err());
     }
