@@ -16,6 +16,9 @@ RUNFLAGS   := --data-dir $(DATA_DIR) --out $(RESULTS) $(if $(THREADS),--threads 
 REPRODUCE_CONFIGS := $(sort $(wildcard configs/treecv/*.toml) $(wildcard configs/progressive/*.toml) $(wildcard configs/svm/*.toml))
 REPRODUCE_CONFIGS := $(filter-out %/paper-covtype.toml %/paper-msd.toml,$(REPRODUCE_CONFIGS))
 QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
+# Datasets the reproduction configs read (fetched and verified first; files
+# already in the data directory are only verified).
+REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale madelon madelon.t
 
 .PHONY: all build reproduce quick test bench figures fetch datasets peers paper-data check clean-results toolchain
 
@@ -28,6 +31,7 @@ build: toolchain
 	$(CARGO) build --release --locked
 
 reproduce: build
+	$(BIN) fetch --data-dir $(DATA_DIR) $(REPRODUCE_DATA)
 	$(BIN) run $(RUNFLAGS) $(REPRODUCE_CONFIGS)
 	$(BIN) report $(RESULTS)
 
@@ -36,6 +40,7 @@ quick: build
 	$(BIN) report $(RESULTS)/quick
 
 paper-data: build
+	$(BIN) fetch --data-dir $(DATA_DIR) covtype-binary yearpredictionmsd
 	$(BIN) run $(RUNFLAGS) $(wildcard configs/*/paper-*.toml)
 	$(BIN) report $(RESULTS)
 

@@ -70,16 +70,8 @@ pub fn run(
     ctx: &Context,
     opts: &RunOptions,
 ) -> Result<RunSummary, ExperimentError> {
-    let kind_name = cfg.kind(
-        &crate::experiments::kinds()
-            .iter()
-            .map(|k| k.name())
-            .collect::<Vec<_>>(),
-    )?;
-    let kind = crate::experiments::kind(&kind_name).ok_or_else(|| ExperimentError::Cell {
-        cell: String::new(),
-        message: format!("unknown kind {kind_name}"),
-    })?;
+    let kind = kind_of(cfg)?;
+    let kind_name = kind.name();
     let plan = kind.plan(cfg, ctx)?;
     let dir = opts.out.join(plan.name());
     let cells = plan.cells();
@@ -203,7 +195,7 @@ pub fn run(
     let rendered = kind.render(&dir, cfg, &records)?;
     files.extend(rendered.files);
     let manifest = Manifest::new(
-        &kind_name,
+        kind_name,
         plan.name(),
         cfg,
         plan.base_seed(),
@@ -229,15 +221,17 @@ pub fn run(
 
 /// Plan a config and list its cells (for `cvbench validate`).
 pub fn validate(cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-    let kind_name = cfg.kind(
-        &crate::experiments::kinds()
-            .iter()
-            .map(|k| k.name())
-            .collect::<Vec<_>>(),
-    )?;
-    let kind = crate::experiments::kind(&kind_name).ok_or_else(|| ExperimentError::Cell {
-        cell: String::new(),
-        message: format!("unknown kind {kind_name}"),
-    })?;
-    kind.plan(cfg, ctx)
+    kind_of(cfg)?.plan(cfg, ctx)
+}
+
+/// The experiment kind a config names (an error naming the known kinds otherwise).
+fn kind_of(cfg: &ConfigFile) -> Result<&'static dyn crate::experiments::Kind, ExperimentError> {
+    let kinds = crate::experiments::kinds();
+    let known: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+    let name = cfg.kind(&known)?;
+    // `cfg.kind` only returns names from `known`, so the search succeeds.
+    Ok(kinds
+        .into_iter()
+        .find(|k| k.name() == name)
+        .unwrap_or(&crate::experiments::treecv::TreecvKind))
 }

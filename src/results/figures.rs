@@ -237,7 +237,7 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, fig: &Figure) -> Resul
 pub fn render(fig: &Figure, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, ResultsError> {
     register_fonts();
     let (w, h) = (
-        (fig.cols.max(1) * 560) as u32,
+        (fig.cols.max(1) * 560).max(1000) as u32,
         (fig.rows.max(1) * 420 + 70) as u32,
     );
     let svg_path = dir.join(format!("{stem}.svg"));
