@@ -15,3 +15,4 @@
 pub mod data;
 pub mod learners;
 pub mod seed;
+pub mod svm;
