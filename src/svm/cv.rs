@@ -74,6 +74,9 @@ pub struct CvResult {
     pub wall_s: f64,
 }
 
+/// A round and its `(row, prediction)` pairs.
+type RoundResult = Result<(CvRound, Vec<(usize, f64)>), SvmError>;
+
 /// Run k-fold CV of a C-SVC with the given folds (see the module doc).
 pub fn cross_validate(
     ds: &Dataset,
@@ -97,7 +100,7 @@ pub fn cross_validate(
         .shared_cache_mb
         .map(|mb| SharedKernelCache::new(ds.n(), mb));
 
-    let one_round = |h: usize| -> Result<(CvRound, Vec<(usize, f64)>), SvmError> {
+    let one_round = |h: usize| -> RoundResult {
         let train_rows = folds.train_rows(h);
         let out = train_with(&kd, &train_rows, params, None, shared.as_ref())?;
         let tp = Instant::now();
@@ -125,7 +128,7 @@ pub fn cross_validate(
             preds,
         ))
     };
-    let results: Vec<Result<(CvRound, Vec<(usize, f64)>), SvmError>> = if opts.parallel {
+    let results: Vec<RoundResult> = if opts.parallel {
         (0..folds.k()).into_par_iter().map(one_round).collect()
     } else {
         (0..folds.k()).map(one_round).collect()

@@ -420,9 +420,9 @@ impl<'k> Solver<'k> {
             for i in a..l {
                 let qi = self.q.get_q(i, a);
                 let mut gi = self.g[i];
-                for j in 0..a {
-                    if self.status[j] == FREE {
-                        gi += self.alpha[j] * f64::from(qi[j]);
+                for ((&st, &aj), &qv) in self.status[..a].iter().zip(&self.alpha[..a]).zip(qi) {
+                    if st == FREE {
+                        gi += aj * f64::from(qv);
                     }
                 }
                 self.g[i] = gi;
@@ -432,8 +432,8 @@ impl<'k> Solver<'k> {
                 if self.status[i] == FREE {
                     let ai = self.alpha[i];
                     let qi = self.q.get_q(i, l);
-                    for j in a..l {
-                        self.g[j] += ai * f64::from(qi[j]);
+                    for (g, &qv) in self.g[a..l].iter_mut().zip(&qi[a..l]) {
+                        *g += ai * f64::from(qv);
                     }
                 }
             }
