@@ -53,6 +53,10 @@ pub struct SvmArgs {
     /// With -v: a kernel cache of this many MB shared by all folds.
     #[arg(long)]
     pub shared_cache_mb: Option<f64>,
+    /// Without -v: predict this LibSVM test file and print `svm-predict`'s
+    /// `Accuracy = ...% (correct/total) (classification)` line.
+    #[arg(long)]
+    pub test: Option<PathBuf>,
     /// Also print counters and timings.
     #[arg(long)]
     pub stats: bool,
@@ -171,6 +175,22 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 print_solve(out.stats.iterations, out.nu, &out.stats, args.stats);
                 if out.stats.hit_max_iter {
                     println!("WARNING: reaching max number of iterations");
+                }
+            }
+            if let Some(test) = &args.test {
+                let td = read_libsvm(test, Some(ds.d()))?;
+                let t = std::time::Instant::now();
+                let correct = (0..td.n())
+                    .filter(|&i| out.model.predict(td.row(i)) == td.y[i])
+                    .count();
+                let secs = t.elapsed().as_secs_f64();
+                println!(
+                    "Accuracy = {}% ({correct}/{}) (classification)",
+                    fmt_g(100.0 * correct as f64 / td.n().max(1) as f64),
+                    td.n()
+                );
+                if args.stats {
+                    println!("[stats] predict {secs:.4}s");
                 }
             }
         }
