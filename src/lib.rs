@@ -21,3 +21,4 @@ pub mod learners;
 pub mod results;
 pub mod runner;
 pub mod seed;
+pub mod svm;

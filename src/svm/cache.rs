@@ -1,0 +1,322 @@
+//! Kernel caches.
+//!
+//! [`ColumnCache`] is the column cache of a single solve, with LIBSVM's
+//! semantics: entry `i` holds the first `len_i` entries of column `i` of `Q`
+//! in the solver's current (permuted) order; a request for a longer prefix
+//! extends it; the least recently used columns are evicted when the budget
+//! (in `f32` entries, from a size in MB, minus LIBSVM's per-column header
+//! overhead) runs out; at least two full columns always fit; and swapping two
+//! solver positions swaps the cached entries (dropping the columns that would
+//! need an entry that is not there). Keeping these semantics makes the
+//! hit/miss pattern, and the kernel-evaluation count, comparable to LIBSVM's.
+//!
+//! [`SharedKernelCache`] serves all folds of a cross-validation run: it holds
+//! whole kernel columns `K(x_a, ·)` over every row of the dataset, keyed by
+//! the original row index, behind a mutex, with LRU eviction. A solver whose
+//! local cache misses gathers the entries it needs from the shared column
+//! instead of recomputing kernels.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use super::kernel::KernelData;
+
+const NIL: u32 = u32::MAX;
+/// Bytes LIBSVM charges per column header (`sizeof(head_t)` on 64-bit).
+const HEAD_BYTES: i64 = 32;
+
+#[derive(Clone, Debug, Default)]
+struct Head {
+    data: Vec<f32>,
+    len: usize,
+    prev: u32,
+    next: u32,
+}
+
+/// LIBSVM-style LRU cache of `Q` columns for one solve (see the module doc).
+#[derive(Debug)]
+pub struct ColumnCache {
+    heads: Vec<Head>,
+    /// Sentinel of the circular LRU list is index `l`.
+    l: usize,
+    /// Remaining budget in `f32` entries (LIBSVM's `size`).
+    size: i64,
+    /// Number of `get` calls answered entirely from the cache.
+    pub hits: u64,
+    /// Number of `get` calls that needed entries computed.
+    pub misses: u64,
+}
+
+impl ColumnCache {
+    /// A cache for `l` columns with `cache_mb` megabytes (1 MB = 2^20 bytes).
+    pub fn new(l: usize, cache_mb: f64) -> ColumnCache {
+        let bytes = (cache_mb * (1u64 << 20) as f64) as i64;
+        let mut size = bytes / 4;
+        size -= l as i64 * HEAD_BYTES / 4;
+        size = size.max(2 * l as i64); // the cache must hold two full columns
+        let mut heads = vec![Head::default(); l + 1];
+        heads[l].prev = l as u32;
+        heads[l].next = l as u32;
+        for h in heads.iter_mut().take(l) {
+            h.prev = NIL;
+            h.next = NIL;
+        }
+        ColumnCache {
+            heads,
+            l,
+            size,
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    fn lru_delete(&mut self, h: usize) {
+        let (p, n) = (self.heads[h].prev as usize, self.heads[h].next as usize);
+        self.heads[p].next = n as u32;
+        self.heads[n].prev = p as u32;
+    }
+
+    fn lru_insert(&mut self, h: usize) {
+        let s = self.l;
+        let last = self.heads[s].prev as usize;
+        self.heads[h].next = s as u32;
+        self.heads[h].prev = last as u32;
+        self.heads[last].next = h as u32;
+        self.heads[s].prev = h as u32;
+    }
+
+    /// Make column `i` hold at least `len` entries and mark it most recently
+    /// used. Returns the position from which entries must be filled
+    /// (`>= len` when nothing is missing).
+    pub fn request(&mut self, i: usize, len: usize) -> usize {
+        if self.heads[i].len > 0 {
+            self.lru_delete(i);
+        }
+        let have = self.heads[i].len;
+        let start = if len > have {
+            let more = (len - have) as i64;
+            while self.size < more {
+                let old = self.heads[self.l].next as usize;
+                debug_assert_ne!(old, self.l, "cache budget below two columns");
+                self.lru_delete(old);
+                self.size += self.heads[old].len as i64;
+                self.heads[old].data = Vec::new();
+                self.heads[old].len = 0;
+            }
+            self.heads[i].data.resize(len, 0.0);
+            self.size -= more;
+            self.heads[i].len = len;
+            have
+        } else {
+            len
+        };
+        self.lru_insert(i);
+        if start >= len {
+            self.hits += 1;
+        } else {
+            self.misses += 1;
+        }
+        start
+    }
+
+    /// The cached entries of column `i` (valid after [`ColumnCache::request`]).
+    #[inline]
+    pub fn column(&self, i: usize) -> &[f32] {
+        &self.heads[i].data[..self.heads[i].len]
+    }
+
+    /// Mutable access to column `i`, to fill what `request` reported missing.
+    #[inline]
+    pub fn column_mut(&mut self, i: usize) -> &mut [f32] {
+        let len = self.heads[i].len;
+        &mut self.heads[i].data[..len]
+    }
+
+    /// Swap solver positions `i` and `j`: swap the two columns, and entries
+    /// `i` and `j` inside every cached column (columns holding `i` but not
+    /// `j` are dropped, as in LIBSVM).
+    pub fn swap_index(&mut self, i: usize, j: usize) {
+        if i == j {
+            return;
+        }
+        if self.heads[i].len > 0 {
+            self.lru_delete(i);
+        }
+        if self.heads[j].len > 0 {
+            self.lru_delete(j);
+        }
+        let (di, li) = (std::mem::take(&mut self.heads[i].data), self.heads[i].len);
+        let (dj, lj) = (std::mem::take(&mut self.heads[j].data), self.heads[j].len);
+        self.heads[i].data = dj;
+        self.heads[i].len = lj;
+        self.heads[j].data = di;
+        self.heads[j].len = li;
+        if self.heads[i].len > 0 {
+            self.lru_insert(i);
+        }
+        if self.heads[j].len > 0 {
+            self.lru_insert(j);
+        }
+        let (i, j) = if i > j { (j, i) } else { (i, j) };
+        let mut h = self.heads[self.l].next as usize;
+        while h != self.l {
+            let next = self.heads[h].next as usize;
+            let len = self.heads[h].len;
+            if len > i {
+                if len > j {
+                    self.heads[h].data.swap(i, j);
+                } else {
+                    // give up this column
+                    self.lru_delete(h);
+                    self.size += len as i64;
+                    self.heads[h].data = Vec::new();
+                    self.heads[h].len = 0;
+                }
+            }
+            h = next;
+        }
+    }
+}
+
+/// Thread-safe cache of whole kernel columns `K(x_a, x_r)` for every row `r`
+/// of a dataset, keyed by the original row index `a`, with LRU eviction. One
+/// instance serves every fold of a cross-validation run.
+#[derive(Debug)]
+pub struct SharedKernelCache {
+    n: usize,
+    capacity_columns: usize,
+    inner: Mutex<SharedInner>,
+    /// Lookups answered from the cache.
+    pub hits: AtomicU64,
+    /// Lookups that computed a column.
+    pub misses: AtomicU64,
+    /// Kernel evaluations spent filling columns.
+    pub kernel_evals: AtomicU64,
+}
+
+#[derive(Debug)]
+struct SharedInner {
+    cols: Vec<Option<Arc<[f32]>>>,
+    prev: Vec<u32>,
+    next: Vec<u32>,
+    count: usize,
+}
+
+impl SharedKernelCache {
+    /// A cache for columns of length `n` within `cache_mb` megabytes (at
+    /// least two columns).
+    pub fn new(n: usize, cache_mb: f64) -> SharedKernelCache {
+        let bytes = cache_mb * (1u64 << 20) as f64;
+        let per_col = (n.max(1) * 4 + 64) as f64;
+        let capacity_columns = ((bytes / per_col) as usize).clamp(2, n.max(2));
+        let mut prev = vec![NIL; n + 1];
+        let mut next = vec![NIL; n + 1];
+        prev[n] = n as u32;
+        next[n] = n as u32;
+        SharedKernelCache {
+            n,
+            capacity_columns,
+            inner: Mutex::new(SharedInner {
+                cols: vec![None; n],
+                prev,
+                next,
+                count: 0,
+            }),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            kernel_evals: AtomicU64::new(0),
+        }
+    }
+
+    /// How many whole columns fit.
+    pub fn capacity_columns(&self) -> usize {
+        self.capacity_columns
+    }
+
+    /// Column `a` (`K(x_a, x_r)` for every row `r`, unsigned), computing it if
+    /// absent. `scratch` is a zeroed buffer of length `d` (left zeroed).
+    pub fn column(&self, kd: &KernelData<'_>, a: usize, scratch: &mut [f64]) -> Arc<[f32]> {
+        {
+            let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(c) = g.cols[a].clone() {
+                g.unlink(a);
+                g.push_back(a, self.n);
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                return c;
+            }
+        }
+        // Compute outside the lock so other folds can proceed.
+        self.misses.fetch_add(1, Ordering::Relaxed);
+        self.kernel_evals
+            .fetch_add(self.n as u64, Ordering::Relaxed);
+        let rows: Vec<u32> = (0..self.n as u32).collect();
+        let mut col = vec![0f32; self.n];
+        kd.fill_column(a, 1, &rows, None, &mut col, scratch);
+        let col: Arc<[f32]> = col.into();
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = g.cols[a].clone() {
+            return c; // another thread inserted it meanwhile
+        }
+        while g.count >= self.capacity_columns {
+            let old = g.next[self.n] as usize;
+            g.unlink(old);
+            g.cols[old] = None;
+            g.count -= 1;
+        }
+        g.cols[a] = Some(col.clone());
+        g.count += 1;
+        g.push_back(a, self.n);
+        col
+    }
+}
+
+impl SharedInner {
+    fn unlink(&mut self, a: usize) {
+        let (p, n) = (self.prev[a] as usize, self.next[a] as usize);
+        self.next[p] = n as u32;
+        self.prev[n] = p as u32;
+    }
+    fn push_back(&mut self, a: usize, sentinel: usize) {
+        let last = self.prev[sentinel] as usize;
+        self.next[a] = sentinel as u32;
+        self.prev[a] = last as u32;
+        self.next[last] = a as u32;
+        self.prev[sentinel] = a as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lru_evicts_oldest_and_keeps_two_columns() {
+        // Budget below two columns is raised to exactly two columns of l=4.
+        let mut c = ColumnCache::new(4, 0.0);
+        assert_eq!(c.request(0, 4), 0);
+        assert_eq!(c.request(1, 4), 0);
+        assert_eq!(c.request(0, 4), 4); // hit
+        assert_eq!(c.request(2, 4), 0); // evicts 1 (least recently used)
+        assert_eq!(c.request(0, 4), 4);
+        assert_eq!(c.request(1, 4), 0);
+        assert_eq!(c.hits, 2);
+        assert_eq!(c.misses, 4);
+    }
+
+    #[test]
+    fn partial_columns_extend_and_swap() {
+        let mut c = ColumnCache::new(5, 1.0);
+        assert_eq!(c.request(0, 3), 0);
+        c.column_mut(0).copy_from_slice(&[0.0, 1.0, 2.0]);
+        assert_eq!(c.request(0, 5), 3);
+        c.column_mut(0)[3..].copy_from_slice(&[3.0, 4.0]);
+        c.swap_index(1, 4);
+        assert_eq!(c.column(0), &[0.0, 4.0, 2.0, 3.0, 1.0]);
+        assert_eq!(c.request(1, 2), 0);
+        c.column_mut(1).copy_from_slice(&[9.0, 9.0]);
+        // column 1 holds 2 entries: swapping 1 and 3 drops it (len 2 > 1, not > 3)
+        c.swap_index(1, 3);
+        assert_eq!(c.column(3).len(), 0);
+        assert_eq!(c.column(1).len(), 0);
+    }
+}

@@ -1,0 +1,828 @@
+//! The SMO solver of the C-SVC dual
+//!
+//! ```text
+//!   min_a  f(a) = 1/2 a^T Q a - e^T a
+//!   s.t.   y^T a = 0,   0 <= a_i <= C_i,      Q_ij = y_i y_j K(x_i, x_j)
+//! ```
+//!
+//! as in Fan, Chen & Lin (JMLR 2005) and LIBSVM 3.24 (Chang & Lin 2011):
+//!
+//! - **Working set selection** (WSS 3 of Fan et al., LIBSVM §4.1.2):
+//!   `i = argmax { -y_t G_t : t in I_up }`, then among `t in I_low` with
+//!   `b_it = m(a) + y_t G_t > 0`, `j = argmin -b_it^2 / a_it`, where
+//!   `a_it = K_ii + K_tt - 2 K_it` (or `tau = 1e-12` when not positive).
+//!   Ties go to the later index, as in LIBSVM (`>=` / `<=` comparisons).
+//! - **Stopping**: `m(a) - M(a) < eps` (LIBSVM eq. (4.8)).
+//! - **Two-variable update** with clipping to the box (LIBSVM §4.1.3 and
+//!   §6 of Fan et al. for non-PSD `a_ij`).
+//! - **Shrinking** (LIBSVM §5.1): every `min(l, 1000)` iterations, variables
+//!   at a bound whose gradient says they will stay there are removed from
+//!   the active set; once `m - M <= 10 eps` the whole set is restored once
+//!   (the "unshrink") with a **gradient reconstruction** (§5.2) from
+//!   `G_bar_i = sum_{j at upper bound} C_j Q_ij`.
+//! - **rho** (LIBSVM eq. (4.12)-(4.13)): the mean of `y_i G_i` over the free
+//!   variables, else the midpoint of the feasible interval.
+//! - **Warm start**: any feasible alpha; the gradient is rebuilt as
+//!   `G = -e + sum_{a_j > 0} a_j Q_j` (and `G_bar`), which is the entry point
+//!   of alpha-seeding methods.
+
+use std::time::Instant;
+
+use super::cache::{ColumnCache, SharedKernelCache};
+use super::kernel::KernelData;
+use super::SvmError;
+
+const TAU: f64 = 1e-12;
+const INF: f64 = f64::INFINITY;
+
+const LOWER: u8 = 0;
+const UPPER: u8 = 1;
+const FREE: u8 = 2;
+
+/// Counters of one solve.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SolveStats {
+    /// SMO iterations (LIBSVM's `#iter`).
+    pub iterations: u64,
+    /// Whether the iteration limit stopped the solver before convergence.
+    pub hit_max_iter: bool,
+    /// Kernel evaluations computed by this solve (including the diagonal).
+    pub kernel_evals: u64,
+    /// `Q` column requests answered entirely from the local cache.
+    pub cache_hits: u64,
+    /// `Q` column requests that needed entries filled.
+    pub cache_misses: u64,
+    /// Column fills served from the shared cross-fold cache.
+    pub shared_hits: u64,
+    /// Shrinking passes that removed at least one variable.
+    pub shrink_events: u64,
+    /// Variables removed by shrinking, summed over passes.
+    pub shrunk_vars: u64,
+    /// Gradient reconstructions that had work to do.
+    pub reconstructions: u64,
+    /// Dual objective value at exit (`1/2 a^T Q a - e^T a`).
+    pub objective: f64,
+    /// Bias: the decision function is `sum_i y_i a_i K(x_i, x) - rho`.
+    pub rho: f64,
+    /// Number of support vectors (`a_i > 0`).
+    pub n_sv: usize,
+    /// Number of bounded support vectors (`a_i = C_i`).
+    pub n_bsv: usize,
+    /// Maximal KKT violation `m(a) - M(a)` at exit, over all variables.
+    pub kkt_violation: f64,
+    /// Timings.
+    pub timings: Timings,
+}
+
+/// Wall-clock seconds of the phases of a solve (and of prediction, filled by
+/// the caller that predicts).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Timings {
+    /// Set-up: class grouping, `QD`, gradient initialisation (warm start).
+    pub init_s: f64,
+    /// The SMO loop and `rho`.
+    pub train_s: f64,
+    /// Prediction of the held-out rows (0 when not predicting).
+    pub predict_s: f64,
+}
+
+/// The `Q` matrix of a solve: kernel rows of the training subset in the
+/// solver's current order, with LIBSVM's column cache in front and,
+/// optionally, a shared cross-fold kernel cache behind it.
+pub(crate) struct SvcQ<'k> {
+    kd: &'k KernelData<'k>,
+    /// Dataset row of each solver position (permuted by `swap_index`).
+    rows: Vec<u32>,
+    y: Vec<i8>,
+    cache: ColumnCache,
+    shared: Option<&'k SharedKernelCache>,
+    scratch: Vec<f64>,
+    kernel_evals: u64,
+    shared_hits: u64,
+}
+
+impl<'k> SvcQ<'k> {
+    fn new(
+        kd: &'k KernelData<'k>,
+        rows: Vec<u32>,
+        y: Vec<i8>,
+        cache_mb: f64,
+        shared: Option<&'k SharedKernelCache>,
+    ) -> SvcQ<'k> {
+        let l = rows.len();
+        SvcQ {
+            kd,
+            cache: ColumnCache::new(l, cache_mb),
+            scratch: vec![0.0; kd.d()],
+            kernel_evals: l as u64,
+            shared_hits: 0,
+            rows,
+            y,
+            shared,
+        }
+    }
+
+    /// The diagonal `QD_i = K(x_i, x_i)`.
+    fn diagonal(&self) -> Vec<f64> {
+        self.rows
+            .iter()
+            .map(|&r| self.kd.eval(r as usize, r as usize))
+            .collect()
+    }
+
+    /// Ensure the first `len` entries of column `i` are cached.
+    #[inline]
+    fn ensure(&mut self, i: usize, len: usize) {
+        let start = self.cache.request(i, len);
+        if start < len {
+            self.fill(i, start, len);
+        }
+    }
+
+    #[cold]
+    fn fill(&mut self, i: usize, start: usize, len: usize) {
+        let a = self.rows[i] as usize;
+        let ya = self.y[i];
+        let col = self.cache.column_mut(i);
+        match self.shared {
+            Some(sh) => {
+                let full = sh.column(self.kd, a, &mut self.scratch);
+                for ((o, &r), &yr) in col[start..len]
+                    .iter_mut()
+                    .zip(&self.rows[start..len])
+                    .zip(&self.y[start..len])
+                {
+                    // A sign flip of an f32 is exact: same value as LIBSVM's
+                    // (float)(y_i y_j K_ij).
+                    let k = full[r as usize];
+                    *o = if ya == yr { k } else { -k };
+                }
+                self.shared_hits += 1;
+            }
+            None => {
+                self.kd.fill_column(
+                    a,
+                    ya,
+                    &self.rows[start..len],
+                    Some(&self.y[start..len]),
+                    &mut col[start..len],
+                    &mut self.scratch,
+                );
+                self.kernel_evals += (len - start) as u64;
+            }
+        }
+    }
+
+    /// Column `i`, first `len` entries (LIBSVM's `get_Q`).
+    #[inline]
+    fn get_q(&mut self, i: usize, len: usize) -> &[f32] {
+        self.ensure(i, len);
+        &self.cache.column(i)[..len]
+    }
+
+    /// Columns `i` and `j` (requested in that order), first `len` entries.
+    #[inline]
+    fn get_q2(&mut self, i: usize, j: usize, len: usize) -> (&[f32], &[f32]) {
+        self.ensure(i, len);
+        self.ensure(j, len);
+        (&self.cache.column(i)[..len], &self.cache.column(j)[..len])
+    }
+
+    fn swap_index(&mut self, i: usize, j: usize) {
+        self.cache.swap_index(i, j);
+        self.rows.swap(i, j);
+        self.y.swap(i, j);
+    }
+}
+
+/// What a solve returns, in the order of the rows given to [`solve`].
+#[derive(Clone, Debug)]
+pub struct SolveOutput {
+    /// The optimal (unsigned) alphas.
+    pub alpha: Vec<f64>,
+    /// The final gradient `G = Q a - e`.
+    pub gradient: Vec<f64>,
+    /// Counters, objective, rho, timings.
+    pub stats: SolveStats,
+}
+
+/// Inputs of one C-SVC dual solve.
+pub struct SolveInput<'a, 'k> {
+    /// The kernel over the whole dataset.
+    pub kd: &'k KernelData<'k>,
+    /// Dataset rows of the training set, in solver order.
+    pub rows: &'a [u32],
+    /// Labels `±1` of those rows.
+    pub y: &'a [i8],
+    /// Upper bound for `y = +1`.
+    pub c_pos: f64,
+    /// Upper bound for `y = -1`.
+    pub c_neg: f64,
+    /// Stopping tolerance.
+    pub eps: f64,
+    /// Shrinking heuristic on/off.
+    pub shrinking: bool,
+    /// Local cache size in MB.
+    pub cache_mb: f64,
+    /// Iteration limit (`None`: LIBSVM's `max(10^7, 100 l)`).
+    pub max_iter: Option<u64>,
+    /// A feasible starting point (`None`: `alpha = 0`).
+    pub alpha0: Option<&'a [f64]>,
+    /// A kernel cache shared across solves of the same dataset.
+    pub shared: Option<&'k SharedKernelCache>,
+}
+
+struct Solver<'k> {
+    active_size: usize,
+    l: usize,
+    y: Vec<i8>,
+    g: Vec<f64>,
+    status: Vec<u8>,
+    alpha: Vec<f64>,
+    active_set: Vec<u32>,
+    g_bar: Vec<f64>,
+    qd: Vec<f64>,
+    c_pos: f64,
+    c_neg: f64,
+    eps: f64,
+    unshrink: bool,
+    q: SvcQ<'k>,
+    stats: SolveStats,
+}
+
+/// Check that a warm-start alpha is feasible: right length, finite,
+/// `0 <= a_i <= C_i` (up to `1e-12 C_i`, then clipped) and
+/// `|sum_i y_i a_i| <= 1e-6 max(1, C)`.
+pub fn check_feasible(
+    alpha: &[f64],
+    y: &[i8],
+    c_pos: f64,
+    c_neg: f64,
+) -> Result<Vec<f64>, SvmError> {
+    if alpha.len() != y.len() {
+        return Err(SvmError::InfeasibleWarmStart(format!(
+            "alpha has {} entries for {} training rows",
+            alpha.len(),
+            y.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(alpha.len());
+    let mut sum = 0.0;
+    for (k, (&a, &yk)) in alpha.iter().zip(y).enumerate() {
+        let c = if yk > 0 { c_pos } else { c_neg };
+        if !a.is_finite() || a < -1e-12 * c || a > c * (1.0 + 1e-12) {
+            return Err(SvmError::InfeasibleWarmStart(format!(
+                "alpha[{k}] = {a} is outside [0, {c}]"
+            )));
+        }
+        let a = a.clamp(0.0, c);
+        sum += f64::from(yk) * a;
+        out.push(a);
+    }
+    let tol = 1e-6 * c_pos.max(c_neg).max(1.0);
+    if sum.abs() > tol {
+        return Err(SvmError::InfeasibleWarmStart(format!(
+            "sum_i y_i alpha_i = {sum:e}, must be 0 (tolerance {tol:e})"
+        )));
+    }
+    Ok(out)
+}
+
+/// Solve the C-SVC dual (see the module doc). Inputs are checked: bad input
+/// gives an error, never a panic.
+pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
+    let t0 = Instant::now();
+    let l = inp.rows.len();
+    if l == 0 {
+        return Err(SvmError::Empty);
+    }
+    if inp.y.len() != l || inp.y.iter().any(|&v| v != 1 && v != -1) {
+        return Err(SvmError::InvalidParam(
+            "labels must be ±1, one per row".into(),
+        ));
+    }
+    let n = inp.kd.ds.n();
+    if let Some(&r) = inp.rows.iter().find(|&&r| r as usize >= n) {
+        return Err(SvmError::RowOutOfRange { row: r as usize, n });
+    }
+    let alpha = match inp.alpha0 {
+        Some(a) => check_feasible(a, inp.y, inp.c_pos, inp.c_neg)?,
+        None => vec![0.0; l],
+    };
+    let q = SvcQ::new(
+        inp.kd,
+        inp.rows.to_vec(),
+        inp.y.to_vec(),
+        inp.cache_mb,
+        inp.shared,
+    );
+    let qd = q.diagonal();
+    let mut s = Solver {
+        active_size: l,
+        l,
+        y: inp.y.to_vec(),
+        g: vec![-1.0; l], // G = p = -e at alpha = 0
+        status: vec![LOWER; l],
+        alpha,
+        active_set: (0..l as u32).collect(),
+        g_bar: vec![0.0; l],
+        qd,
+        c_pos: inp.c_pos,
+        c_neg: inp.c_neg,
+        eps: inp.eps,
+        unshrink: false,
+        q,
+        stats: SolveStats::default(),
+    };
+    for i in 0..l {
+        s.update_alpha_status(i);
+    }
+    s.init_gradient();
+    s.stats.timings.init_s = t0.elapsed().as_secs_f64();
+
+    let t1 = Instant::now();
+    let max_iter = inp
+        .max_iter
+        .unwrap_or_else(|| (100u64.saturating_mul(l as u64)).max(10_000_000));
+    s.run(max_iter, inp.shrinking);
+    s.stats.rho = s.calculate_rho();
+    s.stats.timings.train_s = t1.elapsed().as_secs_f64();
+    Ok(s.finish())
+}
+
+impl<'k> Solver<'k> {
+    #[inline(always)]
+    fn c_of(&self, i: usize) -> f64 {
+        if self.y[i] > 0 {
+            self.c_pos
+        } else {
+            self.c_neg
+        }
+    }
+
+    #[inline(always)]
+    fn update_alpha_status(&mut self, i: usize) {
+        self.status[i] = if self.alpha[i] >= self.c_of(i) {
+            UPPER
+        } else if self.alpha[i] <= 0.0 {
+            LOWER
+        } else {
+            FREE
+        };
+    }
+
+    /// `G = -e + sum_{a_i > 0} a_i Q_i`, `G_bar = sum_{a_i = C_i} C_i Q_i`.
+    fn init_gradient(&mut self) {
+        let l = self.l;
+        for i in 0..l {
+            if self.status[i] == LOWER {
+                continue;
+            }
+            let ai = self.alpha[i];
+            let ci = self.c_of(i);
+            let upper = self.status[i] == UPPER;
+            let qi = self.q.get_q(i, l);
+            for (g, &qv) in self.g.iter_mut().zip(qi) {
+                *g += ai * f64::from(qv);
+            }
+            if upper {
+                for (gb, &qv) in self.g_bar.iter_mut().zip(qi) {
+                    *gb += ci * f64::from(qv);
+                }
+            }
+        }
+    }
+
+    fn swap_index(&mut self, i: usize, j: usize) {
+        self.q.swap_index(i, j);
+        self.y.swap(i, j);
+        self.g.swap(i, j);
+        self.status.swap(i, j);
+        self.alpha.swap(i, j);
+        self.active_set.swap(i, j);
+        self.g_bar.swap(i, j);
+        self.qd.swap(i, j);
+    }
+
+    /// LIBSVM §5.2: recompute `G` of the inactive variables from `G_bar` and
+    /// the free variables, choosing the cheaper loop order.
+    fn reconstruct_gradient(&mut self) {
+        let (a, l) = (self.active_size, self.l);
+        if a == l {
+            return;
+        }
+        self.stats.reconstructions += 1;
+        for j in a..l {
+            self.g[j] = self.g_bar[j] - 1.0;
+        }
+        let nr_free = (0..a).filter(|&j| self.status[j] == FREE).count();
+        if nr_free * l > 2 * a * (l - a) {
+            for i in a..l {
+                let qi = self.q.get_q(i, a);
+                let mut gi = self.g[i];
+                for ((&st, &aj), &qv) in self.status[..a].iter().zip(&self.alpha[..a]).zip(qi) {
+                    if st == FREE {
+                        gi += aj * f64::from(qv);
+                    }
+                }
+                self.g[i] = gi;
+            }
+        } else {
+            for i in 0..a {
+                if self.status[i] == FREE {
+                    let ai = self.alpha[i];
+                    let qi = self.q.get_q(i, l);
+                    for (g, &qv) in self.g[a..l].iter_mut().zip(&qi[a..l]) {
+                        *g += ai * f64::from(qv);
+                    }
+                }
+            }
+        }
+    }
+
+    /// WSS 3 (Fan et al. 2005, LIBSVM §4.1.2). Returns `None` at optimality.
+    fn select_working_set(&mut self) -> Option<(usize, usize)> {
+        let n = self.active_size;
+        let mut gmax = -INF;
+        let mut gmax2 = -INF;
+        let mut gmax_idx = usize::MAX;
+        let mut gmin_idx = usize::MAX;
+        let mut obj_diff_min = INF;
+
+        // i = argmax { -y_t G_t : t in I_up(a) }
+        for t in 0..n {
+            if self.y[t] == 1 {
+                if self.status[t] != UPPER && -self.g[t] >= gmax {
+                    gmax = -self.g[t];
+                    gmax_idx = t;
+                }
+            } else if self.status[t] != LOWER && self.g[t] >= gmax {
+                gmax = self.g[t];
+                gmax_idx = t;
+            }
+        }
+        let i = gmax_idx;
+        if i != usize::MAX {
+            let qd_i = self.qd[i];
+            let yi = f64::from(self.y[i]);
+            let qi = self.q.get_q(i, n);
+            let (y, status, g, qd) = (&self.y, &self.status, &self.g, &self.qd);
+            // j = argmin { -b_it^2 / a_it : t in I_low(a), -y_t G_t < -y_i G_i }
+            for j in 0..n {
+                if y[j] == 1 {
+                    if status[j] != LOWER {
+                        let grad_diff = gmax + g[j];
+                        if g[j] >= gmax2 {
+                            gmax2 = g[j];
+                        }
+                        if grad_diff > 0.0 {
+                            let quad = qd_i + qd[j] - 2.0 * yi * f64::from(qi[j]);
+                            let obj_diff = if quad > 0.0 {
+                                -(grad_diff * grad_diff) / quad
+                            } else {
+                                -(grad_diff * grad_diff) / TAU
+                            };
+                            if obj_diff <= obj_diff_min {
+                                gmin_idx = j;
+                                obj_diff_min = obj_diff;
+                            }
+                        }
+                    }
+                } else if status[j] != UPPER {
+                    let grad_diff = gmax - g[j];
+                    if -g[j] >= gmax2 {
+                        gmax2 = -g[j];
+                    }
+                    if grad_diff > 0.0 {
+                        let quad = qd_i + qd[j] + 2.0 * yi * f64::from(qi[j]);
+                        let obj_diff = if quad > 0.0 {
+                            -(grad_diff * grad_diff) / quad
+                        } else {
+                            -(grad_diff * grad_diff) / TAU
+                        };
+                        if obj_diff <= obj_diff_min {
+                            gmin_idx = j;
+                            obj_diff_min = obj_diff;
+                        }
+                    }
+                }
+            }
+        } else {
+            // No i: still compute M(a) for the stopping test.
+            for j in 0..n {
+                if self.y[j] == 1 {
+                    if self.status[j] != LOWER && self.g[j] >= gmax2 {
+                        gmax2 = self.g[j];
+                    }
+                } else if self.status[j] != UPPER && -self.g[j] >= gmax2 {
+                    gmax2 = -self.g[j];
+                }
+            }
+        }
+        // Stopping condition m(a) - M(a) < eps (LIBSVM eq. (4.8)).
+        if gmax + gmax2 < self.eps || gmin_idx == usize::MAX {
+            return None;
+        }
+        Some((gmax_idx, gmin_idx))
+    }
+
+    #[inline(always)]
+    fn be_shrunk(&self, i: usize, gmax1: f64, gmax2: f64) -> bool {
+        match self.status[i] {
+            UPPER => {
+                if self.y[i] == 1 {
+                    -self.g[i] > gmax1
+                } else {
+                    -self.g[i] > gmax2
+                }
+            }
+            LOWER => {
+                if self.y[i] == 1 {
+                    self.g[i] > gmax2
+                } else {
+                    self.g[i] > gmax1
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// LIBSVM §5.1: shrink the active set; unshrink once when close to optimal.
+    fn do_shrinking(&mut self) {
+        let mut gmax1 = -INF; // max { -y_i G_i : i in I_up }
+        let mut gmax2 = -INF; // max {  y_i G_i : i in I_low }
+        for i in 0..self.active_size {
+            let gi = self.g[i];
+            if self.y[i] == 1 {
+                if self.status[i] != UPPER && -gi >= gmax1 {
+                    gmax1 = -gi;
+                }
+                if self.status[i] != LOWER && gi >= gmax2 {
+                    gmax2 = gi;
+                }
+            } else {
+                if self.status[i] != UPPER && -gi >= gmax2 {
+                    gmax2 = -gi;
+                }
+                if self.status[i] != LOWER && gi >= gmax1 {
+                    gmax1 = gi;
+                }
+            }
+        }
+        if !self.unshrink && gmax1 + gmax2 <= self.eps * 10.0 {
+            self.unshrink = true;
+            self.reconstruct_gradient();
+            self.active_size = self.l;
+        }
+        let before = self.active_size;
+        let mut i = 0;
+        while i < self.active_size {
+            if self.be_shrunk(i, gmax1, gmax2) {
+                self.active_size -= 1;
+                while self.active_size > i {
+                    if !self.be_shrunk(self.active_size, gmax1, gmax2) {
+                        self.swap_index(i, self.active_size);
+                        break;
+                    }
+                    self.active_size -= 1;
+                }
+            }
+            i += 1;
+        }
+        if self.active_size < before {
+            self.stats.shrink_events += 1;
+            self.stats.shrunk_vars += (before - self.active_size) as u64;
+        }
+    }
+
+    /// The main SMO loop (LIBSVM `Solver::Solve`).
+    fn run(&mut self, max_iter: u64, shrinking: bool) {
+        let l = self.l;
+        let mut iter: u64 = 0;
+        let mut counter = l.min(1000) + 1;
+        while iter < max_iter {
+            counter -= 1;
+            if counter == 0 {
+                counter = l.min(1000);
+                if shrinking {
+                    self.do_shrinking();
+                }
+            }
+            let (i, j) = match self.select_working_set() {
+                Some(p) => p,
+                None => {
+                    // Optimal on the active set: check the whole set.
+                    self.reconstruct_gradient();
+                    self.active_size = l;
+                    match self.select_working_set() {
+                        Some(p) => {
+                            counter = 1; // shrink in the next iteration
+                            p
+                        }
+                        None => break,
+                    }
+                }
+            };
+            iter += 1;
+            self.take_step(i, j);
+        }
+        if iter >= max_iter {
+            self.stats.hit_max_iter = true;
+            if self.active_size < l {
+                self.reconstruct_gradient();
+                self.active_size = l;
+            }
+        }
+        self.stats.iterations = iter;
+    }
+
+    /// Update `a_i`, `a_j` (LIBSVM §4.1.3 / §6), then `G` and `G_bar`.
+    #[inline]
+    fn take_step(&mut self, i: usize, j: usize) {
+        let n = self.active_size;
+        let l = self.l;
+        let (ci, cj) = (self.c_of(i), self.c_of(j));
+        let (old_ai, old_aj) = (self.alpha[i], self.alpha[j]);
+        let (qd_i, qd_j) = (self.qd[i], self.qd[j]);
+        let (yi, yj) = (self.y[i], self.y[j]);
+        let (gi, gj) = (self.g[i], self.g[j]);
+        let (qi, qj) = self.q.get_q2(i, j, n);
+        let qij = f64::from(qi[j]);
+        let (mut ai, mut aj) = (old_ai, old_aj);
+        if yi != yj {
+            let mut quad = qd_i + qd_j + 2.0 * qij;
+            if quad <= 0.0 {
+                quad = TAU;
+            }
+            let delta = (-gi - gj) / quad;
+            let diff = ai - aj;
+            ai += delta;
+            aj += delta;
+            if diff > 0.0 {
+                if aj < 0.0 {
+                    aj = 0.0;
+                    ai = diff;
+                }
+            } else if ai < 0.0 {
+                ai = 0.0;
+                aj = -diff;
+            }
+            if diff > ci - cj {
+                if ai > ci {
+                    ai = ci;
+                    aj = ci - diff;
+                }
+            } else if aj > cj {
+                aj = cj;
+                ai = cj + diff;
+            }
+        } else {
+            let mut quad = qd_i + qd_j - 2.0 * qij;
+            if quad <= 0.0 {
+                quad = TAU;
+            }
+            let delta = (gi - gj) / quad;
+            let sum = ai + aj;
+            ai -= delta;
+            aj += delta;
+            if sum > ci {
+                if ai > ci {
+                    ai = ci;
+                    aj = sum - ci;
+                }
+            } else if aj < 0.0 {
+                aj = 0.0;
+                ai = sum;
+            }
+            if sum > cj {
+                if aj > cj {
+                    aj = cj;
+                    ai = sum - cj;
+                }
+            } else if ai < 0.0 {
+                ai = 0.0;
+                aj = sum;
+            }
+        }
+        // G_k += Q_ik da_i + Q_jk da_j over the active set.
+        let (dai, daj) = (ai - old_ai, aj - old_aj);
+        for ((g, &a), &b) in self.g[..n].iter_mut().zip(qi).zip(qj) {
+            *g += f64::from(a) * dai + f64::from(b) * daj;
+        }
+        self.alpha[i] = ai;
+        self.alpha[j] = aj;
+
+        // Keep G_bar = sum_{a_k = C_k} C_k Q_k up to date.
+        let ui = self.status[i] == UPPER;
+        let uj = self.status[j] == UPPER;
+        self.update_alpha_status(i);
+        self.update_alpha_status(j);
+        if ui != (self.status[i] == UPPER) {
+            let qi = self.q.get_q(i, l);
+            let s = if ui { -ci } else { ci };
+            for (gb, &qv) in self.g_bar.iter_mut().zip(qi) {
+                *gb += s * f64::from(qv);
+            }
+        }
+        if uj != (self.status[j] == UPPER) {
+            let qj = self.q.get_q(j, l);
+            let s = if uj { -cj } else { cj };
+            for (gb, &qv) in self.g_bar.iter_mut().zip(qj) {
+                *gb += s * f64::from(qv);
+            }
+        }
+    }
+
+    /// LIBSVM eq. (4.12)-(4.13).
+    fn calculate_rho(&self) -> f64 {
+        let mut nr_free = 0usize;
+        let (mut ub, mut lb, mut sum_free) = (INF, -INF, 0.0);
+        for i in 0..self.active_size {
+            let yg = f64::from(self.y[i]) * self.g[i];
+            match self.status[i] {
+                UPPER => {
+                    if self.y[i] == -1 {
+                        ub = ub.min(yg);
+                    } else {
+                        lb = lb.max(yg);
+                    }
+                }
+                LOWER => {
+                    if self.y[i] == 1 {
+                        ub = ub.min(yg);
+                    } else {
+                        lb = lb.max(yg);
+                    }
+                }
+                _ => {
+                    nr_free += 1;
+                    sum_free += yg;
+                }
+            }
+        }
+        if nr_free > 0 {
+            sum_free / nr_free as f64
+        } else {
+            (ub + lb) / 2.0
+        }
+    }
+
+    /// `m(a) - M(a)` over all variables (active set must be the whole set).
+    fn kkt_violation(&self) -> f64 {
+        let (mut m_up, mut m_low) = (-INF, -INF);
+        for t in 0..self.l {
+            let ygt = -f64::from(self.y[t]) * self.g[t];
+            let up = (self.y[t] == 1 && self.status[t] != UPPER)
+                || (self.y[t] == -1 && self.status[t] != LOWER);
+            let low = (self.y[t] == 1 && self.status[t] != LOWER)
+                || (self.y[t] == -1 && self.status[t] != UPPER);
+            if up {
+                m_up = m_up.max(ygt);
+            }
+            if low {
+                m_low = m_low.max(-ygt);
+            }
+        }
+        if m_up == -INF || m_low == -INF {
+            0.0
+        } else {
+            (m_up + m_low).max(0.0)
+        }
+    }
+
+    fn finish(mut self) -> SolveOutput {
+        let l = self.l;
+        // obj = 1/2 a^T Q a - e^T a = 1/2 sum_i a_i (G_i + p_i), p = -e.
+        let mut v = 0.0;
+        for i in 0..l {
+            v += self.alpha[i] * (self.g[i] - 1.0);
+        }
+        self.stats.objective = v / 2.0;
+        self.stats.kkt_violation = self.kkt_violation();
+        let mut alpha = vec![0.0; l];
+        let mut gradient = vec![0.0; l];
+        let (mut n_sv, mut n_bsv) = (0, 0);
+        for i in 0..l {
+            let k = self.active_set[i] as usize;
+            alpha[k] = self.alpha[i];
+            gradient[k] = self.g[i];
+            if self.alpha[i].abs() > 0.0 {
+                n_sv += 1;
+                if self.alpha[i].abs() >= self.c_of(i) {
+                    n_bsv += 1;
+                }
+            }
+        }
+        self.stats.n_sv = n_sv;
+        self.stats.n_bsv = n_bsv;
+        self.stats.kernel_evals = self.q.kernel_evals;
+        self.stats.shared_hits = self.q.shared_hits;
+        self.stats.cache_hits = self.q.cache.hits;
+        self.stats.cache_misses = self.q.cache.misses;
+        SolveOutput {
+            alpha,
+            gradient,
+            stats: self.stats,
+        }
+    }
+}
