@@ -14,13 +14,15 @@ RUNFLAGS   := --data-dir $(DATA_DIR) --out $(RESULTS) $(if $(THREADS),--threads 
 # Reproduction configs whose data is on this kind of machine or synthetic.
 # (configs/*/paper-*.toml need covtype / YearPredictionMSD: `make paper-data`.)
 REPRODUCE_CONFIGS := $(sort $(wildcard configs/treecv/*.toml) $(wildcard configs/progressive/*.toml) $(wildcard configs/svm/*.toml))
-REPRODUCE_CONFIGS := $(filter-out %/paper-covtype.toml %/paper-msd.toml,$(REPRODUCE_CONFIGS))
+REPRODUCE_CONFIGS := $(filter-out %/paper-covtype.toml %/paper-msd.toml %-paper.toml,$(REPRODUCE_CONFIGS))
+# The SVM paper settings on a9a/w8a take hours each: `make reproduce-long`.
+LONG_CONFIGS      := $(wildcard configs/svm/*-paper.toml)
 QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # Datasets the reproduction configs read (fetched and verified first; files
 # already in the data directory are only verified).
 REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale madelon madelon.t
 
-.PHONY: all build reproduce quick test bench figures fetch datasets peers paper-data check clean-results toolchain
+.PHONY: all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain
 
 all: build
 
@@ -66,3 +68,8 @@ datasets: build
 # LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
 peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }
+
+reproduce-long: build
+	$(BIN) fetch --data-dir $(DATA_DIR) a9a w8a
+	$(BIN) run $(RUNFLAGS) $(LONG_CONFIGS)
+	$(BIN) report $(RESULTS)

@@ -61,6 +61,9 @@ pub enum Command {
         #[arg(long)]
         data_dir: Option<PathBuf>,
     },
+    /// Train one C-SVC on a LibSVM file and print what LIBSVM's svm-train prints
+    /// (same options and defaults; -v K for cross-validation).
+    Svm(crate::svm::command::SvmArgs),
     /// Download datasets from their canonical sources and verify checksums.
     Fetch {
         /// Dataset names (default: all).
@@ -177,6 +180,17 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Svm(args) => crate::svm::command::run(&args).map_err(|e| {
+            // Bad data or parameters are usage errors; a failed solve is a run failure.
+            let code = if e.downcast_ref::<crate::svm::SvmError>().is_some()
+                || e.downcast_ref::<crate::data::DataError>().is_some()
+            {
+                2
+            } else {
+                1
+            };
+            Failure { code, error: e }
+        }),
         Command::Fetch { names, data_dir } => {
             let dir = DataDir::resolve(data_dir);
             let names = if names.is_empty() {

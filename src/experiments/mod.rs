@@ -5,6 +5,7 @@
 //! generic and know nothing of any paper.
 
 pub mod progressive;
+pub mod svm_cv;
 pub mod treecv;
 
 use crate::config::{ConfigError, ConfigFile};
@@ -87,12 +88,11 @@ pub trait Kind: Sync {
 
 /// Every experiment kind the harness knows.
 pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![&treecv::TreecvKind, &progressive::kind::ProgressiveKind]
-}
-
-/// Look up a kind by name.
-pub fn kind(name: &str) -> Option<&'static dyn Kind> {
-    kinds().into_iter().find(|k| k.name() == name)
+    vec![
+        &treecv::TreecvKind,
+        &progressive::kind::ProgressiveKind,
+        &svm_cv::SvmCvKind,
+    ]
 }
 
 /// Shared state for planning: the data directory and a cache of loaded datasets.

@@ -1,0 +1,960 @@
+//! SVM k-fold cross-validation (Wen et al., AAAI 2017, the "LibSVM" baseline
+//! of their Tables 1 and 3): every round trains a C-SVC from alpha = 0 with
+//! our SMO solver, beside LIBSVM's own `svm-train` run on exactly the same
+//! training folds (the peer), and our shared-cache parallel variant.
+//!
+//! One cell = one dataset × setting × k × method: a whole CV run, recorded
+//! one row per round (fold), plus a `fold = -1` row for `svm-train -v k`.
+
+use super::{Cell, Context, ExperimentError, Kind, Plan, Rendered};
+use crate::config::{ConfigFile, KValue};
+use crate::data::{Dataset, DatasetSpec};
+use crate::results::figures::{self, Figure, Panel, Series};
+use crate::results::table::{to_frame, write_atomic, write_table};
+use crate::results::{Record, Value};
+use crate::seed;
+use crate::svm::cv::{cross_validate, CvOptions};
+use crate::svm::folds::Folds;
+use crate::svm::peer::{self, PeerOutcome};
+use crate::svm::SvmParams;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+use toml::Spanned;
+
+/// The published numbers (experiments/svm/published.toml), embedded.
+pub const PUBLISHED: &str = include_str!("../../experiments/svm/published.toml");
+
+/// The `svm_cv` experiment kind.
+pub struct SvmCvKind;
+
+/// A CV method of this experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Our SMO, rounds one after another, each from alpha = 0 (the baseline).
+    Ours,
+    /// Our SMO, rounds in parallel on rayon with one kernel cache shared by all rounds.
+    OursSharedParallel,
+    /// LIBSVM's `svm-train` on each of our training folds, `svm-predict` on the held-out fold.
+    Libsvm,
+    /// LIBSVM's own `svm-train -v k` (its folds; one row, fold = -1).
+    LibsvmV,
+}
+
+impl Method {
+    fn as_str(self) -> &'static str {
+        match self {
+            Method::Ours => "ours",
+            Method::OursSharedParallel => "ours_shared_parallel",
+            Method::Libsvm => "libsvm",
+            Method::LibsvmV => "libsvm_v",
+        }
+    }
+}
+
+/// How folds are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoldMode {
+    /// LIBSVM's stratified per-class shuffle with glibc `rand()` (reproduces `svm-train -v k`).
+    Libsvm,
+    /// Stratified folds from the config seed.
+    Stratified,
+}
+
+/// A hyper-parameter setting.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setting {
+    /// Name in outputs, e.g. "paper" or "libsvm-defaults".
+    pub label: String,
+    /// Box constraint C (default 1).
+    pub c: Option<f64>,
+    /// RBF gamma (default 1 / number of features).
+    pub gamma: Option<f64>,
+    /// Linear kernel instead of RBF.
+    #[serde(default)]
+    pub linear: bool,
+    /// Stopping tolerance (default 1e-3).
+    pub eps: Option<f64>,
+    /// Kernel cache in MB (default 100).
+    pub cache_mb: Option<f64>,
+    /// Shrinking (default true).
+    pub shrinking: Option<bool>,
+}
+
+/// The `svm_cv` config schema.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SvmCvConfig {
+    /// Must be "svm_cv".
+    pub kind: String,
+    /// Output folder name.
+    pub name: Spanned<String>,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Note printed in the report.
+    #[serde(default)]
+    pub note: String,
+    /// Base seed (stratified folds).
+    pub seed: u64,
+    /// Fold construction (default libsvm).
+    #[serde(default)]
+    pub folds: Option<FoldMode>,
+    /// Run cells one at a time (timing); default true for this kind.
+    #[serde(default)]
+    pub exclusive: Option<bool>,
+    /// Give our solver the parameters as this LIBSVM build parses them
+    /// (single precision) so that per-fold results are comparable bit for bit
+    /// (default true).
+    #[serde(default)]
+    pub libsvm_float_params: Option<bool>,
+    /// Datasets (binary labels).
+    pub datasets: Spanned<Vec<DatasetSpec>>,
+    /// Hyper-parameter settings.
+    pub settings: Spanned<Vec<Spanned<Setting>>>,
+    /// Numbers of folds (integers or "n").
+    pub k: Spanned<Vec<Spanned<KValue>>>,
+    /// Methods.
+    pub methods: Spanned<Vec<Method>>,
+}
+
+struct CellSpec {
+    dataset: usize,
+    setting: usize,
+    k: KValue,
+    method: Method,
+}
+
+struct SvmPlan {
+    name: String,
+    seed: u64,
+    exclusive: bool,
+    fold_mode: FoldMode,
+    datasets: Vec<(String, Arc<Dataset>)>,
+    settings: Vec<(String, SvmParams)>,
+    specs: Vec<CellSpec>,
+    cells: Vec<Cell>,
+}
+
+fn params_of(s: &Setting, d: usize, float: bool) -> SvmParams {
+    let mut p = if s.linear {
+        SvmParams::linear(s.c.unwrap_or(1.0))
+    } else {
+        SvmParams::rbf(
+            s.c.unwrap_or(1.0),
+            s.gamma.unwrap_or(if d > 0 { 1.0 / d as f64 } else { 0.0 }),
+        )
+    };
+    if let Some(e) = s.eps {
+        p.eps = e;
+    }
+    if let Some(m) = s.cache_mb {
+        p.cache_mb = m;
+    }
+    if let Some(h) = s.shrinking {
+        p.shrinking = h;
+    }
+    if float && s.gamma.is_some() {
+        p = peer::as_parsed_by_svm_train(&p);
+    } else if float {
+        // gamma = 1/d is computed in double by svm-train; only C/eps/cache are parsed.
+        let g = p.kernel;
+        p = peer::as_parsed_by_svm_train(&p);
+        p.kernel = g;
+    }
+    p
+}
+
+fn majority_pct(data: &Dataset) -> f64 {
+    let pos = data.y.iter().filter(|&&y| y > 0.0).count();
+    100.0 * pos.max(data.n() - pos) as f64 / data.n().max(1) as f64
+}
+
+fn gamma_of(p: &SvmParams) -> f64 {
+    match p.kernel {
+        crate::svm::KernelKind::Rbf { gamma } => gamma,
+        crate::svm::KernelKind::Linear => f64::NAN,
+    }
+}
+
+impl SvmPlan {
+    fn base(&self, c: &CellSpec, cell: &Cell) -> Record {
+        let (dname, data) = &self.datasets[c.dataset];
+        let (label, p) = &self.settings[c.setting];
+        Record::new()
+            .with("dataset", dname.as_str())
+            .with("synthetic", data.is_synthetic())
+            .with("n", data.n())
+            .with("d", data.d())
+            .with("setting", label.as_str())
+            .with("c", p.c)
+            .with("gamma", gamma_of(p))
+            .with("eps", p.eps)
+            .with("k", c.k.label())
+            .with("k_value", c.k.resolve(data.n()))
+            .with(
+                "folds",
+                match self.fold_mode {
+                    FoldMode::Libsvm => "libsvm",
+                    FoldMode::Stratified => "stratified",
+                },
+            )
+            .with("method", c.method.as_str())
+            .with("seed", cell.seed.to_string())
+            .with("majority_pct", majority_pct(data))
+    }
+
+    fn folds(&self, data: &Dataset, k: usize, cell: &Cell) -> Result<Folds, ExperimentError> {
+        let err = |e: crate::svm::SvmError| ExperimentError::Cell {
+            cell: cell.key.clone(),
+            message: e.to_string(),
+        };
+        if k == data.n() {
+            return Ok(Folds::loocv(k));
+        }
+        match self.fold_mode {
+            FoldMode::Libsvm => Folds::libsvm(data, k).map_err(err),
+            FoldMode::Stratified => Folds::stratified(data, k, cell.seed).map_err(err),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fold_row(
+    base: &Record,
+    fold: i64,
+    n_train: usize,
+    n_test: usize,
+    correct: usize,
+    iterations: u64,
+    objective: f64,
+    rho: f64,
+    n_sv: usize,
+    n_bsv: usize,
+    counters: [f64; 6],
+    times: [f64; 3],
+    cv_accuracy_pct: f64,
+    wall_s: f64,
+) -> Record {
+    let mut r = base.clone();
+    r.push("fold", fold);
+    r.push("n_train", n_train);
+    r.push("n_test", n_test);
+    r.push("correct", correct);
+    r.push(
+        "fold_accuracy_pct",
+        if n_test > 0 {
+            100.0 * correct as f64 / n_test as f64
+        } else {
+            f64::NAN
+        },
+    );
+    r.push("iterations", iterations);
+    r.push("objective", objective);
+    r.push("rho", rho);
+    r.push("n_sv", n_sv);
+    r.push("n_bsv", n_bsv);
+    for (name, v) in [
+        "kernel_evals",
+        "cache_hits",
+        "cache_misses",
+        "shared_hits",
+        "shrink_events",
+        "kkt_violation",
+    ]
+    .iter()
+    .zip(counters)
+    {
+        r.push(name, v);
+    }
+    r.push("init_s", times[0]);
+    r.push("train_s", times[1]);
+    r.push("predict_s", times[2]);
+    r.push("cv_accuracy_pct", cv_accuracy_pct);
+    r.push("cell_wall_s", wall_s);
+    r
+}
+
+impl Plan for SvmPlan {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn base_seed(&self) -> u64 {
+        self.seed
+    }
+    fn exclusive(&self) -> bool {
+        self.exclusive
+    }
+    fn cells(&self) -> &[Cell] {
+        &self.cells
+    }
+
+    fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
+        let c = &self.specs[i];
+        let cell = &self.cells[i];
+        let (_, data) = &self.datasets[c.dataset];
+        let (_, params) = &self.settings[c.setting];
+        let k = c.k.resolve(data.n());
+        let base = self.base(c, cell);
+        let fail = |m: String| ExperimentError::Cell {
+            cell: cell.key.clone(),
+            message: m,
+        };
+        let t0 = Instant::now();
+        match c.method {
+            Method::Ours | Method::OursSharedParallel => {
+                let folds = self.folds(data, k, cell)?;
+                let opts = if c.method == Method::Ours {
+                    CvOptions::default()
+                } else {
+                    CvOptions {
+                        parallel: true,
+                        shared_cache_mb: Some(params.cache_mb.max(100.0) * 4.0),
+                    }
+                };
+                let res =
+                    cross_validate(data, &folds, params, &opts).map_err(|e| fail(e.to_string()))?;
+                let wall = t0.elapsed().as_secs_f64();
+                Ok(res
+                    .rounds
+                    .iter()
+                    .map(|r| {
+                        let s = &r.stats;
+                        fold_row(
+                            &base,
+                            r.fold as i64,
+                            r.n_train,
+                            r.n_test,
+                            r.correct,
+                            s.iterations,
+                            s.objective,
+                            s.rho,
+                            s.n_sv,
+                            s.n_bsv,
+                            [
+                                s.kernel_evals as f64,
+                                s.cache_hits as f64,
+                                s.cache_misses as f64,
+                                s.shared_hits as f64,
+                                s.shrink_events as f64,
+                                s.kkt_violation,
+                            ],
+                            [s.timings.init_s, s.timings.train_s, s.timings.predict_s],
+                            res.accuracy_pct,
+                            wall,
+                        )
+                    })
+                    .collect())
+            }
+            Method::Libsvm => {
+                let folds = self.folds(data, k, cell)?;
+                let work = tempdir(&cell.key).map_err(|e| fail(e.to_string()))?;
+                let mut rows = Vec::new();
+                let mut total_correct = 0;
+                for h in 0..folds.k() {
+                    let train = folds.train_rows(h);
+                    let test = folds.test_rows(h);
+                    let out =
+                        peer::run_fold(data, &train, test, params, work.path(), &format!("f{h}"))
+                            .map_err(|e| fail(e.to_string()))?;
+                    let PeerOutcome::Ran(f) = out else {
+                        return Err(fail(format!(
+                            "svm-train is not available ({})",
+                            peer::SKIPPED_NO_SVM_TRAIN
+                        )));
+                    };
+                    let t = &f.train;
+                    let correct = f.predict.as_ref().map_or(0, |p| p.correct);
+                    total_correct += correct;
+                    rows.push((
+                        h,
+                        train.len(),
+                        test.len(),
+                        correct,
+                        t.clone(),
+                        f.predict.map_or(0.0, |p| p.wall_s),
+                    ));
+                }
+                let acc = 100.0 * total_correct as f64 / data.n() as f64;
+                let wall = t0.elapsed().as_secs_f64();
+                Ok(rows
+                    .into_iter()
+                    .map(|(h, ntr, nte, correct, t, pw)| {
+                        fold_row(
+                            &base,
+                            h as i64,
+                            ntr,
+                            nte,
+                            correct,
+                            t.iterations.first().copied().unwrap_or(0),
+                            t.obj.first().copied().unwrap_or(f64::NAN),
+                            t.rho.first().copied().unwrap_or(f64::NAN),
+                            t.n_sv.first().copied().unwrap_or(0),
+                            t.n_bsv.first().copied().unwrap_or(0),
+                            [f64::NAN; 6],
+                            [f64::NAN, t.wall_s, pw],
+                            acc,
+                            wall,
+                        )
+                    })
+                    .collect())
+            }
+            Method::LibsvmV => {
+                let work = tempdir(&cell.key).map_err(|e| fail(e.to_string()))?;
+                let all: Vec<usize> = (0..data.n()).collect();
+                let file = work.path().join("all.libsvm");
+                peer::write_rows(data, &all, &file).map_err(|e| fail(e.to_string()))?;
+                let PeerOutcome::Ran(t) = peer::run_svm_train(&file, params, Some(k), None)
+                    .map_err(|e| fail(e.to_string()))?
+                else {
+                    return Err(fail("svm-train is not available".into()));
+                };
+                let acc = t.cv_accuracy_pct.unwrap_or(f64::NAN);
+                let wall = t0.elapsed().as_secs_f64();
+                Ok(vec![fold_row(
+                    &base,
+                    -1,
+                    data.n(),
+                    data.n(),
+                    (acc / 100.0 * data.n() as f64).round() as usize,
+                    t.iterations.iter().sum(),
+                    t.obj.iter().sum(),
+                    f64::NAN,
+                    t.n_sv.iter().sum(),
+                    t.n_bsv.iter().sum(),
+                    [f64::NAN; 6],
+                    [f64::NAN, t.wall_s, f64::NAN],
+                    acc,
+                    wall,
+                )])
+            }
+        }
+    }
+}
+
+fn tempdir(key: &str) -> std::io::Result<tempdir_lite::TempDir> {
+    tempdir_lite::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
+}
+
+/// A minimal self-deleting temporary directory (the peer's fold files).
+mod tempdir_lite {
+    use std::path::{Path, PathBuf};
+
+    /// A directory under the system temp dir, removed on drop.
+    pub struct TempDir(PathBuf);
+
+    impl TempDir {
+        /// Create `<tmp>/<name>-<pid>`.
+        pub fn new(name: &str) -> std::io::Result<TempDir> {
+            let p = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+            std::fs::create_dir_all(&p)?;
+            Ok(TempDir(p))
+        }
+        /// The path.
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+impl Kind for SvmCvKind {
+    fn name(&self) -> &'static str {
+        "svm_cv"
+    }
+
+    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
+        let c: SvmCvConfig = cfg.parse()?;
+        for (what, empty, span) in [
+            (
+                "datasets",
+                c.datasets.get_ref().is_empty(),
+                c.datasets.span(),
+            ),
+            (
+                "settings",
+                c.settings.get_ref().is_empty(),
+                c.settings.span(),
+            ),
+            ("k", c.k.get_ref().is_empty(), c.k.span()),
+            ("methods", c.methods.get_ref().is_empty(), c.methods.span()),
+        ] {
+            if empty {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        &format!("`{what}` is empty: the grid has no cells"),
+                        &format!("add at least one entry to `{what}`"),
+                    )
+                    .into());
+            }
+        }
+        let peers_wanted = c
+            .methods
+            .get_ref()
+            .iter()
+            .any(|m| matches!(m, Method::Libsvm | Method::LibsvmV));
+        let peers_ok = peer::available();
+        if peers_wanted && !peers_ok {
+            eprintln!(
+                "{}: note: svm-train/svm-predict not found, the `libsvm` and `libsvm_v` cells are skipped (`make peers` installs LIBSVM's tools)",
+                cfg.path.display()
+            );
+        }
+        let float = c.libsvm_float_params.unwrap_or(true);
+        let mut datasets = Vec::new();
+        for spec in c.datasets.get_ref() {
+            let data = ctx.dataset(spec)?;
+            let bad = data.y.iter().any(|&y| y != 1.0 && y != -1.0);
+            if bad || data.n() < 2 {
+                return Err(cfg
+                    .invalid(
+                        c.datasets.span(),
+                        &format!(
+                            "dataset {} needs labels in {{-1, +1}} and at least 2 rows",
+                            data.name
+                        ),
+                        "add a label transform (one_vs_rest, even_odd or map)",
+                    )
+                    .into());
+            }
+            datasets.push((data.name.clone(), data));
+        }
+        let mut specs = Vec::new();
+        let mut cells = Vec::new();
+        for (di, (dname, data)) in datasets.iter().enumerate() {
+            for (si, s) in c.settings.get_ref().iter().enumerate() {
+                for kv in c.k.get_ref() {
+                    let k = kv.get_ref().resolve(data.n());
+                    if k < 2 || k > data.n() {
+                        return Err(cfg
+                            .invalid(
+                                kv.span(),
+                                &format!(
+                                    "k = {k} is not in 2..=n for dataset {dname} with n = {}",
+                                    data.n()
+                                ),
+                                "use 2 <= k <= n, or \"n\" for leave-one-out",
+                            )
+                            .into());
+                    }
+                    for &m in c.methods.get_ref() {
+                        if matches!(m, Method::Libsvm | Method::LibsvmV) && !peers_ok {
+                            continue;
+                        }
+                        if m == Method::LibsvmV && k == data.n() {
+                            continue; // svm-train -v n is plain LOOCV; the per-fold peer covers it
+                        }
+                        let key = format!(
+                            "{dname}|{}|k={}|{}",
+                            s.get_ref().label,
+                            kv.get_ref().label(),
+                            m.as_str()
+                        );
+                        cells.push(Cell {
+                            seed: seed::derive(c.seed, &key),
+                            key,
+                        });
+                        specs.push(CellSpec {
+                            dataset: di,
+                            setting: si,
+                            k: *kv.get_ref(),
+                            method: m,
+                        });
+                    }
+                }
+            }
+        }
+        let settings = c
+            .settings
+            .get_ref()
+            .iter()
+            .map(|s| {
+                (
+                    s.get_ref().label.clone(),
+                    params_of(s.get_ref(), datasets[0].1.d(), float),
+                )
+            })
+            .collect::<Vec<_>>();
+        // Settings are resolved per dataset when gamma defaults to 1/d.
+        let settings = if datasets.len() == 1 {
+            settings
+        } else {
+            for s in c.settings.get_ref() {
+                if s.get_ref().gamma.is_none()
+                    && !s.get_ref().linear
+                    && datasets.iter().any(|(_, d)| d.d() != datasets[0].1.d())
+                {
+                    return Err(cfg
+                        .invalid(
+                            s.span(),
+                            "gamma defaults to 1/d, but the datasets have different d",
+                            "give gamma explicitly or use one dataset per config",
+                        )
+                        .into());
+                }
+            }
+            settings
+        };
+        Ok(Box::new(SvmPlan {
+            name: c.name.into_inner(),
+            seed: c.seed,
+            exclusive: c.exclusive.unwrap_or(true),
+            fold_mode: c.folds.unwrap_or(FoldMode::Libsvm),
+            datasets,
+            settings,
+            specs,
+            cells,
+        }))
+    }
+
+    fn render(
+        &self,
+        dir: &Path,
+        config: &ConfigFile,
+        records: &[Record],
+    ) -> Result<Rendered, ExperimentError> {
+        let c: SvmCvConfig = config.parse()?;
+        render(dir, &c, records)
+    }
+}
+
+// ---------------------------------------------------------------- rendering
+
+fn s(r: &Record, c: &str) -> String {
+    match r.get(c) {
+        Some(Value::Str(x)) => x.clone(),
+        Some(Value::Int(i)) => i.to_string(),
+        Some(v) => format!("{v:?}"),
+        None => String::new(),
+    }
+}
+
+fn f(r: &Record, c: &str) -> f64 {
+    match r.get(c) {
+        Some(Value::Float(x)) => *x,
+        Some(Value::Int(x)) => *x as f64,
+        _ => f64::NAN,
+    }
+}
+
+#[derive(Deserialize)]
+struct Published {
+    table1: Vec<PubRow>,
+}
+
+#[derive(Deserialize)]
+struct PubRow {
+    dataset: String,
+    libsvm_s: f64,
+    libsvm_iterations: f64,
+    libsvm_accuracy: f64,
+}
+
+type RunKey = (String, String, String, String); // dataset, setting, k, method
+
+fn render(dir: &Path, c: &SvmCvConfig, records: &[Record]) -> Result<Rendered, ExperimentError> {
+    let run = c.name.get_ref();
+    let mut files = Vec::new();
+    let mut md = String::new();
+    let _ = writeln!(md, "### Run `{run}`\n");
+    if !c.description.is_empty() {
+        let _ = writeln!(md, "{}\n", c.description.trim());
+    }
+    if !c.note.is_empty() {
+        let _ = writeln!(md, "> **Note.** {}\n", c.note.trim());
+    }
+    // Per-run summary.
+    let mut runs: BTreeMap<RunKey, Vec<&Record>> = BTreeMap::new();
+    for r in records {
+        runs.entry((s(r, "dataset"), s(r, "setting"), s(r, "k"), s(r, "method")))
+            .or_default()
+            .push(r);
+    }
+    let mut summary = Vec::new();
+    let _ = writeln!(md, "**k-fold CV per run** (accuracy = correct held-out predictions / n; time = sum over rounds of init + train + predict for ours, of the `svm-train` and `svm-predict` processes for LIBSVM; wall = the whole cell)\n");
+    let _ = writeln!(md, "| dataset | setting | k | method | rounds | CV accuracy % | majority % | total #iter | mean obj | mean nSV | time s | wall s |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for ((d, st, k, m), rows) in &runs {
+        let iters: f64 = rows.iter().map(|r| f(r, "iterations")).sum();
+        let obj = rows.iter().map(|r| f(r, "objective")).sum::<f64>() / rows.len() as f64;
+        let nsv = rows.iter().map(|r| f(r, "n_sv")).sum::<f64>() / rows.len() as f64;
+        let time: f64 = rows
+            .iter()
+            .map(|r| {
+                [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
+                    .iter()
+                    .filter(|v| v.is_finite())
+                    .sum::<f64>()
+            })
+            .sum();
+        let acc = f(rows[0], "cv_accuracy_pct");
+        let maj = f(rows[0], "majority_pct");
+        let wall = f(rows[0], "cell_wall_s");
+        let _ = writeln!(md, "| {d} | {st} | {k} | {m} | {} | {acc:.4} | {maj:.2} | {iters:.0} | {obj:.4} | {nsv:.1} | {time:.3} | {wall:.3} |", rows.len());
+        summary.push(
+            Record::new()
+                .with("dataset", d.as_str())
+                .with("setting", st.as_str())
+                .with("k", k.as_str())
+                .with("method", m.as_str())
+                .with("rounds", rows.len())
+                .with("cv_accuracy_pct", acc)
+                .with("majority_pct", maj)
+                .with("total_iterations", iters)
+                .with("mean_objective", obj)
+                .with("mean_n_sv", nsv)
+                .with("time_s", time)
+                .with("wall_s", wall),
+        );
+    }
+    md.push('\n');
+    if !summary.is_empty() {
+        files.extend(write_table(&to_frame(&summary)?, dir, "summary")?);
+    }
+
+    // Ours against LIBSVM on the same folds.
+    let mut cmp = Vec::new();
+    for ((d, st, k, m), rows) in &runs {
+        if m != "ours" {
+            continue;
+        }
+        let Some(peer_rows) = runs.get(&(d.clone(), st.clone(), k.clone(), "libsvm".to_string()))
+        else {
+            continue;
+        };
+        for r in rows {
+            let fold = f(r, "fold");
+            let Some(p) = peer_rows.iter().find(|p| f(p, "fold") == fold) else {
+                continue;
+            };
+            let (o1, o2) = (f(r, "objective"), f(p, "objective"));
+            let ours_t = f(r, "init_s") + f(r, "train_s");
+            cmp.push(
+                Record::new()
+                    .with("dataset", d.as_str())
+                    .with("setting", st.as_str())
+                    .with("k", k.as_str())
+                    .with("fold", fold as i64)
+                    .with("obj_ours", o1)
+                    .with("obj_libsvm", o2)
+                    .with("obj_rel_diff", ((o1 - o2) / o2.abs().max(1e-300)).abs())
+                    .with("nsv_ours", f(r, "n_sv"))
+                    .with("nsv_libsvm", f(p, "n_sv"))
+                    .with(
+                        "nsv_rel_diff",
+                        (f(r, "n_sv") - f(p, "n_sv")).abs() / f(p, "n_sv").max(1.0),
+                    )
+                    .with("correct_ours", f(r, "correct"))
+                    .with("correct_libsvm", f(p, "correct"))
+                    .with("iter_ours", f(r, "iterations"))
+                    .with("iter_libsvm", f(p, "iterations"))
+                    .with(
+                        "iter_ratio",
+                        f(r, "iterations") / f(p, "iterations").max(1.0),
+                    )
+                    .with("time_ours_s", ours_t)
+                    .with("time_libsvm_s", f(p, "train_s"))
+                    .with("time_ratio", ours_t / f(p, "train_s")),
+            );
+        }
+    }
+    if !cmp.is_empty() {
+        files.extend(write_table(&to_frame(&cmp)?, dir, "vs_libsvm")?);
+        let _ = writeln!(md, "**Our SMO against LIBSVM `svm-train` on the same training folds** (per-fold rows in `vs_libsvm.csv`; LIBSVM's time is its whole `svm-train` process, which includes reading the fold file)\n");
+        let _ = writeln!(md, "| dataset | setting | k | folds | max obj rel. diff | max nSV rel. diff | same accuracy every fold | iter ratio min–max | time ours / LIBSVM (median) | checks |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
+        let mut groups: BTreeMap<(String, String, String), Vec<&Record>> = BTreeMap::new();
+        for r in &cmp {
+            groups
+                .entry((s(r, "dataset"), s(r, "setting"), s(r, "k")))
+                .or_default()
+                .push(r);
+        }
+        for ((d, st, k), rows) in groups {
+            let max = |c: &str| rows.iter().map(|r| f(r, c)).fold(0.0f64, f64::max);
+            let same = rows
+                .iter()
+                .all(|r| f(r, "correct_ours") == f(r, "correct_libsvm"));
+            let (imin, imax) = rows
+                .iter()
+                .map(|r| f(r, "iter_ratio"))
+                .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+            let mut tr: Vec<f64> = rows
+                .iter()
+                .map(|r| f(r, "time_ratio"))
+                .filter(|v| v.is_finite())
+                .collect();
+            tr.sort_by(f64::total_cmp);
+            let med = tr.get(tr.len() / 2).copied().unwrap_or(f64::NAN);
+            let ok = max("obj_rel_diff") <= 1e-3
+                && max("nsv_rel_diff") <= 0.01
+                && same
+                && imin >= 0.9
+                && imax <= 1.1;
+            let _ = writeln!(
+                md,
+                "| {d} | {st} | {k} | {} | {:.2e} | {:.2e} | {} | {imin:.3}–{imax:.3} | {med:.2} | {} |",
+                rows.len(),
+                max("obj_rel_diff"),
+                max("nsv_rel_diff"),
+                if same { "yes" } else { "NO" },
+                if ok { "pass" } else { "FAIL (obj ≤ 1e-3, nSV ≤ 1%, same accuracy, iterations ±10%)" }
+            );
+        }
+        md.push('\n');
+    }
+    // svm-train -v k against our LIBSVM-compatible folds.
+    let mut vrows = String::new();
+    for ((d, st, k, m), rows) in &runs {
+        if m != "libsvm_v" {
+            continue;
+        }
+        if let Some(ours) = runs.get(&(d.clone(), st.clone(), k.clone(), "ours".to_string())) {
+            let (a, b) = (f(ours[0], "cv_accuracy_pct"), f(rows[0], "cv_accuracy_pct"));
+            let _ = writeln!(
+                vrows,
+                "| {d} | {st} | {k} | {a:.4} | {b:.4} | {} |",
+                if (a - b).abs() < 5e-5 {
+                    "identical"
+                } else {
+                    "DIFFERENT"
+                }
+            );
+        }
+    }
+    if !vrows.is_empty() {
+        let _ = writeln!(
+            md,
+            "**LIBSVM-compatible folds: our CV accuracy against `svm-train -v k`'s printed one**\n"
+        );
+        let _ = writeln!(md, "| dataset | setting | k | ours % | svm-train -v % | |");
+        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        md.push_str(&vrows);
+        md.push('\n');
+    }
+    // The paper's Table 1 (k = 10, LibSVM baseline) beside ours.
+    if let Ok(p) = toml::from_str::<Published>(PUBLISHED) {
+        let mut rows = String::new();
+        for ((d, st, k, m), rr) in &runs {
+            if k != "10" || (m != "ours" && m != "libsvm") {
+                continue;
+            }
+            let dl = d.to_lowercase();
+            if let Some(pr) = p.table1.iter().find(|pr| dl.contains(&pr.dataset)) {
+                let iters: f64 = rr.iter().map(|r| f(r, "iterations")).sum();
+                let time: f64 = rr
+                    .iter()
+                    .map(|r| {
+                        [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
+                            .iter()
+                            .filter(|v| v.is_finite())
+                            .sum::<f64>()
+                    })
+                    .sum();
+                let _ = writeln!(
+                    rows,
+                    "| {d} | {st} | {m} | {:.2} | {:.2} | {:.0} | {iters:.0} | {} | {time:.2} |",
+                    pr.libsvm_accuracy,
+                    f(rr[0], "cv_accuracy_pct"),
+                    pr.libsvm_iterations,
+                    pr.libsvm_s
+                );
+            }
+        }
+        if !rows.is_empty() {
+            let _ = writeln!(md, "**Beside the paper's Table 1 (k = 10, LibSVM baseline; their times are a 6-core E5-2620 in C++, ours this machine)**\n");
+            let _ = writeln!(md, "| dataset | setting | method | paper acc % | ours acc % | paper #iter | ours #iter | paper s | ours s |");
+            let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
+            md.push_str(&rows);
+            md.push('\n');
+        }
+    }
+    // Figure: time against k per dataset and setting.
+    let mut panels = Vec::new();
+    let mut ds: Vec<(String, String)> = runs.keys().map(|k| (k.0.clone(), k.1.clone())).collect();
+    ds.dedup();
+    for (d, st) in &ds {
+        let mut series = Vec::new();
+        for (idx, m) in ["ours", "ours_shared_parallel", "libsvm"]
+            .iter()
+            .enumerate()
+        {
+            let mut pts: Vec<(f64, f64, f64)> = runs
+                .iter()
+                .filter(|(key, _)| &key.0 == d && &key.1 == st && key.3 == *m)
+                .map(|(_, rr)| {
+                    let t = if *m == "ours_shared_parallel" {
+                        f(rr[0], "cell_wall_s")
+                    } else {
+                        rr.iter()
+                            .map(|r| {
+                                [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
+                                    .iter()
+                                    .filter(|v| v.is_finite())
+                                    .sum::<f64>()
+                            })
+                            .sum()
+                    };
+                    (f(rr[0], "k_value"), t.max(1e-6), 0.0)
+                })
+                .collect();
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            if !pts.is_empty() {
+                series.push(Series {
+                    label: (*m).to_string(),
+                    points: pts,
+                    color: idx,
+                    marker: idx,
+                });
+            }
+        }
+        panels.push(Panel {
+            title: format!("{d} — {st}"),
+            x_label: "k".into(),
+            y_label: "seconds for the whole k-fold CV".into(),
+            log_x: true,
+            log_y: true,
+            series,
+        });
+    }
+    if !panels.is_empty()
+        && runs
+            .keys()
+            .map(|k| &k.2)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            > 1
+    {
+        let cols = panels.len().min(2);
+        let fig = Figure {
+            title: format!("SVM k-fold CV time against k — run `{run}`"),
+            caption: "ours (sequential, from alpha = 0), ours with a shared kernel cache and parallel rounds (wall time), LIBSVM svm-train on the same folds".into(),
+            rows: panels.len().div_ceil(cols),
+            cols,
+            panels,
+        };
+        files.extend(figures::render(&fig, dir, "time_vs_k")?);
+        let _ = writeln!(
+            md,
+            "![SVM CV time against k, run {run}]({run}/time_vs_k.svg)\n"
+        );
+    }
+    write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
+    files.push(dir.join("report-section.md"));
+    Ok(Rendered {
+        files,
+        markdown: md,
+    })
+}

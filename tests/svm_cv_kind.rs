@@ -1,0 +1,58 @@
+//! The `svm_cv` experiment kind end to end through the CLI: our k-fold CV on
+//! LIBSVM-compatible folds equals `svm-train -v k` and matches svm-train fold
+//! by fold (skipped, saying so, without the data or without svm-train).
+
+use std::io::Write;
+use std::process::Command;
+
+fn skip(why: &str) {
+    let _ = writeln!(std::io::stderr(), "SKIPPED: svm_cv kind test: {why}");
+}
+
+#[test]
+fn heart_scale_matches_svm_train() {
+    let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
+        return skip("set CVBENCH_DATA_DIR to the datasets folder");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = r#"kind = "svm_cv"
+name = "h"
+seed = 1
+k = [3, 10]
+methods = ["ours", "ours_shared_parallel", "libsvm", "libsvm_v"]
+
+[[datasets]]
+name = "heart_scale"
+
+[[settings]]
+label = "paper"
+c = 2182
+gamma = 0.2
+"#;
+    std::fs::write(dir.path().join("h.toml"), cfg).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "h.toml", "--out", "r", "--data-dir", &data])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(dir.path().join("r/h/report-section.md")).unwrap();
+    let records = std::fs::read_to_string(dir.path().join("r/h/records.csv")).unwrap();
+    // ours and ours_shared_parallel: 3 + 10 rounds each.
+    assert!(
+        records.lines().filter(|l| l.contains(",ours,")).count() == 13,
+        "{records}"
+    );
+    if cvbench::svm::peer::available() {
+        assert!(
+            md.contains("| heart_scale | paper | 10 | 10 |") && !md.contains("FAIL"),
+            "{md}"
+        );
+        assert!(
+            md.contains("identical") && !md.contains("DIFFERENT"),
+            "{md}"
+        );
+    } else {
+        skip("svm-train not installed (make peers); only our side was checked");
+    }
+}
