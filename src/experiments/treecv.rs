@@ -892,10 +892,16 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
     // Figure 2 layout when the run varies n.
     let ns: std::collections::BTreeSet<i64> = g.keys().map(|k| k.5).collect();
     if ns.len() > 1 {
+        // The paper's row order: PEGASOS, then LSQSGD, then anything else.
         let learners: Vec<String> = {
             let mut v: Vec<String> = g.keys().map(|k| k.1.clone()).collect();
-            v.dedup();
-            v.sort();
+            let rank = |l: &str| {
+                ["pegasos", "lsqsgd"]
+                    .iter()
+                    .position(|x| *x == l)
+                    .unwrap_or(9)
+            };
+            v.sort_by_key(|l| (rank(l), l.clone()));
             v.dedup();
             v
         };
@@ -915,7 +921,7 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
             for (title, order, loo) in [
                 ("k-CV, fixed order", "fixed", false),
                 ("k-CV, randomized order", "randomized", false),
-                ("LOOCV (log scale)", "", true),
+                ("LOOCV (log-log)", "", true),
             ] {
                 let mut series = Vec::new();
                 let mut keys: Vec<(String, String, String)> = g
@@ -932,7 +938,19 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                     .collect();
                 keys.sort_by_key(|(m, o, k)| (m.clone(), o.clone(), k_order(k)));
                 keys.dedup();
+                let ks: Vec<String> = {
+                    let mut v: Vec<String> = keys.iter().map(|(_, _, k)| k.clone()).collect();
+                    v.sort_by_key(|k| k_order(k));
+                    v.dedup();
+                    v
+                };
                 for (idx, (m, o, k)) in keys.iter().enumerate() {
+                    // Colour by k (by order in the LOOCV panel), marker by method.
+                    let color = if loo {
+                        usize::from(o == "randomized") + 2 * usize::from(m != "treecv")
+                    } else {
+                        ks.iter().position(|x| x == k).unwrap_or(idx)
+                    };
                     let pts: Vec<(f64, f64, f64)> = g
                         .iter()
                         .filter(|(kk, _)| &kk.1 == l && &kk.2 == m && &kk.3 == o && &kk.4 == k)
@@ -947,7 +965,7 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                     series.push(Series {
                         label,
                         points: pts,
-                        color: idx,
+                        color,
                         marker: usize::from(m != "treecv"),
                     });
                 }
@@ -955,7 +973,7 @@ fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, 
                     title: format!("{} — {title}", l.to_uppercase()),
                     x_label: format!("n ({dname})"),
                     y_label: "seconds".into(),
-                    log_x: false,
+                    log_x: loo,
                     log_y: loo,
                     series,
                 });
