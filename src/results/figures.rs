@@ -198,12 +198,35 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
         });
         chart.draw_series(bars).map_err(|e| e.to_string())?;
     }
+    // Put the legend in the corner that covers the fewest data points.
+    let corners = [
+        (SeriesLabelPosition::UpperLeft, false, true),
+        (SeriesLabelPosition::UpperRight, true, true),
+        (SeriesLabelPosition::LowerLeft, false, false),
+        (SeriesLabelPosition::LowerRight, true, false),
+    ];
+    let covered = |right: bool, upper: bool| {
+        p.series
+            .iter()
+            .flat_map(|s| s.points.iter())
+            .filter(|q| {
+                let fx = (tx(q.0, lx) - x0) / (x1 - x0);
+                let fy = (tx(q.1, ly) - y0) / (y1 - y0);
+                (if right { fx > 0.55 } else { fx < 0.45 })
+                    && (if upper { fy > 0.6 } else { fy < 0.4 })
+            })
+            .count()
+    };
+    let legend_at = corners
+        .iter()
+        .min_by_key(|(_, right, upper)| covered(*right, *upper))
+        .map_or(SeriesLabelPosition::UpperLeft, |c| c.0.clone());
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
-        .position(SeriesLabelPosition::UpperLeft)
+        .position(legend_at)
         .draw()
         .map_err(|e| e.to_string())?;
     Ok(())
