@@ -160,13 +160,10 @@ fn params_of(s: &Setting, d: usize, float: bool) -> SvmParams {
     if let Some(h) = s.shrinking {
         p.shrinking = h;
     }
-    if float && s.gamma.is_some() {
+    if float {
+        // The peer always passes -c, -g and -e, which this svm-train build
+        // reads as single precision (see peer::as_parsed_by_svm_train).
         p = peer::as_parsed_by_svm_train(&p);
-    } else if float {
-        // gamma = 1/d is computed in double by svm-train; only C/eps/cache are parsed.
-        let g = p.kernel;
-        p = peer::as_parsed_by_svm_train(&p);
-        p.kernel = g;
     }
     p
 }
