@@ -144,6 +144,18 @@ impl ConfigFile {
         (line, col)
     }
 
+    /// An error unless a list is non-empty: `what` names the key at `span`.
+    pub fn non_empty(&self, what: &str, len: usize, span: Range<usize>) -> Result<(), ConfigError> {
+        if len > 0 {
+            return Ok(());
+        }
+        Err(self.invalid(
+            span,
+            &format!("`{what}` is empty: the grid has no cells"),
+            &format!("add at least one entry to `{what}`"),
+        ))
+    }
+
     /// A validation error at `span`, with a fix.
     pub fn invalid(&self, span: Range<usize>, message: &str, fix: &str) -> ConfigError {
         let (line, col) = self.line_col(span.start);

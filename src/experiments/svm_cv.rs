@@ -11,7 +11,7 @@ use crate::config::{ConfigFile, KValue};
 use crate::data::{Dataset, DatasetSpec};
 use crate::results::figures::{self, Figure, Panel, Series};
 use crate::results::table::{to_frame, write_atomic, write_table};
-use crate::results::{Record, Value};
+use crate::results::Record;
 use crate::seed;
 use crate::svm::cv::{cross_validate, CvOptions};
 use crate::svm::folds::Folds;
@@ -473,30 +473,10 @@ impl Kind for SvmCvKind {
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         let c: SvmCvConfig = cfg.parse()?;
-        for (what, empty, span) in [
-            (
-                "datasets",
-                c.datasets.get_ref().is_empty(),
-                c.datasets.span(),
-            ),
-            (
-                "settings",
-                c.settings.get_ref().is_empty(),
-                c.settings.span(),
-            ),
-            ("k", c.k.get_ref().is_empty(), c.k.span()),
-            ("methods", c.methods.get_ref().is_empty(), c.methods.span()),
-        ] {
-            if empty {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        &format!("`{what}` is empty: the grid has no cells"),
-                        &format!("add at least one entry to `{what}`"),
-                    )
-                    .into());
-            }
-        }
+        cfg.non_empty("datasets", c.datasets.get_ref().len(), c.datasets.span())?;
+        cfg.non_empty("settings", c.settings.get_ref().len(), c.settings.span())?;
+        cfg.non_empty("k", c.k.get_ref().len(), c.k.span())?;
+        cfg.non_empty("methods", c.methods.get_ref().len(), c.methods.span())?;
         let peers_wanted = c
             .methods
             .get_ref()
@@ -630,20 +610,11 @@ impl Kind for SvmCvKind {
 // ---------------------------------------------------------------- rendering
 
 fn s(r: &Record, c: &str) -> String {
-    match r.get(c) {
-        Some(Value::Str(x)) => x.clone(),
-        Some(Value::Int(i)) => i.to_string(),
-        Some(v) => format!("{v:?}"),
-        None => String::new(),
-    }
+    r.text(c)
 }
 
 fn f(r: &Record, c: &str) -> f64 {
-    match r.get(c) {
-        Some(Value::Float(x)) => *x,
-        Some(Value::Int(x)) => *x as f64,
-        _ => f64::NAN,
-    }
+    r.number(c)
 }
 
 #[derive(Deserialize)]

@@ -358,29 +358,9 @@ impl Kind for TreecvKind {
                 )
                 .into());
         }
-        for (what, empty, span) in [
-            (
-                "datasets",
-                c.datasets.get_ref().is_empty(),
-                c.datasets.span(),
-            ),
-            (
-                "learners",
-                c.learners.get_ref().is_empty(),
-                c.learners.span(),
-            ),
-            ("grid", c.grid.get_ref().is_empty(), c.grid.span()),
-        ] {
-            if empty {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        &format!("`{what}` is empty: the grid has no cells"),
-                        &format!("add at least one entry to `{what}`"),
-                    )
-                    .into());
-            }
-        }
+        cfg.non_empty("datasets", c.datasets.get_ref().len(), c.datasets.span())?;
+        cfg.non_empty("learners", c.learners.get_ref().len(), c.learners.span())?;
+        cfg.non_empty("grid", c.grid.get_ref().len(), c.grid.span())?;
         let mut learners = Vec::new();
         for l in c.learners.get_ref() {
             learners.push(AnyLearner::from_spec(l.get_ref()).map_err(|m| {
@@ -435,21 +415,9 @@ impl Kind for TreecvKind {
         let mut cells = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for g in c.grid.get_ref() {
-            for (what, empty, span) in [
-                ("methods", g.methods.get_ref().is_empty(), g.methods.span()),
-                ("orders", g.orders.get_ref().is_empty(), g.orders.span()),
-                ("k", g.k.get_ref().is_empty(), g.k.span()),
-            ] {
-                if empty {
-                    return Err(cfg
-                        .invalid(
-                            span,
-                            &format!("`{what}` is empty: this grid block has no cells"),
-                            &format!("list at least one value in `{what}`"),
-                        )
-                        .into());
-                }
-            }
+            cfg.non_empty("methods", g.methods.get_ref().len(), g.methods.span())?;
+            cfg.non_empty("orders", g.orders.get_ref().len(), g.orders.span())?;
+            cfg.non_empty("k", g.k.get_ref().len(), g.k.span())?;
             let all = [Spanned::new(0..0, NValue::All)];
             let ns: &[Spanned<NValue>] = g.n.as_ref().map_or(&all[..], |v| v.get_ref());
             for (di, (dname, data)) in datasets.iter().enumerate() {
@@ -584,19 +552,11 @@ struct Group {
 }
 
 fn s(r: &Record, c: &str) -> String {
-    match r.get(c) {
-        Some(crate::results::Value::Str(x)) => x.clone(),
-        Some(v) => format!("{v:?}"),
-        None => String::new(),
-    }
+    r.text(c)
 }
 
 fn f(r: &Record, c: &str) -> f64 {
-    match r.get(c) {
-        Some(crate::results::Value::Float(x)) => *x,
-        Some(crate::results::Value::Int(x)) => *x as f64,
-        _ => f64::NAN,
-    }
+    r.number(c)
 }
 
 fn groups(records: &[Record]) -> BTreeMap<GroupKey, Group> {

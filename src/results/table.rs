@@ -135,6 +135,26 @@ impl Record {
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
+
+    /// A column as text (numbers formatted; empty when absent).
+    pub fn text(&self, name: &str) -> String {
+        match self.get(name) {
+            Some(Value::Str(x)) => x.clone(),
+            Some(Value::Int(i)) => i.to_string(),
+            Some(Value::Float(x)) => x.to_string(),
+            Some(Value::Bool(b)) => b.to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// A numeric column as `f64` (NaN when absent or not a number).
+    pub fn number(&self, name: &str) -> f64 {
+        match self.get(name) {
+            Some(Value::Float(x)) => *x,
+            Some(Value::Int(x)) => *x as f64,
+            _ => f64::NAN,
+        }
+    }
 }
 
 /// Build a DataFrame from records with identical columns.
