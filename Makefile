@@ -27,7 +27,7 @@ REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t
 all: build
 
 toolchain:
-	@command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs (stable >= 1.85)"; exit 2; }
+	@command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs (tested with stable 1.95)"; exit 2; }
 
 build: toolchain
 	$(CARGO) build --release --locked
