@@ -174,15 +174,18 @@ pub fn run(
         pool.install(|| todo.par_iter().map(|&i| run_one(i)).collect())
     };
     bar.finish_and_clear();
-    let mut first_err = None;
+    // Report the error that caused the stop, not a cell skipped because of it.
+    let skipped = |e: &ExperimentError| matches!(e, ExperimentError::Cell { message, .. } if message.starts_with("skipped"));
+    let mut first_err: Option<ExperimentError> = None;
     for o in outcomes {
         match o {
             Ok((i, recs)) => results[i] = Some(recs),
             Err(e) => {
-                if first_err.is_none()
-                    || !matches!(e, ExperimentError::Cell { ref message, .. } if message.starts_with("skipped"))
+                if first_err
+                    .as_ref()
+                    .is_none_or(|f| skipped(f) && !skipped(&e))
                 {
-                    first_err.get_or_insert(e);
+                    first_err = Some(e);
                 }
             }
         }
