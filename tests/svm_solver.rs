@@ -370,3 +370,48 @@ fn cv_parallel_and_shared_cache_give_identical_results() {
     assert_eq!(loo.rounds.len(), 30);
     assert!(loo.predictions.iter().all(|p| p.is_finite()));
 }
+
+/// On sparse data a plain solve trains on a compact copy of the fold's rows
+/// (`KernelData::compact`); the shared-cache path does not. Both, and the
+/// dense storage of the same data, must give the same numbers bit for bit.
+#[test]
+fn sparse_compact_fold_copy_changes_no_number() {
+    // Blobs with about a third of the entries set to zero.
+    let b = blobs(150, 6, 5, 0.4);
+    let rows: Vec<Vec<f64>> = (0..b.n())
+        .map(|i| {
+            b.row(i)
+                .to_dense(6)
+                .into_iter()
+                .map(|v| if v.abs() < 0.4 { 0.0 } else { v })
+                .collect()
+        })
+        .collect();
+    let dense = Dataset::from_dense_rows("synthetic-blobs-zeros", &rows, b.y.clone());
+    let sparse = to_sparse(&dense);
+    assert!(sparse.is_sparse());
+    let params = SvmParams::rbf(2.0, 0.5);
+    let folds = Folds::stratified(&dense, 4, 9).unwrap();
+    let d = cross_validate(&dense, &folds, &params, &CvOptions::default()).unwrap();
+    let s = cross_validate(&sparse, &folds, &params, &CvOptions::default()).unwrap();
+    let sh = cross_validate(
+        &sparse,
+        &folds,
+        &params,
+        &CvOptions {
+            parallel: false,
+            shared_cache_mb: Some(1.0),
+        },
+    )
+    .unwrap();
+    assert!(sh.shared_hits > 0);
+    for other in [&s, &sh] {
+        assert_eq!(d.predictions, other.predictions);
+        for (a, b) in d.rounds.iter().zip(&other.rounds) {
+            assert_eq!(a.stats.iterations, b.stats.iterations);
+            assert_eq!(a.stats.objective.to_bits(), b.stats.objective.to_bits());
+            assert_eq!(a.stats.rho.to_bits(), b.stats.rho.to_bits());
+            assert_eq!(a.stats.n_sv, b.stats.n_sv);
+        }
+    }
+}

@@ -84,6 +84,17 @@ pub trait Kind: Sync {
         config: &ConfigFile,
         records: &[Record],
     ) -> Result<Rendered, ExperimentError>;
+    /// A summary across every run of this kind under a results folder `root`
+    /// (`runs`: run name and stored records), shown before the runs' own
+    /// sections in `REPORT.md`: its markdown and the files it wrote.
+    fn overview(
+        &self,
+        root: &Path,
+        runs: &[(String, Vec<Record>)],
+    ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
+        let _ = (root, runs);
+        Ok(None)
+    }
 }
 
 /// Every experiment kind the harness knows.

@@ -93,6 +93,10 @@ pub(crate) struct SvcQ<'k> {
     kd: &'k KernelData<'k>,
     /// Dataset row of each solver position (permuted by `swap_index`).
     rows: Vec<u32>,
+    /// On sparse data without a shared cache: the training rows copied
+    /// contiguously in their initial order ([`KernelData::compact`]), and the
+    /// row of that copy at each solver position (permuted with `rows`).
+    local: Option<(KernelData<'static>, Vec<u32>)>,
     y: Vec<i8>,
     cache: ColumnCache,
     shared: Option<&'k SharedKernelCache>,
@@ -110,6 +114,8 @@ impl<'k> SvcQ<'k> {
         shared: Option<&'k SharedKernelCache>,
     ) -> SvcQ<'k> {
         let l = rows.len();
+        let local = (shared.is_none() && kd.ds.is_sparse())
+            .then(|| (kd.compact(&rows), (0..l as u32).collect()));
         SvcQ {
             kd,
             cache: ColumnCache::new(l, cache_mb),
@@ -117,6 +123,7 @@ impl<'k> SvcQ<'k> {
             kernel_evals: l as u64,
             shared_hits: 0,
             rows,
+            local,
             y,
             shared,
         }
@@ -160,10 +167,14 @@ impl<'k> SvcQ<'k> {
                 self.shared_hits += 1;
             }
             None => {
-                self.kd.fill_column(
+                let (kd, a, rows) = match &self.local {
+                    Some((lk, lrows)) => (lk, lrows[i] as usize, &lrows[start..len]),
+                    None => (self.kd, a, &self.rows[start..len]),
+                };
+                kd.fill_column(
                     a,
                     ya,
-                    &self.rows[start..len],
+                    rows,
                     Some(&self.y[start..len]),
                     &mut col[start..len],
                     &mut self.scratch,
@@ -191,6 +202,9 @@ impl<'k> SvcQ<'k> {
     fn swap_index(&mut self, i: usize, j: usize) {
         self.cache.swap_index(i, j);
         self.rows.swap(i, j);
+        if let Some((_, lrows)) = &mut self.local {
+            lrows.swap(i, j);
+        }
         self.y.swap(i, j);
     }
 }

@@ -145,7 +145,7 @@ pub fn train_with(
 ) -> Result<TrainOutput, SvmError> {
     params.validate()?;
     let t0 = Instant::now();
-    let ds = kd.ds;
+    let ds: &Dataset = &kd.ds;
     if rows.is_empty() {
         return Err(SvmError::Empty);
     }

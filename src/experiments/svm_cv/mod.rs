@@ -6,11 +6,11 @@
 //! One cell = one dataset × setting × k × method: a whole CV run, recorded
 //! one row per round (fold), plus a `fold = -1` row for `svm-train -v k`.
 
+mod render;
+
 use super::{Cell, Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::{ConfigFile, KValue};
 use crate::data::{Dataset, DatasetSpec};
-use crate::results::figures::{self, Figure, Panel, Series};
-use crate::results::table::{to_frame, write_atomic, write_table};
 use crate::results::Record;
 use crate::seed;
 use crate::svm::cv::{cross_validate, CvOptions};
@@ -18,15 +18,13 @@ use crate::svm::folds::Folds;
 use crate::svm::peer::{self, PeerOutcome};
 use crate::svm::SvmParams;
 use serde::Deserialize;
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use toml::Spanned;
 
 /// The published numbers (experiments/svm/published.toml), embedded.
-pub const PUBLISHED: &str = include_str!("../../experiments/svm/published.toml");
+pub const PUBLISHED: &str = include_str!("../../../experiments/svm/published.toml");
 
 /// The `svm_cv` experiment kind.
 pub struct SvmCvKind;
@@ -603,326 +601,14 @@ impl Kind for SvmCvKind {
         records: &[Record],
     ) -> Result<Rendered, ExperimentError> {
         let c: SvmCvConfig = config.parse()?;
-        render(dir, &c, records)
-    }
-}
-
-// ---------------------------------------------------------------- rendering
-
-fn s(r: &Record, c: &str) -> String {
-    r.text(c)
-}
-
-fn f(r: &Record, c: &str) -> f64 {
-    r.number(c)
-}
-
-#[derive(Deserialize)]
-struct Published {
-    table1: Vec<PubRow>,
-}
-
-#[derive(Deserialize)]
-struct PubRow {
-    dataset: String,
-    libsvm_s: f64,
-    libsvm_iterations: f64,
-    libsvm_accuracy: f64,
-}
-
-type RunKey = (String, String, String, String); // dataset, setting, k, method
-
-fn render(dir: &Path, c: &SvmCvConfig, records: &[Record]) -> Result<Rendered, ExperimentError> {
-    let run = c.name.get_ref();
-    let mut files = Vec::new();
-    let mut md = String::new();
-    let _ = writeln!(md, "### Run `{run}`\n");
-    if !c.description.is_empty() {
-        let _ = writeln!(md, "{}\n", c.description.trim());
-    }
-    if !c.note.is_empty() {
-        let _ = writeln!(md, "> **Note.** {}\n", c.note.trim());
-    }
-    // Per-run summary.
-    let mut runs: BTreeMap<RunKey, Vec<&Record>> = BTreeMap::new();
-    for r in records {
-        runs.entry((s(r, "dataset"), s(r, "setting"), s(r, "k"), s(r, "method")))
-            .or_default()
-            .push(r);
-    }
-    let mut summary = Vec::new();
-    let _ = writeln!(md, "**k-fold CV per run** (accuracy = correct held-out predictions / n; time = sum over rounds of init + train + predict for ours, of the `svm-train` and `svm-predict` processes for LIBSVM; wall = the whole cell)\n");
-    let _ = writeln!(md, "| dataset | setting | k | method | rounds | CV accuracy % | majority % | total #iter | mean obj | mean nSV | time s | wall s |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for ((d, st, k, m), rows) in &runs {
-        let iters: f64 = rows.iter().map(|r| f(r, "iterations")).sum();
-        let obj = rows.iter().map(|r| f(r, "objective")).sum::<f64>() / rows.len() as f64;
-        let nsv = rows.iter().map(|r| f(r, "n_sv")).sum::<f64>() / rows.len() as f64;
-        let time: f64 = rows
-            .iter()
-            .map(|r| {
-                [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                    .iter()
-                    .filter(|v| v.is_finite())
-                    .sum::<f64>()
-            })
-            .sum();
-        let acc = f(rows[0], "cv_accuracy_pct");
-        let maj = f(rows[0], "majority_pct");
-        let wall = f(rows[0], "cell_wall_s");
-        let _ = writeln!(md, "| {d} | {st} | {k} | {m} | {} | {acc:.4} | {maj:.2} | {iters:.0} | {obj:.4} | {nsv:.1} | {time:.3} | {wall:.3} |", rows.len());
-        summary.push(
-            Record::new()
-                .with("dataset", d.as_str())
-                .with("setting", st.as_str())
-                .with("k", k.as_str())
-                .with("method", m.as_str())
-                .with("rounds", rows.len())
-                .with("cv_accuracy_pct", acc)
-                .with("majority_pct", maj)
-                .with("total_iterations", iters)
-                .with("mean_objective", obj)
-                .with("mean_n_sv", nsv)
-                .with("time_s", time)
-                .with("wall_s", wall),
-        );
-    }
-    md.push('\n');
-    if !summary.is_empty() {
-        files.extend(write_table(&to_frame(&summary)?, dir, "summary")?);
+        render::render(dir, &c, records)
     }
 
-    // Ours against LIBSVM on the same folds.
-    let mut cmp = Vec::new();
-    for ((d, st, k, m), rows) in &runs {
-        if m != "ours" {
-            continue;
-        }
-        let Some(peer_rows) = runs.get(&(d.clone(), st.clone(), k.clone(), "libsvm".to_string()))
-        else {
-            continue;
-        };
-        for r in rows {
-            let fold = f(r, "fold");
-            let Some(p) = peer_rows.iter().find(|p| f(p, "fold") == fold) else {
-                continue;
-            };
-            let (o1, o2) = (f(r, "objective"), f(p, "objective"));
-            let ours_t = f(r, "init_s") + f(r, "train_s");
-            cmp.push(
-                Record::new()
-                    .with("dataset", d.as_str())
-                    .with("setting", st.as_str())
-                    .with("k", k.as_str())
-                    .with("fold", fold as i64)
-                    .with("obj_ours", o1)
-                    .with("obj_libsvm", o2)
-                    .with("obj_rel_diff", ((o1 - o2) / o2.abs().max(1e-300)).abs())
-                    .with("nsv_ours", f(r, "n_sv"))
-                    .with("nsv_libsvm", f(p, "n_sv"))
-                    .with(
-                        "nsv_rel_diff",
-                        (f(r, "n_sv") - f(p, "n_sv")).abs() / f(p, "n_sv").max(1.0),
-                    )
-                    .with("correct_ours", f(r, "correct"))
-                    .with("correct_libsvm", f(p, "correct"))
-                    .with("iter_ours", f(r, "iterations"))
-                    .with("iter_libsvm", f(p, "iterations"))
-                    .with(
-                        "iter_ratio",
-                        f(r, "iterations") / f(p, "iterations").max(1.0),
-                    )
-                    .with("time_ours_s", ours_t)
-                    .with("time_libsvm_s", f(p, "train_s"))
-                    .with("time_ratio", ours_t / f(p, "train_s")),
-            );
-        }
+    fn overview(
+        &self,
+        root: &Path,
+        runs: &[(String, Vec<Record>)],
+    ) -> Result<Option<(String, Vec<std::path::PathBuf>)>, ExperimentError> {
+        render::overview(root, runs)
     }
-    if !cmp.is_empty() {
-        files.extend(write_table(&to_frame(&cmp)?, dir, "vs_libsvm")?);
-        let _ = writeln!(md, "**Our SMO against LIBSVM `svm-train` on the same training folds** (per-fold rows in `vs_libsvm.csv`; LIBSVM's time is its whole `svm-train` process, which includes reading the fold file)\n");
-        let _ = writeln!(md, "| dataset | setting | k | folds | max obj rel. diff | max nSV rel. diff | same accuracy every fold | iter ratio min–max | time ours / LIBSVM (median) | checks |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|");
-        let mut groups: BTreeMap<(String, String, String), Vec<&Record>> = BTreeMap::new();
-        for r in &cmp {
-            groups
-                .entry((s(r, "dataset"), s(r, "setting"), s(r, "k")))
-                .or_default()
-                .push(r);
-        }
-        for ((d, st, k), rows) in groups {
-            let max = |c: &str| rows.iter().map(|r| f(r, c)).fold(0.0f64, f64::max);
-            let same = rows
-                .iter()
-                .all(|r| f(r, "correct_ours") == f(r, "correct_libsvm"));
-            let (imin, imax) = rows
-                .iter()
-                .map(|r| f(r, "iter_ratio"))
-                .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
-            let mut tr: Vec<f64> = rows
-                .iter()
-                .map(|r| f(r, "time_ratio"))
-                .filter(|v| v.is_finite())
-                .collect();
-            tr.sort_by(f64::total_cmp);
-            let med = tr.get(tr.len() / 2).copied().unwrap_or(f64::NAN);
-            let ok = max("obj_rel_diff") <= 1e-3
-                && max("nsv_rel_diff") <= 0.01
-                && same
-                && imin >= 0.9
-                && imax <= 1.1;
-            let _ = writeln!(
-                md,
-                "| {d} | {st} | {k} | {} | {:.2e} | {:.2e} | {} | {imin:.3}–{imax:.3} | {med:.2} | {} |",
-                rows.len(),
-                max("obj_rel_diff"),
-                max("nsv_rel_diff"),
-                if same { "yes" } else { "NO" },
-                if ok { "pass" } else { "FAIL (obj ≤ 1e-3, nSV ≤ 1%, same accuracy, iterations ±10%)" }
-            );
-        }
-        md.push('\n');
-    }
-    // svm-train -v k against our LIBSVM-compatible folds.
-    let mut vrows = String::new();
-    for ((d, st, k, m), rows) in &runs {
-        if m != "libsvm_v" {
-            continue;
-        }
-        if let Some(ours) = runs.get(&(d.clone(), st.clone(), k.clone(), "ours".to_string())) {
-            let (a, b) = (f(ours[0], "cv_accuracy_pct"), f(rows[0], "cv_accuracy_pct"));
-            let _ = writeln!(
-                vrows,
-                "| {d} | {st} | {k} | {a:.4} | {b:.4} | {} |",
-                if (a - b).abs() < 5e-5 {
-                    "identical"
-                } else {
-                    "DIFFERENT"
-                }
-            );
-        }
-    }
-    if !vrows.is_empty() {
-        let _ = writeln!(
-            md,
-            "**LIBSVM-compatible folds: our CV accuracy against `svm-train -v k`'s printed one**\n"
-        );
-        let _ = writeln!(md, "| dataset | setting | k | ours % | svm-train -v % | |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|");
-        md.push_str(&vrows);
-        md.push('\n');
-    }
-    // The paper's Table 1 (k = 10, LibSVM baseline) beside ours.
-    if let Ok(p) = toml::from_str::<Published>(PUBLISHED) {
-        let mut rows = String::new();
-        for ((d, st, k, m), rr) in &runs {
-            if k != "10" || (m != "ours" && m != "libsvm") {
-                continue;
-            }
-            let dl = d.to_lowercase();
-            if let Some(pr) = p.table1.iter().find(|pr| dl.contains(&pr.dataset)) {
-                let iters: f64 = rr.iter().map(|r| f(r, "iterations")).sum();
-                let time: f64 = rr
-                    .iter()
-                    .map(|r| {
-                        [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                            .iter()
-                            .filter(|v| v.is_finite())
-                            .sum::<f64>()
-                    })
-                    .sum();
-                let _ = writeln!(
-                    rows,
-                    "| {d} | {st} | {m} | {:.2} | {:.2} | {:.0} | {iters:.0} | {} | {time:.2} |",
-                    pr.libsvm_accuracy,
-                    f(rr[0], "cv_accuracy_pct"),
-                    pr.libsvm_iterations,
-                    pr.libsvm_s
-                );
-            }
-        }
-        if !rows.is_empty() {
-            let _ = writeln!(md, "**Beside the paper's Table 1 (k = 10, LibSVM baseline; their times are a 6-core E5-2620 in C++, ours this machine)**\n");
-            let _ = writeln!(md, "| dataset | setting | method | paper acc % | ours acc % | paper #iter | ours #iter | paper s | ours s |");
-            let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
-            md.push_str(&rows);
-            md.push('\n');
-        }
-    }
-    // Figure: time against k per dataset and setting.
-    let mut panels = Vec::new();
-    let mut ds: Vec<(String, String)> = runs.keys().map(|k| (k.0.clone(), k.1.clone())).collect();
-    ds.dedup();
-    for (d, st) in &ds {
-        let mut series = Vec::new();
-        for (idx, m) in ["ours", "ours_shared_parallel", "libsvm"]
-            .iter()
-            .enumerate()
-        {
-            let mut pts: Vec<(f64, f64, f64)> = runs
-                .iter()
-                .filter(|(key, _)| &key.0 == d && &key.1 == st && key.3 == *m)
-                .map(|(_, rr)| {
-                    let t = if *m == "ours_shared_parallel" {
-                        f(rr[0], "cell_wall_s")
-                    } else {
-                        rr.iter()
-                            .map(|r| {
-                                [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                                    .iter()
-                                    .filter(|v| v.is_finite())
-                                    .sum::<f64>()
-                            })
-                            .sum()
-                    };
-                    (f(rr[0], "k_value"), t.max(1e-6), 0.0)
-                })
-                .collect();
-            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-            if !pts.is_empty() {
-                series.push(Series {
-                    label: (*m).to_string(),
-                    points: pts,
-                    color: idx,
-                    marker: idx,
-                });
-            }
-        }
-        panels.push(Panel {
-            title: format!("{d} — {st}"),
-            x_label: "k".into(),
-            y_label: "seconds for the whole k-fold CV".into(),
-            log_x: true,
-            log_y: true,
-            series,
-        });
-    }
-    if !panels.is_empty()
-        && runs
-            .keys()
-            .map(|k| &k.2)
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
-            > 1
-    {
-        let cols = panels.len().min(2);
-        let fig = Figure {
-            title: format!("SVM k-fold CV time against k — run `{run}`"),
-            caption: "ours (sequential, from alpha = 0), ours with a shared kernel cache and parallel rounds (wall time), LIBSVM svm-train on the same folds".into(),
-            rows: panels.len().div_ceil(cols),
-            cols,
-            panels,
-        };
-        files.extend(figures::render(&fig, dir, "time_vs_k")?);
-        let _ = writeln!(
-            md,
-            "![SVM CV time against k, run {run}]({run}/time_vs_k.svg)\n"
-        );
-    }
-    write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
-    files.push(dir.join("report-section.md"));
-    Ok(Rendered {
-        files,
-        markdown: md,
-    })
 }
