@@ -14,7 +14,9 @@
 //! whole kernel columns `K(x_a, ·)` over every row of the dataset, keyed by
 //! the original row index, behind a mutex, with LRU eviction. A solver whose
 //! local cache misses gathers the entries it needs from the shared column
-//! instead of recomputing kernels.
+//! instead of recomputing kernels; it has a missing column computed whole
+//! (n entries) only when it needs at least n/2 of them, and otherwise computes
+//! just its own entries.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -231,6 +233,21 @@ impl SharedKernelCache {
     /// How many whole columns fit.
     pub fn capacity_columns(&self) -> usize {
         self.capacity_columns
+    }
+
+    /// Number of rows of the dataset (the length of every column).
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Column `a` if the cache holds it (counted as a hit), without computing.
+    pub fn get(&self, a: usize) -> Option<Arc<[f32]>> {
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let c = g.cols[a].clone()?;
+        g.unlink(a);
+        g.push_back(a, self.n);
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(c)
     }
 
     /// Column `a` (`K(x_a, x_r)` for every row `r`, unsigned), computing it if

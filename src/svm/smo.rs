@@ -93,7 +93,7 @@ pub(crate) struct SvcQ<'k> {
     kd: &'k KernelData<'k>,
     /// Dataset row of each solver position (permuted by `swap_index`).
     rows: Vec<u32>,
-    /// On sparse data without a shared cache: the training rows copied
+    /// On sparse data: the training rows copied
     /// contiguously in their initial order ([`KernelData::compact`]), and the
     /// row of that copy at each solver position (permuted with `rows`).
     local: Option<(KernelData<'static>, Vec<u32>)>,
@@ -114,7 +114,9 @@ impl<'k> SvcQ<'k> {
         shared: Option<&'k SharedKernelCache>,
     ) -> SvcQ<'k> {
         let l = rows.len();
-        let local = (shared.is_none() && kd.ds.is_sparse())
+        let local = kd
+            .ds
+            .is_sparse()
             .then(|| (kd.compact(&rows), (0..l as u32).collect()));
         SvcQ {
             kd,
@@ -151,9 +153,18 @@ impl<'k> SvcQ<'k> {
         let a = self.rows[i] as usize;
         let ya = self.y[i];
         let col = self.cache.column_mut(i);
-        match self.shared {
-            Some(sh) => {
-                let full = sh.column(self.kd, a, &mut self.scratch);
+        // The shared cache serves the column if it holds it; it computes a
+        // whole column (all n rows of the dataset) only when this request
+        // needs at least half as many entries, so that a shrunk active set
+        // never pays n kernel evaluations for a short prefix.
+        let scratch = &mut self.scratch;
+        let kd = self.kd;
+        let full = self.shared.and_then(|sh| {
+            sh.get(a)
+                .or_else(|| (2 * (len - start) >= sh.n()).then(|| sh.column(kd, a, scratch)))
+        });
+        match full {
+            Some(full) => {
                 for ((o, &r), &yr) in col[start..len]
                     .iter_mut()
                     .zip(&self.rows[start..len])
