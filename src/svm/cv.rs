@@ -107,7 +107,7 @@ pub fn cross_validate(
         let mut preds = Vec::with_capacity(folds.test_rows(h).len());
         let mut correct = 0;
         for &r in folds.test_rows(h) {
-            let p = out.model.predict(ds.row(r));
+            let p = out.model.predict(kd.ds.row(r));
             if p == ds.y[r] {
                 correct += 1;
             }

@@ -51,14 +51,23 @@ pub struct KernelData<'a> {
 }
 
 impl<'a> KernelData<'a> {
-    /// Precompute the squared norms of every row.
+    /// Precompute the squared norms of every row. Dense data with at most
+    /// [`SPARSE_DENSITY`] non-zero values is copied to CSR first: LIBSVM
+    /// works on sparse vectors, and a dot product over the non-zeros is
+    /// bit-identical to the dense one (the skipped terms are exact zeros) but
+    /// several times cheaper on data like MNIST (19% non-zero).
     pub fn new(ds: &'a Dataset, kind: KernelKind) -> KernelData<'a> {
+        let ds = match &ds.x {
+            Features::Dense { values, .. }
+                if (values.iter().filter(|&&v| v != 0.0).count() as f64)
+                    <= SPARSE_DENSITY * values.len() as f64 =>
+            {
+                Cow::Owned(to_csr(ds))
+            }
+            _ => Cow::Borrowed(ds),
+        };
         let norms = (0..ds.n()).map(|i| sq_norm_ordered(ds.row(i))).collect();
-        KernelData {
-            ds: Cow::Borrowed(ds),
-            kind,
-            norms,
-        }
+        KernelData { ds, kind, norms }
     }
 
     /// An owned copy holding only `rows`, stored contiguously in that order
@@ -157,6 +166,39 @@ impl<'a> KernelData<'a> {
     }
 }
 
+/// Dense data with at most this share of non-zero values is stored as CSR
+/// for kernel computations (see [`KernelData::new`]).
+pub const SPARSE_DENSITY: f64 = 0.5;
+
+/// The same rows in CSR form (zeros dropped), same name and labels.
+fn to_csr(ds: &Dataset) -> Dataset {
+    let d = ds.d();
+    let mut indptr = Vec::with_capacity(ds.n() + 1);
+    let (mut indices, mut values) = (Vec::new(), Vec::new());
+    indptr.push(0);
+    for i in 0..ds.n() {
+        if let Row::Dense(x) = ds.row(i) {
+            for (j, &v) in x.iter().enumerate() {
+                if v != 0.0 {
+                    indices.push(j as u32);
+                    values.push(v);
+                }
+            }
+        }
+        indptr.push(indices.len());
+    }
+    Dataset {
+        name: ds.name.clone(),
+        x: Features::Sparse {
+            d,
+            indptr,
+            indices,
+            values,
+        },
+        y: ds.y.clone(),
+    }
+}
+
 /// `||x||^2` summed in index order (as LIBSVM's `dot(x, x)`).
 fn sq_norm_ordered(r: Row<'_>) -> f64 {
     match r {
@@ -208,24 +250,26 @@ pub fn k_function(kind: KernelKind, x: Row<'_>, y: Row<'_>) -> f64 {
                         s + d * d
                     })
                 }
-                (a, b) => {
-                    let d = a_len(a).max(a_len(b));
-                    let (da, db) = (a.to_dense(d), b.to_dense(d));
-                    da.iter().zip(&db).fold(0.0, |s, (u, v)| {
-                        let d = u - v;
-                        s + d * d
-                    })
+                (Row::Sparse(ia, va), Row::Dense(b)) | (Row::Dense(b), Row::Sparse(ia, va)) => {
+                    // Every index in order; indices in neither row add an
+                    // exact zero, so the sum equals the sparse merge's.
+                    let d = b.len().max(ia.last().map_or(0, |&j| j as usize + 1));
+                    let (mut p, mut s) = (0usize, 0.0f64);
+                    for j in 0..d {
+                        let u = if p < ia.len() && ia[p] as usize == j {
+                            p += 1;
+                            va[p - 1]
+                        } else {
+                            0.0
+                        };
+                        let t = u - b.get(j).copied().unwrap_or(0.0);
+                        s += t * t;
+                    }
+                    s
                 }
             };
             (-gamma * sum).exp()
         }
-    }
-}
-
-fn a_len(r: Row<'_>) -> usize {
-    match r {
-        Row::Dense(x) => x.len(),
-        Row::Sparse(i, _) => i.last().map_or(0, |&j| j as usize + 1),
     }
 }
 
@@ -286,5 +330,64 @@ mod tests {
             );
             assert_eq!(local.norms[p].to_bits(), kd.norms[a as usize].to_bits());
         }
+    }
+
+    /// A dense dataset with 70% zeros, and its CSR twin.
+    fn low_density() -> (Dataset, Dataset) {
+        let rows: Vec<Vec<f64>> = (0..6)
+            .map(|i| {
+                (0..10)
+                    .map(|j| {
+                        if (i * 7 + j * 3) % 10 < 3 {
+                            0.1 * (i as f64 + 1.0) - 0.07 * j as f64
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let dense = Dataset::from_dense_rows("synthetic-low-density", &rows, vec![1.0; 6]);
+        let sparse = to_csr(&dense);
+        (dense, sparse)
+    }
+
+    #[test]
+    fn low_density_dense_data_is_kept_as_csr_with_identical_kernels() {
+        let (dense, sparse) = low_density();
+        let kind = KernelKind::Rbf { gamma: 0.7 };
+        let kd = KernelData::new(&dense, kind);
+        assert!(kd.ds.is_sparse(), "70% zeros must be stored as CSR");
+        for a in 0..6 {
+            for b in 0..6 {
+                let (ra, rb) = (dense.row(a), dense.row(b));
+                let dot = ra.dot_row(&rb);
+                let na = sq_norm_ordered(ra);
+                let nb = sq_norm_ordered(rb);
+                let want = (-0.7 * (na + nb - 2.0 * dot)).exp();
+                assert_eq!(kd.eval(a, b).to_bits(), want.to_bits());
+                // Prediction kernel: dense-sparse and sparse-sparse agree to the bit.
+                let ss = k_function(kind, sparse.row(a), sparse.row(b));
+                assert_eq!(
+                    k_function(kind, dense.row(a), sparse.row(b)).to_bits(),
+                    ss.to_bits()
+                );
+                assert_eq!(
+                    k_function(kind, sparse.row(a), dense.row(b)).to_bits(),
+                    ss.to_bits()
+                );
+                assert_eq!(
+                    k_function(kind, dense.row(a), dense.row(b)).to_bits(),
+                    ss.to_bits()
+                );
+            }
+        }
+        // Mostly non-zero data stays dense (no copy).
+        let full = Dataset::from_dense_rows(
+            "synthetic-full",
+            &[vec![1.0, 2.0], vec![3.0, 0.0]],
+            vec![1.0, -1.0],
+        );
+        assert!(!KernelData::new(&full, kind).ds.is_sparse());
     }
 }
