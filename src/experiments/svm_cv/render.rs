@@ -42,6 +42,19 @@ struct PubRow {
 
 type RunKey = (String, String, String, String); // dataset, setting, k, method
 
+/// Seconds of a run's rounds: init + train + predict summed over `rows`
+/// (parts a method does not time are NaN and skipped).
+fn run_seconds(rows: &[&Record]) -> f64 {
+    rows.iter()
+        .map(|r| {
+            [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
+                .iter()
+                .filter(|v| v.is_finite())
+                .sum::<f64>()
+        })
+        .sum()
+}
+
 /// The records of a run grouped by (dataset, setting, k, method).
 fn group_runs(records: &[Record]) -> BTreeMap<RunKey, Vec<&Record>> {
     let mut runs: BTreeMap<RunKey, Vec<&Record>> = BTreeMap::new();
@@ -229,6 +242,41 @@ fn v_checks(runs: &BTreeMap<RunKey, Vec<&Record>>) -> Vec<Record> {
     out
 }
 
+/// The markdown table of [`v_checks`] rows (with a `run` column first when
+/// `with_run`).
+fn v_table(rows: &[Record], with_run: bool) -> String {
+    let mut md = String::new();
+    let (rh, rs) = if with_run {
+        ("run | ", "---|")
+    } else {
+        ("", "")
+    };
+    let _ = writeln!(
+        md,
+        "| {rh}dataset | setting | k | ours % | svm-train -v % | |"
+    );
+    let _ = writeln!(md, "|{rs}---|---|---|---|---|---|");
+    for r in rows {
+        let run = if with_run {
+            format!("{} | ", s(r, "run"))
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            md,
+            "| {run}{} | {} | {} | {:.4} | {:.4} | {} |",
+            s(r, "dataset"),
+            s(r, "setting"),
+            s(r, "k"),
+            f(r, "acc_ours_pct"),
+            f(r, "acc_svm_train_v_pct"),
+            s(r, "verdict")
+        );
+    }
+    md.push('\n');
+    md
+}
+
 /// `r` with a `run` column in front.
 fn with_run(run: &str, r: Record) -> Record {
     let mut out = Record::new().with("run", run);
@@ -273,25 +321,7 @@ pub(super) fn overview(
     if !vs.is_empty() {
         files.extend(write_table(&to_frame(&vs)?, root, "svm-vs-svm-train-v")?);
         let _ = writeln!(md, "**Every run: LIBSVM-compatible folds, our CV accuracy against `svm-train -v k`** (`svm-vs-svm-train-v.csv`)\n");
-        let _ = writeln!(
-            md,
-            "| run | dataset | setting | k | ours % | svm-train -v % | |"
-        );
-        let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-        for r in &vs {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {:.4} | {:.4} | {} |",
-                s(r, "run"),
-                s(r, "dataset"),
-                s(r, "setting"),
-                s(r, "k"),
-                f(r, "acc_ours_pct"),
-                f(r, "acc_svm_train_v_pct"),
-                s(r, "verdict")
-            );
-        }
-        md.push('\n');
+        md.push_str(&v_table(&vs, true));
     }
     Ok(Some((md, files)))
 }
@@ -328,15 +358,7 @@ pub(super) fn render(
         let iters: f64 = rows.iter().map(|r| f(r, "iterations")).sum();
         let obj = rows.iter().map(|r| f(r, "objective")).sum::<f64>() / rounds as f64;
         let nsv = rows.iter().map(|r| f(r, "n_sv")).sum::<f64>() / rounds as f64;
-        let time: f64 = rows
-            .iter()
-            .map(|r| {
-                [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                    .iter()
-                    .filter(|v| v.is_finite())
-                    .sum::<f64>()
-            })
-            .sum();
+        let time = run_seconds(rows);
         let acc = f(rows[0], "cv_accuracy_pct");
         let maj = f(rows[0], "majority_pct");
         let wall = f(rows[0], "cell_wall_s");
@@ -376,24 +398,11 @@ pub(super) fn render(
             md,
             "**LIBSVM-compatible folds: our CV accuracy against `svm-train -v k`'s printed one**\n"
         );
-        let _ = writeln!(md, "| dataset | setting | k | ours % | svm-train -v % | |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|");
-        for r in &v {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {:.4} | {:.4} | {} |",
-                s(r, "dataset"),
-                s(r, "setting"),
-                s(r, "k"),
-                f(r, "acc_ours_pct"),
-                f(r, "acc_svm_train_v_pct"),
-                s(r, "verdict")
-            );
-        }
-        md.push('\n');
+        md.push_str(&v_table(&v, false));
     }
     // The paper's Table 1 (k = 10, LibSVM baseline) beside ours.
-    if let Ok(p) = toml::from_str::<Published>(PUBLISHED) {
+    let published = toml::from_str::<Published>(PUBLISHED).ok();
+    if let Some(p) = &published {
         let mut rows = String::new();
         for ((d, st, k, m), rr) in &runs {
             if k != "10" || st != "paper" || (m != "ours" && m != "libsvm") {
@@ -402,15 +411,7 @@ pub(super) fn render(
             let dl = d.to_lowercase();
             if let Some(pr) = p.table1.iter().find(|pr| dl.contains(&pr.dataset)) {
                 let iters: f64 = rr.iter().map(|r| f(r, "iterations")).sum();
-                let time: f64 = rr
-                    .iter()
-                    .map(|r| {
-                        [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                            .iter()
-                            .filter(|v| v.is_finite())
-                            .sum::<f64>()
-                    })
-                    .sum();
+                let time = run_seconds(rr);
                 let _ = writeln!(
                     rows,
                     "| {d} | {st} | {m} | {:.2} | {:.2} | {:.0} | {iters:.0} | {} | {time:.2} |",
@@ -431,7 +432,7 @@ pub(super) fn render(
     }
     // The paper's Table 3 (LibSVM seconds for k = 3, 10, 100) beside the
     // times of svm-train and of our solver on this machine.
-    if let Ok(p) = toml::from_str::<Published>(PUBLISHED) {
+    if let Some(p) = &published {
         let mut rows = String::new();
         for ((d, st, k, m), rr) in &runs {
             if st != "paper" || m != "ours" {
@@ -444,20 +445,10 @@ pub(super) fn render(
             let Some(pr) = p.table3.iter().find(|pr| dl.contains(&pr.dataset)) else {
                 continue;
             };
-            let total = |rows: &[&Record]| -> f64 {
-                rows.iter()
-                    .map(|r| {
-                        [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                            .iter()
-                            .filter(|v| v.is_finite())
-                            .sum::<f64>()
-                    })
-                    .sum()
-            };
             let peer = runs
                 .get(&(d.clone(), st.clone(), k.clone(), "libsvm".to_string()))
-                .map_or(f64::NAN, |pr| total(pr));
-            let ours = total(rr);
+                .map_or(f64::NAN, |pr| run_seconds(pr));
+            let ours = run_seconds(rr);
             let _ = writeln!(
                 rows,
                 "| {d} | {k} | {} | {peer:.2} | {ours:.2} | {:.2} |",
@@ -490,14 +481,7 @@ pub(super) fn render(
                     let t = if *m == "ours_shared_parallel" {
                         f(rr[0], "cell_wall_s")
                     } else {
-                        rr.iter()
-                            .map(|r| {
-                                [f(r, "init_s"), f(r, "train_s"), f(r, "predict_s")]
-                                    .iter()
-                                    .filter(|v| v.is_finite())
-                                    .sum::<f64>()
-                            })
-                            .sum()
+                        run_seconds(rr)
                     };
                     (f(rr[0], "k_value"), t.max(1e-6), 0.0)
                 })
