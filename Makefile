@@ -8,8 +8,20 @@ CARGO      ?= cargo
 DATA_DIR   ?= $(if $(CVBENCH_DATA_DIR),$(CVBENCH_DATA_DIR),data)
 RESULTS    ?= results
 THREADS    ?=
-BIN        := target/release/cvbench
-RUNFLAGS   := --data-dir $(DATA_DIR) --out $(RESULTS) $(if $(THREADS),--threads $(THREADS),)
+# The binary is where cargo puts it (CARGO_TARGET_DIR respected). PROFILE=debug
+# uses the test profile's binary (fast to build; CI's `make ci-targets`).
+PROFILE    ?= release
+TARGET_DIR := $(or $(CARGO_TARGET_DIR),target)
+BIN        ?= $(TARGET_DIR)/$(PROFILE)/cvbench
+BUILDFLAGS := $(if $(filter debug,$(PROFILE)),,--profile $(PROFILE))
+# DRY=1: plan every config (parse, load data, list cells) but run nothing.
+DRY        ?=
+DATAFLAGS  := --data-dir $(DATA_DIR) $(if $(THREADS),--threads $(THREADS),) $(if $(DRY),--dry-run,)
+RUNFLAGS   := $(DATAFLAGS) --out $(RESULTS)
+# Datasets `make fetch` downloads (default: all).
+FETCH_NAMES ?=
+# `make bench` runs `cargo $(BENCH)`; CI uses BENCH="test --benches" (each benchmark once, debug).
+BENCH      ?= bench
 
 # Reproduction configs whose data is on this kind of machine or synthetic.
 # (configs/*/paper-*.toml need covtype / YearPredictionMSD: `make paper-data`.)
@@ -23,7 +35,7 @@ QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # already in the data directory are only verified).
 REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale madelon madelon.t
 
-.PHONY: all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain
+.PHONY: all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
 
 all: build
 
@@ -31,7 +43,7 @@ toolchain:
 	@command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs (tested with stable 1.95)"; exit 2; }
 
 build: toolchain
-	$(CARGO) build --release --locked
+	$(CARGO) build $(BUILDFLAGS) --locked
 
 reproduce: build
 	$(BIN) fetch --data-dir $(DATA_DIR) $(REPRODUCE_DATA)
@@ -39,7 +51,7 @@ reproduce: build
 	$(BIN) report $(RESULTS)
 
 quick: build
-	$(BIN) run $(RUNFLAGS) --out $(RESULTS)/quick $(QUICK_CONFIGS)
+	$(BIN) run $(DATAFLAGS) --out $(RESULTS)/quick $(QUICK_CONFIGS)
 	$(BIN) report $(RESULTS)/quick
 
 paper-data: build
@@ -55,13 +67,13 @@ check: toolchain
 	$(CARGO) clippy --all-targets --locked -- -D warnings
 
 bench: toolchain
-	$(CARGO) bench --locked
+	$(CARGO) $(BENCH) --locked
 
 figures: build
 	$(BIN) report $(RESULTS)
 
 fetch: build
-	$(BIN) fetch --data-dir $(DATA_DIR)
+	$(BIN) fetch --data-dir $(DATA_DIR) $(FETCH_NAMES)
 
 datasets: build
 	$(BIN) datasets --data-dir $(DATA_DIR)
@@ -74,3 +86,45 @@ reproduce-long: build
 	$(BIN) fetch --data-dir $(DATA_DIR) a9a w8a
 	$(BIN) run $(RUNFLAGS) $(LONG_CONFIGS)
 	$(BIN) report $(RESULTS)
+
+# A real test on a real SLURM (root; installs slurm-wlm and munge from apt if
+# missing): a throwaway single-node cluster on localhost runs the quick configs
+# as an array of 3 tasks plus the collect job, and the collected records must
+# equal a single-machine run. Uses the debug binary (BIN=... to override).
+.PHONY: slurm-check
+slurm-check: toolchain
+	$(CARGO) build --locked
+	BIN=$${BIN:-$${CARGO_TARGET_DIR:-target}/debug/cvbench} scripts/slurm-check.sh
+# A long fuzz campaign (release build): FUZZ_CASES cases per fuzz test (the
+# readers and the config path); prints each test's count and the total.
+FUZZ_CASES ?= 200000
+FUZZ_LOG   ?= $(TARGET_DIR)/fuzz.log
+fuzz: toolchain
+	@mkdir -p $(TARGET_DIR)
+	FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test fuzz_inputs -- --nocapture --test-threads 1 > $(FUZZ_LOG) 2>&1; \
+	status=$$?; grep -E '^fuzz-|test result|panicked|FAILED' $(FUZZ_LOG); \
+	awk '/^fuzz-inputs/ { n += $$3 } END { print "fuzz: " n " inputs tried (log: $(FUZZ_LOG))" }' $(FUZZ_LOG); \
+	exit $$status
+
+# Every target the README names, each in a form that takes seconds, with the
+# debug binary (CI runs this after `make test`): the quick configs for real,
+# the reproduction configs planned (DRY=1), figures re-rendered from a copy
+# of the stored results, fetch verifying one dataset already present, bench
+# as a test run. Needs DATA_DIR with the datasets (CI: ../shared/datasets).
+CI_TMP ?= $(TARGET_DIR)/ci-targets
+ci-targets:
+	rm -rf $(CI_TMP) && mkdir -p $(CI_TMP)/empty
+	$(MAKE) --no-print-directory quick PROFILE=debug RESULTS=$(CI_TMP)/results
+	test -s $(CI_TMP)/results/quick/REPORT.md
+	cp -r results $(CI_TMP)/stored && rm -rf $(CI_TMP)/stored/quick
+	$(MAKE) --no-print-directory figures PROFILE=debug RESULTS=$(CI_TMP)/stored
+	$(MAKE) --no-print-directory datasets PROFILE=debug
+	$(MAKE) --no-print-directory fetch PROFILE=debug FETCH_NAMES=heart_scale
+	$(MAKE) --no-print-directory reproduce PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty
+	$(MAKE) --no-print-directory reproduce-long PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty
+	$(MAKE) --no-print-directory -n paper-data >/dev/null
+	$(MAKE) --no-print-directory peers || echo "note: make peers could not install libsvm-tools (svm-train comparisons are SKIPPED)"
+	$(MAKE) --no-print-directory bench BENCH="test --benches"
+	$(MAKE) --no-print-directory check
+	rm -rf $(CI_TMP)
+	@echo "ci-targets: every README target ran"

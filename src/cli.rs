@@ -1,4 +1,5 @@
-//! The command line: `run`, `validate`, `report`, `datasets`, `fetch`, `svm`.
+//! The command line: `run`, `collect`, `slurm`, `validate`, `report`,
+//! `datasets`, `fetch`, `svm`.
 //! Exit codes: 0 success, 1 a run failed, 2 bad usage, config or data.
 
 use crate::config::ConfigFile;
@@ -40,6 +41,55 @@ pub enum Command {
         /// Parse, load data and plan; run nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Run only shard I of N (`I/N`, 0-based), or `slurm` for the array task's
+        /// share (SLURM_ARRAY_TASK_ID of the array's task count).
+        #[arg(long, value_name = "I/N|slurm")]
+        shard: Option<String>,
+    },
+    /// Assemble records, tables, figures and manifests from the cell files of
+    /// finished shards, recomputing nothing (exit 1, writing nothing, when cells
+    /// are missing).
+    Collect {
+        /// Config files (TOML).
+        #[arg(required = true)]
+        configs: Vec<PathBuf>,
+        /// Results root.
+        #[arg(long, default_value = "results")]
+        out: PathBuf,
+        /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
+    },
+    /// Write a SLURM job array (one shard per task) and a dependent collect job
+    /// under OUT/<name>/slurm/ (OUT/slurm/ for several configs); submit with --submit.
+    Slurm {
+        /// Config files (TOML).
+        #[arg(required = true)]
+        configs: Vec<PathBuf>,
+        /// Array tasks (shards).
+        #[arg(long)]
+        tasks: usize,
+        /// SLURM partition.
+        #[arg(long)]
+        partition: Option<String>,
+        /// Time limit per task (SLURM format, e.g. 04:00:00).
+        #[arg(long)]
+        time: Option<String>,
+        /// CPUs per task (also the threads of each shard).
+        #[arg(long)]
+        cpus: Option<usize>,
+        /// Memory per task (SLURM format, e.g. 8G).
+        #[arg(long)]
+        mem: Option<String>,
+        /// Submit with sbatch (else only write the scripts and submit.sh).
+        #[arg(long)]
+        submit: bool,
+        /// Results root.
+        #[arg(long, default_value = "results")]
+        out: PathBuf,
+        /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
+        #[arg(long)]
+        data_dir: Option<PathBuf>,
     },
     /// Parse a config, load its data, expand the grid and print the cells.
     Validate {
@@ -94,11 +144,51 @@ fn classify(e: ExperimentError) -> Failure {
     }
 }
 
+/// The most worker threads `--threads` accepts: more only adds overhead
+/// (results do not depend on the thread count).
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    (8 * cores).max(64)
+}
+
+fn check_threads(t: usize) -> Result<(), Failure> {
+    let max = max_threads();
+    if t == 0 || t > max {
+        return Err(usage(anyhow::anyhow!(
+            "--threads {t} is out of range: use 1..={max} (this machine has {} cores; results do not depend on the thread count)",
+            std::thread::available_parallelism().map_or(1, usize::from)
+        )));
+    }
+    Ok(())
+}
+
+/// An error and its causes on one line, each text once: a cause whose text
+/// the message already contains (`path: No such file or directory`) is not
+/// repeated.
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut s = e.to_string();
+    for cause in e.chain().skip(1) {
+        let c = cause.to_string();
+        if !s.contains(&c) {
+            s.push_str(": ");
+            s.push_str(&c);
+        }
+    }
+    s
+}
+
 fn usage(e: impl Into<anyhow::Error>) -> Failure {
     Failure {
         code: 2,
         error: e.into(),
     }
+}
+
+fn read_configs(paths: &[PathBuf]) -> Result<Vec<ConfigFile>, Failure> {
+    paths
+        .iter()
+        .map(|p| ConfigFile::read(p).map_err(|e| classify(e.into())))
+        .collect()
 }
 
 /// Run the parsed command line.
@@ -111,9 +201,20 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             threads,
             fresh,
             dry_run,
+            shard,
         } => {
-            if threads == Some(0) {
-                return Err(usage(anyhow::anyhow!("--threads must be at least 1")));
+            let shard = shard
+                .map(|s| runner::Shard::parse(&s, |k| std::env::var(k).ok()))
+                .transpose()
+                .map_err(usage)?;
+            if let Some(t) = threads {
+                check_threads(t)?;
+            }
+            if out.exists() && !out.is_dir() {
+                return Err(usage(anyhow::anyhow!(
+                    "--out {} is a file, not a folder: give a folder for the results (created if missing)",
+                    out.display()
+                )));
             }
             let ctx = Context::new(DataDir::resolve(data_dir));
             // Validate every config before running any, so a typo in the last
@@ -122,8 +223,19 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 .iter()
                 .map(|p| ConfigFile::read(p).map_err(|e| classify(e.into())))
                 .collect::<Result<_, _>>()?;
+            let mut names: Vec<(String, &std::path::Path)> = Vec::new();
             for f in &files {
-                runner::validate(f, &ctx).map_err(classify)?;
+                let plan = runner::validate(f, &ctx).map_err(classify)?;
+                if let Some((_, first)) = names.iter().find(|(n, _)| n == plan.name()) {
+                    return Err(usage(anyhow::anyhow!(
+                        "{} and {} both have name = \"{}\": their results would overwrite each other in {}\n  fix: give each config its own `name`",
+                        first.display(),
+                        f.path.display(),
+                        plan.name(),
+                        out.join(plan.name()).display()
+                    )));
+                }
+                names.push((plan.name().to_string(), &f.path));
             }
             let opts = RunOptions {
                 out,
@@ -131,18 +243,111 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 fresh,
                 dry_run,
                 progress: !dry_run,
+                shard,
             };
             for f in &files {
                 let s = runner::run(f, &ctx, &opts).map_err(classify)?;
-                if !dry_run {
-                    println!(
+                match &opts.shard {
+                    _ if dry_run => {}
+                    None => println!(
                         "{}: {} cells ({} resumed) -> {}",
                         f.path.display(),
                         s.cells,
                         s.resumed,
                         s.dir.display()
-                    );
+                    ),
+                    Some(sh) => println!(
+                        "{}: shard {sh}: {} of {} cells ({} resumed) -> {}{}",
+                        f.path.display(),
+                        s.mine,
+                        s.cells,
+                        s.resumed,
+                        s.dir.display(),
+                        if s.assembled {
+                            " (every cell present: assembled)"
+                        } else {
+                            ""
+                        }
+                    ),
                 }
+            }
+            Ok(())
+        }
+        Command::Collect {
+            configs,
+            out,
+            data_dir,
+        } => {
+            let ctx = Context::new(DataDir::resolve(data_dir));
+            let files = read_configs(&configs)?;
+            for (dir, written) in runner::collect::collect(&files, &ctx, &out).map_err(classify)? {
+                println!("{}: assembled {} files", dir.display(), written.len());
+            }
+            Ok(())
+        }
+        Command::Slurm {
+            configs,
+            tasks,
+            partition,
+            time,
+            cpus,
+            mem,
+            submit,
+            out,
+            data_dir,
+        } => {
+            if tasks == 0 || cpus == Some(0) {
+                return Err(usage(anyhow::anyhow!(
+                    "--tasks and --cpus must be at least 1"
+                )));
+            }
+            let data = DataDir::resolve(data_dir);
+            let data_path = data.path().to_path_buf();
+            let ctx = Context::new(data);
+            let files = read_configs(&configs)?;
+            let mut names = Vec::new();
+            let mut cells = 0;
+            let mut exclusive = false;
+            for f in &files {
+                let plan = runner::validate(f, &ctx).map_err(classify)?;
+                cells += plan.cells().len();
+                exclusive |= plan.exclusive();
+                names.push(plan.name().to_string());
+            }
+            if tasks > cells {
+                eprintln!(
+                    "warning: {tasks} tasks for {cells} cells: some tasks will have nothing to do"
+                );
+            }
+            let bin = std::env::current_exe().map_err(|e| Failure {
+                code: 1,
+                error: anyhow::anyhow!("cannot locate the cvbench binary: {e}"),
+            })?;
+            let opts = runner::slurm::SlurmOptions {
+                tasks,
+                partition,
+                time,
+                cpus,
+                mem,
+                exclusive,
+            };
+            let fail = |e: runner::slurm::SlurmError| Failure {
+                code: 1,
+                error: e.into(),
+            };
+            let s = runner::slurm::write_scripts(&configs, &names, &out, &data_path, &bin, &opts)
+                .map_err(fail)?;
+            println!(
+                "wrote {}, {} and {}",
+                s.array.display(),
+                s.collect.display(),
+                s.submit.display()
+            );
+            if submit {
+                let (array, collect) = runner::slurm::submit(&s).map_err(fail)?;
+                println!("submitted array job {array} ({tasks} tasks) and collect job {collect} (afterok:{array})");
+            } else {
+                println!("submit with: sh {}", s.submit.display());
             }
             Ok(())
         }
@@ -162,6 +367,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Report { dir } => {
+            if !dir.is_dir() {
+                return Err(usage(anyhow::anyhow!(
+                    "{}: no such results folder (give the folder `cvbench run --out` wrote, default `results`)",
+                    dir.display()
+                )));
+            }
             let files = crate::results::report::report(&dir).map_err(classify)?;
             for f in files {
                 println!("wrote {}", f.display());
@@ -217,6 +428,18 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     }
                     Err(e) => {
                         eprintln!("{name}: {e}");
+                        if matches!(e, crate::data::DataError::Download { .. }) {
+                            // No network (or the source moved): say how else to get it.
+                            eprintln!(
+                                "{name}: could not download. Without network access, put the files into {} by hand:",
+                                dir.path().display()
+                            );
+                            for st in crate::data::registry::status(&dir) {
+                                if st.name == *name {
+                                    eprint!("{st}");
+                                }
+                            }
+                        }
                         failed.push(name.clone());
                     }
                 }
@@ -226,7 +449,10 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             } else {
                 Err(Failure {
                     code: 1,
-                    error: anyhow::anyhow!("could not fetch: {}", failed.join(", ")),
+                    error: anyhow::anyhow!(
+                        "could not fetch: {} (`cvbench datasets` lists every dataset, where it was looked for and how to get it)",
+                        failed.join(", ")
+                    ),
                 })
             }
         }

@@ -47,6 +47,20 @@ pub enum ConfigError {
         /// How to fix it.
         fix: String,
     },
+    /// A dataset of the config could not be loaded.
+    #[error("{path}:{line}:{col}: {message}")]
+    Dataset {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line of the dataset entry.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// The data error, prefixed with the dataset's name unless it names it.
+        message: String,
+        /// Why it could not be loaded (the message says how to fix it).
+        source: Box<crate::data::DataError>,
+    },
 }
 
 /// A config file's path and text.
@@ -154,6 +168,36 @@ impl ConfigFile {
             &format!("`{what}` is empty: the grid has no cells"),
             &format!("add at least one entry to `{what}`"),
         ))
+    }
+
+    /// Check that the config's `name` (at `span`) is a plain folder name: the
+    /// run is written to `<out>/<name>/` and `--fresh` deletes inside it, so a
+    /// name must not leave `<out>` (no `/`, `\\`, `..`, `.`, empty, absolute
+    /// or control characters; at most 200 bytes).
+    pub fn check_folder_name(&self, name: &str, span: Range<usize>) -> Result<(), ConfigError> {
+        let problem = if name.is_empty() {
+            Some("is empty")
+        } else if name == "." || name == ".." {
+            Some("is `.` or `..`")
+        } else if name.contains(['/', '\\']) {
+            Some("contains a path separator (`/` or `\\`)")
+        } else if name.chars().any(char::is_control) {
+            Some("contains a control character")
+        } else if name.len() > 200 {
+            Some("is longer than 200 bytes")
+        } else if name.starts_with('-') || name.starts_with(' ') || name.ends_with(' ') {
+            Some("starts with `-` or has leading/trailing spaces")
+        } else {
+            None
+        };
+        match problem {
+            None => Ok(()),
+            Some(p) => Err(self.invalid(
+                span,
+                &format!("name = {name:?} {p}: the name is the results folder under --out"),
+                "use a plain folder name such as \"table2-a9a\" (letters, digits, `-`, `_`, `.`)",
+            )),
+        }
     }
 
     /// A validation error at `span`, with a fix.

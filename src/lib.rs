@@ -11,12 +11,14 @@
 //! - [`experiments`]: one module per paper (cell → record rows).
 //! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
 //! - [`cli`]: the command line.
+//! - [`interrupt`]: Ctrl-C / SIGTERM handling that leaves no temporary file.
 
 pub mod cli;
 pub mod config;
 pub mod cv;
 pub mod data;
 pub mod experiments;
+pub mod interrupt;
 pub mod learners;
 pub mod results;
 pub mod runner;

@@ -3,9 +3,10 @@
 use clap::Parser;
 
 fn main() {
+    cvbench::interrupt::install();
     let cli = cvbench::cli::Cli::parse();
     if let Err(f) = cvbench::cli::run(cli) {
-        eprintln!("error: {:#}", f.error);
+        eprintln!("error: {}", cvbench::cli::error_text(&f.error));
         std::process::exit(f.code);
     }
 }

@@ -1,22 +1,33 @@
 //! The runner: executes a plan's cells on a rayon pool, with a progress bar,
 //! resuming finished cells (each cell's records are stored atomically under
-//! `<run>/cells/`), then writes `records.parquet`/`records.csv`, renders the
-//! kind's tables and figures and writes `manifest.json`.
+//! `<run>/cells/`, see [`store`]), then assembles the run folder from the
+//! cell files: `records.parquet`/`records.csv`, the kind's tables and
+//! figures, and `manifest.json` (see [`collect`]).
 //!
 //! Results do not depend on the thread count: every cell has its own seed and
-//! records are assembled in the plan's cell order.
+//! records are assembled in the plan's cell order. With a [`Shard`], only that
+//! shard's cells run (see [`shard`]); the folder is assembled when every cell
+//! is there, by `cvbench collect` or by the shard that finds them all.
+//!
+//! Several processes may share one results folder (shards on a cluster, or
+//! two runs started by mistake): cell files are written under unique
+//! temporary names and renamed, and the assembly takes a lock file.
+
+pub mod collect;
+pub mod shard;
+pub mod slurm;
+pub mod store;
 
 use crate::config::ConfigFile;
-use crate::experiments::{Context, ExperimentError, Plan};
-use crate::results::manifest::Manifest;
-use crate::results::table::{to_frame, write_atomic, write_table};
+use crate::experiments::{Context, ExperimentError, Kind, Plan};
 use crate::results::{Record, ResultsError};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
+pub use shard::Shard;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+use store::{Origin, StoredCell};
 
 /// Options of `cvbench run`.
 #[derive(Clone, Debug)]
@@ -25,12 +36,14 @@ pub struct RunOptions {
     pub out: PathBuf,
     /// Worker threads (default: all cores).
     pub threads: Option<usize>,
-    /// Ignore finished cells and recompute everything.
+    /// Ignore finished cells and recompute everything (with a shard: its own cells).
     pub fresh: bool,
     /// Plan and print, run nothing.
     pub dry_run: bool,
     /// Show a progress bar.
     pub progress: bool,
+    /// Run only this shard's cells.
+    pub shard: Option<Shard>,
 }
 
 /// What a run did.
@@ -40,76 +53,113 @@ pub struct RunSummary {
     pub dir: PathBuf,
     /// Cells in the plan.
     pub cells: usize,
-    /// Cells reused from an earlier run.
+    /// Cells of this shard (all cells when unsharded).
+    pub mine: usize,
+    /// Of those, cells reused from an earlier run.
     pub resumed: usize,
-    /// Files written.
+    /// Whether the run folder was assembled (records, tables, manifest).
+    pub assembled: bool,
+    /// Files written by the assembly.
     pub files: Vec<PathBuf>,
 }
 
-#[derive(Serialize, Deserialize)]
-struct StoredCell {
-    key: String,
-    seed: u64,
-    records: Vec<Record>,
+/// A planned config: its kind, plan, cell identities and run folder.
+pub struct Prepared {
+    /// The experiment kind.
+    pub kind: &'static dyn Kind,
+    /// The plan.
+    pub plan: Box<dyn Plan>,
+    /// Every cell's identity (see [`store::identities`]).
+    pub identities: Vec<String>,
+    /// The run folder `<out>/<name>`.
+    pub dir: PathBuf,
 }
 
-fn cell_path(dir: &Path, key: &str) -> PathBuf {
-    dir.join("cells")
-        .join(format!("{:016x}.json", crate::seed::derive(0, key)))
+/// Plan a config (loading its data) and compute its cells' identities.
+pub fn prepare(cfg: &ConfigFile, ctx: &Context, out: &Path) -> Result<Prepared, ExperimentError> {
+    let kind = kind_of(cfg)?;
+    let _ = ctx.take_used();
+    crate::experiments::preflight(cfg, ctx)?;
+    let plan = kind.plan(cfg, ctx)?;
+    let data = ctx.take_used();
+    let identities = store::identities(kind.name(), &cfg.text, plan.as_ref(), &data);
+    let dir = out.join(plan.name());
+    Ok(Prepared {
+        kind,
+        plan,
+        identities,
+        dir,
+    })
 }
 
-fn load_cell(dir: &Path, key: &str, seed: u64) -> Option<Vec<Record>> {
-    let text = std::fs::read_to_string(cell_path(dir, key)).ok()?;
-    let c: StoredCell = serde_json::from_str(&text).ok()?;
-    (c.key == key && c.seed == seed).then_some(c.records)
+/// Test-only hook: `CVBENCH_TEST_CELL_DELAY_MS` sleeps this long before each
+/// cell, so that tests can kill a run midway. Not for normal use.
+fn test_delay() {
+    if let Some(ms) = std::env::var("CVBENCH_TEST_CELL_DELAY_MS")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
 }
 
-/// Run a config end to end. Config and data errors surface before any cell runs.
+/// Run a config end to end (or one shard's share of it). Config and data
+/// errors surface before any cell runs.
 pub fn run(
     cfg: &ConfigFile,
     ctx: &Context,
     opts: &RunOptions,
 ) -> Result<RunSummary, ExperimentError> {
-    let kind = kind_of(cfg)?;
-    let kind_name = kind.name();
-    let plan = kind.plan(cfg, ctx)?;
-    let dir = opts.out.join(plan.name());
+    let p = prepare(cfg, ctx, &opts.out)?;
+    let (plan, dir) = (p.plan.as_ref(), p.dir.clone());
     let cells = plan.cells();
+    let mine: Vec<usize> = match &opts.shard {
+        None => (0..cells.len()).collect(),
+        Some(s) => {
+            let a = Shard::assign(plan, s.count);
+            (0..cells.len()).filter(|&i| a[i] == s.index).collect()
+        }
+    };
+    let summary = |resumed, assembled, files| RunSummary {
+        dir: dir.clone(),
+        cells: cells.len(),
+        mine: mine.len(),
+        resumed,
+        assembled,
+        files,
+    };
     if opts.dry_run {
+        let share = opts.shard.as_ref().map_or(String::new(), |s| {
+            format!(" ({} for shard {s})", mine.len())
+        });
         println!(
-            "{}: {} cells would run into {}",
+            "{}: {} cells{share} would run into {}",
             cfg.path.display(),
             cells.len(),
             dir.display()
         );
-        return Ok(RunSummary {
-            dir,
-            cells: cells.len(),
-            resumed: 0,
-            files: vec![],
-        });
+        return Ok(summary(0, false, vec![]));
     }
     let started = Instant::now();
     let started_unix = crate::results::manifest::unix_now();
-    if opts.fresh {
+    if opts.fresh && opts.shard.is_none() {
         let _ = std::fs::remove_dir_all(dir.join("cells"));
     }
+    // `create_dir_all` tolerates another process creating it at the same time.
     std::fs::create_dir_all(dir.join("cells")).map_err(|source| ResultsError::Io {
         path: dir.clone(),
         source,
     })?;
-    let mut results: Vec<Option<Vec<Record>>> = cells
+    crate::results::atomic::clean_stale(&dir);
+    let todo: Vec<usize> = mine
         .iter()
-        .map(|c| {
-            if opts.fresh {
-                None
-            } else {
-                load_cell(&dir, &c.key, c.seed)
-            }
+        .copied()
+        .filter(|&i| {
+            opts.fresh
+                || store::load(&dir, &cells[i].key, cells[i].seed, &p.identities[i]).is_none()
         })
         .collect();
-    let resumed = results.iter().filter(|r| r.is_some()).count();
-    let todo: Vec<usize> = (0..cells.len()).filter(|&i| results[i].is_none()).collect();
+    let resumed = mine.len() - todo.len();
     let bar = if opts.progress {
         ProgressBar::new(todo.len() as u64)
     } else {
@@ -122,12 +172,15 @@ pub fn run(
         .unwrap_or_else(|_| ProgressStyle::default_bar())
         .progress_chars("=> "),
     );
-    bar.set_prefix(plan.name().to_string());
+    let prefix = match &opts.shard {
+        Some(s) => format!("{} shard {s}", plan.name()),
+        None => plan.name().to_string(),
+    };
+    bar.set_prefix(prefix.clone());
     if resumed > 0 {
         bar.println(format!(
-            "{}: resuming, {resumed} of {} cells already done (use --fresh to recompute)",
-            plan.name(),
-            cells.len()
+            "{prefix}: resuming, {resumed} of {} cells already done (use --fresh to recompute)",
+            mine.len()
         ));
     }
     let threads = if plan.exclusive() {
@@ -142,33 +195,40 @@ pub fn run(
             cell: String::new(),
             message: format!("thread pool: {e}"),
         })?;
+    let host = crate::results::atomic::host();
+    let shard_label = opts.shard.as_ref().map(|s| s.to_string());
     let failed = AtomicBool::new(false);
-    let run_one = |i: usize| -> Result<(usize, Vec<Record>), ExperimentError> {
+    let run_one = |i: usize| -> Result<(), ExperimentError> {
         if failed.load(Ordering::Relaxed) {
             return Err(ExperimentError::Cell {
                 cell: cells[i].key.clone(),
                 message: "skipped after an earlier failure".into(),
             });
         }
-        let out = plan
+        test_delay();
+        let t = Instant::now();
+        let records: Vec<Record> = plan
             .run_cell(i)
             .inspect_err(|_| failed.store(true, Ordering::Relaxed))?;
         let stored = StoredCell {
             key: cells[i].key.clone(),
             seed: cells[i].seed,
-            records: out.clone(),
+            identity: p.identities[i].clone(),
+            origin: Some(Origin {
+                shard: shard_label.clone(),
+                host: host.clone(),
+                finished_unix: crate::results::manifest::unix_now(),
+                seconds: t.elapsed().as_secs_f64(),
+            }),
+            records,
         };
-        let json = serde_json::to_vec(&stored).map_err(|e| ExperimentError::Cell {
-            cell: cells[i].key.clone(),
-            message: e.to_string(),
-        })?;
-        write_atomic(&cell_path(&dir, &cells[i].key), &json)?;
+        store::save(&dir, &stored)?;
         bar.inc(1);
-        Ok((i, out))
+        Ok(())
     };
     // Timing-sensitive plans run their cells in the calling thread, one at a time,
     // so that a cell may still use the global pool (parallel TreeCV) undisturbed.
-    let outcomes: Vec<Result<(usize, Vec<Record>), ExperimentError>> = if plan.exclusive() {
+    let outcomes: Vec<Result<(), ExperimentError>> = if plan.exclusive() {
         todo.iter().map(|&i| run_one(i)).collect()
     } else {
         pool.install(|| todo.par_iter().map(|&i| run_one(i)).collect())
@@ -177,54 +237,36 @@ pub fn run(
     // Report the error that caused the stop, not a cell skipped because of it.
     let skipped = |e: &ExperimentError| matches!(e, ExperimentError::Cell { message, .. } if message.starts_with("skipped"));
     let mut first_err: Option<ExperimentError> = None;
-    for o in outcomes {
-        match o {
-            Ok((i, recs)) => results[i] = Some(recs),
-            Err(e) => {
-                if first_err
-                    .as_ref()
-                    .is_none_or(|f| skipped(f) && !skipped(&e))
-                {
-                    first_err = Some(e);
-                }
-            }
+    for e in outcomes.into_iter().filter_map(Result::err) {
+        if first_err
+            .as_ref()
+            .is_none_or(|f| skipped(f) && !skipped(&e))
+        {
+            first_err = Some(e);
         }
     }
     if let Some(e) = first_err {
         return Err(e);
     }
-    let records: Vec<Record> = results.into_iter().flatten().flatten().collect();
-    let mut files = write_table(&to_frame(&records)?, &dir, "records")?;
-    let rendered = kind.render(&dir, cfg, &records)?;
-    files.extend(rendered.files);
-    let manifest = Manifest::new(
-        kind_name,
-        plan.name(),
-        cfg,
-        plan.base_seed(),
-        cells.iter().map(|c| (c.key.clone(), c.seed)).collect(),
+    let info = collect::RunInfo {
+        config: cfg,
         threads,
         started_unix,
-        started.elapsed().as_secs_f64(),
-        files
-            .iter()
-            .map(|f| f.strip_prefix(&dir).unwrap_or(f).display().to_string())
-            .collect(),
-    );
-    let mpath = dir.join("manifest.json");
-    write_atomic(&mpath, &manifest.to_json())?;
-    files.push(mpath);
-    Ok(RunSummary {
-        dir,
-        cells: cells.len(),
-        resumed,
-        files,
-    })
+        started,
+    };
+    // A shard assembles only when it finds every cell there (it is the last).
+    if opts.shard.is_some() && !collect::missing(&p).is_empty() {
+        return Ok(summary(resumed, false, vec![]));
+    }
+    let files = collect::assemble(&p, &info)?;
+    Ok(summary(resumed, true, files))
 }
 
 /// Plan a config and list its cells (for `cvbench validate`).
 pub fn validate(cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-    kind_of(cfg)?.plan(cfg, ctx)
+    let kind = kind_of(cfg)?;
+    crate::experiments::preflight(cfg, ctx)?;
+    kind.plan(cfg, ctx)
 }
 
 /// The experiment kind a config names (an error naming the known kinds otherwise).

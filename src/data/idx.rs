@@ -111,7 +111,13 @@ fn read_body(r: &mut impl Read, path: &Path, len: usize, what: &str) -> Result<V
 
 /// Read an IDX image file (magic 2051).
 pub fn read_idx_images(path: &Path) -> Result<IdxImages, DataError> {
-    let mut r = compress::open(path)?;
+    read_idx_images_from(compress::open(path)?, path)
+}
+
+/// Like [`read_idx_images`], from any reader; `path` only names the input
+/// in errors. Memory stays within a small multiple of the bytes actually
+/// read, whatever the header claims.
+pub fn read_idx_images_from(mut r: impl Read, path: &Path) -> Result<IdxImages, DataError> {
     let dims = read_header(&mut r, path, IMAGES_MAGIC, 3)?;
     let (n, rows, cols) = (dims[0], dims[1], dims[2]);
     let len = n
@@ -121,6 +127,10 @@ pub fn read_idx_images(path: &Path) -> Result<IdxImages, DataError> {
             path: path.to_path_buf(),
             msg: format!("implausible dimensions {n} × {rows} × {cols}"),
         })?;
+    super::limits::check_features(
+        &format!("{}: images of {rows} × {cols} pixels", path.display()),
+        rows.saturating_mul(cols),
+    )?;
     let body = read_body(&mut r, path, len, "pixels")?;
     Ok(IdxImages {
         n,
@@ -132,7 +142,11 @@ pub fn read_idx_images(path: &Path) -> Result<IdxImages, DataError> {
 
 /// Read an IDX label file (magic 2049); labels are returned as f64 (0..=255).
 pub fn read_idx_labels(path: &Path) -> Result<Vec<f64>, DataError> {
-    let mut r = compress::open(path)?;
+    read_idx_labels_from(compress::open(path)?, path)
+}
+
+/// Like [`read_idx_labels`], from any reader; `path` only names the input in errors.
+pub fn read_idx_labels_from(mut r: impl Read, path: &Path) -> Result<Vec<f64>, DataError> {
     let dims = read_header(&mut r, path, LABELS_MAGIC, 1)?;
     let body = read_body(&mut r, path, dims[0], "labels")?;
     Ok(body.into_iter().map(f64::from).collect())
@@ -216,6 +230,10 @@ mod tests {
         // Huge claimed size, tiny file: an error, not an allocation failure.
         std::fs::write(&p, idx(2051, &[u32::MAX, 1000, 1000], &[1])).unwrap();
         assert!(read_idx_images(&p).is_err());
+        // No images, but absurdly wide ones: refused before any use of the width.
+        std::fs::write(&p, idx(2051, &[0, 65536, 65536], &[])).unwrap();
+        let e = read_idx_images(&p).unwrap_err().to_string();
+        assert!(e.contains("more than cvbench supports"), "{e}");
     }
 
     #[test]

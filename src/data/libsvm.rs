@@ -92,10 +92,11 @@ pub fn read_libsvm_from(
                     "expected strictly increasing feature indices, found {idx} after {prev}"
                 )));
             }
-            if idx > u32::MAX as usize {
+            if idx > super::limits::MAX_FEATURES {
                 return Err(err(format!(
-                    "feature index {idx} is too large (at most {})",
-                    u32::MAX
+                    "feature index {idx} is too large: cvbench supports at most {} features (a dense weight vector of {idx} features would take {} GiB)",
+                    super::limits::MAX_FEATURES,
+                    (idx as u128 * 8) >> 30
                 )));
             }
             prev = idx;
@@ -115,6 +116,7 @@ pub fn read_libsvm_from(
     }
 
     let d = max_index.max(min_features.unwrap_or(0));
+    super::limits::check_features(&format!("{}: n_features", source.display()), d)?;
     Ok(Dataset {
         name: dataset_name_from_path(source),
         x: Features::Sparse {
@@ -270,6 +272,8 @@ mod tests {
             ("1 1:1\n1 foo\n", 2, "index:value"),
             ("1 1:nan\n", 1, "finite"),
             ("1 qid:x 1:1\n", 1, "qid"),
+            ("+1 4294967295:1\n-1 1:1\n", 1, "too large"),
+            ("1 134217729:1\n", 1, "too large"),
         ];
         for (text, line, what) in cases {
             let err = parse(text, None).unwrap_err();

@@ -4,6 +4,7 @@
 //!
 //! - [`compress`]: open files with transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
 //! - [`libsvm`], [`idx`], [`uci`]: readers (and the LibSVM writer).
+//! - [`limits`]: size checks against what an input can mean and the machine's memory.
 //! - [`transform`]: config-facing preprocessing steps.
 //! - [`registry`]: named datasets (`registry.toml`), the data directory,
 //!   checksum verification and availability status.
@@ -19,6 +20,7 @@ pub mod error;
 pub mod fetch;
 pub mod idx;
 pub mod libsvm;
+pub mod limits;
 pub mod registry;
 pub mod spec;
 pub mod synthetic;

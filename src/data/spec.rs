@@ -171,6 +171,24 @@ impl DatasetSpec {
         } else if let (Some(p), Some(format)) = (&self.path, self.format) {
             let main = resolve_path(p, dir);
             let labels = self.labels.as_deref().map(|l| resolve_path(l, dir));
+            let mut files: Vec<(&Path, &Path)> = vec![(p.as_path(), main.as_path())];
+            if let (Some(g), Some(f)) = (self.labels.as_deref(), labels.as_deref()) {
+                files.push((g, f));
+            }
+            for (given, found) in files {
+                if !found.exists() {
+                    let mut looked = vec![given.to_path_buf()];
+                    if !given.is_absolute() {
+                        looked.push(dir.path().join(given));
+                    }
+                    return Err(DataError::Missing {
+                        dataset: self.display_name(),
+                        file: given.display().to_string(),
+                        looked,
+                        hint: "Fix the path: a relative path is looked up in the working directory, then in the data directory (--data-dir or CVBENCH_DATA_DIR).".into(),
+                    });
+                }
+            }
             match (format, labels) {
                 (Format::Libsvm, _) => libsvm::read_libsvm(&main, self.n_features)?,
                 (Format::Idx, Some(l)) => super::idx::read_mnist(&main, &l, "file")?,

@@ -116,7 +116,18 @@ fn name(g: Generator, n: usize, d: usize, noise: f64, seed: u64) -> String {
     )
 }
 
-fn check(g: Generator, d: usize, min_d: usize, noise: f64) -> Result<(), DataError> {
+/// The most features a generator makes (its hidden model is calibrated on
+/// 20,000 rows of width `d`, so `d` bounds the work before the first row).
+pub const MAX_SYNTHETIC_D: usize = 100_000;
+
+fn check(g: Generator, n: usize, d: usize, min_d: usize, noise: f64) -> Result<(), DataError> {
+    if d > MAX_SYNTHETIC_D {
+        return Err(DataError::Invalid(format!(
+            "synthetic {}: d = {d} is too large (at most {MAX_SYNTHETIC_D})",
+            g.as_str()
+        )));
+    }
+    super::limits::check_dense(&format!("synthetic {}", g.as_str()), n, d)?;
     if d < min_d {
         return Err(DataError::Invalid(format!(
             "synthetic {}: d = {d} is too small (at least {min_d})",
@@ -308,7 +319,7 @@ impl CovtypeModel {
 /// threshold set so that about 36.5% of rows are positive; with the default
 /// noise the hidden linear rule itself errs on about 30% of rows.
 pub fn covtype_like(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset, DataError> {
-    check(Generator::CovtypeLike, d, 1, noise)?;
+    check(Generator::CovtypeLike, n, d, 1, noise)?;
     let model = CovtypeModel::new(d, noise, seed);
     let mut rng = seed::rng(seed::derive(seed, "synthetic/covtype-like/rows"));
     let mut values = vec![0.0; n * d];
@@ -334,7 +345,7 @@ pub fn covtype_like(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset
 /// [`MSD_NOISE`]), clipped to 1922..=2011 and scaled to `[0, 1]` with the
 /// real data's range, so targets lie in `[0, 1]` (mean about 0.86).
 pub fn msd_like(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset, DataError> {
-    check(Generator::MsdLike, d, 1, noise)?;
+    check(Generator::MsdLike, n, d, 1, noise)?;
     let mut mrng = seed::rng(seed::derive(seed, "synthetic/msd-like/model"));
     let cols: Vec<(f64, f64)> = (0..d)
         .map(|j| {
@@ -396,7 +407,7 @@ pub fn linear_classification(
     noise: f64,
     seed: u64,
 ) -> Result<Dataset, DataError> {
-    check(Generator::LinearClassification, d, 1, noise)?;
+    check(Generator::LinearClassification, n, d, 1, noise)?;
     let w = unit_weights(
         &mut seed::rng(seed::derive(seed, "synthetic/linear-classification/model")),
         d,
@@ -423,7 +434,7 @@ pub fn linear_classification(
 /// Small linear regression data: `x ~ N(0, I_d)`, a hidden unit weight
 /// vector `w`, `y = w·x + noise·ε`.
 pub fn linear_regression(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset, DataError> {
-    check(Generator::LinearRegression, d, 1, noise)?;
+    check(Generator::LinearRegression, n, d, 1, noise)?;
     let w = unit_weights(
         &mut seed::rng(seed::derive(seed, "synthetic/linear-regression/model")),
         d,

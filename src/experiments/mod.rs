@@ -4,12 +4,15 @@
 //! section from stored records. The runner and the result writers are
 //! generic and know nothing of any paper.
 
+#[cfg(test)]
+mod figure_tests;
 pub mod progressive;
 pub mod svm_cv;
 pub mod treecv;
 
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::{DataDir, DataError, Dataset, DatasetSpec};
+use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::{Record, ResultsError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,6 +30,16 @@ pub enum ExperimentError {
     /// Writing or reading results failed.
     #[error(transparent)]
     Results(#[from] ResultsError),
+    /// Collecting a run whose cells are not all there.
+    #[error("{run}: {} of {total} cells missing, e.g. {}\n  fix: run the missing shards (`cvbench run CONFIG --shard I/N`) or `cvbench run CONFIG` without --shard, then collect again", missing.len(), missing.iter().take(5).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))]
+    Incomplete {
+        /// The run (config name).
+        run: String,
+        /// Keys of the missing cells, in plan order.
+        missing: Vec<String>,
+        /// Cells in the plan.
+        total: usize,
+    },
     /// A cell failed while running.
     #[error("cell {cell}: {message}")]
     Cell {
@@ -54,6 +67,9 @@ pub struct Rendered {
     pub files: Vec<PathBuf>,
     /// Markdown for `REPORT.md`, with image links relative to the results root.
     pub markdown: String,
+    /// Markdown for the report's appendix (cost tables, per-run detail that
+    /// the main text summarises); empty when none.
+    pub appendix: String,
 }
 
 /// A planned run: the cells of one config, ready to execute.
@@ -68,6 +84,19 @@ pub trait Plan: Send + Sync {
     fn cells(&self) -> &[Cell];
     /// Run cell `i` into record rows.
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError>;
+    /// An estimate of cell `i`'s cost in any unit shared by the plan's cells
+    /// (used to balance shards); `None` when the kind has none.
+    fn cost(&self, i: usize) -> Option<f64> {
+        let _ = i;
+        None
+    }
+    /// Everything of the config that determines cell `i`'s numbers besides
+    /// its key and seed, serialized (part of the cell's identity for resume);
+    /// `None` means the whole config's content, which is always safe.
+    fn cell_spec(&self, i: usize) -> Option<String> {
+        let _ = i;
+        None
+    }
 }
 
 /// An experiment kind (one per paper).
@@ -95,6 +124,13 @@ pub trait Kind: Sync {
         let _ = (root, runs);
         Ok(None)
     }
+    /// The scorecard rows of this kind's paper, computed from the stored
+    /// runs of this kind under a results folder (`runs` may be empty: every
+    /// artifact is then "not run").
+    fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {
+        let _ = runs;
+        Vec::new()
+    }
 }
 
 /// Every experiment kind the harness knows.
@@ -106,11 +142,70 @@ pub fn kinds() -> Vec<&'static dyn Kind> {
     ]
 }
 
-/// Shared state for planning: the data directory and a cache of loaded datasets.
+#[derive(serde::Deserialize)]
+struct CommonKeys {
+    name: Option<toml::Spanned<String>>,
+    datasets: Option<Vec<toml::Spanned<DatasetSpec>>>,
+}
+
+/// Checks every kind shares, run before a kind plans a config (and so before
+/// anything runs): `name` is a plain folder name; the `datasets` entries
+/// (of kinds that have them) load — a load error names the config file and
+/// the entry's line — and have distinct names (two entries that resolve to
+/// one name, such as `name = "heart_scale"` and `path = "heart_scale.xz"`,
+/// would share their cells). Keys that do not parse are left to the kind,
+/// whose schema reports them.
+pub fn preflight(cfg: &ConfigFile, ctx: &Context) -> Result<(), ExperimentError> {
+    let Ok(common) = cfg.parse::<CommonKeys>() else {
+        return Ok(());
+    };
+    if let Some(name) = &common.name {
+        cfg.check_folder_name(name.get_ref(), name.span())?;
+    }
+    let mut seen: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    for entry in common.datasets.iter().flatten() {
+        let spec = entry.get_ref();
+        let (line, col) = cfg.line_col(entry.span().start);
+        let data = ctx.dataset(spec).map_err(|source| {
+            let text = source.to_string();
+            let name = spec.display_name();
+            ConfigError::Dataset {
+                path: cfg.path.clone(),
+                line,
+                col,
+                message: if text.contains(&format!("`{name}`")) {
+                    text
+                } else {
+                    format!("dataset `{name}`: {text}")
+                },
+                source: Box::new(source),
+            }
+        })?;
+        if let Some((_, first)) = seen.iter().find(|(n, _)| *n == data.name) {
+            let (l0, _) = cfg.line_col(first.start);
+            return Err(cfg
+                .invalid(
+                    entry.span(),
+                    &format!(
+                        "this dataset resolves to the name `{}`, like the one at line {l0}: their cells would collide",
+                        data.name
+                    ),
+                    "remove the duplicate, or give one of them its own `label = \"...\"`",
+                )
+                .into());
+        }
+        seen.push((data.name.clone(), entry.span()));
+    }
+    Ok(())
+}
+
+/// Shared state for planning: the data directory and a cache of loaded
+/// datasets with their content fingerprints.
 pub struct Context {
     /// Where datasets are looked for.
     pub data_dir: DataDir,
-    cache: Mutex<HashMap<String, Arc<Dataset>>>,
+    cache: Mutex<HashMap<String, (Arc<Dataset>, u64)>>,
+    used: Mutex<Vec<(String, u64)>>,
 }
 
 impl Context {
@@ -119,19 +214,83 @@ impl Context {
         Context {
             data_dir,
             cache: Mutex::new(HashMap::new()),
+            used: Mutex::new(Vec::new()),
         }
     }
 
-    /// Load a dataset (once per spec per process).
+    /// Load a dataset (once per spec per process; its fingerprint is computed
+    /// at load time and the use is logged for [`Context::take_used`]).
     pub fn dataset(&self, spec: &DatasetSpec) -> Result<Arc<Dataset>, DataError> {
         let key = format!("{spec:?}");
-        if let Some(d) = self.cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
-            return Ok(d);
-        }
-        let d = Arc::new(spec.load(&self.data_dir)?);
-        if let Ok(mut c) = self.cache.lock() {
-            c.insert(key, d.clone());
+        let cached = self.cache.lock().ok().and_then(|c| c.get(&key).cloned());
+        let (d, fp) = match cached {
+            Some(hit) => hit,
+            None => {
+                let d = Arc::new(spec.load(&self.data_dir)?);
+                let fp = fingerprint(&d);
+                if let Ok(mut c) = self.cache.lock() {
+                    c.insert(key.clone(), (d.clone(), fp));
+                }
+                (d, fp)
+            }
+        };
+        if let Ok(mut u) = self.used.lock() {
+            if !u.iter().any(|(k, _)| *k == key) {
+                u.push((key, fp));
+            }
         }
         Ok(d)
     }
+
+    /// Log the use of a dataset loaded without [`Context::dataset`] (its
+    /// content then counts in the identity of the plan's cells).
+    pub fn note_use(&self, what: &str, d: &Dataset) {
+        let fp = fingerprint(d);
+        if let Ok(mut u) = self.used.lock() {
+            if !u.iter().any(|(k, _)| k == what) {
+                u.push((what.to_string(), fp));
+            }
+        }
+    }
+
+    /// The datasets (spec and content fingerprint) used since the last call,
+    /// in order of first use; clears the log. The runner brackets planning
+    /// with it to learn which data a plan's cells depend on.
+    pub fn take_used(&self) -> Vec<(String, u64)> {
+        self.used
+            .lock()
+            .map(|mut u| std::mem::take(&mut *u))
+            .unwrap_or_default()
+    }
+}
+
+/// A stable 64-bit fingerprint of a dataset's content: name, shape, storage,
+/// every feature value and label (bit patterns), so that any change to a data
+/// file, a transform or a generator parameter changes it.
+pub fn fingerprint(d: &Dataset) -> u64 {
+    use crate::data::Features;
+    use crate::seed::mix64;
+    let mut h = crate::seed::derive(0, &d.name);
+    let mut put = |w: u64| h = mix64(h ^ w);
+    put(d.n() as u64);
+    put(d.d() as u64);
+    match &d.x {
+        Features::Dense { values, .. } => {
+            put(1);
+            values.iter().for_each(|v| put(v.to_bits()));
+        }
+        Features::Sparse {
+            indptr,
+            indices,
+            values,
+            ..
+        } => {
+            put(2);
+            indptr.iter().for_each(|&p| put(p as u64));
+            indices.iter().for_each(|&j| put(u64::from(j)));
+            values.iter().for_each(|v| put(v.to_bits()));
+        }
+    }
+    d.y.iter().for_each(|v| put(v.to_bits()));
+    h
 }

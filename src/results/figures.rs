@@ -1,9 +1,13 @@
 //! Figures with plotters: grids of panels with line series, markers and error
 //! bars, written as SVG and PNG. Log axes are drawn by plotting `log10` of the
-//! values with tick labels in the original units, so every panel shares one
-//! code path. Fonts are embedded (DejaVu Sans), nothing comes from the system.
+//! values with tick labels in the original units (powers of ten: `1e3`,
+//! `1e4`, ...), so every panel shares one code path. Each panel has its own
+//! legend to the right of its plot area (never over the data), one entry per
+//! series with the series' line style and marker. Fonts are embedded (DejaVu
+//! Sans), nothing comes from the system.
 
 use super::ResultsError;
+use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -18,8 +22,24 @@ pub struct Series {
     pub points: Vec<(f64, f64, f64)>,
     /// Colour index into the palette.
     pub color: usize,
-    /// Marker: 0 circle, 1 triangle, 2 cross.
+    /// Marker: 0 circle, 1 triangle, 2 square, 3 cross, 4 diamond.
     pub marker: usize,
+    /// Draw each point as a bar from the bottom of the panel (with the
+    /// marker on top) instead of a line.
+    pub bars: bool,
+}
+
+/// How a series' line and marker are drawn besides its colour and marker
+/// shape (`Panel::styles`, by series index).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Style {
+    /// Dashed line (e.g. a second method, or a closed-form curve).
+    pub dashed: bool,
+    /// Thin line, no markers, drawn under the other series (closed-form
+    /// or reference curves).
+    pub thin: bool,
+    /// Hollow markers (e.g. the randomized order beside the fixed one).
+    pub hollow: bool,
 }
 
 /// One panel (a chart).
@@ -37,6 +57,26 @@ pub struct Panel {
     pub log_y: bool,
     /// The lines.
     pub series: Vec<Series>,
+    /// Category names for the integer x positions 0, 1, ... (a categorical
+    /// x axis; empty: numeric).
+    pub x_ticks: Vec<String>,
+    /// Line styles by series index (missing entries: solid, normal width,
+    /// filled markers).
+    pub styles: Vec<Style>,
+}
+
+impl Panel {
+    /// Add a series with a style.
+    pub fn push(&mut self, series: Series, style: Style) {
+        self.styles.resize(self.series.len(), Style::default());
+        self.series.push(series);
+        self.styles.push(style);
+    }
+
+    /// The style of series `i`.
+    pub fn style(&self, i: usize) -> Style {
+        self.styles.get(i).copied().unwrap_or_default()
+    }
 }
 
 /// A figure: a title, a caption line and a `rows × cols` grid of panels.
@@ -52,6 +92,36 @@ pub struct Figure {
     pub cols: usize,
     /// Panels in row-major order (`rows * cols` at most).
     pub panels: Vec<Panel>,
+}
+
+/// What tells a series apart in a legend: colour, marker, bars and line style.
+pub type StyleKey = (usize, usize, bool, Style);
+
+/// The legend of each panel as drawn: label and style key of every series.
+pub fn legend(fig: &Figure) -> Vec<Vec<(String, StyleKey)>> {
+    fig.panels
+        .iter()
+        .map(|p| {
+            p.series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    (
+                        s.label.clone(),
+                        (s.color % PALETTE.len(), s.marker % 5, s.bars, p.style(i)),
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Every figure rendered on this thread, with its SVG path (tests read it
+    /// to check the legend against the SVG).
+    pub static RENDERED: std::cell::RefCell<Vec<(PathBuf, Figure)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 const PALETTE: [RGBColor; 8] = [
@@ -86,26 +156,93 @@ fn tx(v: f64, log: bool) -> f64 {
     }
 }
 
-fn tick(v: f64, log: bool) -> String {
-    let x = if log { 10f64.powf(v) } else { v };
-    let a = x.abs();
-    if a == 0.0 {
-        "0".into()
-    } else if !(1e-3..1e5).contains(&a) {
-        format!("{x:.0e}")
-    } else if a >= 100.0 {
-        format!("{x:.0}")
-    } else if a >= 1.0 {
-        format!("{x:.2}")
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .into()
+/// A tick label for a value in original units, with `decimals` decimals
+/// (linear axes) or as a power of ten (log axes: `1e3`, `2e4`, `0.5`, `10`).
+fn tick_label(v: f64, log: bool, decimals: usize) -> String {
+    if log {
+        let x = 10f64.powf(v);
+        if x == 0.0 {
+            return "0".into();
+        }
+        let e = x.abs().log10().floor();
+        let mant = x / 10f64.powf(e);
+        let mant = (mant * 10.0).round() / 10.0;
+        if (-2.0..=2.0).contains(&e) {
+            let d = if e < 0.0 { (-e) as usize + 1 } else { 0 };
+            let s = format!("{x:.d$}");
+            return if s.contains('.') {
+                s.trim_end_matches('0').trim_end_matches('.').into()
+            } else {
+                s
+            };
+        }
+        if (mant - 1.0).abs() < 1e-9 {
+            format!("1e{e:.0}")
+        } else {
+            format!("{}e{e:.0}", format!("{mant:.1}").trim_end_matches(".0"))
+        }
+    } else if v != 0.0 && (v.abs() >= 1e6 || v.abs() < 1e-4) {
+        format!("{v:.1e}")
     } else {
-        format!("{x:.4}")
-            .trim_end_matches('0')
-            .trim_end_matches('.')
-            .into()
+        format!("{v:.decimals$}")
     }
+}
+
+/// Tick positions (in plotted units) for `[lo, hi]`: powers of ten on log
+/// axes (with 2 and 5 between them when the range is short), a 1-2-5 step
+/// otherwise; and the decimals that make every label distinct.
+fn ticks(lo: f64, hi: f64, log: bool) -> (Vec<f64>, usize) {
+    if log {
+        let mut t: Vec<f64> = ((lo.ceil() as i64)..=(hi.floor() as i64))
+            .map(|e| e as f64)
+            .collect();
+        if t.len() < 3 {
+            let mut more = Vec::new();
+            for e in (lo.floor() as i64)..=(hi.ceil() as i64) {
+                for m in [1.0f64, 2.0, 5.0] {
+                    let v = e as f64 + m.log10();
+                    if v >= lo && v <= hi {
+                        more.push(v);
+                    }
+                }
+            }
+            t = more;
+        }
+        if t.len() >= 2 {
+            return (t, 0);
+        }
+    }
+    let span = (hi - lo).abs().max(1e-12);
+    let raw = span / 6.0;
+    let p = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * p)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * p);
+    let first = (lo / step).ceil() * step;
+    let mut t = Vec::new();
+    let mut v = first;
+    while v <= hi + step * 1e-9 && t.len() < 50 {
+        t.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
+        v += step;
+    }
+    if log {
+        // A log axis spanning less than a factor of 2: label in original units.
+        return (t, 0);
+    }
+    let mut decimals = (-(step.log10().floor())).max(0.0) as usize;
+    // More decimals until the labels are distinct.
+    while decimals < 8 {
+        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, false, decimals)).collect();
+        let mut d = labels.clone();
+        d.dedup();
+        if d.len() == labels.len() {
+            break;
+        }
+        decimals += 1;
+    }
+    (t, decimals)
 }
 
 fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -125,12 +262,245 @@ fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+fn marker_element<DB: DrawingBackend>(
+    marker: usize,
+    at: (i32, i32),
+    color: RGBColor,
+    hollow: bool,
+) -> DynElement<'static, DB, (i32, i32)> {
+    let (x, y) = at;
+    let fill: ShapeStyle = if hollow {
+        color.stroke_width(2)
+    } else {
+        color.filled()
+    };
+    match marker % 5 {
+        0 => Circle::new((x, y), 4, fill).into_dyn(),
+        1 => TriangleMarker::new((x, y), 5, fill).into_dyn(),
+        2 => Rectangle::new([(x - 4, y - 4), (x + 4, y + 4)], fill).into_dyn(),
+        3 => Cross::new((x, y), 5, color.stroke_width(2)).into_dyn(),
+        _ => {
+            if hollow {
+                PathElement::new(
+                    vec![(x, y - 5), (x + 5, y), (x, y + 5), (x - 5, y), (x, y - 5)],
+                    color.stroke_width(2),
+                )
+                .into_dyn()
+            } else {
+                Polygon::new(vec![(x, y - 5), (x + 5, y), (x, y + 5), (x - 5, y)], fill).into_dyn()
+            }
+        }
+    }
+}
+
+const LEGEND_FONT: u32 = 13;
+
+/// Split `text` into lines of at most `width` pixels (at `font` px).
+fn wrap(text: &str, width: u32, font: u32) -> Vec<String> {
+    let per_char = f64::from(font) * 0.58;
+    let max_chars = ((f64::from(width) / per_char) as usize).max(8);
+    let mut lines: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for w in text.split(' ') {
+        if !cur.is_empty() && cur.chars().count() + 1 + w.chars().count() > max_chars {
+            lines.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(w);
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Width of a panel's legend column, in pixels.
+fn legend_width(p: &Panel) -> u32 {
+    let longest = p
+        .series
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    if longest == 0 {
+        0
+    } else {
+        ((longest as f64 * f64::from(LEGEND_FONT) * 0.58) as u32 + 48).clamp(90, 330)
+    }
+}
+
+/// A linear axis over `[lo, hi]` with our own tick positions.
+struct Axis {
+    lo: f64,
+    hi: f64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for Axis {
+    type FormatOption = DefaultFormatting;
+    type ValueType = f64;
+    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
+        let f = (v - self.lo) / (self.hi - self.lo);
+        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
+    }
+    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        if hint.weight().allow_light_points() {
+            Vec::new()
+        } else {
+            self.ticks.clone()
+        }
+    }
+    fn range(&self) -> std::ops::Range<f64> {
+        self.lo..self.hi
+    }
+}
+
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<Axis, Axis>>;
+
+fn draw_series<DB: DrawingBackend>(
+    chart: &mut Chart<'_, DB>,
+    p: &Panel,
+    i: usize,
+    y0: f64,
+) -> Result<(), String> {
+    let s = &p.series[i];
+    let st = p.style(i);
+    let (lx, ly) = (p.log_x, p.log_y);
+    let color = PALETTE[s.color % PALETTE.len()];
+    let width = if st.thin { 1 } else { 2 };
+    let pts: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .map(|q| (tx(q.0, lx), tx(q.1, ly)))
+        .collect();
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    if s.bars {
+        let n = p.series.iter().filter(|s| s.bars).count().max(1);
+        let half = 0.8 / (2.0 * n as f64);
+        chart
+            .draw_series(pts.iter().map(|&(x, y)| {
+                Rectangle::new([(x - half, y0), (x + half, y)], color.mix(0.55).filled())
+            }))
+            .map_err(e)?;
+    } else if st.dashed {
+        chart
+            .draw_series(DashedLineSeries::new(
+                pts.clone(),
+                7,
+                5,
+                color.stroke_width(width),
+            ))
+            .map_err(e)?;
+    } else {
+        chart
+            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))
+            .map_err(e)?;
+    }
+    if !st.thin {
+        let marker = s.marker;
+        let hollow = st.hollow;
+        chart
+            .draw_series(pts.iter().map(|&(x, y)| {
+                EmptyElement::at((x, y)) + marker_element::<DB>(marker, (0, 0), color, hollow)
+            }))
+            .map_err(e)?;
+    }
+    let bars = s.points.iter().filter(|q| q.2 > 0.0).map(|q| {
+        PathElement::new(
+            vec![
+                (tx(q.0, lx), tx(q.1 - q.2, ly)),
+                (tx(q.0, lx), tx(q.1 + q.2, ly)),
+            ],
+            color.stroke_width(1),
+        )
+    });
+    chart.draw_series(bars).map_err(e)?;
+    Ok(())
+}
+
+fn draw_legend<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let font = ("sans-serif", LEGEND_FONT).into_font();
+    let mut y = 40;
+    for (i, s) in p.series.iter().enumerate() {
+        let st = p.style(i);
+        let color = PALETTE[s.color % PALETTE.len()];
+        let width = if st.thin { 1 } else { 2 };
+        let (x0, x1) = (6, 34);
+        if s.bars {
+            area.draw(&Rectangle::new(
+                [(x0, y - 5), (x1, y + 5)],
+                color.mix(0.55).filled(),
+            ))
+            .map_err(e)?;
+        } else if st.dashed {
+            for (a, b) in [(x0, x0 + 8), (x0 + 12, x0 + 20), (x0 + 24, x1)] {
+                area.draw(&PathElement::new(
+                    vec![(a, y), (b, y)],
+                    color.stroke_width(width),
+                ))
+                .map_err(e)?;
+            }
+        } else {
+            area.draw(&PathElement::new(
+                vec![(x0, y), (x1, y)],
+                color.stroke_width(width),
+            ))
+            .map_err(e)?;
+        }
+        if !st.thin {
+            area.draw(&marker_element::<DB>(
+                s.marker,
+                ((x0 + x1) / 2, y),
+                color,
+                st.hollow,
+            ))
+            .map_err(e)?;
+        }
+        area.draw(&Text::new(
+            s.label.clone(),
+            (x1 + 6, y - 7),
+            font.clone().color(&BLACK),
+        ))
+        .map_err(e)?;
+        y += 20;
+    }
+    Ok(())
+}
+
 fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> Result<(), String> {
-    let (x0, x1) = range(
-        p.series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|q| tx(q.0, p.log_x))),
-    );
+    let (w, _) = area.dim_in_pixel();
+    let lw = legend_width(p).min(w / 2);
+    let (plot_area, legend_area) = area.split_horizontally(w - lw);
+    // Title: wrapped to the panel's width so that neighbours never overlap.
+    let title_lines = wrap(&p.title, w.saturating_sub(20), 15);
+    let title_h = if p.title.is_empty() {
+        6
+    } else {
+        8 + 18 * title_lines.len() as u32
+    };
+    let (title_area, _) = area.split_vertically(title_h);
+    for (i, line) in title_lines.iter().enumerate() {
+        title_area
+            .draw(&Text::new(
+                line.clone(),
+                (10, 4 + 18 * i as i32),
+                ("sans-serif", 15).into_font().style(FontStyle::Bold),
+            ))
+            .map_err(|e| e.to_string())?;
+    }
+    let (_, plot_area) = plot_area.split_vertically(title_h);
+    let (x0, x1) = if p.x_ticks.is_empty() {
+        range(
+            p.series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|q| tx(q.0, p.log_x))),
+        )
+    } else {
+        (-0.5, p.x_ticks.len() as f64 - 0.5)
+    };
     let (y0, y1) = range(p.series.iter().flat_map(|s| {
         s.points.iter().flat_map(|q| {
             [
@@ -140,115 +510,90 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
             ]
         })
     }));
-    let mut chart = ChartBuilder::on(area)
-        .caption(&p.title, ("sans-serif", 20).into_font())
-        .margin(10)
+    let y0 = if p.series.iter().any(|s| s.bars) && !p.log_y {
+        y0.min(0.0)
+    } else {
+        y0
+    };
+    let (xt, xd) = if p.x_ticks.is_empty() {
+        ticks(x0, x1, p.log_x)
+    } else {
+        ((0..p.x_ticks.len()).map(|i| i as f64).collect(), 0)
+    };
+    let (yt, yd) = ticks(y0, y1, p.log_y);
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin(8)
         .x_label_area_size(45)
-        .y_label_area_size(70)
-        .build_cartesian_2d(x0..x1, y0..y1)
+        .y_label_area_size(72)
+        .build_cartesian_2d(
+            Axis {
+                lo: x0,
+                hi: x1,
+                ticks: xt,
+            },
+            Axis {
+                lo: y0,
+                hi: y1,
+                ticks: yt,
+            },
+        )
         .map_err(|e| e.to_string())?;
     let (lx, ly) = (p.log_x, p.log_y);
+    let cats = &p.x_ticks;
+    let x_fmt = |v: &f64| {
+        if cats.is_empty() {
+            tick_label(*v, lx, xd)
+        } else if (v - v.round()).abs() < 1e-6 && v.round() >= 0.0 {
+            cats.get(v.round() as usize).cloned().unwrap_or_default()
+        } else {
+            String::new()
+        }
+    };
+    let y_fmt = |v: &f64| tick_label(*v, ly, yd);
     chart
         .configure_mesh()
         .x_desc(p.x_label.as_str())
         .y_desc(p.y_label.as_str())
-        .x_label_formatter(&|v| tick(*v, lx))
-        .y_label_formatter(&|v| tick(*v, ly))
-        .label_style(("sans-serif", 15))
-        .axis_desc_style(("sans-serif", 16))
-        .x_labels(6)
-        .y_labels(7)
+        .x_label_formatter(&x_fmt)
+        .y_label_formatter(&y_fmt)
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 15))
         .draw()
         .map_err(|e| e.to_string())?;
-    for s in &p.series {
-        let color = PALETTE[s.color % PALETTE.len()];
-        let pts: Vec<(f64, f64)> = s
-            .points
-            .iter()
-            .map(|q| (tx(q.0, lx), tx(q.1, ly)))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(|e| e.to_string())?
-            .label(s.label.as_str())
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(3))
-            });
-        let marker = s.marker;
-        chart
-            .draw_series(
-                pts.iter()
-                    .map(|&(x, y)| -> DynElement<'static, DB, (f64, f64)> {
-                        match marker % 3 {
-                            0 => Circle::new((x, y), 4, color.filled()).into_dyn(),
-                            1 => TriangleMarker::new((x, y), 5, color.filled()).into_dyn(),
-                            _ => Cross::new((x, y), 5, color.stroke_width(2)).into_dyn(),
-                        }
-                    }),
-            )
-            .map_err(|e| e.to_string())?;
-        let bars = s.points.iter().filter(|q| q.2 > 0.0).map(|q| {
-            PathElement::new(
-                vec![
-                    (tx(q.0, lx), tx(q.1 - q.2, ly)),
-                    (tx(q.0, lx), tx(q.1 + q.2, ly)),
-                ],
-                color.stroke_width(1),
-            )
-        });
-        chart.draw_series(bars).map_err(|e| e.to_string())?;
+    // Thin (closed-form, reference) series first, so that they lie under the others.
+    let mut order: Vec<usize> = (0..p.series.len()).collect();
+    order.sort_by_key(|&i| !p.style(i).thin);
+    for i in order {
+        draw_series(&mut chart, p, i, y0)?;
     }
-    // Put the legend in the corner that covers the fewest data points.
-    let corners = [
-        (SeriesLabelPosition::UpperLeft, false, true),
-        (SeriesLabelPosition::UpperRight, true, true),
-        (SeriesLabelPosition::LowerLeft, false, false),
-        (SeriesLabelPosition::LowerRight, true, false),
-    ];
-    let covered = |right: bool, upper: bool| {
-        p.series
-            .iter()
-            .flat_map(|s| s.points.iter())
-            .filter(|q| {
-                let fx = (tx(q.0, lx) - x0) / (x1 - x0);
-                let fy = (tx(q.1, ly) - y0) / (y1 - y0);
-                (if right { fx > 0.55 } else { fx < 0.45 })
-                    && (if upper { fy > 0.6 } else { fy < 0.4 })
-            })
-            .count()
-    };
-    let legend_at = corners
-        .iter()
-        .min_by_key(|(_, right, upper)| covered(*right, *upper))
-        .map_or(SeriesLabelPosition::UpperLeft, |c| c.0.clone());
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .position(legend_at)
-        .draw()
-        .map_err(|e| e.to_string())?;
+    if lw > 0 {
+        draw_legend(&legend_area, p)?;
+    }
     Ok(())
 }
 
 fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, fig: &Figure) -> Result<(), String> {
     root.fill(&WHITE).map_err(|e| e.to_string())?;
-    let (title_area, body) = root.split_vertically(70);
+    let (w, _) = root.dim_in_pixel();
+    let caption = wrap(&fig.caption, w.saturating_sub(30), 15);
+    let head = 44 + 20 * caption.len() as u32;
+    let (title_area, body) = root.split_vertically(head);
     title_area
         .draw(&Text::new(
             fig.title.as_str(),
             (15, 8),
-            ("sans-serif", 24).into_font().style(FontStyle::Bold),
+            ("sans-serif", 22).into_font().style(FontStyle::Bold),
         ))
         .map_err(|e| e.to_string())?;
-    title_area
-        .draw(&Text::new(
-            fig.caption.as_str(),
-            (15, 40),
-            ("sans-serif", 16).into_font(),
-        ))
-        .map_err(|e| e.to_string())?;
+    for (i, line) in caption.iter().enumerate() {
+        title_area
+            .draw(&Text::new(
+                line.clone(),
+                (15, 38 + 20 * i as i32),
+                ("sans-serif", 15).into_font(),
+            ))
+            .map_err(|e| e.to_string())?;
+    }
     let areas = body.split_evenly((fig.rows.max(1), fig.cols.max(1)));
     for (area, panel) in areas.iter().zip(&fig.panels) {
         draw_panel(area, panel)?;
@@ -259,9 +604,11 @@ fn draw<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, fig: &Figure) -> Resul
 /// Render `fig` to `<dir>/<stem>.svg` and `<dir>/<stem>.png` (written atomically).
 pub fn render(fig: &Figure, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, ResultsError> {
     register_fonts();
+    let legend = fig.panels.iter().map(legend_width).max().unwrap_or(0);
+    let caption_lines = fig.caption.len().div_ceil(120).max(1) as u32;
     let (w, h) = (
-        (fig.cols.max(1) * 560).max(1000) as u32,
-        (fig.rows.max(1) * 420 + 70) as u32,
+        (fig.cols.max(1) as u32 * (520 + legend)).max(1000),
+        fig.rows.max(1) as u32 * 440 + 44 + 20 * caption_lines,
     );
     let svg_path = dir.join(format!("{stem}.svg"));
     let png_path = dir.join(format!("{stem}.png"));
@@ -284,7 +631,68 @@ pub fn render(fig: &Figure, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, Resu
         path: png_path.clone(),
         source,
     })?;
+    #[cfg(test)]
+    RENDERED.with(|r| r.borrow_mut().push((svg_path.clone(), fig.clone())));
     Ok(vec![svg_path, png_path])
+}
+
+/// Test helper: check the legend of every figure rendered on this thread
+/// (since the last call) against its SVG: one legend entry per series (its
+/// label in the SVG), distinct labels and distinct styles within a panel.
+/// Returns the problems found and clears the log.
+#[cfg(test)]
+pub fn check_rendered() -> Vec<String> {
+    let figs = RENDERED.with(|r| std::mem::take(&mut *r.borrow_mut()));
+    let mut problems = Vec::new();
+    for (path, fig) in &figs {
+        let svg = std::fs::read_to_string(path).unwrap_or_default();
+        // The content of every <text> element, trimmed.
+        let texts: Vec<&str> = svg
+            .split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let body = t.split_once('>')?.1;
+                Some(body.split("</text>").next()?.trim())
+            })
+            .collect();
+        for (pi, entries) in legend(fig).iter().enumerate() {
+            let mut labels = std::collections::HashSet::new();
+            let mut styles = std::collections::HashSet::new();
+            for (label, style) in entries {
+                if label.is_empty() {
+                    problems.push(format!(
+                        "{}: panel {pi}: a series has no label",
+                        path.display()
+                    ));
+                }
+                if !labels.insert(label.clone()) {
+                    problems.push(format!(
+                        "{}: panel {pi}: label `{label}` twice",
+                        path.display()
+                    ));
+                }
+                if !styles.insert(*style) {
+                    problems.push(format!(
+                        "{}: panel {pi}: `{label}` has the style of another series",
+                        path.display()
+                    ));
+                }
+                let escaped = label
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+                    .replace('"', "&quot;")
+                    .replace('\'', "&apos;");
+                if !texts.iter().any(|t| *t == escaped) {
+                    problems.push(format!(
+                        "{}: `{label}` is not in the SVG legend",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    problems
 }
 
 #[cfg(test)]
@@ -295,25 +703,38 @@ mod tests {
     fn renders_svg_and_png_with_text() {
         let dir = tempfile::tempdir().unwrap();
         let series = Series {
+            bars: false,
             label: "TreeCV".into(),
             points: vec![(1e3, 0.1, 0.01), (1e4, 1.0, 0.1), (1e5, 10.0, 0.0)],
             color: 0,
             marker: 0,
         };
+        let mut log = Panel {
+            title: "log".into(),
+            x_label: "n".into(),
+            y_label: "seconds".into(),
+            log_x: true,
+            log_y: true,
+            ..Panel::default()
+        };
+        log.push(series.clone(), Style::default());
+        let mut closed = series.clone();
+        closed.label = "closed form".into();
+        log.push(
+            closed,
+            Style {
+                dashed: true,
+                thin: true,
+                hollow: false,
+            },
+        );
         let fig = Figure {
             title: "t".into(),
             caption: "synthetic".into(),
             rows: 1,
             cols: 2,
             panels: vec![
-                Panel {
-                    title: "log".into(),
-                    x_label: "n".into(),
-                    y_label: "seconds".into(),
-                    log_x: true,
-                    log_y: true,
-                    series: vec![series.clone()],
-                },
+                log,
                 Panel {
                     title: "linear".into(),
                     series: vec![series],
@@ -324,8 +745,59 @@ mod tests {
         let files = render(&fig, dir.path(), "fig").unwrap();
         let svg = std::fs::read_to_string(&files[0]).unwrap();
         assert!(svg.contains("TreeCV") && svg.contains("synthetic"));
+        // Log ticks are powers of ten, not 3162.
+        let compact: String = svg.split_whitespace().collect();
+        assert!(
+            compact.contains(">1e4</text>") && !compact.contains(">3162</text>"),
+            "log ticks"
+        );
         let png = std::fs::read(&files[1]).unwrap();
         assert_eq!(&png[1..4], b"PNG");
         assert!(!dir.path().join("fig.tmp.png").exists());
+        assert!(check_rendered().is_empty());
+    }
+
+    #[test]
+    fn tick_labels_are_distinct_and_log_ticks_are_powers_of_ten() {
+        let (t, d) = ticks(10.68, 10.74, false);
+        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, false, d)).collect();
+        let mut u = labels.clone();
+        u.dedup();
+        assert_eq!(u, labels, "{labels:?}");
+        let (t, _) = ticks(2.9, 5.8, true);
+        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, true, 0)).collect();
+        assert_eq!(labels, ["1e3", "1e4", "1e5"]);
+        assert_eq!(tick_label(0.0, true, 0), "1");
+        assert_eq!(tick_label(2.0, true, 0), "100");
+        assert_eq!(tick_label(-1.0, true, 0), "0.1");
+        // A short log range gets 1-2-5 ticks.
+        let (t, _) = ticks(0.1, 0.9, true);
+        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, true, 0)).collect();
+        assert_eq!(labels, ["2", "5"]);
+    }
+
+    #[test]
+    fn duplicated_styles_and_labels_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Series {
+            label: "a".into(),
+            points: vec![(1.0, 1.0, 0.0), (2.0, 2.0, 0.0)],
+            ..Series::default()
+        };
+        let mut b = s.clone();
+        b.label = "b".into();
+        let fig = Figure {
+            rows: 1,
+            cols: 1,
+            panels: vec![Panel {
+                series: vec![s, b],
+                ..Panel::default()
+            }],
+            ..Figure::default()
+        };
+        render(&fig, dir.path(), "dup").unwrap();
+        let p = check_rendered();
+        assert_eq!(p.len(), 1, "{p:?}");
+        assert!(p[0].contains("style of another series"));
     }
 }

@@ -34,6 +34,24 @@ pub struct Manifest {
     pub seconds: f64,
     /// Files written, relative to the run folder.
     pub files: Vec<String>,
+    /// Which shard, host and time made each cell (in cell order).
+    #[serde(default)]
+    pub cell_runs: Vec<CellRun>,
+}
+
+/// Where and when one cell was computed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CellRun {
+    /// The cell key.
+    pub key: String,
+    /// The shard (`I/N`, with the SLURM job when under SLURM); `None` unsharded.
+    pub shard: Option<String>,
+    /// Host name.
+    pub host: String,
+    /// Finish time, seconds since the Unix epoch.
+    pub finished_unix: u64,
+    /// Wall-clock seconds the cell took.
+    pub seconds: f64,
 }
 
 /// The machine a run ran on.
@@ -159,6 +177,7 @@ impl Manifest {
             started_unix,
             seconds,
             files,
+            cell_runs: Vec::new(),
         }
     }
 

@@ -131,6 +131,15 @@ impl Record {
         self.0.push((name.to_string(), v.into()));
     }
 
+    /// Set a column's value (replacing it, or appending the column).
+    pub fn set(&mut self, name: &str, v: impl Into<Value>) {
+        let v = v.into();
+        match self.0.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = v,
+            None => self.0.push((name.to_string(), v)),
+        }
+    }
+
     /// The value of a column.
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
@@ -240,12 +249,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
-    let tmp = path.with_extension(format!(
-        "{}.tmp",
-        path.extension().and_then(|e| e.to_str()).unwrap_or("")
-    ));
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    // A name unique to this process and call: concurrent writers never share one.
+    let tmp = super::atomic::temp_path(path);
+    // An interruption waits for this write, so no temporary file survives it.
+    let _writing = crate::interrupt::write_guard();
+    let done = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if done.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done.map_err(io)
 }
 
 /// Write a frame as CSV, atomically.

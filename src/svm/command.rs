@@ -1,13 +1,15 @@
 //! `cvbench svm DATAFILE [-c C] [-g GAMMA] [-e EPS] [-m CACHE_MB] [-h 0|1]
-//! [-v K] [--libsvm-folds]`: one C-SVC solve (or one k-fold CV) that prints
-//! what `svm-train` prints, with `svm-train`'s defaults.
+//! [-v K] [--libsvm-folds] [--seeding METHOD]`: one C-SVC solve (or one
+//! k-fold CV, optionally alpha-seeded) that prints what `svm-train` prints,
+//! with `svm-train`'s defaults, plus `Total #iter` and the seconds.
 
 use std::path::PathBuf;
 
-use super::cv::{cross_validate, CvOptions};
 use super::folds::Folds;
 use super::kernel::KernelKind;
 use super::peer::{self, PeerOutcome};
+use super::seeded_cv::{seeded_cross_validate, SeededOptions};
+use super::seeding::SeedingMethod;
 use super::smo::SolveStats;
 use super::solution::train;
 use super::SvmParams;
@@ -21,25 +23,25 @@ pub struct SvmArgs {
     /// LibSVM-format data file (may be .xz, .bz2 or .gz compressed).
     pub datafile: PathBuf,
     /// Cost C (`svm-train -c`).
-    #[arg(short = 'c', default_value_t = 1.0)]
+    #[arg(short = 'c', default_value_t = 1.0, allow_negative_numbers = true)]
     pub c: f64,
     /// RBF gamma (default 1/num_features, as `svm-train`).
-    #[arg(short = 'g')]
+    #[arg(short = 'g', allow_negative_numbers = true)]
     pub gamma: Option<f64>,
     /// Kernel: 0 linear, 2 RBF (`svm-train -t`).
     #[arg(short = 't', default_value_t = 2, value_parser = parse_kernel_type)]
     pub kernel_type: u8,
     /// Stopping tolerance (`svm-train -e`).
-    #[arg(short = 'e', default_value_t = 1e-3)]
+    #[arg(short = 'e', default_value_t = 1e-3, allow_negative_numbers = true)]
     pub eps: f64,
     /// Kernel cache size in MB (`svm-train -m`).
-    #[arg(short = 'm', default_value_t = 100.0)]
+    #[arg(short = 'm', default_value_t = 100.0, allow_negative_numbers = true)]
     pub cache_mb: f64,
     /// Shrinking heuristic, 0 or 1 (`svm-train -h`).
     #[arg(short = 'h', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
     pub shrinking: u8,
     /// k-fold cross-validation (`svm-train -v k`).
-    #[arg(short = 'v')]
+    #[arg(short = 'v', value_parser = parse_folds, allow_negative_numbers = true)]
     pub folds: Option<usize>,
     /// With -v: LIBSVM's own folds (glibc rand(), seed 1), reproducing `svm-train -v k`.
     #[arg(long)]
@@ -51,8 +53,12 @@ pub struct SvmArgs {
     #[arg(long)]
     pub parallel: bool,
     /// With -v: a kernel cache of this many MB shared by all folds.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub shared_cache_mb: Option<f64>,
+    /// With -v: alpha seeding between rounds (Wen et al. 2017): none, ato,
+    /// mir, sir, tree (k-fold and leave-one-out), avg, top (leave-one-out only).
+    #[arg(long, default_value = "none", value_parser = parse_seeding)]
+    pub seeding: SeedingMethod,
     /// Without -v: predict this LibSVM test file and print `svm-predict`'s
     /// `Accuracy = ...% (correct/total) (classification)` line.
     #[arg(long)]
@@ -71,6 +77,22 @@ pub struct SvmArgs {
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
+}
+
+fn parse_seeding(s: &str) -> Result<SeedingMethod, String> {
+    SeedingMethod::parse(s).ok_or_else(|| {
+        format!("unknown seeding method {s:?}: use none, ato, mir, sir, avg, top or tree")
+    })
+}
+
+fn parse_folds(s: &str) -> Result<usize, String> {
+    match s.parse::<i64>() {
+        Ok(k) if k >= 2 => Ok(k as usize),
+        Ok(_) => Err(format!(
+            "n-fold cross validation needs n >= 2, got {s} (svm-train: \"n must >= 2\")"
+        )),
+        Err(_) => Err(format!("expected a number of folds >= 2, got `{s}`")),
+    }
 }
 
 fn parse_kernel_type(s: &str) -> Result<u8, String> {
@@ -155,12 +177,21 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         shrinking: args.shrinking == 1,
         max_iter: None,
     };
-    given.validate()?;
     let mut params = if args.exact_params {
+        given.validate()?;
         given.clone()
     } else {
-        peer::as_parsed_by_svm_train(&given)
+        peer::as_parsed_checked(&given)?
     };
+    if let Some(mb) = args.shared_cache_mb {
+        if !(mb.is_finite() && mb > 0.0) {
+            return Err(super::SvmError::InvalidParam(format!(
+                "--shared-cache-mb must be finite and > 0, got {}",
+                super::fmt_param(mb)
+            ))
+            .into());
+        }
+    }
     if args.gamma.is_none() {
         // svm-train computes the default 1/num_features in double.
         params.kernel = given.kernel;
@@ -195,9 +226,6 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             }
         }
         Some(k) => {
-            if k < 2 {
-                anyhow::bail!("n-fold cross validation: n must >= 2");
-            }
             let folds = if args.libsvm_folds {
                 Folds::libsvm(&ds, k)?
             } else if k >= ds.n() {
@@ -205,11 +233,15 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             } else {
                 Folds::stratified(&ds, k, args.seed)?
             };
-            let opts = CvOptions {
+            args.seeding.check_k(folds.k(), ds.n())?;
+            let opts = SeededOptions {
+                method: args.seeding,
                 parallel: args.parallel,
                 shared_cache_mb: args.shared_cache_mb,
+                seed: args.seed,
             };
-            let res = cross_validate(&ds, &folds, &params, &opts)?;
+            let seeded = seeded_cross_validate(&ds, &folds, &params, &opts)?;
+            let res = &seeded.cv;
             for r in &res.rounds {
                 if r.single_class {
                     println!("WARNING: training data in only one class. See README for details.");
@@ -218,16 +250,29 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 }
             }
             println!("Cross Validation Accuracy = {}%", fmt_g(res.accuracy_pct));
+            println!("Total #iter = {}", seeded.total_iterations());
+            println!(
+                "Seeding = {}, init = {:.6}s, total = {:.6}s",
+                args.seeding.as_str(),
+                seeded.init_seconds(),
+                res.wall_s
+            );
             if args.stats {
                 println!(
-                    "[stats] folds = {}, total iterations = {}, kernel evals = {}, wall {:.4}s",
-                    folds.kind, res.total_iterations, res.total_kernel_evals, res.wall_s
+                    "[stats] folds = {}, round iterations = {}, extra solves = {}, kernel evals = {}, parallel = {}, shared cache = {}",
+                    folds.kind,
+                    res.total_iterations,
+                    seeded.extra.len(),
+                    res.total_kernel_evals,
+                    seeded.parallel,
+                    seeded.shared_cache
                 );
             }
         }
     }
     if args.peer {
-        match peer::run_svm_train(&args.datafile_plain()?, &given, args.folds, None)? {
+        let (plain, _temp) = args.datafile_plain()?;
+        match peer::run_svm_train(&plain, &given, args.folds, None)? {
             PeerOutcome::Ran(t) => println!(
                 "[svm-train] #iter = {:?}, obj = {:?}, nSV = {:?}, CV accuracy = {:?}, wall {:.4}s",
                 t.iterations, t.obj, t.n_sv, t.cv_accuracy_pct, t.wall_s
@@ -239,18 +284,21 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
 }
 
 impl SvmArgs {
-    /// The data file as `svm-train` can read it (decompressed to a temporary
-    /// file when compressed).
-    fn datafile_plain(&self) -> anyhow::Result<PathBuf> {
+    /// The data file as `svm-train` can read it: the file itself, or a
+    /// decompressed temporary copy (removed when the returned guard drops,
+    /// also on error or Ctrl-C).
+    fn datafile_plain(&self) -> anyhow::Result<(PathBuf, Option<crate::interrupt::TempFile>)> {
         use crate::data::compress::Compression;
         if Compression::from_path(&self.datafile) == Compression::None {
-            return Ok(self.datafile.clone());
+            return Ok((self.datafile.clone(), None));
         }
         let bytes = crate::data::compress::read_all(&self.datafile)?;
-        let tmp =
-            std::env::temp_dir().join(format!("cvbench-svm-peer-{}.libsvm", std::process::id()));
-        std::fs::write(&tmp, bytes)?;
-        Ok(tmp)
+        let tmp = crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".libsvm", &bytes)
+            .map_err(|source| super::SvmError::Io {
+                what: "writing a decompressed copy for svm-train".into(),
+                source,
+            })?;
+        Ok((tmp.path().to_path_buf(), Some(tmp)))
     }
 }
 

@@ -16,7 +16,7 @@ use super::cache::SharedKernelCache;
 use super::folds::Folds;
 use super::kernel::KernelData;
 use super::smo::SolveStats;
-use super::solution::{check_finite_features, train_with};
+use super::solution::{check_finite_features, train_with, TrainOutput};
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -47,6 +47,9 @@ pub struct CvRound {
     pub single_class: bool,
     /// `sum(alpha) / (C l)`, LIBSVM's printed `nu`.
     pub nu: f64,
+    /// Seconds the alpha seeder took before the solve (0 for the baseline).
+    #[serde(default)]
+    pub seed_s: f64,
 }
 
 /// The outcome of a cross-validation run.
@@ -75,7 +78,7 @@ pub struct CvResult {
 }
 
 /// A round and its `(row, prediction)` pairs.
-type RoundResult = Result<(CvRound, Vec<(usize, f64)>), SvmError>;
+pub(crate) type RoundResult = Result<(CvRound, Vec<(usize, f64)>), SvmError>;
 
 /// Run k-fold CV of a C-SVC with the given folds (see the module doc).
 pub fn cross_validate(
@@ -103,38 +106,62 @@ pub fn cross_validate(
     let one_round = |h: usize| -> RoundResult {
         let train_rows = folds.train_rows(h);
         let out = train_with(&kd, &train_rows, params, None, shared.as_ref())?;
-        let tp = Instant::now();
-        let mut preds = Vec::with_capacity(folds.test_rows(h).len());
-        let mut correct = 0;
-        for &r in folds.test_rows(h) {
-            let p = out.model.predict(kd.ds.row(r));
-            if p == ds.y[r] {
-                correct += 1;
-            }
-            preds.push((r, p));
-        }
-        let mut stats = out.stats;
-        stats.timings.predict_s = tp.elapsed().as_secs_f64();
-        Ok((
-            CvRound {
-                fold: h,
-                n_train: train_rows.len(),
-                n_test: folds.test_rows(h).len(),
-                correct,
-                stats,
-                single_class: out.single_class,
-                nu: out.nu,
-            },
-            preds,
-        ))
+        Ok(evaluate_round(&kd, folds, h, train_rows.len(), out, 0.0))
     };
     let results: Vec<RoundResult> = if opts.parallel {
         (0..folds.k()).into_par_iter().map(one_round).collect()
     } else {
         (0..folds.k()).map(one_round).collect()
     };
-    let mut predictions = vec![f64::NAN; ds.n()];
-    let mut rounds = Vec::with_capacity(folds.k());
+    assemble(ds.n(), folds.k(), results, shared.as_ref(), t0)
+}
+
+/// Predict round `h`'s held-out fold with the round's solution.
+pub(crate) fn evaluate_round(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    h: usize,
+    n_train: usize,
+    out: TrainOutput,
+    seed_s: f64,
+) -> (CvRound, Vec<(usize, f64)>) {
+    let tp = Instant::now();
+    let mut preds = Vec::with_capacity(folds.test_rows(h).len());
+    let mut correct = 0;
+    for &r in folds.test_rows(h) {
+        let p = out.model.predict(kd.ds.row(r));
+        if p == kd.ds.y[r] {
+            correct += 1;
+        }
+        preds.push((r, p));
+    }
+    let mut stats = out.stats;
+    stats.timings.predict_s = tp.elapsed().as_secs_f64();
+    (
+        CvRound {
+            fold: h,
+            n_train,
+            n_test: folds.test_rows(h).len(),
+            correct,
+            stats,
+            single_class: out.single_class,
+            nu: out.nu,
+            seed_s,
+        },
+        preds,
+    )
+}
+
+/// Put the rounds (in any order) into a [`CvResult`] in fold order.
+pub(crate) fn assemble(
+    n: usize,
+    k: usize,
+    results: Vec<RoundResult>,
+    shared: Option<&SharedKernelCache>,
+    t0: Instant,
+) -> Result<CvResult, SvmError> {
+    let mut predictions = vec![f64::NAN; n];
+    let mut rounds = Vec::with_capacity(k);
     for r in results {
         let (round, preds) = r?;
         for (row, p) in preds {
@@ -142,9 +169,9 @@ pub fn cross_validate(
         }
         rounds.push(round);
     }
+    rounds.sort_by_key(|r| r.fold);
     let correct: usize = rounds.iter().map(|r| r.correct).sum();
-    let n = ds.n();
-    let (shared_hits, shared_misses, shared_evals) = shared.as_ref().map_or((0, 0, 0), |s| {
+    let (shared_hits, shared_misses, shared_evals) = shared.map_or((0, 0, 0), |s| {
         use std::sync::atomic::Ordering::Relaxed;
         (
             s.hits.load(Relaxed),

@@ -19,6 +19,9 @@
 //!   glibc's `rand()`), leave-one-out.
 //! - [`cv`]: the baseline k-fold CV (every round from `alpha = 0`), sequential
 //!   or parallel on rayon, with an optional shared kernel cache.
+//! - [`seeding`]: alpha seeding (Wen et al. 2017): the `Seeder` trait and one
+//!   file per method (zero, ATO, MIR, SIR, AVG, TOP).
+//! - [`seeded_cv`]: the seeded CV's round orders (chain, full model, tree).
 //! - [`peer`]: runs LIBSVM's `svm-train`/`svm-predict` on the same folds.
 //! - [`command`]: the `cvbench svm` command, which prints what `svm-train` prints.
 //!
@@ -33,6 +36,8 @@ pub mod cv;
 pub mod folds;
 pub mod kernel;
 pub mod peer;
+pub mod seeded_cv;
+pub mod seeding;
 pub mod smo;
 pub mod solution;
 
@@ -40,6 +45,8 @@ pub use cache::{ColumnCache, SharedKernelCache};
 pub use cv::{cross_validate, CvOptions, CvResult, CvRound};
 pub use folds::{Folds, GlibcRand};
 pub use kernel::{KernelData, KernelKind};
+pub use seeded_cv::{seeded_cross_validate, SeededCvResult, SeededOptions};
+pub use seeding::SeedingMethod;
 pub use smo::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};
 
@@ -152,25 +159,26 @@ impl SvmParams {
         if !(self.c.is_finite() && self.c > 0.0) {
             return Err(SvmError::InvalidParam(format!(
                 "C must be finite and > 0, got {}",
-                self.c
+                fmt_param(self.c)
             )));
         }
         if !(self.eps.is_finite() && self.eps > 0.0) {
             return Err(SvmError::InvalidParam(format!(
                 "eps must be finite and > 0, got {}",
-                self.eps
+                fmt_param(self.eps)
             )));
         }
         if !(self.cache_mb.is_finite() && self.cache_mb > 0.0) {
             return Err(SvmError::InvalidParam(format!(
-                "cache size must be > 0 MB, got {}",
-                self.cache_mb
+                "cache size must be finite and > 0 MB, got {}",
+                fmt_param(self.cache_mb)
             )));
         }
         if let KernelKind::Rbf { gamma } = self.kernel {
             if !(gamma.is_finite() && gamma >= 0.0) {
                 return Err(SvmError::InvalidParam(format!(
-                    "gamma must be finite and >= 0, got {gamma}"
+                    "gamma must be finite and >= 0, got {}",
+                    fmt_param(gamma)
                 )));
             }
         }
@@ -178,5 +186,17 @@ impl SvmParams {
             return Err(SvmError::InvalidParam("max_iter must be > 0".into()));
         }
         Ok(())
+    }
+}
+
+/// A parameter value as a user would write it: plain for ordinary
+/// magnitudes, scientific (`1e-50`, `1e300`) for tiny or huge ones, so that
+/// an error never shows a valid tiny value as `0`.
+pub fn fmt_param(v: f64) -> String {
+    let a = v.abs();
+    if v != 0.0 && a.is_finite() && !(1e-4..1e15).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
     }
 }

@@ -105,6 +105,33 @@ pub fn as_parsed_by_svm_train(params: &SvmParams) -> SvmParams {
     }
 }
 
+/// [`as_parsed_by_svm_train`] for parameters a user gave: checks them
+/// ([`SvmParams::validate`]) and fails, naming the value as given, when single
+/// precision turns a valid value into 0 or infinity (`-c 1e-50`, `-c 1e300`).
+pub fn as_parsed_checked(given: &SvmParams) -> Result<SvmParams, SvmError> {
+    given.validate()?;
+    let p = as_parsed_by_svm_train(given);
+    let gamma = |k: &KernelKind| match *k {
+        KernelKind::Rbf { gamma } => gamma,
+        KernelKind::Linear => 1.0,
+    };
+    for (what, g, r) in [
+        ("C", given.c, p.c),
+        ("eps", given.eps, p.eps),
+        ("cache size (MB)", given.cache_mb, p.cache_mb),
+        ("gamma", gamma(&given.kernel), gamma(&p.kernel)),
+    ] {
+        if g != 0.0 && (r == 0.0 || !r.is_finite()) {
+            return Err(SvmError::InvalidParam(format!(
+                "{what} = {} is {} in single precision, which is how svm-train reads it: use a value between 1.2e-38 and 3.4e38, or exact parameters (`cvbench svm --exact-params`; `libsvm_float_params = false` in a config)",
+                super::fmt_param(g),
+                if r == 0.0 { "0" } else { "infinite" }
+            )));
+        }
+    }
+    Ok(p)
+}
+
 /// `svm-train` options equivalent to `params` (C-SVC, explicit gamma).
 pub fn svm_train_args(params: &SvmParams) -> Vec<String> {
     let mut a = vec![

@@ -227,6 +227,8 @@ pub struct SolveOutput {
     pub alpha: Vec<f64>,
     /// The final gradient `G = Q a - e`.
     pub gradient: Vec<f64>,
+    /// The final `G_bar = sum_{a_j = C_j} C_j Q_j` (LIBSVM's `G_bar`).
+    pub g_bar: Vec<f64>,
     /// Counters, objective, rho, timings.
     pub stats: SolveStats,
 }
@@ -253,6 +255,10 @@ pub struct SolveInput<'a, 'k> {
     pub max_iter: Option<u64>,
     /// A feasible starting point (`None`: `alpha = 0`).
     pub alpha0: Option<&'a [f64]>,
+    /// `G` and `G_bar` at `alpha0`, when the caller has them (alpha seeding
+    /// updates them from the previous round): the solver then skips their
+    /// computation from scratch. `None`: computed from `alpha0`.
+    pub grad0: Option<(&'a [f64], &'a [f64])>,
     /// A kernel cache shared across solves of the same dataset.
     pub shared: Option<&'k SharedKernelCache>,
 }
@@ -362,7 +368,18 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     for i in 0..l {
         s.update_alpha_status(i);
     }
-    s.init_gradient();
+    match (inp.alpha0, inp.grad0) {
+        (Some(_), Some((g, gb))) => {
+            if g.len() != l || gb.len() != l || g.iter().chain(gb).any(|v| !v.is_finite()) {
+                return Err(SvmError::InfeasibleWarmStart(
+                    "the warm-start gradient has the wrong length or a non-finite value".into(),
+                ));
+            }
+            s.g = g.to_vec();
+            s.g_bar = gb.to_vec();
+        }
+        _ => s.init_gradient(),
+    }
     s.stats.timings.init_s = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();
@@ -826,11 +843,13 @@ impl<'k> Solver<'k> {
         self.stats.kkt_violation = self.kkt_violation();
         let mut alpha = vec![0.0; l];
         let mut gradient = vec![0.0; l];
+        let mut g_bar = vec![0.0; l];
         let (mut n_sv, mut n_bsv) = (0, 0);
         for i in 0..l {
             let k = self.active_set[i] as usize;
             alpha[k] = self.alpha[i];
             gradient[k] = self.g[i];
+            g_bar[k] = self.g_bar[i];
             if self.alpha[i].abs() > 0.0 {
                 n_sv += 1;
                 if self.alpha[i].abs() >= self.c_of(i) {
@@ -847,6 +866,7 @@ impl<'k> Solver<'k> {
         SolveOutput {
             alpha,
             gradient,
+            g_bar,
             stats: self.stats,
         }
     }

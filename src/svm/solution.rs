@@ -71,6 +71,8 @@ pub struct TrainOutput {
     pub alpha: Vec<f64>,
     /// Final gradient `(Q alpha - e)_i` of each training row, in the caller's order.
     pub gradient: Vec<f64>,
+    /// Final `G_bar_i = sum_{alpha_j = C} C Q_ij` of each training row, in the caller's order.
+    pub g_bar: Vec<f64>,
     /// `+1`/`-1` of each training row as the solver saw it (`+1` = `labels[0]`).
     pub y: Vec<i8>,
     /// Counters, objective, rho, timings (prediction time is 0 here).
@@ -143,6 +145,28 @@ pub fn train_with(
     warm: Option<&[f64]>,
     shared: Option<&SharedKernelCache>,
 ) -> Result<TrainOutput, SvmError> {
+    train_seeded(kd, rows, params, warm.map(|a| (a, None)), shared)
+}
+
+/// A warm start: alphas aligned with the training rows and, when known,
+/// their `(G, G_bar)`.
+pub type WarmStart<'a> = (&'a [f64], Option<(&'a [f64], &'a [f64])>);
+
+/// [`train_with`] from a warm start whose gradient the caller may already
+/// have: `warm = Some((alpha, Some((G, G_bar))))`, each aligned with `rows`
+/// (alpha seeding updates them from the previous round instead of
+/// recomputing them over every support vector).
+pub fn train_seeded(
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    params: &SvmParams,
+    warm: Option<WarmStart<'_>>,
+    shared: Option<&SharedKernelCache>,
+) -> Result<TrainOutput, SvmError> {
+    let (warm, grad) = match warm {
+        Some((a, g)) => (Some(a), g),
+        None => (None, None),
+    };
     params.validate()?;
     let t0 = Instant::now();
     let ds: &Dataset = &kd.ds;
@@ -181,6 +205,7 @@ pub fn train_with(
             model,
             alpha: vec![0.0; rows.len()],
             gradient: vec![-1.0; rows.len()],
+            g_bar: vec![0.0; rows.len()],
             y: y_caller,
             stats,
             nu: 0.0,
@@ -195,6 +220,14 @@ pub fn train_with(
     let srows: Vec<u32> = order.iter().map(|&k| rows[k] as u32).collect();
     let sy: Vec<i8> = order.iter().map(|&k| y_caller[k]).collect();
     let salpha: Option<Vec<f64>> = warm.map(|w| order.iter().map(|&k| w[k]).collect());
+    let sgrad: Option<(Vec<f64>, Vec<f64>)> = grad.and_then(|(g, gb)| {
+        (g.len() == rows.len() && gb.len() == rows.len()).then(|| {
+            (
+                order.iter().map(|&k| g[k]).collect(),
+                order.iter().map(|&k| gb[k]).collect(),
+            )
+        })
+    });
     let grouping_s = t0.elapsed().as_secs_f64();
 
     let out = solve(SolveInput {
@@ -208,6 +241,7 @@ pub fn train_with(
         cache_mb: params.cache_mb,
         max_iter: params.max_iter,
         alpha0: salpha.as_deref(),
+        grad0: sgrad.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
         shared,
     })?;
     let mut stats = out.stats;
@@ -215,12 +249,14 @@ pub fn train_with(
 
     let mut alpha = vec![0.0; rows.len()];
     let mut gradient = vec![0.0; rows.len()];
+    let mut g_bar = vec![0.0; rows.len()];
     let mut sv_rows = Vec::new();
     let mut sv_coef = Vec::new();
     let mut sum_alpha = 0.0;
     for (s, &k) in order.iter().enumerate() {
         alpha[k] = out.alpha[s];
         gradient[k] = out.gradient[s];
+        g_bar[k] = out.g_bar[s];
         sum_alpha += out.alpha[s];
         if out.alpha[s] > 0.0 {
             sv_rows.push(srows[s] as usize);
@@ -239,6 +275,7 @@ pub fn train_with(
         model,
         alpha,
         gradient,
+        g_bar,
         y: y_caller,
         nu: sum_alpha / (params.c * rows.len() as f64),
         stats,

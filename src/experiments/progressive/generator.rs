@@ -12,6 +12,20 @@ use super::ProgressiveError;
 use crate::data::{Dataset, Features};
 use crate::learners::eliminator::{EliminatorModel, TieRule, Vote};
 
+/// The most features of a BKL problem (the paper: 1000).
+pub const MAX_BKL_FEATURES: usize = 1_000_000;
+
+/// `rows × words` packed bits, checked against overflow and memory.
+fn bit_rows(rows: usize, words: usize) -> Result<Vec<u64>, ProgressiveError> {
+    crate::data::limits::check_alloc(
+        &format!("{rows} BKL examples of {words} words"),
+        rows as u128 * words as u128,
+        8,
+    )
+    .map_err(|e| ProgressiveError::Invalid(e.to_string()))?;
+    Ok(vec![0u64; rows * words])
+}
+
 /// The BKL generator with `n_features` features.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BklProblem {
@@ -20,12 +34,17 @@ pub struct BklProblem {
 }
 
 impl BklProblem {
-    /// A generator with `n_features >= 1` features.
+    /// A generator with `1 <= n_features <=` [`MAX_BKL_FEATURES`] features.
     pub fn new(n_features: usize) -> Result<Self, ProgressiveError> {
         if n_features == 0 {
             return Err(ProgressiveError::Invalid(
                 "the BKL problem needs at least one feature".into(),
             ));
+        }
+        if n_features > MAX_BKL_FEATURES {
+            return Err(ProgressiveError::Invalid(format!(
+                "n_features = {n_features} is too large for the BKL problem (at most {MAX_BKL_FEATURES}; the paper uses 1000)"
+            )));
         }
         Ok(BklProblem { n_features })
     }
@@ -55,7 +74,7 @@ impl BklProblem {
         }
         let w = self.words();
         let tail = self.n_features % 64;
-        let mut bits = vec![0u64; n * w];
+        let mut bits = bit_rows(n, w)?;
         for row in bits.chunks_mut(w) {
             for word in row.iter_mut() {
                 *word = rng.next_u64();
@@ -163,7 +182,7 @@ impl FreshSet {
         })?;
         let w = columns.len().div_ceil(64);
         let tail = columns.len() % 64;
-        let mut bits = vec![0u64; size * w];
+        let mut bits = bit_rows(size, w)?;
         for row in bits.chunks_mut(w) {
             for word in row.iter_mut() {
                 *word = rng.next_u64();

@@ -766,6 +766,7 @@ fn load_pair(
 ) -> Result<(Arc<Dataset>, Arc<Dataset>), String> {
     let load = |name: &str| {
         crate::data::registry::load(name, &ctx.data_dir)
+            .inspect(|d| ctx.note_use(&format!("registry:{name}"), d))
             .map(Arc::new)
             .map_err(|e| e.to_string())
     };
@@ -831,6 +832,15 @@ impl Kind for ProgressiveKind {
                     c.name.span(),
                     "the config has no study",
                     "add a [bkl] section, [[theorems]] blocks or [[stream]] blocks",
+                )
+                .into());
+        }
+        if c.tail_a.is_empty() || c.moments.is_empty() {
+            return Err(cfg
+                .invalid(
+                    c.name.span(),
+                    "`tail_a` and `moments` must not be empty",
+                    "remove them to use the defaults, or give at least one value",
                 )
                 .into());
         }
@@ -995,6 +1005,15 @@ impl Kind for ProgressiveKind {
             if t.reps == 0 {
                 return Err(cfg.invalid(span, "reps must be >= 1", "set reps").into());
             }
+            if t.kfold.is_empty() && t.progressive.is_empty() {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        "this theorems block has no setting: `kfold` and `progressive` are both empty",
+                        "add kfold = [{ n = 12, k = 3 }] or progressive = [{ n_train = 5, s = 10 }]",
+                    )
+                    .into());
+            }
             let pi = pops.len();
             let pname = format!("{}|{}", inst.name(), inst.learner());
             let pool_n = match &inst {
@@ -1113,5 +1132,21 @@ impl Kind for ProgressiveKind {
     ) -> Result<Rendered, ExperimentError> {
         let c: ProgressiveConfig = config.parse()?;
         super::render::render(dir, &c, records)
+    }
+
+    fn overview(
+        &self,
+        _root: &Path,
+        runs: &[(String, Vec<Record>)],
+    ) -> Result<Option<(String, Vec<std::path::PathBuf>)>, ExperimentError> {
+        let md = super::verdicts::overview(runs);
+        Ok((!md.is_empty()).then_some((md, Vec::new())))
+    }
+
+    fn scorecard(
+        &self,
+        runs: &[&crate::results::scorecard::StoredRun],
+    ) -> Vec<crate::results::scorecard::ScoreRow> {
+        super::verdicts::scorecard(runs)
     }
 }

@@ -22,6 +22,7 @@ pub mod render;
 pub mod stats;
 pub mod stream;
 pub mod theorems;
+pub mod verdicts;
 
 /// Errors of the progressive-validation experiments.
 #[derive(Debug, Error)]

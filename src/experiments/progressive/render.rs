@@ -13,11 +13,11 @@ use super::paper::{
 use super::stats::Summary;
 use super::theorems::{moment_rows, tail_rows, theorem5_row, KFoldRecord, ProgressiveRecord};
 use crate::experiments::{ExperimentError, Rendered};
-use crate::results::figures::{self, Figure, Panel, Series};
+use crate::results::figures::{self, Figure, Panel, Series, Style};
 use crate::results::table::{to_frame, write_atomic, write_table};
 use crate::results::Record;
 
-fn to_bkl(r: &Row) -> Option<BklRecord> {
+pub(super) fn to_bkl(r: &Row) -> Option<BklRecord> {
     let procedure = match r.procedure.as_str() {
         "hold_out" => Procedure::HoldOut,
         "progressive" => Procedure::Progressive,
@@ -42,7 +42,7 @@ fn to_bkl(r: &Row) -> Option<BklRecord> {
     })
 }
 
-fn n_features_of(rows: &[&Row]) -> usize {
+pub(super) fn n_features_of(rows: &[&Row]) -> usize {
     rows.iter()
         .find_map(|r| {
             let p = &r.population;
@@ -113,6 +113,7 @@ pub fn render(
     Ok(Rendered {
         files,
         markdown: md,
+        appendix: String::new(),
     })
 }
 
@@ -129,8 +130,19 @@ fn figure1(
     let table: Vec<Record> = sums.iter().map(summary_record).collect();
     files.extend(write_table(&to_frame(&table)?, dir, "figure1")?);
     let s = sums.first().map_or(10, |x| x.s);
-    let mut truth = Vec::new();
-    let mut disc = Vec::new();
+    let reps = sums.first().map_or(0, |x| x.true_exact.n);
+    let mut truth = Panel {
+        title: format!("true error of the produced hypothesis (bars: 1 sd over {reps} reps)"),
+        x_label: "n (total examples)".into(),
+        y_label: "true error".into(),
+        ..Panel::default()
+    };
+    let mut disc = Panel {
+        title: format!("|true error - estimate| (bars: 1 s.e. over {reps} reps)"),
+        x_label: "n (total examples)".into(),
+        y_label: "mean |true - estimate|".into(),
+        ..Panel::default()
+    };
     for (pi, procedure) in [Procedure::HoldOut, Procedure::Progressive]
         .into_iter()
         .enumerate()
@@ -144,72 +156,76 @@ fn figure1(
         } else {
             format!("progressive (train n-{s}, validate on {s})")
         };
-        truth.push(Series {
-            label: format!("{name}: mean ± 1 sd"),
-            points: half
-                .iter()
-                .map(|x| {
-                    (
-                        (x.n_train + x.s) as f64,
-                        x.true_exact.mean,
-                        x.true_exact.std,
-                    )
-                })
-                .collect(),
-            color: pi,
-            marker: pi,
-        });
-        truth.push(Series {
-            label: format!("{} closed-form expectation", procedure.label()),
-            points: half
-                .iter()
-                .map(|x| ((x.n_train + x.s) as f64, x.expected_true, 0.0))
-                .collect(),
-            color: pi + 2,
-            marker: 2,
-        });
-        for (ti, tie) in TieKind::ALL.into_iter().enumerate() {
-            disc.push(Series {
-                label: format!("{}, ties {}", procedure.label(), tie.label()),
-                points: sums
+        truth.push(
+            Series {
+                bars: false,
+                label: format!("{name}: simulated"),
+                points: half
                     .iter()
-                    .filter(|x| x.procedure == procedure && x.tie == tie)
-                    .map(|x| ((x.n_train + x.s) as f64, x.disc_exact.mean, x.disc_exact.se))
+                    .map(|x| {
+                        (
+                            (x.n_train + x.s) as f64,
+                            x.true_exact.mean,
+                            x.true_exact.std,
+                        )
+                    })
                     .collect(),
                 color: pi,
-                marker: ti,
-            });
+                marker: pi,
+            },
+            Style::default(),
+        );
+        truth.push(
+            Series {
+                bars: false,
+                label: format!("{}: closed-form expectation", procedure.label()),
+                points: half
+                    .iter()
+                    .map(|x| ((x.n_train + x.s) as f64, x.expected_true, 0.0))
+                    .collect(),
+                color: pi,
+                marker: pi,
+            },
+            Style {
+                dashed: true,
+                thin: true,
+                hollow: false,
+            },
+        );
+        for tie in TieKind::ALL {
+            disc.push(
+                Series {
+                    bars: false,
+                    label: format!("{}, ties {}", procedure.label(), tie.label()),
+                    points: sums
+                        .iter()
+                        .filter(|x| x.procedure == procedure && x.tie == tie)
+                        .map(|x| ((x.n_train + x.s) as f64, x.disc_exact.mean, x.disc_exact.se))
+                        .collect(),
+                    color: pi,
+                    marker: pi,
+                },
+                Style {
+                    dashed: tie == TieKind::Random,
+                    thin: false,
+                    hollow: tie == TieKind::Random,
+                },
+            );
         }
     }
-    let reps = sums.first().map_or(0, |x| x.true_exact.n);
     let fig = Figure {
         title: format!("BKL Figure 1: true error against n — run `{run}`"),
         caption: format!(
-            "SYNTHETIC data (N = {n_features} boolean features, one is the label); {reps} repetitions; exact true errors"
+            "SYNTHETIC data, the paper's generator (N = {n_features} boolean features, one is the label); {reps} repetitions; exact true errors; colour: procedure; thin dashed lines: closed-form expectations (no simulation); right panel: solid = ties scored 1/2, dashed with hollow markers = ties broken at random"
         ),
         rows: 1,
         cols: 2,
-        panels: vec![
-            Panel {
-                title: "true error of the produced hypothesis (bars: 1 sd)".into(),
-                x_label: "n (total examples)".into(),
-                y_label: "true error".into(),
-                series: truth,
-                ..Panel::default()
-            },
-            Panel {
-                title: "|true error - estimate| (bars: 1 s.e.)".into(),
-                x_label: "n (total examples)".into(),
-                y_label: "mean |true - estimate|".into(),
-                series: disc,
-                ..Panel::default()
-            },
-        ],
+        panels: vec![truth, disc],
     };
     files.extend(figures::render(&fig, dir, "figure1")?);
     let _ = writeln!(
         md,
-        "**Figure 1** — true error of the hold-out and progressive hypotheses against n (mean ± one standard deviation over {reps} repetitions, as in the paper; the true error is exact, from the closed form in the number of surviving features; thin lines: closed-form expectations, no simulation).\n\n![Figure 1, run {run}]({run}/figure1.svg)\n"
+        "**Figure 1** — true error of the hold-out and progressive hypotheses against n (mean ± one standard deviation over {reps} repetitions, as in the paper; the true error is exact, from the closed form in the number of surviving features; thin dashed lines: closed-form expectations, no simulation).\n\n![Figure 1, run {run}]({run}/figure1.svg)\n"
     );
     let _ = writeln!(md, "| n | hold-out true error | progressive true error | hold-out E (closed form) | progressive E (closed form) |");
     let _ = writeln!(md, "|---|---|---|---|---|");
@@ -454,7 +470,11 @@ fn kfold_section(
             for t in tk.iter().chain(&t1) {
                 tails_table.push(tail_record(pop, n, t));
             }
-            panels.push(tail_panel(&format!("{pop}, n={n}, k={k}"), &[&tk, &t1], s));
+            panels.push(tail_panel(
+                &format!("{pop}, n={n}, k={k}, {} reps", sel.len()),
+                &[&tk, &t1],
+                s,
+            ));
         }
     }
     md.push('\n');
@@ -467,7 +487,7 @@ fn kfold_section(
     let cols = panels.len().clamp(1, 3);
     let fig = Figure {
         title: format!("Theorem 3: Pr[ê − ē > a] against exp(−2a²n/k) — run `{run}`"),
-        caption: "upper-tail frequency over repetitions (bars: Wilson 95%); dashed role: the bound"
+        caption: "markers: upper-tail frequency Pr[estimate - true > a] over repetitions for the k-fold estimate and for the hold-out of n/k (bars: Wilson 95% intervals); thin dashed line: the Hoeffding bound exp(-2a^2 n/k) that Theorem 3 gives both"
             .into(),
         rows: panels.len().div_ceil(cols),
         cols,
@@ -509,34 +529,44 @@ fn tail_record(pop: &str, n: usize, t: &super::theorems::TailRow) -> Record {
 }
 
 fn tail_panel(title: &str, tails: &[&Vec<super::theorems::TailRow>], s: usize) -> Panel {
-    let mut series: Vec<Series> = tails
-        .iter()
-        .enumerate()
-        .map(|(i, t)| Series {
-            label: t.first().map_or(String::new(), |x| x.estimator.clone()),
-            points: t
-                .iter()
-                .map(|x| (x.a, x.upper, (x.upper_ci.1 - x.upper_ci.0) / 2.0))
-                .collect(),
-            color: i,
-            marker: i,
-        })
-        .collect();
-    if let Some(t) = tails.first() {
-        series.push(Series {
-            label: format!("exp(-2 a^2 s), s = {s}"),
-            points: t.iter().map(|x| (x.a, x.bound, 0.0)).collect(),
-            color: 3,
-            marker: 2,
-        });
-    }
-    Panel {
+    let mut panel = Panel {
         title: title.to_string(),
         x_label: "a".into(),
         y_label: "Pr[estimate - true > a]".into(),
-        series,
         ..Panel::default()
+    };
+    for (i, t) in tails.iter().enumerate() {
+        panel.push(
+            Series {
+                bars: false,
+                label: t.first().map_or(String::new(), |x| x.estimator.clone()),
+                points: t
+                    .iter()
+                    .map(|x| (x.a, x.upper, (x.upper_ci.1 - x.upper_ci.0) / 2.0))
+                    .collect(),
+                color: i,
+                marker: i,
+            },
+            Style::default(),
+        );
     }
+    if let Some(t) = tails.first() {
+        panel.push(
+            Series {
+                bars: false,
+                label: format!("bound exp(-2 a^2 s), s = {s}"),
+                points: t.iter().map(|x| (x.a, x.bound, 0.0)).collect(),
+                color: 7,
+                marker: 3,
+            },
+            Style {
+                dashed: true,
+                thin: true,
+                hollow: false,
+            },
+        );
+    }
+    panel
 }
 
 fn pv_section(
@@ -658,6 +688,7 @@ fn stream_section(
         );
         let mut series = vec![
             Series {
+                bars: false,
                 label: "running progressive loss".into(),
                 points: rep0
                     .iter()
@@ -667,6 +698,7 @@ fn stream_section(
                 marker: 0,
             },
             Series {
+                bars: false,
                 label: "test-set loss of the current model".into(),
                 points: rep0
                     .iter()
@@ -678,20 +710,30 @@ fn stream_section(
         ];
         if let Some(s) = sum {
             series.push(Series {
+                bars: false,
                 label: format!("hold-out estimate (last {} points)", s.s),
                 points: vec![(x0, s.holdout_estimate, 0.0), (x1, s.holdout_estimate, 0.0)],
                 color: 2,
                 marker: 2,
             });
             series.push(Series {
+                bars: false,
                 label: "test-set loss of the hold-out hypothesis".into(),
                 points: vec![(x0, s.holdout_true, 0.0), (x1, s.holdout_true, 0.0)],
                 color: 3,
-                marker: 2,
+                marker: 3,
             });
         }
+        let styles = (0..series.len())
+            .map(|i| Style {
+                dashed: i >= 2,
+                thin: false,
+                hollow: false,
+            })
+            .collect();
         panels.push(Panel {
-            title: format!("{learner} on {data}"),
+            title: format!("{learner} on {data}, one pass (1 repetition)"),
+            styles,
             x_label: "points seen (log scale)".into(),
             y_label: if learner == "lsqsgd" {
                 "squared error".into()
@@ -706,7 +748,7 @@ fn stream_section(
     let cols = panels.len().clamp(1, 2);
     let fig = Figure {
         title: format!("Progressive validation on data streams — run `{run}`"),
-        caption: "one pass, random order; real data".into(),
+        caption: "real data; one pass of each learner over a seeded random order; markers at log-spaced checkpoints; dashed horizontal lines: the hold-out estimate (train on the first 90%, test on the last 10%) and its hypothesis' test-set loss".into(),
         rows: panels.len().div_ceil(cols),
         cols,
         panels,

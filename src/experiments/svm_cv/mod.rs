@@ -7,6 +7,11 @@
 //! one row per round (fold), plus a `fold = -1` row for `svm-train -v k`.
 
 mod render;
+pub mod scorecard;
+mod seeded;
+mod seeding_render;
+
+use seeded::{round_row, seeded_rows};
 
 use super::{Cell, Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::{ConfigFile, KValue};
@@ -16,7 +21,8 @@ use crate::seed;
 use crate::svm::cv::{cross_validate, CvOptions};
 use crate::svm::folds::Folds;
 use crate::svm::peer::{self, PeerOutcome};
-use crate::svm::SvmParams;
+use crate::svm::{seeded_cross_validate, SeededOptions};
+use crate::svm::{SeedingMethod, SvmParams};
 use serde::Deserialize;
 use std::path::Path;
 use std::sync::Arc;
@@ -41,6 +47,18 @@ pub enum Method {
     Libsvm,
     /// LIBSVM's own `svm-train -v k` (its folds; one row, fold = -1).
     LibsvmV,
+    /// Alpha seeding, Wen et al.: Adjusting alpha Towards Optimum.
+    Ato,
+    /// Alpha seeding, Wen et al.: Multiple Instance Replacement.
+    Mir,
+    /// Alpha seeding, Wen et al.: Single Instance Replacement.
+    Sir,
+    /// Alpha seeding for leave-one-out, DeCoste & Wagstaff (k = n only).
+    Avg,
+    /// Alpha seeding for leave-one-out, Lee et al. (k = n only).
+    Top,
+    /// Beyond the paper: rounds in TreeCV order, warm started from the parent node.
+    Tree,
 }
 
 impl Method {
@@ -50,6 +68,25 @@ impl Method {
             Method::OursSharedParallel => "ours_shared_parallel",
             Method::Libsvm => "libsvm",
             Method::LibsvmV => "libsvm_v",
+            Method::Ato => "ato",
+            Method::Mir => "mir",
+            Method::Sir => "sir",
+            Method::Avg => "avg",
+            Method::Top => "top",
+            Method::Tree => "tree",
+        }
+    }
+
+    /// The seeding method of a seeded CV method (`None` for the others).
+    pub fn seeding(self) -> Option<SeedingMethod> {
+        match self {
+            Method::Ato => Some(SeedingMethod::Ato),
+            Method::Mir => Some(SeedingMethod::Mir),
+            Method::Sir => Some(SeedingMethod::Sir),
+            Method::Avg => Some(SeedingMethod::Avg),
+            Method::Top => Some(SeedingMethod::Top),
+            Method::Tree => Some(SeedingMethod::Tree),
+            _ => None,
         }
     }
 }
@@ -120,6 +157,14 @@ pub struct SvmCvConfig {
     pub k: Spanned<Vec<Spanned<KValue>>>,
     /// Methods.
     pub methods: Spanned<Vec<Method>>,
+    /// Seeded methods: one kernel cache shared by all solves of a CV run
+    /// (default true).
+    #[serde(default)]
+    pub seeded_shared_cache: Option<bool>,
+    /// Seeded methods: independent solves in parallel where the method's
+    /// dependency order allows (AVG/TOP rounds, tree siblings; default true).
+    #[serde(default)]
+    pub seeded_parallel: Option<bool>,
 }
 
 struct CellSpec {
@@ -130,6 +175,8 @@ struct CellSpec {
 }
 
 struct SvmPlan {
+    seeded_shared_cache: bool,
+    seeded_parallel: bool,
     name: String,
     seed: u64,
     exclusive: bool,
@@ -320,32 +367,39 @@ impl Plan for SvmPlan {
                     .rounds
                     .iter()
                     .map(|r| {
-                        let s = &r.stats;
-                        fold_row(
-                            &base,
-                            r.fold as i64,
-                            r.n_train,
-                            r.n_test,
-                            r.correct,
-                            s.iterations,
-                            s.objective,
-                            s.rho,
-                            s.n_sv,
-                            s.n_bsv,
-                            [
-                                s.kernel_evals as f64,
-                                s.cache_hits as f64,
-                                s.cache_misses as f64,
-                                s.shared_hits as f64,
-                                s.shrink_events as f64,
-                                s.kkt_violation,
-                            ],
-                            [s.timings.init_s, s.timings.train_s, s.timings.predict_s],
-                            res.accuracy_pct,
-                            wall,
-                        )
+                        let mut row = round_row(&base, r, res.accuracy_pct, wall);
+                        let wrong = seeded::wrong_rows(data, &folds, &res, r);
+                        seeded::push_tail(
+                            &mut row,
+                            0.0,
+                            "round",
+                            wrong,
+                            opts.parallel,
+                            opts.shared_cache_mb.is_some(),
+                        );
+                        row
                     })
                     .collect())
+            }
+            m @ (Method::Ato
+            | Method::Mir
+            | Method::Sir
+            | Method::Avg
+            | Method::Top
+            | Method::Tree) => {
+                let folds = self.folds(data, k, cell)?;
+                let opts = SeededOptions {
+                    method: m.seeding().unwrap_or(SeedingMethod::None),
+                    shared_cache_mb: self
+                        .seeded_shared_cache
+                        .then(|| params.cache_mb.max(100.0) * 4.0),
+                    parallel: self.seeded_parallel,
+                    seed: cell.seed,
+                };
+                let res = seeded_cross_validate(data, &folds, params, &opts)
+                    .map_err(|e| fail(e.to_string()))?;
+                let wall = t0.elapsed().as_secs_f64();
+                Ok(seeded_rows(&base, data, &folds, &res, wall))
             }
             Method::Libsvm => {
                 let folds = self.folds(data, k, cell)?;
@@ -381,7 +435,7 @@ impl Plan for SvmPlan {
                 Ok(rows
                     .into_iter()
                     .map(|(h, ntr, nte, correct, t, pw)| {
-                        fold_row(
+                        let mut row = fold_row(
                             &base,
                             h as i64,
                             ntr,
@@ -396,7 +450,9 @@ impl Plan for SvmPlan {
                             [f64::NAN, t.wall_s, pw],
                             acc,
                             wall,
-                        )
+                        );
+                        seeded::push_tail(&mut row, f64::NAN, "round", String::new(), false, false);
+                        row
                     })
                     .collect())
             }
@@ -412,7 +468,7 @@ impl Plan for SvmPlan {
                 };
                 let acc = t.cv_accuracy_pct.unwrap_or(f64::NAN);
                 let wall = t0.elapsed().as_secs_f64();
-                Ok(vec![fold_row(
+                let mut row = fold_row(
                     &base,
                     -1,
                     data.n(),
@@ -427,7 +483,9 @@ impl Plan for SvmPlan {
                     [f64::NAN, t.wall_s, f64::NAN],
                     acc,
                     wall,
-                )])
+                );
+                seeded::push_tail(&mut row, f64::NAN, "cv", String::new(), false, false);
+                Ok(vec![row])
             }
         }
     }
@@ -525,6 +583,17 @@ impl Kind for SvmCvKind {
                             .into());
                     }
                     for &m in c.methods.get_ref() {
+                        if let Some(sm) = m.seeding() {
+                            if let Err(e) = sm.check_k(k, data.n()) {
+                                return Err(cfg
+                                    .invalid(
+                                        kv.span(),
+                                        &format!("dataset {dname}: {e}"),
+                                        "list avg and top only in a config whose k is \"n\"",
+                                    )
+                                    .into());
+                            }
+                        }
                         if matches!(m, Method::Libsvm | Method::LibsvmV) && !peers_ok {
                             continue;
                         }
@@ -562,6 +631,22 @@ impl Kind for SvmCvKind {
                 )
             })
             .collect::<Vec<_>>();
+        // Every setting's values checked now, with line:col, not at its first cell.
+        for s in c.settings.get_ref() {
+            let given = params_of(s.get_ref(), datasets[0].1.d(), false);
+            let checked = if float {
+                peer::as_parsed_checked(&given).map(|_| ())
+            } else {
+                given.validate()
+            };
+            checked.map_err(|e| {
+                cfg.invalid(
+                    s.span(),
+                    &format!("setting `{}`: {e}", s.get_ref().label),
+                    "use c, eps and cache_mb finite and > 0, gamma finite and >= 0",
+                )
+            })?;
+        }
         // Settings are resolved per dataset when gamma defaults to 1/d.
         let settings = if datasets.len() == 1 {
             settings
@@ -583,6 +668,8 @@ impl Kind for SvmCvKind {
             settings
         };
         Ok(Box::new(SvmPlan {
+            seeded_shared_cache: c.seeded_shared_cache.unwrap_or(true),
+            seeded_parallel: c.seeded_parallel.unwrap_or(true),
             name: c.name.into_inner(),
             seed: c.seed,
             exclusive: c.exclusive.unwrap_or(true),
@@ -610,5 +697,12 @@ impl Kind for SvmCvKind {
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<std::path::PathBuf>)>, ExperimentError> {
         render::overview(root, runs)
+    }
+
+    fn scorecard(
+        &self,
+        runs: &[&crate::results::scorecard::StoredRun],
+    ) -> Vec<crate::results::scorecard::ScoreRow> {
+        scorecard::scorecard(runs)
     }
 }

@@ -42,6 +42,20 @@ struct PubRow {
 
 type RunKey = (String, String, String, String); // dataset, setting, k, method
 
+/// k as a number for sorting: 3 < 10 < 100 < n.
+fn k_num(k: &str) -> f64 {
+    k.parse().unwrap_or(f64::INFINITY)
+}
+
+/// Sort rows by (run, dataset, setting, k numerically), keeping the order otherwise.
+fn sort_k(rows: &mut [Record]) {
+    rows.sort_by(|a, b| {
+        (s(a, "run"), s(a, "dataset"), s(a, "setting"))
+            .cmp(&(s(b, "run"), s(b, "dataset"), s(b, "setting")))
+            .then(k_num(&s(a, "k")).total_cmp(&k_num(&s(b, "k"))))
+    });
+}
+
 /// Seconds of a run's rounds: init + train + predict summed over `rows`
 /// (parts a method does not time are NaN and skipped).
 fn run_seconds(rows: &[&Record]) -> f64 {
@@ -303,11 +317,22 @@ pub(super) fn overview(
             vs.push(with_run(run, r));
         }
     }
-    if checks.is_empty() && vs.is_empty() {
+    let bench = super::seeding_render::benchmark(runs);
+    if checks.is_empty() && vs.is_empty() && bench.is_empty() {
         return Ok(None);
     }
+    sort_k(&mut checks);
+    sort_k(&mut vs);
     let mut files = Vec::new();
     let mut md = String::new();
+    if !bench.is_empty() {
+        files.extend(write_table(
+            &to_frame(&bench)?,
+            root,
+            "svm-seeding-vs-svm-train",
+        )?);
+        md.push_str(&super::seeding_render::benchmark_table(&bench));
+    }
     if !checks.is_empty() {
         files.extend(write_table(&to_frame(&checks)?, root, "svm-vs-libsvm")?);
         let fails = checks.iter().filter(|r| s(r, "checks") != "pass").count();
@@ -347,17 +372,29 @@ pub(super) fn render(
     let _ = writeln!(md, "**k-fold CV per run** (accuracy = correct held-out predictions / n; time = sum over rounds of init + train + predict for ours, of the `svm-train` and `svm-predict` processes for LIBSVM; wall = the whole cell)\n");
     let _ = writeln!(md, "| dataset | setting | k | method | rounds | CV accuracy % | majority % | total #iter | mean obj | mean nSV | time s | wall s |");
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for ((d, st, k, m), rows) in &runs {
+    let mut keys: Vec<&RunKey> = runs.keys().collect();
+    keys.sort_by(|a, b| {
+        (&a.0, &a.1)
+            .cmp(&(&b.0, &b.1))
+            .then(k_num(&a.2).total_cmp(&k_num(&b.2)))
+            .then(a.3.cmp(&b.3))
+    });
+    for key in keys {
+        let (d, st, k, m) = key;
+        let rows = &runs[key];
         // A `libsvm_v` run is one record whose counters are sums over its
         // k rounds (`svm-train -v k` prints them per round, not per fold row).
+        // Extra solves (fold = -2: AVG/TOP's full model, the tree's inner
+        // nodes) count in iterations and time, not in rounds or means.
+        let round_rows: Vec<&&Record> = rows.iter().filter(|r| f(r, "fold") != -2.0).collect();
         let rounds = if m == "libsvm_v" {
             f(rows[0], "k_value") as usize
         } else {
-            rows.len()
+            round_rows.len()
         };
         let iters: f64 = rows.iter().map(|r| f(r, "iterations")).sum();
-        let obj = rows.iter().map(|r| f(r, "objective")).sum::<f64>() / rounds as f64;
-        let nsv = rows.iter().map(|r| f(r, "n_sv")).sum::<f64>() / rounds as f64;
+        let obj = round_rows.iter().map(|r| f(r, "objective")).sum::<f64>() / rounds as f64;
+        let nsv = round_rows.iter().map(|r| f(r, "n_sv")).sum::<f64>() / rounds as f64;
         let time = run_seconds(rows);
         let acc = f(rows[0], "cv_accuracy_pct");
         let maj = f(rows[0], "majority_pct");
@@ -384,21 +421,21 @@ pub(super) fn render(
         files.extend(write_table(&to_frame(&summary)?, dir, "summary")?);
     }
 
-    // Ours against LIBSVM on the same folds.
+    // Ours against LIBSVM on the same folds: the per-fold table is written
+    // here; the summary rows are in the overview's table of every run.
     let cmp = peer_comparison(&runs);
     if !cmp.is_empty() {
         files.extend(write_table(&to_frame(&cmp)?, dir, "vs_libsvm")?);
-        let _ = writeln!(md, "**Our SMO against LIBSVM `svm-train` on the same training folds** (per-fold rows in `vs_libsvm.csv`; LIBSVM's time is its whole `svm-train` process, which includes reading the fold file)\n");
-        md.push_str(&checks_table(&check_groups(&cmp), false));
+        let mut groups = check_groups(&cmp);
+        sort_k(&mut groups);
+        let pass = groups.iter().filter(|r| s(r, "checks") == "pass").count();
+        let _ = writeln!(md, "Our SMO against LIBSVM `svm-train` on the same training folds: {pass} of {} (dataset, setting, k) groups pass every per-fold check (rows in the table of every run above; per-fold rows in `{run}/vs_libsvm.csv`).\n", groups.len());
     }
-    // svm-train -v k against our LIBSVM-compatible folds.
-    let v = v_checks(&runs);
+    let mut v = v_checks(&runs);
+    sort_k(&mut v);
     if !v.is_empty() {
-        let _ = writeln!(
-            md,
-            "**LIBSVM-compatible folds: our CV accuracy against `svm-train -v k`'s printed one**\n"
-        );
-        md.push_str(&v_table(&v, false));
+        let same = v.iter().filter(|r| s(r, "verdict") == "identical").count();
+        let _ = writeln!(md, "LIBSVM-compatible folds: our CV accuracy equals what `svm-train -v k` prints in {same} of {} cases (table of every run above).\n", v.len());
     }
     // The paper's Table 1 (k = 10, LibSVM baseline) beside ours.
     let published = toml::from_str::<Published>(PUBLISHED).ok();
@@ -423,7 +460,7 @@ pub(super) fn render(
             }
         }
         if !rows.is_empty() {
-            let _ = writeln!(md, "**Beside the paper's Table 1 (k = 10, LibSVM baseline; their times are a 6-core E5-2620 in C++, ours this machine)**\n");
+            let _ = writeln!(md, "**Beside the paper's Table 1 LibSVM row (k = 10; `ours` = our LibSVM-equivalent baseline, `libsvm` = svm-train on the same folds; their times are a 6-core E5-2620 in C++, ours this machine)**\n");
             let _ = writeln!(md, "| dataset | setting | method | paper acc % | ours acc % | paper #iter | ours #iter | paper s | ours s |");
             let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
             md.push_str(&rows);
@@ -434,6 +471,7 @@ pub(super) fn render(
     // times of svm-train and of our solver on this machine.
     if let Some(p) = &published {
         let mut rows = String::new();
+        let mut lines: Vec<((String, f64), String)> = Vec::new();
         for ((d, st, k, m), rr) in &runs {
             if st != "paper" || m != "ours" {
                 continue;
@@ -449,13 +487,17 @@ pub(super) fn render(
                 .get(&(d.clone(), st.clone(), k.clone(), "libsvm".to_string()))
                 .map_or(f64::NAN, |pr| run_seconds(pr));
             let ours = run_seconds(rr);
-            let _ = writeln!(
-                rows,
-                "| {d} | {k} | {} | {peer:.2} | {ours:.2} | {:.2} |",
-                pr.libsvm_s[col],
-                ours / peer
-            );
+            lines.push((
+                (d.clone(), k_num(k)),
+                format!(
+                    "| {d} | {k} | {} | {peer:.2} | {ours:.2} | {:.2} |\n",
+                    pr.libsvm_s[col],
+                    ours / peer
+                ),
+            ));
         }
+        lines.sort_by(|a, b| a.0 .0.cmp(&b.0 .0).then(a.0 .1.total_cmp(&b.0 .1)));
+        rows.extend(lines.into_iter().map(|l| l.1));
         if !rows.is_empty() {
             let _ = writeln!(md, "**Beside the paper's Table 3 (LibSVM's k-fold CV time at the paper setting; theirs on a 6-core E5-2620, svm-train and ours on this machine, train + predict over all rounds)**\n");
             let _ = writeln!(md, "| dataset | k | paper LibSVM s | svm-train s (here) | ours s (here) | ours / svm-train |");
@@ -489,7 +531,12 @@ pub(super) fn render(
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             if !pts.is_empty() {
                 series.push(Series {
-                    label: (*m).to_string(),
+                    bars: false,
+                    label: match *m {
+                        "ours" => "ours (LibSVM-equivalent baseline, sequential)".to_string(),
+                        "ours_shared_parallel" => "ours, shared cache, parallel (wall)".to_string(),
+                        _ => "LIBSVM svm-train, same folds".to_string(),
+                    },
                     points: pts,
                     color: idx,
                     marker: idx,
@@ -497,12 +544,13 @@ pub(super) fn render(
             }
         }
         panels.push(Panel {
-            title: format!("{d} — {st}"),
+            title: format!("{d} — {st} (one run per point)"),
             x_label: "k".into(),
             y_label: "seconds for the whole k-fold CV".into(),
             log_x: true,
             log_y: true,
             series,
+            ..Panel::default()
         });
     }
     if !panels.is_empty()
@@ -516,7 +564,7 @@ pub(super) fn render(
         let cols = panels.len().min(2);
         let fig = Figure {
             title: format!("SVM k-fold CV time against k — run `{run}`"),
-            caption: "ours (sequential, from alpha = 0), ours with a shared kernel cache and parallel rounds (wall time), LIBSVM svm-train on the same folds".into(),
+            caption: "seconds of the whole k-fold CV, one run per point (no repetitions), log-log: ours = our LibSVM-equivalent baseline (rounds in sequence, each from alpha = 0), ours with one kernel cache shared by parallel rounds (wall time, 2 threads), and LIBSVM's svm-train + svm-predict on the same folds".into(),
             rows: panels.len().div_ceil(cols),
             cols,
             panels,
@@ -527,11 +575,15 @@ pub(super) fn render(
             "![SVM CV time against k, run {run}]({run}/time_vs_k.svg)\n"
         );
     }
+    let (seeding_md, seeding_files) = super::seeding_render::render(dir, run, records)?;
+    md.push_str(&seeding_md);
+    files.extend(seeding_files);
     write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
     files.push(dir.join("report-section.md"));
     Ok(Rendered {
         files,
         markdown: md,
+        appendix: String::new(),
     })
 }
 

@@ -11,21 +11,20 @@ use crate::cv::treecv::{treecv, Strategy};
 use crate::cv::{Chunks, CvOutcome, Order};
 use crate::data::{Dataset, DatasetSpec};
 use crate::learners::{IncrementalLearner, Lsqsgd, Pegasos, Ridge};
-use crate::results::figures::{self, Figure, Panel, Series};
-use crate::results::table::{to_frame, write_atomic, write_table};
 use crate::results::Record;
 use crate::seed;
 use rand::seq::SliceRandom;
 use serde::Deserialize;
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use toml::Spanned;
 
+mod render;
+pub mod scorecard;
+
 /// The published numbers (experiments/treecv/published.toml), embedded.
-pub const PUBLISHED: &str = include_str!("../../experiments/treecv/published.toml");
+pub const PUBLISHED: &str = include_str!("../../../experiments/treecv/published.toml");
 
 /// The `treecv` experiment kind.
 pub struct TreecvKind;
@@ -106,6 +105,9 @@ pub struct Grid {
     /// Dataset sizes (integers or "all"; default ["all"]).
     #[serde(default)]
     pub n: Option<Spanned<Vec<Spanned<NValue>>>>,
+    /// Repetitions of this block's cells (default: the config's `repetitions`).
+    #[serde(default)]
+    pub repetitions: Option<Spanned<usize>>,
 }
 
 /// The `treecv` config schema.
@@ -264,6 +266,9 @@ struct TreecvPlan {
     seed: u64,
     exclusive: bool,
     datasets: Vec<(String, Arc<Dataset>)>,
+    /// Each dataset's and learner's config spec, serialized (cell identity).
+    dataset_specs: Vec<String>,
+    learner_specs: Vec<String>,
     learners: Vec<AnyLearner>,
     specs: Vec<CellSpec>,
     cells: Vec<Cell>,
@@ -281,6 +286,42 @@ impl Plan for TreecvPlan {
     }
     fn cells(&self) -> &[Cell] {
         &self.cells
+    }
+
+    /// Learner updates times the mean stored features per row.
+    fn cost(&self, i: usize) -> Option<f64> {
+        let c = &self.specs[i];
+        let data = &self.datasets[c.dataset].1;
+        let per_row = match &data.x {
+            crate::data::Features::Sparse { indices, .. } => {
+                indices.len() as f64 / data.n().max(1) as f64
+            }
+            crate::data::Features::Dense { d, .. } => *d as f64,
+        };
+        let (n, k) = (c.n as f64, c.k.resolve(c.n) as f64);
+        let passes = match c.method {
+            Method::Standard | Method::StandardParallel => k - 1.0,
+            Method::Treecv | Method::TreecvRevert | Method::TreecvParallel => k.log2() + 1.0,
+            Method::TrainOnce => 1.0,
+        };
+        Some(n * passes * per_row.max(1.0))
+    }
+
+    /// The dataset's and learner's specs and the cell's grid point: a cell
+    /// is reused when another part of the config (e.g. the grid) changes.
+    fn cell_spec(&self, i: usize) -> Option<String> {
+        let c = &self.specs[i];
+        Some(format!(
+            "seed={}|data={}|learner={}|method={}|order={}|k={}|n={}|rep={}",
+            self.seed,
+            self.dataset_specs[c.dataset],
+            self.learner_specs[c.learner],
+            c.method.as_str(),
+            c.order.as_str(),
+            c.k.label(),
+            c.n,
+            c.rep
+        ))
     }
 
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
@@ -341,6 +382,13 @@ fn requires_binary(l: &AnyLearner) -> bool {
     matches!(l, AnyLearner::Pegasos(_))
 }
 
+/// The most repetitions a treecv config may ask for (the paper: 100); each
+/// is a cell per grid point, so this bounds the plan's size.
+pub const MAX_REPETITIONS: usize = 100_000;
+
+/// The most cells a treecv config may expand to.
+pub const MAX_CELLS: usize = 1_000_000;
+
 impl Kind for TreecvKind {
     fn name(&self) -> &'static str {
         "treecv"
@@ -349,12 +397,12 @@ impl Kind for TreecvKind {
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         let c: TreecvConfig = cfg.parse()?;
         let reps = *c.repetitions.get_ref();
-        if reps == 0 {
+        if reps == 0 || reps > MAX_REPETITIONS {
             return Err(cfg
                 .invalid(
                     c.repetitions.span(),
-                    "repetitions must be at least 1",
-                    "set repetitions = 1 or more",
+                    &format!("repetitions = {reps} is not in 1..={MAX_REPETITIONS}"),
+                    "the paper uses 100; set repetitions between 1 and 100000",
                 )
                 .into());
         }
@@ -368,6 +416,7 @@ impl Kind for TreecvKind {
             })?);
         }
         let mut datasets = Vec::new();
+        let mut dataset_specs = Vec::new();
         for spec in c.datasets.get_ref() {
             let data = ctx.dataset(spec)?;
             if data.n() == 0 {
@@ -394,8 +443,18 @@ impl Kind for TreecvKind {
                 }
             }
             datasets.push((data.name.clone(), data));
+            dataset_specs.push(format!("{spec:?}"));
         }
         for ls in c.learners.get_ref() {
+            if ls.get_ref().on.as_ref().is_some_and(Vec::is_empty) {
+                return Err(cfg
+                    .invalid(
+                        ls.span(),
+                        "`on` is empty: this learner would run on no dataset",
+                        "name at least one dataset, or remove `on` to use every dataset",
+                    )
+                    .into());
+            }
             for name in ls.get_ref().on.iter().flatten() {
                 if !datasets.iter().any(|(d, _)| d == name) {
                     let known: Vec<&str> = datasets.iter().map(|(d, _)| d.as_str()).collect();
@@ -418,6 +477,22 @@ impl Kind for TreecvKind {
             cfg.non_empty("methods", g.methods.get_ref().len(), g.methods.span())?;
             cfg.non_empty("orders", g.orders.get_ref().len(), g.orders.span())?;
             cfg.non_empty("k", g.k.get_ref().len(), g.k.span())?;
+            if let Some(n) = &g.n {
+                cfg.non_empty("n", n.get_ref().len(), n.span())?;
+            }
+            let reps = match &g.repetitions {
+                Some(r) if *r.get_ref() == 0 => {
+                    return Err(cfg
+                        .invalid(
+                            r.span(),
+                            "repetitions must be at least 1",
+                            "set repetitions = 1 or more, or remove it to use the config's",
+                        )
+                        .into())
+                }
+                Some(r) => *r.get_ref(),
+                None => reps,
+            };
             let all = [Spanned::new(0..0, NValue::All)];
             let ns: &[Spanned<NValue>] = g.n.as_ref().map_or(&all[..], |v| v.get_ref());
             for (di, (dname, data)) in datasets.iter().enumerate() {
@@ -468,6 +543,15 @@ impl Kind for TreecvKind {
                                         if !seen.insert(key.clone()) {
                                             continue;
                                         }
+                                        if cells.len() == MAX_CELLS {
+                                            return Err(cfg
+                                                .invalid(
+                                                    c.grid.span(),
+                                                    &format!("the grid expands to more than {MAX_CELLS} cells"),
+                                                    "use fewer repetitions or smaller lists, or split the config",
+                                                )
+                                                .into());
+                                        }
                                         cells.push(Cell {
                                             seed: seed::derive(c.seed, &key),
                                             key,
@@ -495,6 +579,17 @@ impl Kind for TreecvKind {
             seed: c.seed,
             exclusive: c.exclusive,
             datasets,
+            dataset_specs,
+            learner_specs: c
+                .learners
+                .get_ref()
+                .iter()
+                .map(|l| {
+                    let mut l = l.get_ref().clone();
+                    l.on = None;
+                    format!("{l:?}")
+                })
+                .collect(),
             learners,
             specs,
             cells,
@@ -508,459 +603,22 @@ impl Kind for TreecvKind {
         records: &[Record],
     ) -> Result<Rendered, ExperimentError> {
         let c: TreecvConfig = config.parse()?;
-        render(dir, &c, records)
-    }
-}
-
-// ---------------------------------------------------------------- rendering
-
-#[derive(Default, Clone)]
-struct Stats {
-    count: usize,
-    mean: f64,
-    m2: f64,
-}
-
-impl Stats {
-    fn add(&mut self, x: f64) {
-        self.count += 1;
-        let d = x - self.mean;
-        self.mean += d / self.count as f64;
-        self.m2 += d * (x - self.mean);
-    }
-    fn std(&self) -> f64 {
-        if self.count > 1 {
-            (self.m2 / (self.count - 1) as f64).sqrt()
-        } else {
-            0.0
-        }
-    }
-}
-
-type GroupKey = (String, String, String, String, String, i64);
-
-#[derive(Default, Clone)]
-struct Group {
-    estimate: Stats,
-    seconds: Stats,
-    updates: Stats,
-    passes: Stats,
-    copies: Stats,
-    peak: f64,
-    synthetic: bool,
-    k_value: i64,
-}
-
-fn s(r: &Record, c: &str) -> String {
-    r.text(c)
-}
-
-fn f(r: &Record, c: &str) -> f64 {
-    r.number(c)
-}
-
-fn groups(records: &[Record]) -> BTreeMap<GroupKey, Group> {
-    let mut g: BTreeMap<GroupKey, Group> = BTreeMap::new();
-    for r in records {
-        let key = (
-            s(r, "dataset"),
-            s(r, "learner"),
-            s(r, "method"),
-            s(r, "order"),
-            s(r, "k"),
-            f(r, "n") as i64,
-        );
-        let e = g.entry(key).or_default();
-        e.estimate.add(f(r, "estimate"));
-        e.seconds.add(f(r, "seconds"));
-        e.updates.add(f(r, "updates"));
-        e.passes.add(f(r, "passes"));
-        e.copies.add(f(r, "copies"));
-        e.peak = e.peak.max(f(r, "peak_models"));
-        e.synthetic = matches!(r.get("synthetic"), Some(crate::results::Value::Bool(true)));
-        e.k_value = f(r, "k_value") as i64;
-    }
-    g
-}
-
-#[derive(Deserialize)]
-struct Published {
-    table2: BTreeMap<String, PublishedTable>,
-}
-
-#[derive(Deserialize)]
-struct PublishedTable {
-    dataset: String,
-    units: String,
-    rows: Vec<PublishedRow>,
-}
-
-#[derive(Deserialize)]
-struct PublishedRow {
-    k: String,
-    treecv_fixed: Option<[f64; 2]>,
-    treecv_randomized: Option<[f64; 2]>,
-    standard_fixed: Option<[f64; 2]>,
-    standard_randomized: Option<[f64; 2]>,
-}
-
-const COLS: [(&str, &str, &str); 4] = [
-    ("treecv", "fixed", "TreeCV fixed"),
-    ("treecv", "randomized", "TreeCV randomized"),
-    ("standard", "fixed", "Standard fixed"),
-    ("standard", "randomized", "Standard randomized"),
-];
-
-fn k_order(k: &str) -> (usize, String) {
-    match k.parse::<usize>() {
-        Ok(v) => (v, String::new()),
-        Err(_) => (usize::MAX, k.to_string()),
-    }
-}
-
-fn render(dir: &Path, c: &TreecvConfig, records: &[Record]) -> Result<Rendered, ExperimentError> {
-    let g = groups(records);
-    let mut files = Vec::new();
-    // Summary table through Polars.
-    let summary: Vec<Record> = g
-        .iter()
-        .map(|((d, l, m, o, k, n), v)| {
-            Record::new()
-                .with("dataset", d.as_str())
-                .with("synthetic", v.synthetic)
-                .with("learner", l.as_str())
-                .with("method", m.as_str())
-                .with("order", o.as_str())
-                .with("k", k.as_str())
-                .with("k_value", v.k_value)
-                .with("n", *n)
-                .with("reps", v.estimate.count)
-                .with("estimate_mean", v.estimate.mean)
-                .with("estimate_std", v.estimate.std())
-                .with("seconds_mean", v.seconds.mean)
-                .with("seconds_std", v.seconds.std())
-                .with("updates_mean", v.updates.mean)
-                .with("passes_mean", v.passes.mean)
-                .with("copies_mean", v.copies.mean)
-                .with("peak_models_max", v.peak)
-        })
-        .collect();
-    files.extend(write_table(&to_frame(&summary)?, dir, "summary")?);
-
-    let mut md = String::new();
-    let run = c.name.get_ref();
-    let _ = writeln!(md, "### Run `{run}`\n");
-    if !c.description.is_empty() {
-        let _ = writeln!(md, "{}\n", c.description.trim());
-    }
-    if !c.note.is_empty() {
-        let _ = writeln!(md, "> **Note.** {}\n", c.note.trim());
-    }
-    let published: Option<Published> = toml::from_str(PUBLISHED).ok();
-
-    // Table 2 layout: per (dataset, learner, n): rows k, columns method × order.
-    let mut blocks: BTreeMap<(String, String, i64), Vec<String>> = BTreeMap::new();
-    for (d, l, _, _, k, n) in g.keys() {
-        let ks = blocks.entry((d.clone(), l.clone(), *n)).or_default();
-        if !ks.contains(k) {
-            ks.push(k.clone());
-        }
-    }
-    let many_n = blocks.len() > 4;
-    if !many_n {
-        for ((d, l, n), mut ks) in blocks.clone() {
-            ks.sort_by_key(|k| k_order(k));
-            let synthetic = g.iter().any(|(key, v)| key.0 == d && v.synthetic);
-            let scale = 100.0;
-            let _ = writeln!(
-                md,
-                "**Table 2 layout — {l} on `{d}`{} (n = {n}), CV estimate ×100, mean ± std over repetitions**\n",
-                if synthetic { " (SYNTHETIC)" } else { "" }
-            );
-            let _ = writeln!(
-                md,
-                "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |"
-            );
-            let _ = writeln!(md, "|---|---|---|---|---|");
-            for k in &ks {
-                let mut row = format!("| {k} |");
-                for (m, o, _) in COLS {
-                    let key = (
-                        d.clone(),
-                        l.clone(),
-                        m.to_string(),
-                        o.to_string(),
-                        k.clone(),
-                        n,
-                    );
-                    match g.get(&key) {
-                        Some(v) => {
-                            let _ = write!(
-                                row,
-                                " {:.3} ± {:.4} ({} reps) |",
-                                v.estimate.mean * scale,
-                                v.estimate.std() * scale,
-                                v.estimate.count
-                            );
-                        }
-                        None => row.push_str(" N/A |"),
-                    }
-                }
-                let _ = writeln!(md, "{row}");
-            }
-            md.push('\n');
-            if let Some(p) = published
-                .as_ref()
-                .and_then(|p| c.paper_table.as_ref().and_then(|t| p.table2.get(t)))
-            {
-                let _ = writeln!(md, "Published (paper, {} — {}):\n", p.dataset, p.units);
-                let _ = writeln!(md, "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |");
-                let _ = writeln!(md, "|---|---|---|---|---|");
-                for r in &p.rows {
-                    let cell = |v: Option<[f64; 2]>| {
-                        v.map_or("N/A".to_string(), |[m, s]| format!("{m:.3} ± {s:.4}"))
-                    };
-                    let _ = writeln!(
-                        md,
-                        "| {} | {} | {} | {} | {} |",
-                        r.k,
-                        cell(r.treecv_fixed),
-                        cell(r.treecv_randomized),
-                        cell(r.standard_fixed),
-                        cell(r.standard_randomized)
-                    );
-                }
-                md.push('\n');
-            }
-        }
+        render::render(dir, &c, records)
     }
 
-    // Table 2 as a figure: estimate (×100) against k, one panel per block.
-    if !many_n && !blocks.is_empty() {
-        let mut panels = Vec::new();
-        for (d, l, n) in blocks.keys() {
-            let mut series = Vec::new();
-            for (idx, (m, o, label)) in COLS.iter().enumerate() {
-                let mut pts: Vec<(f64, f64, f64)> = g
-                    .iter()
-                    .filter(|(kk, _)| {
-                        &kk.0 == d && &kk.1 == l && kk.5 == *n && kk.2 == *m && kk.3 == *o
-                    })
-                    .map(|(_, v)| {
-                        (
-                            v.k_value as f64,
-                            v.estimate.mean * 100.0,
-                            v.estimate.std() * 100.0,
-                        )
-                    })
-                    .collect();
-                pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-                if !pts.is_empty() {
-                    series.push(Series {
-                        label: label.to_string(),
-                        points: pts,
-                        color: idx,
-                        marker: idx / 2,
-                    });
-                }
-            }
-            panels.push(Panel {
-                title: format!("{} on {d} (n = {n})", l.to_uppercase()),
-                x_label: "k (folds; the last point is k = n)".into(),
-                y_label: "CV estimate x100 (mean ± std)".into(),
-                log_x: true,
-                log_y: false,
-                series,
-            });
-        }
-        let cols = panels.len().min(2);
-        let rows = panels.len().div_ceil(cols.max(1));
-        let synthetic = g.values().any(|v| v.synthetic);
-        let fig = Figure {
-            title: format!("Table 2 as a figure: CV estimate against k — run `{run}`"),
-            caption: format!(
-                "error bars: one standard deviation over repetitions; {}",
-                if synthetic {
-                    "data: SYNTHETIC"
-                } else {
-                    "real data (a substitute for the paper's; see the note)"
-                }
-            ),
-            rows,
-            cols,
-            panels,
-        };
-        files.extend(figures::render(&fig, dir, "table2")?);
-        let _ = writeln!(md, "![Table 2 as a figure, run {run}]({run}/table2.svg)\n");
+    fn overview(
+        &self,
+        _root: &Path,
+        runs: &[(String, Vec<Record>)],
+    ) -> Result<Option<(String, Vec<std::path::PathBuf>)>, ExperimentError> {
+        let md = scorecard::overview(runs);
+        Ok((!md.is_empty()).then_some((md, Vec::new())))
     }
 
-    // Cost table: TreeCV vs standard, time ratio and updates.
-    let mut cost = String::new();
-    let mut tree_groups: Vec<(&GroupKey, &Group)> =
-        g.iter().filter(|(k, _)| k.2 == "treecv").collect();
-    tree_groups.sort_by_key(|(k, _)| (k.0.clone(), k.1.clone(), k.3.clone(), k_order(&k.4), k.5));
-    for ((d, l, _, o, k, n), v) in tree_groups {
-        let std_key = (
-            d.clone(),
-            l.clone(),
-            "standard".to_string(),
-            o.clone(),
-            k.clone(),
-            *n,
-        );
-        let once_key = (
-            d.clone(),
-            l.clone(),
-            "train_once".to_string(),
-            o.clone(),
-            "n".to_string(),
-            *n,
-        );
-        let std = g.get(&std_key);
-        let once = g.get(&once_key).or_else(|| {
-            g.iter()
-                .find(|(kk, _)| {
-                    kk.0 == *d && kk.1 == *l && kk.2 == "train_once" && kk.3 == *o && kk.5 == *n
-                })
-                .map(|(_, v)| v)
-        });
-        let _ = writeln!(
-            cost,
-            "| {d} | {l} | {o} | {k} | {n} | {:.4} | {} | {} | {:.2} | {} | {} |",
-            v.seconds.mean,
-            std.map_or("–".into(), |s| format!("{:.4}", s.seconds.mean)),
-            std.map_or("–".into(), |s| format!(
-                "{:.2}",
-                s.seconds.mean / v.seconds.mean
-            )),
-            v.passes.mean,
-            std.map_or("–".into(), |s| format!("{:.1}", s.passes.mean)),
-            once.map_or("–".into(), |t| format!(
-                "{:.1}",
-                v.seconds.mean / t.seconds.mean
-            )),
-        );
+    fn scorecard(
+        &self,
+        runs: &[&crate::results::scorecard::StoredRun],
+    ) -> Vec<crate::results::scorecard::ScoreRow> {
+        scorecard::scorecard(runs)
     }
-    if !cost.is_empty() {
-        let _ = writeln!(md, "**Cost: TreeCV against standard k-CV** (seconds are means over repetitions; passes = point-updates / n; \"TreeCV / one pass\" = TreeCV time over the time of one training pass over the same n points)\n");
-        let _ = writeln!(md, "| dataset | learner | order | k | n | TreeCV s | standard s | standard/TreeCV | TreeCV passes | standard passes | TreeCV / one pass |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
-        md.push_str(&cost);
-        md.push('\n');
-    }
-
-    // Figure 2 layout when the run varies n.
-    let ns: std::collections::BTreeSet<i64> = g.keys().map(|k| k.5).collect();
-    if ns.len() > 1 {
-        // The paper's row order: PEGASOS, then LSQSGD, then anything else.
-        let learners: Vec<String> = {
-            let mut v: Vec<String> = g.keys().map(|k| k.1.clone()).collect();
-            let rank = |l: &str| {
-                ["pegasos", "lsqsgd"]
-                    .iter()
-                    .position(|x| *x == l)
-                    .unwrap_or(9)
-            };
-            v.sort_by_key(|l| (rank(l), l.clone()));
-            v.dedup();
-            v
-        };
-        let mut panels = Vec::new();
-        for l in &learners {
-            let data_names: Vec<String> = {
-                let mut v: Vec<String> = g
-                    .keys()
-                    .filter(|k| &k.1 == l)
-                    .map(|k| k.0.clone())
-                    .collect();
-                v.sort();
-                v.dedup();
-                v
-            };
-            let dname = data_names.join(", ");
-            for (title, order, loo) in [
-                ("k-CV, fixed order", "fixed", false),
-                ("k-CV, randomized order", "randomized", false),
-                ("LOOCV (log-log)", "", true),
-            ] {
-                let mut series = Vec::new();
-                let mut keys: Vec<(String, String, String)> = g
-                    .keys()
-                    .filter(|k| &k.1 == l && (k.2 == "treecv" || k.2 == "standard"))
-                    .filter(|k| {
-                        if loo {
-                            k.4 == "n"
-                        } else {
-                            k.4 != "n" && k.3 == order
-                        }
-                    })
-                    .map(|k| (k.2.clone(), k.3.clone(), k.4.clone()))
-                    .collect();
-                keys.sort_by_key(|(m, o, k)| (m.clone(), o.clone(), k_order(k)));
-                keys.dedup();
-                let ks: Vec<String> = {
-                    let mut v: Vec<String> = keys.iter().map(|(_, _, k)| k.clone()).collect();
-                    v.sort_by_key(|k| k_order(k));
-                    v.dedup();
-                    v
-                };
-                for (idx, (m, o, k)) in keys.iter().enumerate() {
-                    // Colour by k (by order in the LOOCV panel), marker by method.
-                    let color = if loo {
-                        usize::from(o == "randomized") + 2 * usize::from(m != "treecv")
-                    } else {
-                        ks.iter().position(|x| x == k).unwrap_or(idx)
-                    };
-                    let pts: Vec<(f64, f64, f64)> = g
-                        .iter()
-                        .filter(|(kk, _)| &kk.1 == l && &kk.2 == m && &kk.3 == o && &kk.4 == k)
-                        .map(|(kk, v)| (kk.5 as f64, v.seconds.mean, v.seconds.std()))
-                        .collect();
-                    let name = if m == "treecv" { "TreeCV" } else { "standard" };
-                    let label = if loo {
-                        format!("{name} {o}")
-                    } else {
-                        format!("{name} k={k}")
-                    };
-                    series.push(Series {
-                        label,
-                        points: pts,
-                        color,
-                        marker: usize::from(m != "treecv"),
-                    });
-                }
-                panels.push(Panel {
-                    title: format!("{} — {title}", l.to_uppercase()),
-                    x_label: format!("n ({dname})"),
-                    y_label: "seconds".into(),
-                    log_x: loo,
-                    log_y: loo,
-                    series,
-                });
-            }
-        }
-        let synthetic = g.values().any(|v| v.synthetic);
-        let fig = Figure {
-            title: format!("Figure 2 layout: running time against n — run `{run}`"),
-            caption: format!(
-                "mean ± std over repetitions; {}",
-                if synthetic {
-                    "data: SYNTHETIC shape-matched stand-ins (not the paper's datasets)"
-                } else {
-                    "real data"
-                }
-            ),
-            rows: learners.len(),
-            cols: 3,
-            panels,
-        };
-        files.extend(figures::render(&fig, dir, "figure2")?);
-        let _ = writeln!(md, "![Figure 2 layout, run {run}]({run}/figure2.svg)\n");
-    }
-    write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
-    files.push(dir.join("report-section.md"));
-    Ok(Rendered {
-        files,
-        markdown: md,
-    })
 }

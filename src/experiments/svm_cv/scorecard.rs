@@ -1,0 +1,667 @@
+//! Wen et al.'s artifacts judged from stored records: Table 1's LibSVM row
+//! (our LibSVM-equivalent baseline), Table 1's seeding rows, Table 3 and the
+//! leave-one-out figure. The seeding rows come from each run's `seeding`
+//! table (`seeding.parquet`, written by the run's render from its records).
+
+use super::PUBLISHED;
+use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
+use crate::results::table::{from_frame, read_parquet};
+use crate::results::Record;
+
+const PAPER: &str = "Wen et al. (AAAI 2017)";
+/// The paper's datasets as named in `published.toml`, with their names in the paper.
+const DATASETS: [(&str, &str); 5] = [
+    ("a9a", "Adult"),
+    ("heart", "Heart"),
+    ("madelon", "Madelon"),
+    ("mnist", "MNIST"),
+    ("w8a", "Webdata"),
+];
+
+fn published(table: &str) -> Vec<toml::Table> {
+    toml::from_str::<toml::Table>(PUBLISHED)
+        .ok()
+        .and_then(|t| t.get(table).and_then(|v| v.as_array()).cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|v| v.as_table().cloned())
+        .collect()
+}
+
+fn num(t: &toml::Table, key: &str) -> f64 {
+    match t.get(key) {
+        Some(toml::Value::Float(f)) => *f,
+        Some(toml::Value::Integer(i)) => *i as f64,
+        _ => f64::NAN,
+    }
+}
+
+fn pub_row(table: &str, key: &str) -> Option<toml::Table> {
+    published(table)
+        .into_iter()
+        .find(|t| t.get("dataset").and_then(|v| v.as_str()) == Some(key))
+}
+
+/// What data a run's dataset is, against the paper's `key` dataset.
+pub fn data_used(dataset: &str, key: &str, setting: &str) -> DataUsed {
+    let d = dataset.to_lowercase();
+    let paper_setting = setting == "paper";
+    let base = if d.contains("heart_scale") || (key == "heart" && d != "heart") {
+        Some(format!("{dataset} instead of the unscaled heart"))
+    } else if key == "mnist" && (d.contains("5k") || d.contains("subset")) {
+        Some(format!(
+            "{dataset}: a 5,000-image subset instead of all 60,000 images"
+        ))
+    } else {
+        None
+    };
+    match (base, paper_setting) {
+        (Some(b), true) => DataUsed::Substitute(b),
+        (Some(b), false) => {
+            DataUsed::Substitute(format!("{b}; setting `{setting}`, not the paper's"))
+        }
+        (None, true) => DataUsed::Paper(dataset.to_string()),
+        (None, false) => {
+            DataUsed::Substitute(format!("{dataset} at setting `{setting}`, not the paper's"))
+        }
+    }
+}
+
+fn key_of(dataset: &str) -> Option<&'static str> {
+    let d = dataset.to_lowercase();
+    DATASETS.iter().map(|x| x.0).find(|k| d.contains(k))
+}
+
+/// The seeding table of a run (empty when it has none).
+pub fn seeding_rows(run: &StoredRun) -> Vec<Record> {
+    let p = run.dir.join("seeding.parquet");
+    if !p.is_file() {
+        return Vec::new();
+    }
+    read_parquet(&p)
+        .and_then(|df| from_frame(&df))
+        .unwrap_or_default()
+}
+
+fn find<'a>(rows: &'a [Record], d: &str, st: &str, k: &str, m: &str) -> Option<&'a Record> {
+    rows.iter().find(|r| {
+        r.text("dataset") == d
+            && r.text("setting") == st
+            && r.text("k") == k
+            && r.text("method") == m
+    })
+}
+
+/// The baseline (LibSVM row) of Table 1: our accuracy and total iterations at
+/// k = 10, paper setting, method `ours` (else `libsvm`), over every run.
+fn baseline_k10(runs: &[&StoredRun], key: &str) -> Option<(String, String, f64, f64, f64)> {
+    for m in ["ours", "libsvm"] {
+        for run in runs {
+            let rows: Vec<&Record> = run
+                .records
+                .iter()
+                .filter(|r| {
+                    key_of(&r.text("dataset")) == Some(key)
+                        && r.text("setting") == "paper"
+                        && r.text("k") == "10"
+                        && r.text("method") == m
+                })
+                .collect();
+            if let Some(first) = rows.first() {
+                let iters: f64 = rows.iter().map(|r| r.number("iterations")).sum();
+                return Some((
+                    run.name.clone(),
+                    first.text("dataset"),
+                    first.number("cv_accuracy_pct"),
+                    iters,
+                    first.number("majority_pct"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+const BASELINE_RULE: &str = "reproduced: accuracy within 0.01 points and #iter within 1% of the paper's LibSVM, on the paper's data; pattern reproduced: the accuracy alone, or, where the paper's accuracy is its majority-class rate (Heart, Madelon, MNIST: a kernel matrix close to the identity), ours equal to our majority-class rate on substitute data";
+
+/// Verdict of the LibSVM row from the accuracy difference, the iteration
+/// ratio, whether the paper's accuracy is its majority rate and ours is ours
+/// (`majority_both`), and the data.
+pub fn baseline_verdict(
+    acc_diff: f64,
+    iter_ratio: f64,
+    majority_both: bool,
+    data: &DataUsed,
+) -> Verdict {
+    let acc = acc_diff.abs() <= 0.01 || (majority_both && !matches!(data, DataUsed::Paper(_)));
+    let iters = (iter_ratio - 1.0).abs() <= 0.01;
+    match (acc, iters, data) {
+        (true, true, DataUsed::Paper(_)) => Verdict::Reproduced,
+        (true, _, _) => Verdict::PatternReproduced,
+        _ => Verdict::NotReproduced,
+    }
+}
+
+const SEEDING_RULE: &str = "pattern reproduced: every seeded method exact (same optimum as the baseline), each with fewer SMO iterations than the baseline, and SIR faster in total than the baseline, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting";
+
+/// Verdict of a Table 1 seeding group (the rows of one dataset, setting, k = 10).
+pub fn seeding_verdict(rows: &[&Record], paper_acc: f64, data: &DataUsed) -> (Verdict, String) {
+    let Some(base) = rows.iter().find(|r| r.text("method") == "ours") else {
+        return (Verdict::NotRun, "no baseline".into());
+    };
+    let seeded: Vec<&&Record> = rows
+        .iter()
+        .filter(|r| matches!(r.text("method").as_str(), "ato" | "mir" | "sir"))
+        .collect();
+    if seeded.is_empty() {
+        return (Verdict::NotRun, "no ATO/MIR/SIR run".into());
+    }
+    let exact = seeded.iter().all(|r| r.text("exactness") == "exact");
+    let fewer = seeded
+        .iter()
+        .all(|r| r.number("iterations") < base.number("iterations"));
+    let sir = seeded.iter().find(|r| r.text("method") == "sir");
+    let sir_faster = sir.is_some_and(|s| s.number("total_s") < base.number("total_s"));
+    let words = format!(
+        "#iter baseline {:.0}, {}; SIR speed-up {}; {}; accuracy {:.2}%",
+        base.number("iterations"),
+        seeded
+            .iter()
+            .map(|r| format!(
+                "{} {:.0}",
+                r.text("method").to_uppercase(),
+                r.number("iterations")
+            ))
+            .collect::<Vec<_>>()
+            .join(", "),
+        sir.map_or("– (no SIR)".into(), |s| format!(
+            "{:.2}x",
+            base.number("total_s") / s.number("total_s")
+        )),
+        if exact { "all exact" } else { "NOT all exact" },
+        base.number("accuracy_pct")
+    );
+    let pattern = exact && fewer && sir_faster;
+    let acc = (base.number("accuracy_pct") - paper_acc).abs() <= 0.01;
+    let v = match (pattern, acc, data) {
+        (true, true, DataUsed::Paper(_)) => Verdict::Reproduced,
+        (true, _, _) => Verdict::PatternReproduced,
+        _ => Verdict::NotReproduced,
+    };
+    (v, words)
+}
+
+const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline at every k run, and the largest speed-up at the same k as in the paper (among the k run); else not reproduced (times are this machine's, so never 'reproduced')";
+
+/// Table 3 verdict from (k, our speed-up, the paper's speed-up) triples.
+pub fn table3_verdict(s: &[(String, f64, f64)]) -> Verdict {
+    if s.is_empty() {
+        return Verdict::NotRun;
+    }
+    let faster = s.iter().all(|x| x.1 > 1.0);
+    let argmax = |f: &dyn Fn(&(String, f64, f64)) -> f64| {
+        s.iter()
+            .max_by(|a, b| f(a).total_cmp(&f(b)))
+            .map(|x| x.0.clone())
+    };
+    let same_peak = s.len() < 2 || argmax(&|x| x.1) == argmax(&|x| x.2);
+    if faster && same_peak {
+        Verdict::PatternReproduced
+    } else {
+        Verdict::NotReproduced
+    }
+}
+
+const LOOCV_RULE: &str = "pattern reproduced: the baseline slower than SIR, and SIR within 1.25x of the fastest of AVG, TOP, ATO, MIR and SIR (the paper: SIR fastest except on Heart and Madelon, where MIR is slightly faster)";
+
+/// LOOCV verdict of one (dataset, setting): time / SIR per method.
+pub fn loocv_verdict(ratios: &[(String, f64)]) -> Verdict {
+    let base = ratios.iter().find(|r| r.0 == "ours").map(|r| r.1);
+    let fastest = ratios
+        .iter()
+        .filter(|r| matches!(r.0.as_str(), "avg" | "top" | "ato" | "mir" | "sir"))
+        .map(|r| r.1)
+        .fold(f64::INFINITY, f64::min);
+    match base {
+        None => Verdict::NotRun,
+        Some(b) if b > 1.0 && 1.0 <= 1.25 * fastest => Verdict::PatternReproduced,
+        Some(_) => Verdict::NotReproduced,
+    }
+}
+
+fn seeding_section(run: &str) -> String {
+    format!("Run `{run}`")
+}
+
+/// The Wen et al. rows of the scorecard.
+pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
+    let mut out = Vec::new();
+    let seeding: Vec<(&StoredRun, Vec<Record>)> = runs
+        .iter()
+        .map(|r| (*r, seeding_rows(r)))
+        .filter(|(_, rows)| !rows.is_empty())
+        .collect();
+    let overview = "SVM k-fold CV — Wen et al. (AAAI 2017)";
+    for (key, name) in DATASETS {
+        let t1 = pub_row("table1", key);
+        let paper_acc = t1.as_ref().map_or(f64::NAN, |t| num(t, "libsvm_accuracy"));
+        let paper_iter = t1
+            .as_ref()
+            .map_or(f64::NAN, |t| num(t, "libsvm_iterations"));
+        // Table 1, LibSVM row.
+        match baseline_k10(runs, key) {
+            Some((run, dataset, acc, iters, majority)) => {
+                let data = data_used(&dataset, key, "paper");
+                let paper_majority = t1
+                    .as_ref()
+                    .and_then(|t| t.get("accuracy_is_majority"))
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false);
+                let majority_both = paper_majority && (acc - majority).abs() <= 0.01;
+                out.push(ScoreRow {
+                    paper: PAPER.into(),
+                    artifact: format!(
+                        "Table 1, {name}: LibSVM row (ours = the LibSVM-equivalent baseline)"
+                    ),
+                    paper_value: format!("{paper_acc:.2}%, {paper_iter:.0} iterations"),
+                    ours: format!("{acc:.2}% (majority class {majority:.2}%), {iters:.0} iterations (`{run}`)"),
+                    verdict: baseline_verdict(acc - paper_acc, iters / paper_iter, majority_both, &data),
+                    data,
+                    rule: BASELINE_RULE.into(),
+                    section: seeding_section(&run),
+                });
+            }
+            None => out.push(ScoreRow {
+                paper: PAPER.into(),
+                artifact: format!(
+                    "Table 1, {name}: LibSVM row (ours = the LibSVM-equivalent baseline)"
+                ),
+                paper_value: format!("{paper_acc:.2}%, {paper_iter:.0} iterations"),
+                ours: "no run at the paper's setting with k = 10".into(),
+                data: DataUsed::None,
+                verdict: Verdict::NotRun,
+                rule: BASELINE_RULE.into(),
+                section: overview.into(),
+            }),
+        }
+        // Table 1, seeding rows (every setting run, the paper's first).
+        let mut groups: Vec<(&StoredRun, String, String)> = Vec::new();
+        for (run, rows) in &seeding {
+            for r in rows
+                .iter()
+                .filter(|r| r.text("k") == "10" && key_of(&r.text("dataset")) == Some(key))
+            {
+                let g = (*run, r.text("dataset"), r.text("setting"));
+                if !groups
+                    .iter()
+                    .any(|x| x.0.name == g.0.name && x.1 == g.1 && x.2 == g.2)
+                {
+                    groups.push(g);
+                }
+            }
+        }
+        groups.sort_by_key(|g| g.2 != "paper");
+        let paper_value = t1.as_ref().map_or("–".into(), |t| {
+            format!(
+                "#iter LibSVM {:.0}, ATO {:.0}, MIR {:.0}, SIR {:.0}; SIR speed-up {:.2}x",
+                num(t, "libsvm_iterations"),
+                num(t, "ato_iterations"),
+                num(t, "mir_iterations"),
+                num(t, "sir_iterations"),
+                num(t, "libsvm_s") / (num(t, "sir_init_s") + num(t, "sir_rest_s"))
+            )
+        });
+        if groups.is_empty() {
+            out.push(ScoreRow {
+                paper: PAPER.into(),
+                artifact: format!("Table 1, {name}: ATO / MIR / SIR rows"),
+                paper_value: paper_value.clone(),
+                ours: "no seeding run with k = 10".into(),
+                data: DataUsed::None,
+                verdict: Verdict::NotRun,
+                rule: SEEDING_RULE.into(),
+                section: overview.into(),
+            });
+        }
+        for (run, dataset, setting) in &groups {
+            let rows_all = &seeding.iter().find(|x| x.0.name == run.name).map(|x| &x.1);
+            let rows: Vec<&Record> = rows_all
+                .map(|v| {
+                    v.iter()
+                        .filter(|r| {
+                            r.text("k") == "10"
+                                && &r.text("dataset") == dataset
+                                && &r.text("setting") == setting
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let data = data_used(dataset, key, setting);
+            let (verdict, words) = seeding_verdict(&rows, paper_acc, &data);
+            out.push(ScoreRow {
+                paper: PAPER.into(),
+                artifact: format!("Table 1, {name}: ATO / MIR / SIR rows (setting `{setting}`)"),
+                paper_value: paper_value.clone(),
+                ours: format!("{words} (`{}`)", run.name),
+                data,
+                verdict,
+                rule: SEEDING_RULE.into(),
+                section: seeding_section(&run.name),
+            });
+        }
+        // Table 3.
+        let t3 = pub_row("table3", key);
+        let mut speedups: Vec<(String, f64, f64)> = Vec::new();
+        let mut t3_run = None;
+        let mut t3_data = DataUsed::None;
+        for (run, rows) in &seeding {
+            for (col, k) in ["3", "10", "100"].iter().enumerate() {
+                let hit = rows.iter().find(|r| {
+                    key_of(&r.text("dataset")) == Some(key)
+                        && r.text("setting") == "paper"
+                        && r.text("k") == *k
+                        && r.text("method") == "sir"
+                });
+                let Some(s) = hit else { continue };
+                let Some(b) = find(rows, &s.text("dataset"), "paper", k, "ours") else {
+                    continue;
+                };
+                if speedups.iter().any(|x| x.0 == *k) {
+                    continue;
+                }
+                let paper = t3.as_ref().and_then(|t| {
+                    let l = t.get("libsvm_s")?.as_array()?.get(col)?.as_float()?;
+                    let s = t.get("sir_s")?.as_array()?.get(col)?.as_float()?;
+                    Some(l / s)
+                });
+                speedups.push((
+                    k.to_string(),
+                    b.number("total_s") / s.number("total_s"),
+                    paper.unwrap_or(f64::NAN),
+                ));
+                t3_run.get_or_insert(run.name.clone());
+                t3_data = data_used(&s.text("dataset"), key, "paper");
+            }
+        }
+        speedups.sort_by_key(|x| x.0.parse::<u32>().unwrap_or(u32::MAX));
+        let paper3 = t3.as_ref().map_or("–".into(), |t| {
+            let l: Vec<f64> = t
+                .get("libsvm_s")
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|x| x.as_float()).collect())
+                .unwrap_or_default();
+            let s: Vec<f64> = t
+                .get("sir_s")
+                .and_then(|v| v.as_array())
+                .map(|a| a.iter().filter_map(|x| x.as_float()).collect())
+                .unwrap_or_default();
+            ["3", "10", "100"]
+                .iter()
+                .zip(l.iter().zip(&s))
+                .map(|(k, (l, s))| format!("k={k} {:.2}x", l / s))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        out.push(ScoreRow {
+            paper: PAPER.into(),
+            artifact: format!("Table 3, {name} (SIR speed-up over LibSVM)"),
+            paper_value: paper3,
+            ours: if speedups.is_empty() {
+                "no seeding run with SIR at the paper's setting".into()
+            } else {
+                speedups
+                    .iter()
+                    .map(|(k, o, _)| format!("k={k} {o:.2}x"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+                    + &format!(" (`{}`)", t3_run.clone().unwrap_or_default())
+            },
+            verdict: table3_verdict(&speedups),
+            data: t3_data,
+            rule: TABLE3_RULE.into(),
+            section: t3_run.map_or_else(|| overview.to_string(), |r| seeding_section(&r)),
+        });
+    }
+    // The leave-one-out figure.
+    let mut any = false;
+    for (run, rows) in &seeding {
+        let mut groups: Vec<(String, String)> = rows
+            .iter()
+            .filter(|r| r.text("k") == "n" && r.text("method") == "sir")
+            .map(|r| (r.text("dataset"), r.text("setting")))
+            .collect();
+        groups.dedup();
+        for (d, st) in groups {
+            let Some(sir) = find(rows, &d, &st, "n", "sir") else {
+                continue;
+            };
+            let ratios: Vec<(String, f64)> = rows
+                .iter()
+                .filter(|r| r.text("dataset") == d && r.text("setting") == st && r.text("k") == "n")
+                .map(|r| {
+                    (
+                        r.text("method"),
+                        r.number("total_s") / sir.number("total_s"),
+                    )
+                })
+                .collect();
+            any = true;
+            let key = key_of(&d).unwrap_or("");
+            out.push(ScoreRow {
+                paper: PAPER.into(),
+                artifact: format!("LOOCV figure (supplement), {d} `{st}`"),
+                paper_value: "time / SIR: SIR fastest except on Heart and Madelon (MIR slightly better); LibSVM up to 167x slower (Webdata)".into(),
+                ours: ratios
+                    .iter()
+                    .map(|(m, x)| format!("{} {x:.2}", if m == "ours" { "baseline".to_string() } else { m.to_uppercase() }))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                verdict: loocv_verdict(&ratios),
+                data: data_used(&d, key, &st),
+                rule: LOOCV_RULE.into(),
+                section: seeding_section(&run.name),
+            });
+        }
+    }
+    if !any {
+        out.push(ScoreRow {
+            paper: PAPER.into(),
+            artifact: "LOOCV figure (supplement)".into(),
+            paper_value:
+                "time / SIR: SIR fastest except on Heart and Madelon (MIR slightly better)".into(),
+            ours: "no leave-one-out seeding run".into(),
+            data: DataUsed::None,
+            verdict: Verdict::NotRun,
+            rule: LOOCV_RULE.into(),
+            section: overview.into(),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::table::{to_frame, write_table};
+
+    fn row(d: &str, st: &str, k: &str, m: &str, total: f64, iters: f64, exact: &str) -> Record {
+        Record::new()
+            .with("dataset", d)
+            .with("setting", st)
+            .with("k", k)
+            .with("method", m)
+            .with("init_s", 0.0)
+            .with("rest_s", total)
+            .with("total_s", total)
+            .with("iterations", iters)
+            .with("accuracy_pct", 50.0)
+            .with("majority_pct", 50.0)
+            .with("speedup_vs_baseline", 1.0)
+            .with("max_rel_objective_gap", 0.0)
+            .with("folds_changed", "")
+            .with("rows_flipped", 0i64)
+            .with("exactness", exact)
+    }
+
+    fn run_with(dir: &std::path::Path, name: &str, rows: &[Record]) -> StoredRun {
+        write_table(&to_frame(rows).unwrap(), dir, "seeding").unwrap();
+        StoredRun {
+            name: name.into(),
+            dir: dir.to_path_buf(),
+            manifest: serde_json::from_str(r#"{"kind":"svm_cv","name":"s","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
+            records: Vec::new(),
+        }
+    }
+
+    fn madelon(sir_total: f64) -> Vec<Record> {
+        let mut v = Vec::new();
+        for (k, base) in [("3", 8.0), ("10", 50.0), ("100", 600.0)] {
+            v.push(row("madelon", "paper", k, "ours", base, 9000.0, "baseline"));
+            v.push(row(
+                "madelon",
+                "paper",
+                k,
+                "ato",
+                base * 0.5,
+                5000.0,
+                "exact",
+            ));
+            v.push(row(
+                "madelon",
+                "paper",
+                k,
+                "mir",
+                base * 0.3,
+                1800.0,
+                "exact",
+            ));
+            v.push(row(
+                "madelon",
+                "paper",
+                k,
+                "sir",
+                if k == "10" {
+                    sir_total
+                } else {
+                    base / (k.len() as f64 * 3.0)
+                },
+                1800.0,
+                "exact",
+            ));
+        }
+        for m in ["ours", "avg", "top", "ato", "mir", "sir"] {
+            let t = match m {
+                "ours" => 100.0,
+                "sir" => 1.0,
+                "mir" => 0.9,
+                _ => 3.0,
+            };
+            v.push(row(
+                "madelon",
+                "paper",
+                "n",
+                m,
+                t,
+                100.0,
+                if m == "ours" { "baseline" } else { "exact" },
+            ));
+        }
+        v
+    }
+
+    #[test]
+    fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
+        let rows = scorecard(&[]);
+        assert!(rows
+            .iter()
+            .filter(|r| r.artifact.contains("ATO / MIR / SIR")
+                || r.artifact.starts_with("Table 3")
+                || r.artifact.starts_with("LOOCV"))
+            .all(|r| r.verdict == Verdict::NotRun));
+        let dir = tempfile::tempdir().unwrap();
+        let run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
+        let rows = scorecard(&[&run]);
+        let t1 = rows
+            .iter()
+            .find(|r| r.artifact == "Table 1, Madelon: ATO / MIR / SIR rows (setting `paper`)")
+            .unwrap();
+        assert_eq!(t1.verdict, Verdict::Reproduced, "{t1:?}");
+        let t3 = rows
+            .iter()
+            .find(|r| r.artifact.starts_with("Table 3, Madelon"))
+            .unwrap();
+        assert_eq!(t3.verdict, Verdict::PatternReproduced, "{t3:?}");
+        let lo = rows
+            .iter()
+            .find(|r| r.artifact.starts_with("LOOCV figure (supplement), madelon"))
+            .unwrap();
+        assert_eq!(lo.verdict, Verdict::PatternReproduced);
+        // SIR now slower than the baseline at k = 10: Table 1 and Table 3 flip.
+        let dir2 = tempfile::tempdir().unwrap();
+        let run = run_with(dir2.path(), "seeding-madelon", &madelon(80.0));
+        let rows = scorecard(&[&run]);
+        let t1 = rows
+            .iter()
+            .find(|r| r.artifact == "Table 1, Madelon: ATO / MIR / SIR rows (setting `paper`)")
+            .unwrap();
+        assert_eq!(t1.verdict, Verdict::NotReproduced);
+        let t3 = rows
+            .iter()
+            .find(|r| r.artifact.starts_with("Table 3, Madelon"))
+            .unwrap();
+        assert_eq!(t3.verdict, Verdict::NotReproduced);
+    }
+
+    #[test]
+    fn baseline_and_loocv_rules() {
+        let paper = DataUsed::Paper("a9a".into());
+        let sub = DataUsed::Substitute("x".into());
+        assert_eq!(
+            baseline_verdict(0.0, 1.00002, false, &paper),
+            Verdict::Reproduced
+        );
+        assert_eq!(
+            baseline_verdict(0.0, 1.2, false, &sub),
+            Verdict::PatternReproduced
+        );
+        assert_eq!(
+            baseline_verdict(21.5, 1.1, false, &sub),
+            Verdict::NotReproduced
+        );
+        // MNIST subset on raw pixels: 50.44% = its majority rate, as the paper's 50.85% is.
+        assert_eq!(
+            baseline_verdict(-0.41, 0.08, true, &sub),
+            Verdict::PatternReproduced
+        );
+        assert_eq!(
+            baseline_verdict(-0.41, 0.08, true, &paper),
+            Verdict::NotReproduced
+        );
+        assert!(matches!(
+            data_used("heart_scale", "heart", "paper"),
+            DataUsed::Substitute(_)
+        ));
+        assert!(matches!(
+            data_used("mnist-even-odd-5k", "mnist", "paper"),
+            DataUsed::Substitute(_)
+        ));
+        assert!(matches!(
+            data_used("a9a", "a9a", "libsvm-defaults"),
+            DataUsed::Substitute(_)
+        ));
+        let r = |v: &[(&str, f64)]| {
+            v.iter()
+                .map(|(m, x)| (m.to_string(), *x))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            loocv_verdict(&r(&[("ours", 5.0), ("sir", 1.0), ("mir", 0.9)])),
+            Verdict::PatternReproduced
+        );
+        assert_eq!(
+            loocv_verdict(&r(&[("ours", 5.0), ("sir", 1.0), ("avg", 0.5)])),
+            Verdict::NotReproduced
+        );
+        assert_eq!(loocv_verdict(&r(&[("sir", 1.0)])), Verdict::NotRun);
+    }
+}

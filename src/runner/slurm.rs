@@ -1,0 +1,273 @@
+//! `cvbench slurm`: write a SLURM job-array script whose tasks each run one
+//! shard (`cvbench run --shard slurm`), a collect job that depends on the
+//! array (`--dependency=afterok`), and a `submit.sh` tying them together; and
+//! submit them with `sbatch --parsable` when asked.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Errors writing or submitting the job scripts.
+#[derive(Debug, thiserror::Error)]
+pub enum SlurmError {
+    /// File system error.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// `sbatch` missing or failing.
+    #[error("sbatch: {0}")]
+    Sbatch(String),
+}
+
+/// What to ask SLURM for.
+#[derive(Clone, Debug, Default)]
+pub struct SlurmOptions {
+    /// Array tasks (shards).
+    pub tasks: usize,
+    /// `--partition`.
+    pub partition: Option<String>,
+    /// `--time` per task (e.g. `04:00:00`).
+    pub time: Option<String>,
+    /// `--cpus-per-task` (also the run's `--threads`).
+    pub cpus: Option<usize>,
+    /// `--mem` per task (e.g. `8G`).
+    pub mem: Option<String>,
+    /// Ask for whole nodes (`--exclusive`): set when a config times its
+    /// cells, so that no other job shares the node with a timing cell.
+    pub exclusive: bool,
+}
+
+/// The scripts written.
+#[derive(Clone, Debug)]
+pub struct Scripts {
+    /// The folder holding them (and the jobs' logs).
+    pub dir: PathBuf,
+    /// The array job.
+    pub array: PathBuf,
+    /// The collect job.
+    pub collect: PathBuf,
+    /// A shell script submitting both, the second depending on the first.
+    pub submit: PathBuf,
+}
+
+/// Quote for a POSIX shell.
+fn sh(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    let p = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    };
+    std::fs::canonicalize(&p).unwrap_or(p)
+}
+
+/// Write the array, collect and submit scripts for `configs` (run names
+/// `names`) into `<out>/<name>/slurm/` (one config) or `<out>/slurm/`
+/// (several). `bin` is the cvbench binary the jobs run; `data_dir` the data
+/// directory they read. Paths in the scripts are absolute, and the jobs start
+/// in the current directory (where relative data paths in configs resolve).
+pub fn write_scripts(
+    configs: &[PathBuf],
+    names: &[String],
+    out: &Path,
+    data_dir: &Path,
+    bin: &Path,
+    opts: &SlurmOptions,
+) -> Result<Scripts, SlurmError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| SlurmError::Io { path, source }
+    };
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let out = absolute(out);
+    let (dir, job) = match names {
+        [one] => (out.join(one).join("slurm"), format!("cvbench-{one}")),
+        _ => (
+            out.join("slurm"),
+            format!("cvbench-{}-configs", names.len()),
+        ),
+    };
+    std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+    let cwd = absolute(Path::new("."));
+    let bin = absolute(bin);
+    let data = absolute(data_dir);
+    let cfgs: Vec<String> = configs
+        .iter()
+        .map(|c| sh(&absolute(c).display().to_string()))
+        .collect();
+    let disp = |p: &Path| sh(&p.display().to_string());
+    let mut common = String::new();
+    if let Some(p) = &opts.partition {
+        common.push_str(&format!("#SBATCH --partition={p}\n"));
+    }
+    if let Some(t) = &opts.time {
+        common.push_str(&format!("#SBATCH --time={t}\n"));
+    }
+    if let Some(m) = &opts.mem {
+        common.push_str(&format!("#SBATCH --mem={m}\n"));
+    }
+    let whole_node = if opts.exclusive {
+        "#SBATCH --exclusive\n"
+    } else {
+        ""
+    };
+    let threads = opts
+        .cpus
+        .map_or(String::new(), |c| format!(" --threads {c}"));
+    let array = format!(
+        "#!/bin/bash\n\
+         # Written by `cvbench slurm`: array task I of {n} runs shard I/{n} of the cells\n\
+         # into the shared results folder; the collect job assembles them.\n\
+         #SBATCH --job-name={job}\n\
+         #SBATCH --array=0-{last}\n\
+         #SBATCH --output={dir}/array-%A_%a.out\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         {whole_node}{common}\
+         set -euo pipefail\n\
+         cd {cwd}\n\
+         exec {bin} run --shard slurm --out {out} --data-dir {data}{threads} {cfgs}\n",
+        n = opts.tasks,
+        last = opts.tasks.saturating_sub(1),
+        dir = dir.display(),
+        cpus = opts.cpus.unwrap_or(1),
+        cwd = disp(&cwd),
+        bin = disp(&bin),
+        out = disp(&out),
+        data = disp(&data),
+        cfgs = cfgs.join(" "),
+    );
+    let collect = format!(
+        "#!/bin/bash\n\
+         # Written by `cvbench slurm`: runs after every array task succeeded\n\
+         # (--dependency=afterok) and assembles records, tables, figures and manifests.\n\
+         #SBATCH --job-name={job}-collect\n\
+         #SBATCH --output={dir}/collect-%j.out\n\
+         #SBATCH --cpus-per-task={cpus}\n\
+         {common}\
+         set -euo pipefail\n\
+         cd {cwd}\n\
+         exec {bin} collect --out {out} --data-dir {data} {cfgs}\n",
+        dir = dir.display(),
+        cpus = opts.cpus.unwrap_or(1),
+        cwd = disp(&cwd),
+        bin = disp(&bin),
+        out = disp(&out),
+        data = disp(&data),
+        cfgs = cfgs.join(" "),
+    );
+    let array_path = dir.join("array.sbatch");
+    let collect_path = dir.join("collect.sbatch");
+    let submit = format!(
+        "#!/bin/sh\n\
+         # Submit the array, then the collect job once every task has succeeded.\n\
+         set -eu\n\
+         jid=$(sbatch --parsable {a})\n\
+         jid=${{jid%%;*}}\n\
+         cid=$(sbatch --parsable --dependency=afterok:$jid {c})\n\
+         echo \"array job $jid, collect job ${{cid%%;*}}\"\n",
+        a = disp(&array_path),
+        c = disp(&collect_path),
+    );
+    let submit_path = dir.join("submit.sh");
+    for (path, text) in [
+        (&array_path, &array),
+        (&collect_path, &collect),
+        (&submit_path, &submit),
+    ] {
+        crate::results::table::write_atomic(path, text.as_bytes()).map_err(|e| SlurmError::Io {
+            path: path.clone(),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755));
+        }
+    }
+    Ok(Scripts {
+        dir,
+        array: array_path,
+        collect: collect_path,
+        submit: submit_path,
+    })
+}
+
+fn sbatch(args: &[&str]) -> Result<String, SlurmError> {
+    let out = Command::new("sbatch").args(args).output().map_err(|e| {
+        SlurmError::Sbatch(format!(
+            "cannot run sbatch ({e}); submit from a SLURM login node, or later with the submit.sh written next to the scripts"
+        ))
+    })?;
+    if !out.status.success() {
+        return Err(SlurmError::Sbatch(format!(
+            "sbatch {} failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    // `--parsable` prints `jobid` or `jobid;cluster`.
+    let id = text.trim().split(';').next().unwrap_or("").to_string();
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_digit()) {
+        return Err(SlurmError::Sbatch(format!(
+            "unexpected output {:?} (expected a job id)",
+            text.trim()
+        )));
+    }
+    Ok(id)
+}
+
+/// Submit the array, then the collect job depending on it; returns both job ids.
+pub fn submit(s: &Scripts) -> Result<(String, String), SlurmError> {
+    let array = sbatch(&["--parsable", &s.array.display().to_string()])?;
+    let dep = format!("--dependency=afterok:{array}");
+    let collect = sbatch(&["--parsable", &dep, &s.collect.display().to_string()])?;
+    Ok((array, collect))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_name_the_array_the_shard_flag_and_the_dependency() {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = dir.path().join("it's.toml");
+        std::fs::write(&cfg, "kind = \"treecv\"").unwrap();
+        let opts = SlurmOptions {
+            tasks: 4,
+            partition: Some("short".into()),
+            time: Some("01:00:00".into()),
+            cpus: Some(2),
+            mem: None,
+            exclusive: true,
+        };
+        let s = write_scripts(
+            &[cfg],
+            &["x".into()],
+            &dir.path().join("out"),
+            dir.path(),
+            Path::new("/usr/bin/cvbench"),
+            &opts,
+        )
+        .unwrap();
+        assert!(s.dir.ends_with("out/x/slurm"));
+        let a = std::fs::read_to_string(&s.array).unwrap();
+        assert!(a.contains("#SBATCH --array=0-3\n"), "{a}");
+        assert!(a.contains("#SBATCH --partition=short\n"));
+        assert!(a.contains("run --shard slurm"));
+        assert!(a.contains("--threads 2"));
+        assert!(a.contains("#SBATCH --exclusive\n"));
+        assert!(a.contains(r"it'\''s.toml'"), "{a}");
+        let c = std::fs::read_to_string(&s.collect).unwrap();
+        assert!(c.contains(" collect --out "));
+        let sub = std::fs::read_to_string(&s.submit).unwrap();
+        assert!(sub.contains("--dependency=afterok:$jid"));
+    }
+}

@@ -1,0 +1,414 @@
+//! Alpha-seeded SVM k-fold cross-validation: the round orders of the
+//! seeding methods in [`super::seeding`].
+//!
+//! - **Chain** (ATO, MIR, SIR; Wen et al. 2017): round 0 from `alpha = 0`,
+//!   round `h` seeded from round `h - 1` with `R` = fold `h`, `T` = fold
+//!   `h - 1`. Sequential by construction.
+//! - **Full model** (AVG, TOP; leave-one-out only): one SVM on all `n` rows,
+//!   then every round seeded from it with `R = {t}`, `T = {}`. Rounds are
+//!   independent and run in parallel when asked.
+//! - **Tree** (beyond the paper): TreeCV's recursion over the folds. A node
+//!   holding out folds `s..e` trains on the other folds, warm started from
+//!   its parent's optimum with the returning rows at `alpha = 0` (always
+//!   feasible, no adjustment needed); the leaves are the `k` rounds. The two
+//!   children of a node run in parallel when asked. The inner nodes are extra
+//!   solves, reported as such.
+//!
+//! Every round ends with SMO to the baseline's stopping rule, so every
+//! method reaches the baseline's optimum (up to the stopping tolerance).
+//! With a shared kernel cache, one cache keyed by dataset row serves every
+//! solve and seeder.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::cache::SharedKernelCache;
+use super::cv::{assemble, cross_validate, evaluate_round, CvOptions, CvResult, RoundResult};
+use super::folds::Folds;
+use super::kernel::KernelData;
+use super::seeding::gradient::{self, PrevGradient};
+use super::seeding::{
+    avg::AvgSeeder, chain_seeder, top::TopSeeder, Previous, SeedContext, Seeder, SeedingMethod,
+    Transition,
+};
+use super::smo::SolveStats;
+use super::solution::{
+    check_finite_features, libsvm_labels, train_seeded, train_with, TrainOutput,
+};
+use super::{SvmError, SvmParams};
+use crate::data::Dataset;
+
+/// How to run a seeded cross-validation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeededOptions {
+    /// The seeding method (round order).
+    pub method: SeedingMethod,
+    /// Size in MB of a kernel cache shared by all solves (`None`: none).
+    pub shared_cache_mb: Option<f64>,
+    /// Run independent solves in parallel where the method allows it.
+    pub parallel: bool,
+    /// Seed of the seeders' random choices.
+    pub seed: u64,
+}
+
+/// A solve that is not a CV round (the full model of AVG/TOP, an inner node
+/// of the tree).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExtraSolve {
+    /// What it is, e.g. `full` or `node 0..4` (folds held out).
+    pub label: String,
+    /// Training rows.
+    pub n_train: usize,
+    /// Solver counters and timings.
+    pub stats: SolveStats,
+    /// Seconds spent building its seed.
+    pub seed_s: f64,
+}
+
+/// The outcome of a seeded cross-validation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeededCvResult {
+    /// The rounds, predictions and totals (over the rounds only).
+    pub cv: CvResult,
+    /// Solves beyond the rounds.
+    pub extra: Vec<ExtraSolve>,
+    /// Whether solves ran in parallel.
+    pub parallel: bool,
+    /// Whether a shared kernel cache was used.
+    pub shared_cache: bool,
+}
+
+impl SeededCvResult {
+    /// SMO iterations of the rounds and the extra solves.
+    pub fn total_iterations(&self) -> u64 {
+        self.cv.total_iterations + self.extra.iter().map(|e| e.stats.iterations).sum::<u64>()
+    }
+
+    /// Seeding seconds (all seeders, rounds and extra solves).
+    pub fn seed_seconds(&self) -> f64 {
+        self.cv.rounds.iter().map(|r| r.seed_s).sum::<f64>()
+            + self.extra.iter().map(|e| e.seed_s).sum::<f64>()
+    }
+
+    /// Initialisation seconds as Wen et al. count them: the seeders plus the
+    /// solver's set-up of every seeded solve (the gradient of the seed).
+    pub fn init_seconds(&self) -> f64 {
+        let seeded_rounds: f64 = self
+            .cv
+            .rounds
+            .iter()
+            .filter(|r| r.seed_s > 0.0)
+            .map(|r| r.stats.timings.init_s)
+            .sum();
+        self.seed_seconds() + seeded_rounds
+    }
+}
+
+struct Run<'a> {
+    kd: KernelData<'a>,
+    folds: &'a Folds,
+    params: &'a SvmParams,
+    shared: Option<SharedKernelCache>,
+    y: Vec<i8>,
+    seed: u64,
+    parallel: bool,
+}
+
+impl Run<'_> {
+    fn ctx(&self) -> SeedContext<'_> {
+        SeedContext {
+            kd: &self.kd,
+            y: &self.y,
+            c: self.params.c,
+            seed: self.seed,
+        }
+    }
+
+    fn train(&self, rows: &[usize], warm: Option<&[f64]>) -> Result<TrainOutput, SvmError> {
+        train_with(&self.kd, rows, self.params, warm, self.shared.as_ref())
+    }
+
+    fn seeded(
+        &self,
+        seeder: &dyn Seeder,
+        prev: (&[usize], &TrainOutput),
+        held_out: &[usize],
+        tr: &Transition<'_>,
+    ) -> Result<(TrainOutput, f64), SvmError> {
+        let ts = Instant::now();
+        let ctx = self.ctx();
+        let warm = seeder.seed(
+            &ctx,
+            &Previous {
+                rows: prev.0,
+                alpha: &prev.1.alpha,
+                gradient: &prev.1.gradient,
+            },
+            tr,
+        )?;
+        // The seed's gradient, updated from the previous round's.
+        let sums = gradient::heldout_sums(&ctx, prev.0, &prev.1.alpha, held_out);
+        let grad = gradient::next_gradient(
+            &ctx,
+            self.shared.as_ref(),
+            &PrevGradient {
+                rows: prev.0,
+                alpha: &prev.1.alpha,
+                g: &prev.1.gradient,
+                g_bar: &prev.1.g_bar,
+            },
+            &sums,
+            tr.next_rows,
+            &warm,
+        );
+        let seed_s = ts.elapsed().as_secs_f64();
+        let grad = grad.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice()));
+        let out = train_seeded(
+            &self.kd,
+            tr.next_rows,
+            self.params,
+            Some((&warm, grad)),
+            self.shared.as_ref(),
+        )?;
+        Ok((out, seed_s))
+    }
+
+    fn chain(&self, seeder: &dyn Seeder) -> Vec<RoundResult> {
+        let mut out = Vec::with_capacity(self.folds.k());
+        let mut prev: Option<(Vec<usize>, TrainOutput)> = None;
+        for h in 0..self.folds.k() {
+            let rows = self.folds.train_rows(h);
+            let res = match &prev {
+                None => self.train(&rows, None).map(|o| (o, 0.0)),
+                Some((prows, pout)) => self.seeded(
+                    seeder,
+                    (prows, pout),
+                    self.folds.test_rows(h - 1),
+                    &Transition {
+                        removed: self.folds.test_rows(h),
+                        added: self.folds.test_rows(h - 1),
+                        next_rows: &rows,
+                    },
+                ),
+            };
+            match res {
+                Ok((o, seed_s)) => {
+                    out.push(Ok(evaluate_round(
+                        &self.kd,
+                        self.folds,
+                        h,
+                        rows.len(),
+                        o.clone(),
+                        seed_s,
+                    )));
+                    prev = Some((rows, o));
+                }
+                Err(e) => {
+                    out.push(Err(e));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn seeded_from_full(
+        &self,
+        seeder: &dyn Seeder,
+    ) -> Result<(Vec<RoundResult>, ExtraSolve), SvmError> {
+        let all: Vec<usize> = (0..self.kd.ds.n()).collect();
+        let full = self.train(&all, None)?;
+        let extra = ExtraSolve {
+            label: "full".into(),
+            n_train: all.len(),
+            stats: full.stats.clone(),
+            seed_s: 0.0,
+        };
+        let one = |h: usize| -> RoundResult {
+            let rows = self.folds.train_rows(h);
+            let (o, seed_s) = self.seeded(
+                seeder,
+                (&all, &full),
+                &[],
+                &Transition {
+                    removed: self.folds.test_rows(h),
+                    added: &[],
+                    next_rows: &rows,
+                },
+            )?;
+            Ok(evaluate_round(
+                &self.kd,
+                self.folds,
+                h,
+                rows.len(),
+                o,
+                seed_s,
+            ))
+        };
+        let rounds = if self.parallel {
+            (0..self.folds.k()).into_par_iter().map(one).collect()
+        } else {
+            (0..self.folds.k()).map(one).collect()
+        };
+        Ok((rounds, extra))
+    }
+
+    /// Rows of the folds outside `s..=e`, in fold order.
+    fn rows_outside(&self, s: usize, e: usize) -> Vec<usize> {
+        (0..self.folds.k())
+            .filter(|&g| g < s || g > e)
+            .flat_map(|g| self.folds.test_rows(g).iter().copied())
+            .collect()
+    }
+
+    fn tree(
+        &self,
+        s: usize,
+        e: usize,
+        parent: Option<(&[usize], &TrainOutput)>,
+    ) -> (Vec<RoundResult>, Vec<Result<ExtraSolve, SvmError>>) {
+        let rows = self.rows_outside(s, e);
+        let solved = if rows.is_empty() {
+            None
+        } else {
+            let ts = Instant::now();
+            let warm = parent.map(|(prows, pout)| {
+                let a = super::seeding::by_row(self.kd.ds.n(), prows, &pout.alpha);
+                rows.iter()
+                    .map(|&r| if a[r].is_nan() { 0.0 } else { a[r] })
+                    .collect::<Vec<f64>>()
+            });
+            let seed_s = if warm.is_some() {
+                ts.elapsed().as_secs_f64()
+            } else {
+                0.0
+            };
+            match self.train(&rows, warm.as_deref()) {
+                Ok(o) => Some((o, seed_s)),
+                Err(err) => return (vec![Err(err)], vec![]),
+            }
+        };
+        if s == e {
+            let Some((o, seed_s)) = solved else {
+                let err = SvmError::InvalidFolds(format!("round {s} has no training rows"));
+                return (vec![Err(err)], vec![]);
+            };
+            return (
+                vec![Ok(evaluate_round(
+                    &self.kd,
+                    self.folds,
+                    s,
+                    rows.len(),
+                    o,
+                    seed_s,
+                ))],
+                vec![],
+            );
+        }
+        let m = (s + e) / 2;
+        let node = solved.as_ref().map(|(o, _)| (rows.as_slice(), o));
+        let (mut l, r) = if self.parallel {
+            rayon::join(|| self.tree(s, m, node), || self.tree(m + 1, e, node))
+        } else {
+            (self.tree(s, m, node), self.tree(m + 1, e, node))
+        };
+        l.0.extend(r.0);
+        l.1.extend(r.1);
+        if let Some((o, seed_s)) = solved {
+            l.1.push(Ok(ExtraSolve {
+                label: format!("node {s}..{e}"),
+                n_train: rows.len(),
+                stats: o.stats,
+                seed_s,
+            }));
+        }
+        l
+    }
+}
+
+/// Run a seeded k-fold CV of a C-SVC with the given folds (see the module
+/// doc). `SeedingMethod::None` is the baseline [`cross_validate`].
+pub fn seeded_cross_validate(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    opts: &SeededOptions,
+) -> Result<SeededCvResult, SvmError> {
+    let t0 = Instant::now();
+    if opts.method == SeedingMethod::None {
+        let cv = cross_validate(
+            ds,
+            folds,
+            params,
+            &CvOptions {
+                parallel: opts.parallel,
+                shared_cache_mb: opts.shared_cache_mb,
+            },
+        )?;
+        return Ok(SeededCvResult {
+            cv,
+            extra: vec![],
+            parallel: opts.parallel,
+            shared_cache: opts.shared_cache_mb.is_some(),
+        });
+    }
+    params.validate()?;
+    if folds.n != ds.n() {
+        return Err(SvmError::InvalidFolds(format!(
+            "folds are for {} rows, the dataset has {}",
+            folds.n,
+            ds.n()
+        )));
+    }
+    folds.validate()?;
+    opts.method.check_k(folds.k(), ds.n())?;
+    check_finite_features(ds)?;
+    let all: Vec<usize> = (0..ds.n()).collect();
+    let labels = libsvm_labels(ds, &all)?;
+    let y =
+        ds.y.iter()
+            .map(|&v| if v == labels[0] { 1 } else { -1 })
+            .collect();
+    let run = Run {
+        kd: KernelData::new(ds, params.kernel),
+        folds,
+        params,
+        shared: opts
+            .shared_cache_mb
+            .map(|mb| SharedKernelCache::new(ds.n(), mb)),
+        y,
+        seed: opts.seed,
+        parallel: opts.parallel,
+    };
+    let (rounds, extra, parallel) = match opts.method {
+        SeedingMethod::None | SeedingMethod::Ato | SeedingMethod::Mir | SeedingMethod::Sir => {
+            let Some(seeder) = chain_seeder(opts.method) else {
+                return Err(SvmError::InvalidParam("no chain seeder".into()));
+            };
+            (run.chain(seeder.as_ref()), vec![], false)
+        }
+        SeedingMethod::Avg | SeedingMethod::Top => {
+            let seeder: Box<dyn Seeder> = if opts.method == SeedingMethod::Avg {
+                Box::new(AvgSeeder)
+            } else {
+                Box::new(TopSeeder)
+            };
+            let (r, e) = run.seeded_from_full(seeder.as_ref())?;
+            (r, vec![e], opts.parallel)
+        }
+        SeedingMethod::Tree => {
+            let (r, e) = run.tree(0, folds.k() - 1, None);
+            let e = e.into_iter().collect::<Result<Vec<_>, _>>()?;
+            (r, e, opts.parallel)
+        }
+    };
+    let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared.as_ref(), t0)?;
+    cv.total_kernel_evals += extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>();
+    Ok(SeededCvResult {
+        cv,
+        extra,
+        parallel,
+        shared_cache: run.shared.is_some(),
+    })
+}

@@ -1,0 +1,74 @@
+//! SIR, Single Instance Replacement (Wen et al. 2017, Algorithm 3).
+//!
+//! The shared rows `S` keep their alphas. Each leaving row `r` with
+//! `alpha_r > 0` hands its alpha to the most similar unused joining row `t`
+//! of the same label, "most similar" meaning the largest `K(x_r, x_t)`; if
+//! every such `t` is used, to a random `t` of that label (clipped at `C`),
+//! and if `T` holds no row of that label at all, to a random `t`. The MIR
+//! adjustment ([`super::adjust::restore_equality`]) then restores
+//! `sum_i y_i alpha_i = 0`, which a same-label replacement keeps exactly.
+
+use rand::RngExt;
+
+use super::{Draft, Previous, SeedContext, Seeder, SeedingMethod, Transition};
+use crate::svm::SvmError;
+
+/// The SIR seeder.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SirSeeder;
+
+impl Seeder for SirSeeder {
+    fn method(&self) -> SeedingMethod {
+        SeedingMethod::Sir
+    }
+
+    fn seed(
+        &self,
+        ctx: &SeedContext<'_>,
+        prev: &Previous<'_>,
+        tr: &Transition<'_>,
+    ) -> Result<Vec<f64>, SvmError> {
+        let mut d = Draft::new(ctx, prev, tr)?;
+        let mut used = vec![false; tr.added.len()];
+        let mut rng = crate::seed::rng(ctx.seed);
+        for &r in tr.removed {
+            let ar = d.prev_alpha[r];
+            if ar.is_nan() || ar <= 0.0 {
+                continue;
+            }
+            let yr = ctx.y[r];
+            let mut best: Option<(usize, f64)> = None;
+            for (j, &t) in tr.added.iter().enumerate() {
+                if used[j] || ctx.y[t] != yr {
+                    continue;
+                }
+                let kv = ctx.kd.eval(r, t);
+                if best.is_none_or(|(_, b)| kv > b) {
+                    best = Some((j, kv));
+                }
+            }
+            let j = match best {
+                Some((j, _)) => {
+                    used[j] = true;
+                    j
+                }
+                None => {
+                    let same: Vec<usize> = (0..tr.added.len())
+                        .filter(|&j| ctx.y[tr.added[j]] == yr)
+                        .collect();
+                    if !same.is_empty() {
+                        same[rng.random_range(0..same.len())]
+                    } else if !tr.added.is_empty() {
+                        rng.random_range(0..tr.added.len())
+                    } else {
+                        continue;
+                    }
+                }
+            };
+            let p = d.t_pos[j];
+            d.alpha[p] = (d.alpha[p] + ar).min(ctx.c);
+        }
+        let t_pos = d.t_pos.clone();
+        Ok(d.finish(ctx.c, &t_pos))
+    }
+}

@@ -1,0 +1,293 @@
+//! Alpha seeding (Wen et al. 2017): every method reaches the baseline's
+//! optimum in every round (objective within 1e-3 relative, at most one
+//! held-out row flipped per fold), on generated data and, when
+//! `CVBENCH_DATA_DIR` holds it, on heart_scale; SIR needs fewer SMO
+//! iterations than the baseline at k = 10.
+
+use std::path::PathBuf;
+
+use cvbench::data::{read_libsvm, Dataset};
+use cvbench::svm::folds::Folds;
+use cvbench::svm::{
+    seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
+};
+use rand::RngExt;
+
+/// Two overlapping Gaussian blobs (synthetic).
+fn blobs(n: usize, d: usize, seed: u64, sep: f64) -> Dataset {
+    let mut rng = cvbench::seed::rng(seed);
+    let mut rows = Vec::new();
+    let mut y = Vec::new();
+    for i in 0..n {
+        let label = if i % 3 == 0 { 1.0 } else { -1.0 };
+        let row: Vec<f64> = (0..d)
+            .map(|j| rng.random_range(-1.0..1.0) + if j == 0 { sep * label } else { 0.0 })
+            .collect();
+        rows.push(row);
+        y.push(label);
+    }
+    Dataset::from_dense_rows("synthetic-blobs", &rows, y)
+}
+
+fn heart() -> Option<Dataset> {
+    let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {
+        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
+        return None;
+    };
+    let dir = PathBuf::from(dir);
+    let p = [dir.join("heart_scale.xz"), dir.join("heart_scale")]
+        .into_iter()
+        .find(|p| p.is_file());
+    match p {
+        Some(p) => Some(read_libsvm(&p, None).expect("readable heart_scale")),
+        None => {
+            println!("SKIPPED: heart_scale not in {}", dir.display());
+            None
+        }
+    }
+}
+
+fn run(ds: &Dataset, folds: &Folds, p: &SvmParams, m: SeedingMethod, par: bool) -> SeededCvResult {
+    seeded_cross_validate(
+        ds,
+        folds,
+        p,
+        &SeededOptions {
+            method: m,
+            shared_cache_mb: if par { Some(64.0) } else { None },
+            parallel: par,
+            seed: 7,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{} failed: {e}", m.as_str()))
+}
+
+/// Every round of `got` against the baseline `base`: objective within 1e-3
+/// relative, same iteration-independent outcome, at most one flip per fold.
+fn assert_same_optimum(base: &SeededCvResult, got: &SeededCvResult, what: &str) {
+    assert_eq!(base.cv.rounds.len(), got.cv.rounds.len());
+    for (b, g) in base.cv.rounds.iter().zip(&got.cv.rounds) {
+        let (ob, og) = (b.stats.objective, g.stats.objective);
+        assert!(
+            (ob - og).abs() <= 1e-3 * ob.abs().max(1e-12),
+            "{what}: fold {} objective {og} vs baseline {ob}",
+            b.fold
+        );
+        assert_eq!(b.n_train, g.n_train);
+    }
+    let flips_per_fold = |h: usize| got.cv.rounds[h].correct.abs_diff(base.cv.rounds[h].correct);
+    for h in 0..base.cv.rounds.len() {
+        assert!(
+            flips_per_fold(h) <= 1,
+            "{what}: fold {h} changed by more than one row"
+        );
+    }
+    let flipped = base
+        .cv
+        .predictions
+        .iter()
+        .zip(&got.cv.predictions)
+        .filter(|(a, b)| a != b)
+        .count();
+    assert!(
+        flipped <= base.cv.rounds.len(),
+        "{what}: {flipped} predictions flipped"
+    );
+}
+
+#[test]
+fn every_method_reaches_the_baseline_optimum_k_fold() {
+    let ds = blobs(150, 4, 11, 0.8);
+    let p = SvmParams::rbf(2.0, 0.5);
+    for k in [3, 5, 10] {
+        let folds = Folds::libsvm(&ds, k).expect("folds");
+        let base = run(&ds, &folds, &p, SeedingMethod::None, false);
+        for m in [
+            SeedingMethod::Ato,
+            SeedingMethod::Mir,
+            SeedingMethod::Sir,
+            SeedingMethod::Tree,
+        ] {
+            let got = run(&ds, &folds, &p, m, false);
+            assert_same_optimum(&base, &got, &format!("{} k={k}", m.as_str()));
+            assert!(got.cv.rounds.iter().skip(1).all(|r| r.seed_s >= 0.0));
+        }
+    }
+}
+
+#[test]
+fn loocv_methods_reach_the_baseline_optimum() {
+    let ds = blobs(40, 3, 5, 0.7);
+    let p = SvmParams::rbf(4.0, 0.5);
+    let folds = Folds::loocv(ds.n());
+    let base = run(&ds, &folds, &p, SeedingMethod::None, false);
+    for m in SeedingMethod::ALL {
+        let got = run(&ds, &folds, &p, m, false);
+        assert_same_optimum(&base, &got, &format!("{} loocv", m.as_str()));
+        // A removed non-SV leaves the full model optimal: no iteration.
+        if m.loocv_only() {
+            assert_eq!(got.extra.len(), 1, "one full-data solve");
+            assert!(
+                got.total_iterations() < base.total_iterations(),
+                "{} saves iterations",
+                m.as_str()
+            );
+        }
+    }
+}
+
+#[test]
+fn avg_and_top_are_refused_for_k_fold() {
+    let ds = blobs(30, 2, 1, 1.0);
+    let folds = Folds::libsvm(&ds, 5).expect("folds");
+    for m in [SeedingMethod::Avg, SeedingMethod::Top] {
+        let err = seeded_cross_validate(
+            &ds,
+            &folds,
+            &SvmParams::rbf(1.0, 0.5),
+            &SeededOptions {
+                method: m,
+                shared_cache_mb: None,
+                parallel: false,
+                seed: 1,
+            },
+        )
+        .expect_err("k-fold AVG/TOP");
+        assert!(err.to_string().contains("leave-one-out"), "{err}");
+    }
+}
+
+#[test]
+fn parallel_and_shared_cache_change_no_number() {
+    let ds = blobs(120, 3, 3, 0.6);
+    let p = SvmParams::rbf(1.0, 0.7);
+    let folds = Folds::libsvm(&ds, 6).expect("folds");
+    for m in [SeedingMethod::Sir, SeedingMethod::Tree] {
+        let a = run(&ds, &folds, &p, m, false);
+        let b = run(&ds, &folds, &p, m, true);
+        let key = |r: &SeededCvResult| {
+            r.cv.rounds
+                .iter()
+                .map(|x| (x.stats.iterations, x.stats.objective.to_bits(), x.correct))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(key(&a), key(&b), "{}", m.as_str());
+        assert_eq!(a.cv.predictions, b.cv.predictions);
+    }
+}
+
+#[test]
+fn heart_scale_seeding_is_exact_and_sir_saves_iterations() {
+    let Some(ds) = heart() else { return };
+    for (c, g) in [(1.0, 1.0 / 13.0), (2182.0, 0.2)] {
+        let p = SvmParams::rbf(c, g);
+        let folds = Folds::libsvm(&ds, 10).expect("folds");
+        let base = run(&ds, &folds, &p, SeedingMethod::None, false);
+        for m in [
+            SeedingMethod::Ato,
+            SeedingMethod::Mir,
+            SeedingMethod::Sir,
+            SeedingMethod::Tree,
+        ] {
+            let got = run(&ds, &folds, &p, m, false);
+            assert_same_optimum(&base, &got, &format!("heart {} C={c}", m.as_str()));
+            if m == SeedingMethod::Sir {
+                assert!(
+                    got.total_iterations() < base.total_iterations(),
+                    "SIR {} vs baseline {} iterations (C = {c})",
+                    got.total_iterations(),
+                    base.total_iterations()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn svm_command_prints_total_iterations_and_matches_svm_train_v() {
+    let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {
+        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
+        return;
+    };
+    let file = PathBuf::from(dir).join("heart_scale.xz");
+    if !file.is_file() {
+        println!("SKIPPED: heart_scale.xz not found");
+        return;
+    }
+    let run = |seeding: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cvbench"))
+            .args([
+                "svm",
+                file.to_str().unwrap_or_default(),
+                "-v",
+                "10",
+                "--libsvm-folds",
+                "--seeding",
+                seeding,
+            ])
+            .output()
+            .expect("run cvbench");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let line = |text: &str, start: &str| {
+        text.lines()
+            .find(|l| l.starts_with(start))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let base = run("none");
+    let iters = |t: &str| -> u64 {
+        line(t, "Total #iter = ")
+            .trim_start_matches("Total #iter = ")
+            .parse()
+            .unwrap_or(0)
+    };
+    for m in ["sir", "mir", "ato", "tree"] {
+        let got = run(m);
+        assert_eq!(
+            line(&got, "Cross Validation Accuracy"),
+            line(&base, "Cross Validation Accuracy"),
+            "{m}"
+        );
+        assert!(line(&got, "Seeding = ").contains(m), "{got}");
+        assert!(iters(&got) > 0);
+    }
+    assert!(
+        iters(&run("sir")) < iters(&base),
+        "SIR saves iterations on heart_scale at k = 10"
+    );
+    // The baseline's line is svm-train -v 10's (LIBSVM folds).
+    if cvbench::svm::peer::available() {
+        let (_tmp, plain) = write_plain(&file);
+        let out = std::process::Command::new("svm-train")
+            .args(["-v", "10", "-q"])
+            .arg(&plain)
+            .output()
+            .expect("svm-train");
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert_eq!(
+            line(&text, "Cross Validation Accuracy"),
+            line(&base, "Cross Validation Accuracy")
+        );
+    } else {
+        println!(
+            "SKIPPED (svm-train part): {}",
+            cvbench::svm::peer::SKIPPED_NO_SVM_TRAIN
+        );
+    }
+}
+
+/// heart_scale decompressed into a temporary LibSVM file (removed with the `TempDir`).
+fn write_plain(xz: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
+    let ds = read_libsvm(xz, None).expect("heart_scale");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let p = dir.path().join("heart_scale");
+    let rows: Vec<usize> = (0..ds.n()).collect();
+    cvbench::svm::peer::write_rows(&ds, &rows, &p).expect("write");
+    (dir, p)
+}
