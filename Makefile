@@ -101,7 +101,7 @@ FUZZ_CASES ?= 200000
 FUZZ_LOG   ?= $(TARGET_DIR)/fuzz.log
 fuzz: toolchain
 	@mkdir -p $(TARGET_DIR)
-	FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test fuzz_inputs -- --nocapture --test-threads 1 > $(FUZZ_LOG) 2>&1; \
+	FUZZ_SEED=random FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test fuzz_inputs -- --nocapture --test-threads 1 > $(FUZZ_LOG) 2>&1; \
 	status=$$?; grep -E '^fuzz-|test result|panicked|FAILED' $(FUZZ_LOG); \
 	awk '/^fuzz-inputs/ { n += $$3 } END { print "fuzz: " n " inputs tried (log: $(FUZZ_LOG))" }' $(FUZZ_LOG); \
 	exit $$status

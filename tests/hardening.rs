@@ -209,6 +209,12 @@ fn oversized_sizes_are_clear_errors_not_panics() {
     std::fs::write(dir.path().join("p.toml"), p).unwrap();
     let o = cvbench(&["validate", "p.toml"], dir.path());
     assert_usage_error(&o, &["p.toml:4:1:", "too large for the BKL problem"]);
+    // A figure-1 size range or stream repetitions past the cell cap fail at
+    // validate (planning them used to abort on a 1.3 GB allocation).
+    let f = "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[bkl]\nn_features = 5\nfigure1 = { n_min = 10, n_max = 100000000000, s = 10, reps = 1 }\n";
+    std::fs::write(dir.path().join("p.toml"), f).unwrap();
+    let o = cvbench(&["validate", "p.toml"], dir.path());
+    assert_usage_error(&o, &["p.toml:", "figure1 n_min..n_max spans"]);
 }
 
 #[test]

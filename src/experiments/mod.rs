@@ -99,6 +99,10 @@ pub trait Plan: Send + Sync {
     }
 }
 
+/// The most cells one config may expand to, for every kind: a larger grid is
+/// almost surely a typo, and planning it would exhaust memory.
+pub const MAX_CELLS: usize = 1_000_000;
+
 /// An experiment kind (one per paper).
 pub trait Kind: Sync {
     /// The `kind = "..."` value.

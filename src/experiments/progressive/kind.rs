@@ -866,6 +866,19 @@ impl Kind for ProgressiveKind {
                         )
                         .into());
                 }
+                let sizes = (f.n_max - f.n_min).saturating_add(1);
+                if sizes.saturating_mul(2) > super::super::MAX_CELLS {
+                    return Err(cfg
+                        .invalid(
+                            span,
+                            &format!(
+                                "figure1 n_min..n_max spans {sizes} sizes, more than {} cells",
+                                super::super::MAX_CELLS
+                            ),
+                            "the paper uses n_min = 10, n_max = 30",
+                        )
+                        .into());
+                }
                 for n in f.n_min..=f.n_max {
                     for procedure in [Procedure::HoldOut, Procedure::Progressive] {
                         let run = BklRun {
@@ -1077,6 +1090,18 @@ impl Kind for ProgressiveKind {
                         span,
                         "a stream needs learners and 0 < holdout_fraction < 1",
                         "fix the stream block",
+                    )
+                    .into());
+            }
+            if b.reps.saturating_mul(b.learners.len()) > super::super::MAX_CELLS {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        &format!(
+                            "reps × learners is more than {} cells",
+                            super::super::MAX_CELLS
+                        ),
+                        "use fewer repetitions (each is a cell)",
                     )
                     .into());
             }

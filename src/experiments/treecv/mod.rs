@@ -386,8 +386,7 @@ fn requires_binary(l: &AnyLearner) -> bool {
 /// is a cell per grid point, so this bounds the plan's size.
 pub const MAX_REPETITIONS: usize = 100_000;
 
-/// The most cells a treecv config may expand to.
-pub const MAX_CELLS: usize = 1_000_000;
+pub use super::MAX_CELLS;
 
 impl Kind for TreecvKind {
     fn name(&self) -> &'static str {
