@@ -17,9 +17,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use cvbench::data::{read_libsvm, Dataset};
+use cvbench::peers::libsvm::{self as peer, PeerOutcome};
 use cvbench::svm::cv::{cross_validate, CvOptions};
 use cvbench::svm::folds::Folds;
-use cvbench::svm::peer::{self, PeerOutcome};
 use cvbench::svm::solution::train;
 use cvbench::svm::SvmParams;
 

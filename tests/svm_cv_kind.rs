@@ -43,7 +43,7 @@ gamma = 0.2
         records.lines().filter(|l| l.contains(",ours,")).count() == 13,
         "{records}"
     );
-    if cvbench::svm::peer::available() {
+    if cvbench::peers::libsvm::available() {
         assert!(
             md.contains("| heart_scale | paper | 10 | 10 |") && !md.contains("FAIL"),
             "{md}"

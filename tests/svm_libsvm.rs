@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use cvbench::data::{read_libsvm, Dataset};
+use cvbench::peers::libsvm::{self as peer, PeerOutcome};
 use cvbench::svm::cv::{cross_validate, CvOptions};
 use cvbench::svm::folds::Folds;
-use cvbench::svm::peer::{self, PeerOutcome};
 use cvbench::svm::solution::train;
 use cvbench::svm::SvmParams;
 
@@ -129,7 +129,7 @@ fn heart_scale_libsvm_folds_reproduce_svm_train_v10() {
             &CvOptions::default(),
         )
         .unwrap();
-        let printed = cvbench::svm::command::fmt_g(ours.accuracy_pct);
+        let printed = cvbench::cli::svm::fmt_g(ours.accuracy_pct);
         println!("ours {printed}% | svm-train {:?}%", lib.cv_accuracy_pct);
         assert_eq!(Some(printed.parse::<f64>().unwrap()), lib.cv_accuracy_pct);
         // Same folds => same per-round solves.

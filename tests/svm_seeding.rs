@@ -262,7 +262,7 @@ fn svm_command_prints_total_iterations_and_matches_svm_train_v() {
         "SIR saves iterations on heart_scale at k = 10"
     );
     // The baseline's line is svm-train -v 10's (LIBSVM folds).
-    if cvbench::svm::peer::available() {
+    if cvbench::peers::libsvm::available() {
         let (_tmp, plain) = write_plain(&file);
         let out = std::process::Command::new("svm-train")
             .args(["-v", "10", "-q"])
@@ -277,7 +277,7 @@ fn svm_command_prints_total_iterations_and_matches_svm_train_v() {
     } else {
         println!(
             "SKIPPED (svm-train part): {}",
-            cvbench::svm::peer::SKIPPED_NO_SVM_TRAIN
+            cvbench::peers::libsvm::SKIPPED_NO_SVM_TRAIN
         );
     }
 }
@@ -288,6 +288,6 @@ fn write_plain(xz: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let p = dir.path().join("heart_scale");
     let rows: Vec<usize> = (0..ds.n()).collect();
-    cvbench::svm::peer::write_rows(&ds, &rows, &p).expect("write");
+    cvbench::peers::libsvm::write_rows(&ds, &rows, &p).expect("write");
     (dir, p)
 }

@@ -22,8 +22,9 @@
 //! - [`seeding`]: alpha seeding (Wen et al. 2017): the `Seeder` trait and one
 //!   file per method (zero, ATO, MIR, SIR, AVG, TOP).
 //! - [`seeded_cv`]: the seeded CV's round orders (chain, full model, tree).
-//! - [`peer`]: runs LIBSVM's `svm-train`/`svm-predict` on the same folds.
-//! - [`command`]: the `cvbench svm` command, which prints what `svm-train` prints.
+//!
+//! The solver layer only: LIBSVM as a peer is `crate::peers::libsvm`, the
+//! `cvbench svm` command `crate::cli::svm`.
 //!
 //! Numeric choice: like LIBSVM (`Qfloat = float`), cached `Q` columns are
 //! stored as `f32`; gradients, alphas, the diagonal `QD` and everything else
@@ -31,11 +32,9 @@
 //! LIBSVM, so iteration counts match closely.
 
 pub mod cache;
-pub mod command;
 pub mod cv;
 pub mod folds;
 pub mod kernel;
-pub mod peer;
 pub mod seeded_cv;
 pub mod seeding;
 pub mod smo;

@@ -262,6 +262,42 @@ impl Run<'_> {
             .collect()
     }
 
+    /// A tree node's warm start from its parent: the parent's alphas, the
+    /// returning rows at 0 (feasible as is), and the gradient: a shared row
+    /// keeps the parent's final `G` (no alpha changed), a returning row gets
+    /// the parent model's sums over it.
+    #[allow(clippy::type_complexity)]
+    fn tree_warm_start(
+        &self,
+        prows: &[usize],
+        pout: &TrainOutput,
+        rows: &[usize],
+    ) -> (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>) {
+        let n = self.kd.ds.n();
+        let a = super::seeding::by_row(n, prows, &pout.alpha);
+        let alpha: Vec<f64> = rows
+            .iter()
+            .map(|&r| if a[r].is_nan() { 0.0 } else { a[r] })
+            .collect();
+        let returning: Vec<usize> = rows.iter().copied().filter(|&r| a[r].is_nan()).collect();
+        let ctx = self.ctx();
+        let sums = gradient::heldout_sums(&ctx, prows, &pout.alpha, &returning);
+        let grad = gradient::next_gradient(
+            &ctx,
+            self.shared.as_ref(),
+            &PrevGradient {
+                rows: prows,
+                alpha: &pout.alpha,
+                g: &pout.gradient,
+                g_bar: &pout.g_bar,
+            },
+            &sums,
+            rows,
+            &alpha,
+        );
+        (alpha, grad)
+    }
+
     fn tree(
         &self,
         s: usize,
@@ -273,18 +309,26 @@ impl Run<'_> {
             None
         } else {
             let ts = Instant::now();
-            let warm = parent.map(|(prows, pout)| {
-                let a = super::seeding::by_row(self.kd.ds.n(), prows, &pout.alpha);
-                rows.iter()
-                    .map(|&r| if a[r].is_nan() { 0.0 } else { a[r] })
-                    .collect::<Vec<f64>>()
-            });
+            let warm = parent.map(|(prows, pout)| self.tree_warm_start(prows, pout, &rows));
             let seed_s = if warm.is_some() {
                 ts.elapsed().as_secs_f64()
             } else {
                 0.0
             };
-            match self.train(&rows, warm.as_deref()) {
+            let result = match &warm {
+                Some((alpha, grad)) => train_seeded(
+                    &self.kd,
+                    &rows,
+                    self.params,
+                    Some((
+                        alpha,
+                        grad.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
+                    )),
+                    self.shared.as_ref(),
+                ),
+                None => self.train(&rows, None),
+            };
+            match result {
                 Ok(o) => Some((o, seed_s)),
                 Err(err) => return (vec![Err(err)], vec![]),
             }

@@ -17,6 +17,10 @@
 
 use super::SeedContext;
 use crate::svm::cache::SharedKernelCache;
+use rayon::prelude::*;
+
+/// Changed rows whose kernel columns are computed at once (in parallel).
+const COLUMN_BLOCK: usize = 64;
 
 /// The previous round's solution by dataset row.
 pub struct PrevGradient<'a> {
@@ -45,8 +49,10 @@ pub fn heldout_sums(
         .filter(|(_, &a)| a > 0.0)
         .map(|(&j, &a)| (j, a))
         .collect();
+    // Rows in parallel; each row's sum runs in one fixed order, so the
+    // result does not depend on the thread count.
     held_out
-        .iter()
+        .par_iter()
         .map(|&t| {
             let (mut full, mut bounded) = (0.0, 0.0);
             for &(j, a) in &svs {
@@ -120,28 +126,34 @@ pub fn next_gradient(
             changed.push((j, d, dc));
         }
     }
+    // Kernel columns of a block of changed rows in parallel, then added in
+    // the order of `changed`: the same sums, bit for bit, on any thread count.
     let rows32: Vec<u32> = next_rows.iter().map(|&r| r as u32).collect();
-    let mut scratch = vec![0.0; ctx.kd.d()];
-    let mut col = vec![0f32; next_rows.len()];
-    for (j, d, dc) in changed {
-        let yj = f64::from(ctx.y[j]);
-        let full;
-        let kcol: &[f32] = match shared {
-            Some(s) => {
-                full = s.column(ctx.kd, j, &mut scratch);
-                &full
+    for block in changed.chunks(COLUMN_BLOCK) {
+        let cols: Vec<Vec<f32>> = block
+            .par_iter()
+            .map_init(
+                || vec![0.0; ctx.kd.d()],
+                |scratch, &(j, _, _)| match shared {
+                    Some(s) => {
+                        let full = s.column(ctx.kd, j, scratch);
+                        next_rows.iter().map(|&i| full[i]).collect()
+                    }
+                    None => {
+                        let mut col = vec![0f32; next_rows.len()];
+                        ctx.kd.fill_column(j, 1, &rows32, None, &mut col, scratch);
+                        col
+                    }
+                },
+            )
+            .collect();
+        for (&(j, d, dc), kcol) in block.iter().zip(&cols) {
+            let yj = f64::from(ctx.y[j]);
+            for (p, &i) in next_rows.iter().enumerate() {
+                let q = f64::from(ctx.y[i]) * yj * f64::from(kcol[p]);
+                g[p] += d * q;
+                gb[p] += dc * q;
             }
-            None => {
-                ctx.kd
-                    .fill_column(j, 1, &rows32, None, &mut col, &mut scratch);
-                &col
-            }
-        };
-        for (p, &i) in next_rows.iter().enumerate() {
-            let k = f64::from(if shared.is_some() { kcol[i] } else { kcol[p] });
-            let q = f64::from(ctx.y[i]) * yj * k;
-            g[p] += d * q;
-            gb[p] += dc * q;
         }
     }
     Some((g, gb))

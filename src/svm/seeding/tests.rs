@@ -138,11 +138,18 @@ fn names_parse_and_loocv_only_is_enforced() {
 
 #[test]
 fn updated_gradient_equals_the_gradient_recomputed_from_the_seed() {
-    let ds = line(30);
+    // 4 rows move (one block of changed columns); 90 rows move (several).
+    for (n, m) in [(30, 4), (300, 90)] {
+        updated_gradient_case(n, m);
+    }
+}
+
+fn updated_gradient_case(n: usize, m: usize) {
+    let ds = line(n);
     let c = 2.0;
     let p = SvmParams::rbf(c, 0.5);
     let n = ds.n();
-    let prev_rows: Vec<usize> = (0..n - 4).collect();
+    let prev_rows: Vec<usize> = (0..n - m).collect();
     let out = train(&ds, &prev_rows, &p, None).expect("train");
     let kd = KernelData::new(&ds, p.kernel);
     let y: Vec<i8> = ds.y.iter().map(|&v| if v > 0.0 { 1 } else { -1 }).collect();
@@ -152,8 +159,8 @@ fn updated_gradient_equals_the_gradient_recomputed_from_the_seed() {
         c,
         seed: 3,
     };
-    let (removed, added): (Vec<usize>, Vec<usize>) = ((0..4).collect(), (n - 4..n).collect());
-    let next: Vec<usize> = (4..n).collect();
+    let (removed, added): (Vec<usize>, Vec<usize>) = ((0..m).collect(), (n - m..n).collect());
+    let next: Vec<usize> = (m..n).collect();
     let prev = Previous {
         rows: &prev_rows,
         alpha: &out.alpha,

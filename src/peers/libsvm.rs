@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use super::kernel::KernelKind;
-use super::{SvmError, SvmParams};
 use crate::data::{write_libsvm, Dataset};
+use crate::svm::kernel::KernelKind;
+use crate::svm::{SvmError, SvmParams};
 
 /// The message printed when `svm-train` is missing.
 pub const SKIPPED_NO_SVM_TRAIN: &str = "skipped: svm-train not found (make peers installs it)";
@@ -124,7 +124,7 @@ pub fn as_parsed_checked(given: &SvmParams) -> Result<SvmParams, SvmError> {
         if g != 0.0 && (r == 0.0 || !r.is_finite()) {
             return Err(SvmError::InvalidParam(format!(
                 "{what} = {} is {} in single precision, which is how svm-train reads it: use a value between 1.2e-38 and 3.4e38, or exact parameters (`cvbench svm --exact-params`; `libsvm_float_params = false` in a config)",
-                super::fmt_param(g),
+                crate::svm::fmt_param(g),
                 if r == 0.0 { "0" } else { "infinite" }
             )));
         }

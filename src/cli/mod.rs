@@ -2,6 +2,8 @@
 //! `datasets`, `fetch`, `svm`.
 //! Exit codes: 0 success, 1 a run failed, 2 bad usage, config or data.
 
+pub mod svm;
+
 use crate::config::ConfigFile;
 use crate::data::DataDir;
 use crate::experiments::{Context, ExperimentError};
@@ -113,7 +115,7 @@ pub enum Command {
     },
     /// Train one C-SVC on a LibSVM file and print what LIBSVM's svm-train prints
     /// (same options and defaults; -v K for cross-validation).
-    Svm(crate::svm::command::SvmArgs),
+    Svm(svm::SvmArgs),
     /// Download datasets from their canonical sources and verify checksums.
     Fetch {
         /// Dataset names (default: all).
@@ -391,7 +393,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Svm(args) => crate::svm::command::run(&args).map_err(|e| {
+        Command::Svm(args) => svm::run(&args).map_err(|e| {
             // Bad data or parameters are usage errors; a failed solve is a run failure.
             let code = if e.downcast_ref::<crate::svm::SvmError>().is_some()
                 || e.downcast_ref::<crate::data::DataError>().is_some()

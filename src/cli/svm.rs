@@ -5,15 +5,15 @@
 
 use std::path::PathBuf;
 
-use super::folds::Folds;
-use super::kernel::KernelKind;
-use super::peer::{self, PeerOutcome};
-use super::seeded_cv::{seeded_cross_validate, SeededOptions};
-use super::seeding::SeedingMethod;
-use super::smo::SolveStats;
-use super::solution::train;
-use super::SvmParams;
 use crate::data::read_libsvm;
+use crate::peers::libsvm::{self as peer, PeerOutcome};
+use crate::svm::folds::Folds;
+use crate::svm::kernel::KernelKind;
+use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
+use crate::svm::seeding::SeedingMethod;
+use crate::svm::smo::SolveStats;
+use crate::svm::solution::train;
+use crate::svm::SvmParams;
 
 /// Options of `cvbench svm`, named as `svm-train`'s. `-h` selects shrinking
 /// (as in `svm-train`); help is `--help`.
@@ -185,9 +185,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
     };
     if let Some(mb) = args.shared_cache_mb {
         if !(mb.is_finite() && mb > 0.0) {
-            return Err(super::SvmError::InvalidParam(format!(
+            return Err(crate::svm::SvmError::InvalidParam(format!(
                 "--shared-cache-mb must be finite and > 0, got {}",
-                super::fmt_param(mb)
+                crate::svm::fmt_param(mb)
             ))
             .into());
         }
@@ -294,7 +294,7 @@ impl SvmArgs {
         }
         let bytes = crate::data::compress::read_all(&self.datafile)?;
         let tmp = crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".libsvm", &bytes)
-            .map_err(|source| super::SvmError::Io {
+            .map_err(|source| crate::svm::SvmError::Io {
                 what: "writing a decompressed copy for svm-train".into(),
                 source,
             })?;
