@@ -49,21 +49,29 @@ pub fn heldout_sums(
         .filter(|(_, &a)| a > 0.0)
         .map(|(&j, &a)| (j, a))
         .collect();
+    let sv_rows: Vec<u32> = svs.iter().map(|&(j, _)| j as u32).collect();
+    let sv_y: Vec<i8> = svs.iter().map(|&(j, _)| ctx.y[j]).collect();
     // Rows in parallel; each row's sum runs in one fixed order, so the
-    // result does not depend on the thread count.
+    // result does not depend on the thread count. The kernel row comes as
+    // `f32` `y_j K_tj`, as the solver's cached columns do.
     held_out
         .par_iter()
-        .map(|&t| {
-            let (mut full, mut bounded) = (0.0, 0.0);
-            for &(j, a) in &svs {
-                let v = f64::from(ctx.y[j]) * ctx.kd.eval(t, j);
-                full += a * v;
-                if a >= ctx.c {
-                    bounded += ctx.c * v;
+        .map_init(
+            || (vec![0.0; ctx.kd.d()], vec![0f32; svs.len()]),
+            |(scratch, col), &t| {
+                ctx.kd
+                    .fill_column(t, 1, &sv_rows, Some(&sv_y), col, scratch);
+                let (mut full, mut bounded) = (0.0, 0.0);
+                for (&(_, a), &v) in svs.iter().zip(col.iter()) {
+                    let v = f64::from(v);
+                    full += a * v;
+                    if a >= ctx.c {
+                        bounded += ctx.c * v;
+                    }
                 }
-            }
-            (t, full, bounded)
-        })
+                (t, full, bounded)
+            },
+        )
         .collect()
 }
 
