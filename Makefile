@@ -95,22 +95,40 @@ reproduce-long: build
 slurm-check: toolchain
 	$(CARGO) build --locked
 	BIN=$${BIN:-$${CARGO_TARGET_DIR:-target}/debug/cvbench} scripts/slurm-check.sh
-# A long fuzz campaign (release build): FUZZ_CASES cases per fuzz test (the
-# readers and the config path); prints each test's count and the total.
-FUZZ_CASES ?= 200000
-FUZZ_LOG   ?= $(TARGET_DIR)/fuzz.log
+# A long fuzz campaign: rounds of FUZZ_CASES cases per fuzz
+# test (the readers and the config path), each round with fresh random
+# inputs, until FUZZ_MINUTES have passed (0: one round); stops at the first
+# failure. Prints each round's counts and the total of inputs tried.
+FUZZ_CASES   ?= 200000
+FUZZ_MINUTES ?= 0
+FUZZ_LOG     ?= $(TARGET_DIR)/fuzz.log
+# Cargo's profile flags for the campaign: default the test profile, whose
+# overflow checks and debug assertions turn more bad inputs into failures
+# (`--release` tries several times more inputs per minute).
+FUZZ_FLAGS   ?=
 fuzz: toolchain
 	@mkdir -p $(TARGET_DIR)
-	FUZZ_SEED=random FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test --release --locked --test fuzz_inputs -- --nocapture --test-threads 1 > $(FUZZ_LOG) 2>&1; \
-	status=$$?; grep -E '^fuzz-|test result|panicked|FAILED' $(FUZZ_LOG); \
-	awk '/^fuzz-inputs/ { n += $$3 } END { print "fuzz: " n " inputs tried (log: $(FUZZ_LOG))" }' $(FUZZ_LOG); \
+	$(CARGO) test $(FUZZ_FLAGS) --locked --test fuzz_inputs --no-run
+	@: > $(FUZZ_LOG); start=$$(date +%s); round=0; \
+	while :; do \
+	  round=$$((round + 1)); \
+	  FUZZ_SEED=random FUZZ_CASES=$(FUZZ_CASES) $(CARGO) test $(FUZZ_FLAGS) --locked --test fuzz_inputs -- --nocapture --test-threads 1 >> $(FUZZ_LOG) 2>&1; \
+	  status=$$?; \
+	  echo "fuzz round $$round: exit $$status, $$(( $$(date +%s) - start )) s"; \
+	  [ $$status -ne 0 ] && break; \
+	  [ $$(( $$(date +%s) - start )) -ge $$(( $(FUZZ_MINUTES) * 60 )) ] && break; \
+	done; \
+	grep -E 'panicked|FAILED' $(FUZZ_LOG); \
+	grep -oE 'fuzz-inputs [a-z]+ [0-9]+' $(FUZZ_LOG) | awk '{ n += $$3 } END { print "fuzz: " n + 0 " inputs tried (log: $(FUZZ_LOG))" }'; \
 	exit $$status
 
 # Every target the README names, each in a form that takes seconds, with the
 # debug binary (CI runs this after `make test`): the quick configs for real,
 # the reproduction configs planned (DRY=1), figures re-rendered from a copy
 # of the stored results, fetch verifying one dataset already present, bench
-# as a test run. Needs DATA_DIR with the datasets (CI: ../shared/datasets).
+# as a test run, fuzz as one short round (slurm-check and paper-data are
+# only expanded: they need root and a cluster, or data not on this machine).
+# Needs DATA_DIR with the datasets (CI: ../shared/datasets).
 CI_TMP ?= $(TARGET_DIR)/ci-targets
 ci-targets:
 	rm -rf $(CI_TMP) && mkdir -p $(CI_TMP)/empty
@@ -123,6 +141,8 @@ ci-targets:
 	$(MAKE) --no-print-directory reproduce PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty
 	$(MAKE) --no-print-directory reproduce-long PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty
 	$(MAKE) --no-print-directory -n paper-data >/dev/null
+	$(MAKE) --no-print-directory -n slurm-check >/dev/null
+	$(MAKE) --no-print-directory fuzz FUZZ_CASES=100 FUZZ_LOG=$(CI_TMP)/fuzz.log
 	$(MAKE) --no-print-directory peers || echo "note: make peers could not install libsvm-tools (svm-train comparisons are SKIPPED)"
 	$(MAKE) --no-print-directory bench BENCH="test --benches"
 	$(MAKE) --no-print-directory check
