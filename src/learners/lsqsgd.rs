@@ -6,7 +6,7 @@
 //! is the *average* iterate `wbar_t = (1/t) sum_{s=1..t} w_s`. Loss: squared
 //! error `(<wbar, x> - y)^2`.
 
-use super::IncrementalLearner;
+use super::{positive, IncrementalLearner, LearnerError};
 use crate::data::Dataset;
 
 /// LSQSGD hyper-parameters.
@@ -34,6 +34,15 @@ pub struct LsqsgdModel {
 }
 
 impl Lsqsgd {
+    /// LSQSGD with a constant step (`None`: the paper's `n^{-1/2}`) and an
+    /// l2-ball radius (`None`: 1); given values must be finite and > 0.
+    pub fn new(step: Option<f64>, radius: Option<f64>) -> Result<Lsqsgd, LearnerError> {
+        Ok(Lsqsgd {
+            step: step.map(|s| positive("step", s)).transpose()?,
+            radius: radius.map(|r| positive("radius", r)).transpose()?,
+        })
+    }
+
     fn radius(&self) -> f64 {
         self.radius.unwrap_or(1.0)
     }

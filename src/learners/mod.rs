@@ -60,7 +60,43 @@ pub trait IncrementalLearner: Sync {
 pub mod lsqsgd;
 pub mod pegasos;
 pub mod ridge;
+pub mod spec;
 
 pub use lsqsgd::Lsqsgd;
 pub use pegasos::Pegasos;
 pub use ridge::Ridge;
+pub use spec::{AnyLearner, LearnerSpec, LearnerType};
+
+/// A learner's parameters are invalid: what the constructors
+/// ([`Pegasos::new`], [`Lsqsgd::new`], [`Ridge::new`]) and
+/// [`LearnerSpec::check`] return.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LearnerError {
+    /// A parameter that must be a finite number > 0 is not.
+    #[error("`{key}` must be finite and > 0, got {value}")]
+    NotPositive {
+        /// The parameter's key (`lambda`, `step`, `radius`).
+        key: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// A spec key that the learner type does not take.
+    #[error("`{key}` applies to {applies_to} only, not to {learner}")]
+    NotApplicable {
+        /// The key.
+        key: &'static str,
+        /// The spec's learner type.
+        learner: &'static str,
+        /// The learner types that take the key.
+        applies_to: &'static str,
+    },
+}
+
+/// `value` if it is finite and > 0, else [`LearnerError::NotPositive`] naming `key`.
+pub(crate) fn positive(key: &'static str, value: f64) -> Result<f64, LearnerError> {
+    if value > 0.0 && value.is_finite() {
+        Ok(value)
+    } else {
+        Err(LearnerError::NotPositive { key, value })
+    }
+}

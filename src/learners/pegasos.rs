@@ -11,7 +11,7 @@
 //! costs O(1) and an update costs O(nnz(x)) on sparse data; the arithmetic is
 //! the same update.
 
-use super::IncrementalLearner;
+use super::{positive, IncrementalLearner, LearnerError};
 use crate::data::Dataset;
 
 /// PEGASOS hyper-parameters.
@@ -26,9 +26,23 @@ pub struct Pegasos {
 impl Default for Pegasos {
     fn default() -> Self {
         Pegasos {
-            lambda: 1e-6,
+            lambda: Pegasos::DEFAULT_LAMBDA,
             project: false,
         }
+    }
+}
+
+impl Pegasos {
+    /// The default `lambda` (the TreeCV paper's).
+    pub const DEFAULT_LAMBDA: f64 = 1e-6;
+
+    /// PEGASOS with regularisation `lambda` (finite, > 0), projecting onto
+    /// the `1/sqrt(lambda)` ball after each step if `project`.
+    pub fn new(lambda: f64, project: bool) -> Result<Pegasos, LearnerError> {
+        Ok(Pegasos {
+            lambda: positive("lambda", lambda)?,
+            project,
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! Save/revert is exact downdating: subtract the points' contributions.
 
-use super::IncrementalLearner;
+use super::{positive, IncrementalLearner, LearnerError};
 use crate::data::Dataset;
 
 /// Ridge regression with penalty `lambda`.
@@ -14,6 +14,18 @@ use crate::data::Dataset;
 pub struct Ridge {
     /// Penalty `lambda > 0`.
     pub lambda: f64,
+}
+
+impl Ridge {
+    /// The default penalty.
+    pub const DEFAULT_LAMBDA: f64 = 1.0;
+
+    /// Ridge regression with penalty `lambda` (finite, > 0).
+    pub fn new(lambda: f64) -> Result<Ridge, LearnerError> {
+        Ok(Ridge {
+            lambda: positive("lambda", lambda)?,
+        })
+    }
 }
 
 /// Sufficient statistics of ridge regression.

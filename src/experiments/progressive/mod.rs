@@ -11,14 +11,21 @@
 //!   learner on a real dataset with a test set as the distribution).
 //! - [`stream`]: the running progressive loss of a learner over a data
 //!   stream, beside the hold-out estimate and the test-set error.
+//! - [`kind`]: the `progressive` experiment kind, with its config schema
+//!   in [`config`], planning (every check, one cell per run) in `plan.rs`,
+//!   running a cell in `run.rs` and the record rows in [`rows`].
 
 use thiserror::Error;
 
+pub mod config;
 pub mod exact;
 pub mod generator;
 pub mod kind;
 pub mod paper;
+mod plan;
 pub mod render;
+pub mod rows;
+mod run;
 pub mod stats;
 pub mod stream;
 pub mod theorems;

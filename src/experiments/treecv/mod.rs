@@ -10,7 +10,7 @@ use crate::cv::standard::{standard_cv, standard_cv_parallel};
 use crate::cv::treecv::{treecv, Strategy};
 use crate::cv::{Chunks, CvOutcome, Order};
 use crate::data::{Dataset, DatasetSpec};
-use crate::learners::{IncrementalLearner, Lsqsgd, Pegasos, Ridge};
+use crate::learners::{AnyLearner, IncrementalLearner};
 use crate::results::Record;
 use crate::seed;
 use rand::seq::SliceRandom;
@@ -19,6 +19,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 use toml::Spanned;
+
+/// The learner spec of `[[learners]]` (shared with other kinds).
+pub use crate::learners::{LearnerSpec, LearnerType};
 
 mod render;
 pub mod scorecard;
@@ -58,38 +61,6 @@ impl Method {
             Method::TrainOnce => "train_once",
         }
     }
-}
-
-/// Learner types.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LearnerType {
-    /// PEGASOS linear SVM (misclassification loss).
-    Pegasos,
-    /// LSQSGD averaged SGD for least squares (squared loss).
-    Lsqsgd,
-    /// Exact ridge regression from sufficient statistics (squared loss).
-    Ridge,
-}
-
-/// A learner in a config.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LearnerSpec {
-    /// Which learner.
-    #[serde(rename = "type")]
-    pub kind: LearnerType,
-    /// PEGASOS and ridge: regularisation (PEGASOS default 1e-6, ridge default 1).
-    pub lambda: Option<f64>,
-    /// PEGASOS: project onto the 1/sqrt(lambda) ball (default false).
-    pub project: Option<bool>,
-    /// LSQSGD: constant step (default n^-1/2).
-    pub step: Option<f64>,
-    /// LSQSGD: radius of the l2 ball (default 1).
-    pub radius: Option<f64>,
-    /// Run this learner only on these datasets (names as `cvbench validate`
-    /// prints them); default: every dataset.
-    pub on: Option<Vec<String>>,
 }
 
 /// One block of the grid: every combination of its lists.
@@ -140,79 +111,6 @@ pub struct TreecvConfig {
     pub learners: Spanned<Vec<Spanned<LearnerSpec>>>,
     /// Grid blocks.
     pub grid: Spanned<Vec<Grid>>,
-}
-
-enum AnyLearner {
-    Pegasos(Pegasos),
-    Lsqsgd(Lsqsgd),
-    Ridge(Ridge),
-}
-
-impl AnyLearner {
-    fn from_spec(s: &LearnerSpec) -> Result<AnyLearner, String> {
-        let only = |ok: bool, key: &str, for_: &str| {
-            if ok {
-                Ok(())
-            } else {
-                Err(format!("`{key}` applies to {for_} only"))
-            }
-        };
-        let positive = |v: Option<f64>, key: &str| match v {
-            Some(x) if !(x > 0.0 && x.is_finite()) => Err(format!("`{key}` must be > 0")),
-            _ => Ok(()),
-        };
-        positive(s.lambda, "lambda")?;
-        positive(s.step, "step")?;
-        positive(s.radius, "radius")?;
-        Ok(match s.kind {
-            LearnerType::Pegasos => {
-                only(s.step.is_none(), "step", "lsqsgd")?;
-                only(s.radius.is_none(), "radius", "lsqsgd")?;
-                AnyLearner::Pegasos(Pegasos {
-                    lambda: s.lambda.unwrap_or(1e-6),
-                    project: s.project.unwrap_or(false),
-                })
-            }
-            LearnerType::Lsqsgd => {
-                only(s.lambda.is_none(), "lambda", "pegasos and ridge")?;
-                only(s.project.is_none(), "project", "pegasos")?;
-                AnyLearner::Lsqsgd(Lsqsgd {
-                    step: s.step,
-                    radius: s.radius,
-                })
-            }
-            LearnerType::Ridge => {
-                only(s.step.is_none(), "step", "lsqsgd")?;
-                only(s.project.is_none(), "project", "pegasos")?;
-                AnyLearner::Ridge(Ridge {
-                    lambda: s.lambda.unwrap_or(1.0),
-                })
-            }
-        })
-    }
-
-    fn name(&self) -> String {
-        match self {
-            AnyLearner::Pegasos(l) => l.name(),
-            AnyLearner::Lsqsgd(l) => l.name(),
-            AnyLearner::Ridge(l) => l.name(),
-        }
-    }
-
-    fn short(&self) -> &'static str {
-        match self {
-            AnyLearner::Pegasos(_) => "pegasos",
-            AnyLearner::Lsqsgd(_) => "lsqsgd",
-            AnyLearner::Ridge(_) => "ridge",
-        }
-    }
-
-    fn loss_name(&self) -> &'static str {
-        match self {
-            AnyLearner::Pegasos(_) => "misclassification",
-            _ => "squared_error",
-        }
-    }
 }
 
 /// Run one CV method with a concrete learner.
@@ -378,10 +276,6 @@ fn applies(l: &LearnerSpec, dataset: &str) -> bool {
         .is_none_or(|on| on.iter().any(|d| d == dataset))
 }
 
-fn requires_binary(l: &AnyLearner) -> bool {
-    matches!(l, AnyLearner::Pegasos(_))
-}
-
 /// The most repetitions a treecv config may ask for (the paper: 100); each
 /// is a cell per grid point, so this bounds the plan's size.
 pub const MAX_REPETITIONS: usize = 100_000;
@@ -410,8 +304,12 @@ impl Kind for TreecvKind {
         cfg.non_empty("grid", c.grid.get_ref().len(), c.grid.span())?;
         let mut learners = Vec::new();
         for l in c.learners.get_ref() {
-            learners.push(AnyLearner::from_spec(l.get_ref()).map_err(|m| {
-                cfg.invalid(l.span(), &m, "remove the key or change the learner type")
+            learners.push(l.get_ref().check().map_err(|e| {
+                cfg.invalid(
+                    l.span(),
+                    &e.to_string(),
+                    "remove the key, fix its value or change the learner type",
+                )
             })?);
         }
         let mut datasets = Vec::new();
@@ -431,7 +329,7 @@ impl Kind for TreecvKind {
                 if !applies(ls.get_ref(), &data.name) {
                     continue;
                 }
-                if requires_binary(l) && data.y.iter().any(|&y| y != 1.0 && y != -1.0) {
+                if l.requires_binary_labels() && data.y.iter().any(|&y| y != 1.0 && y != -1.0) {
                     return Err(cfg
                         .invalid(
                             ls.span(),

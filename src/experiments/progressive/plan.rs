@@ -1,0 +1,513 @@
+//! Planning a progressive config: every check that needs more than the
+//! schema (sizes, populations, datasets, learners), then one cell per BKL
+//! run, theorem setting or stream repetition.
+
+use std::sync::Arc;
+use toml::Spanned;
+
+use super::config::{ProgressiveConfig, StreamBlock};
+use super::generator::BklProblem;
+use super::kind::PUBLISHED;
+use super::paper::{BklRun, Procedure, Published};
+use super::rows::procedure_name;
+use super::run::cell_err;
+use super::theorems::BklPopulation;
+use crate::config::{ConfigError, ConfigFile};
+use crate::data::Dataset;
+use crate::experiments::{Cell, Context, ExperimentError, MAX_CELLS};
+use crate::learners::{AnyLearner, LearnerSpec};
+use crate::seed;
+
+/// A loaded population.
+pub(super) enum PopInst {
+    /// The synthetic BKL problem.
+    Synthetic(BklPopulation),
+    /// A real learner on a training pool, with a test set as the distribution.
+    Real {
+        train: Arc<Dataset>,
+        test: Arc<Dataset>,
+        learner: AnyLearner,
+        shuffle: bool,
+    },
+}
+
+impl PopInst {
+    /// The population's name in records.
+    pub(super) fn name(&self) -> String {
+        match self {
+            PopInst::Synthetic(p) => format!(
+                "synthetic-bkl(N={},tie={})",
+                p.problem.n_features,
+                p.tie.label()
+            ),
+            PopInst::Real { train, .. } => train.name.clone(),
+        }
+    }
+
+    /// The learner's name in records.
+    pub(super) fn learner(&self) -> String {
+        match self {
+            PopInst::Synthetic(p) => format!("eliminator(tie={})", p.tie.label()),
+            PopInst::Real { learner, .. } => learner.name(),
+        }
+    }
+}
+
+/// What one cell runs.
+pub(super) enum Work {
+    /// A BKL run (Figure 1, table or delay row).
+    Bkl { study: &'static str, run: BklRun },
+    /// A k-fold theorem check on population `pop`.
+    KFold {
+        pop: usize,
+        n: usize,
+        k: usize,
+        reps: usize,
+    },
+    /// A progressive theorem check on population `pop`.
+    Pv {
+        pop: usize,
+        n_train: usize,
+        s: usize,
+        reps: usize,
+    },
+    /// One repetition of a learner on stream `data`.
+    Stream {
+        data: usize,
+        learner: AnyLearner,
+        rep: usize,
+    },
+}
+
+/// A stream block with its loaded data.
+pub(super) struct StreamData {
+    pub(super) train: Arc<Dataset>,
+    pub(super) test: Arc<Dataset>,
+    pub(super) block: StreamBlock,
+}
+
+/// The planned cells of a progressive config and what they need.
+pub(super) struct ProgressivePlan {
+    pub(super) name: String,
+    pub(super) seed: u64,
+    pub(super) pops: Vec<PopInst>,
+    pub(super) streams: Vec<StreamData>,
+    pub(super) work: Vec<Work>,
+    pub(super) cells: Vec<Cell>,
+}
+
+/// Check a real-data learner of a progressive config: the shared checks of
+/// [`LearnerSpec::check`], then what progressive studies refuse (`on`, and
+/// ridge). Errors point at the learner in the config.
+fn real_learner(cfg: &ConfigFile, spec: &Spanned<LearnerSpec>) -> Result<AnyLearner, ConfigError> {
+    let span = spec.span();
+    if spec.get_ref().on.is_some() {
+        return Err(cfg.invalid(
+            span,
+            "`on` applies to treecv learners only: a progressive learner runs on its own population or stream",
+            "remove `on`",
+        ));
+    }
+    let learner = spec.get_ref().check().map_err(|e| {
+        cfg.invalid(
+            span.clone(),
+            &e.to_string(),
+            "remove the key, fix its value or change the learner type",
+        )
+    })?;
+    if let AnyLearner::Ridge(_) = learner {
+        return Err(cfg.invalid(
+            span,
+            "ridge cannot be used in a progressive study: progressive validation evaluates the loss one point at a time, and ridge solves its d x d system at every evaluation",
+            "use type = \"pegasos\" or type = \"lsqsgd\"",
+        ));
+    }
+    Ok(learner)
+}
+
+/// Check a progressive config and build its plan: one cell per BKL run,
+/// theorem setting (k-fold or progressive) and stream repetition.
+pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, ExperimentError> {
+    let c: ProgressiveConfig = cfg.parse()?;
+    let mut work = Vec::new();
+    let mut cells = Vec::new();
+    let mut keys = std::collections::HashSet::new();
+    let mut push = |key: String, w: Work, work: &mut Vec<Work>| {
+        if keys.insert(key.clone()) {
+            cells.push(Cell {
+                seed: seed::derive(c.seed, &key),
+                key,
+            });
+            work.push(w);
+        }
+    };
+    if c.bkl.is_none() && c.theorems.is_empty() && c.stream.is_empty() {
+        return Err(cfg
+            .invalid(
+                c.name.span(),
+                "the config has no study",
+                "add a [bkl] section, [[theorems]] blocks or [[stream]] blocks",
+            )
+            .into());
+    }
+    if c.tail_a.is_empty() || c.moments.is_empty() {
+        return Err(cfg
+            .invalid(
+                c.name.span(),
+                "`tail_a` and `moments` must not be empty",
+                "remove them to use the defaults, or give at least one value",
+            )
+            .into());
+    }
+    for a in &c.tail_a {
+        if !(*a >= 0.0 && a.is_finite()) {
+            return Err(cfg
+                .invalid(c.name.span(), "tail_a values must be >= 0", "fix tail_a")
+                .into());
+        }
+    }
+    if let Some(bkl) = &c.bkl {
+        let span = bkl.span();
+        let b = bkl.get_ref();
+        BklProblem::new(b.n_features)
+            .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1"))?;
+        if let Some(f) = &b.figure1 {
+            if f.s == 0 || f.reps == 0 || f.n_min < f.s || f.n_max < f.n_min {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        "figure1 needs s >= 1, reps >= 1 and s <= n_min <= n_max",
+                        "the paper uses n_min = 10, n_max = 30, s = 10, reps = 1000",
+                    )
+                    .into());
+            }
+            let sizes = (f.n_max - f.n_min).saturating_add(1);
+            if sizes.saturating_mul(2) > MAX_CELLS {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        &format!(
+                            "figure1 n_min..n_max spans {sizes} sizes, more than {} cells",
+                            MAX_CELLS
+                        ),
+                        "the paper uses n_min = 10, n_max = 30",
+                    )
+                    .into());
+            }
+            for n in f.n_min..=f.n_max {
+                for procedure in [Procedure::HoldOut, Procedure::Progressive] {
+                    let run = BklRun {
+                        n_features: b.n_features,
+                        n_train: n - f.s,
+                        s: f.s,
+                        procedure,
+                        delay: 0,
+                        fresh: f.fresh,
+                        reps: f.reps,
+                        seed: c.seed,
+                    };
+                    let key = format!(
+                        "figure1|N={}|n={n}|s={}|{}|reps={}|fresh={}",
+                        b.n_features,
+                        f.s,
+                        procedure_name(procedure),
+                        f.reps,
+                        f.fresh
+                    );
+                    push(
+                        key,
+                        Work::Bkl {
+                            study: "figure1",
+                            run,
+                        },
+                        &mut work,
+                    );
+                }
+            }
+        }
+        if let Some(t) = &b.table {
+            if t.reps == 0 {
+                return Err(cfg
+                    .invalid(span, "table.reps must be >= 1", "the paper uses 1000")
+                    .into());
+            }
+            let published =
+                Published::from_toml(PUBLISHED).map_err(|e| cell_err("published.toml", e))?;
+            for row in &published.table {
+                let mut delays = vec![0];
+                if row.procedure == Procedure::Progressive {
+                    delays.extend(t.delays.iter().copied().filter(|&d| d > 0));
+                }
+                for delay in delays {
+                    let run = BklRun {
+                        n_features: b.n_features,
+                        n_train: row.n_train,
+                        s: row.s,
+                        procedure: row.procedure,
+                        delay,
+                        fresh: t.fresh,
+                        reps: t.reps,
+                        seed: c.seed,
+                    };
+                    let study = if delay == 0 { "table" } else { "delay" };
+                    let key = format!(
+                        "{study}|N={}|train={}|s={}|{}|delay={delay}|reps={}|fresh={}",
+                        b.n_features,
+                        row.n_train,
+                        row.s,
+                        procedure_name(row.procedure),
+                        t.reps,
+                        t.fresh
+                    );
+                    push(key, Work::Bkl { study, run }, &mut work);
+                }
+            }
+        }
+    }
+    let mut pops = Vec::new();
+    for tb in &c.theorems {
+        let span = tb.span();
+        let t = tb.get_ref();
+        let p = &t.population;
+        let inst = match (&p.synthetic, &p.train) {
+            (Some(s), None) => {
+                if p.learner.is_some() || p.test.is_some() || p.test_fraction.is_some() {
+                    return Err(cfg
+                        .invalid(
+                            span,
+                            "a synthetic population takes no learner or test set",
+                            "remove learner/test/test_fraction",
+                        )
+                        .into());
+                }
+                let problem = BklProblem::new(s.n_features).map_err(|e| {
+                    cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1")
+                })?;
+                PopInst::Synthetic(BklPopulation {
+                    problem,
+                    tie: s.tie,
+                })
+            }
+            (None, Some(train)) => {
+                let l = p.learner.as_ref().ok_or_else(|| {
+                    cfg.invalid(
+                        span.clone(),
+                        "a real population needs a learner",
+                        "add learner = { type = \"pegasos\", lambda = 1e-4 }",
+                    )
+                })?;
+                let learner = real_learner(cfg, l)?;
+                let (tr, te) = load_pair(ctx, train, p.test.as_deref(), p.test_fraction, c.seed)
+                    .map_err(|m| {
+                        cfg.invalid(span.clone(), &m, "check the dataset names and files")
+                    })?;
+                if learner.requires_binary_labels() && tr.y.iter().any(|&y| y != 1.0 && y != -1.0) {
+                    return Err(cfg
+                        .invalid(
+                            span,
+                            &format!("pegasos needs ±1 labels, {} has others", tr.name),
+                            "use a binary dataset",
+                        )
+                        .into());
+                }
+                PopInst::Real {
+                    train: tr,
+                    test: te,
+                    learner,
+                    shuffle: p.shuffle,
+                }
+            }
+            _ => {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        "a population is either `synthetic = {...}` or `train = \"...\"`",
+                        "give exactly one of them",
+                    )
+                    .into())
+            }
+        };
+        if t.reps == 0 {
+            return Err(cfg.invalid(span, "reps must be >= 1", "set reps").into());
+        }
+        if t.kfold.is_empty() && t.progressive.is_empty() {
+            return Err(cfg
+                .invalid(
+                    span,
+                    "this theorems block has no setting: `kfold` and `progressive` are both empty",
+                    "add kfold = [{ n = 12, k = 3 }] or progressive = [{ n_train = 5, s = 10 }]",
+                )
+                .into());
+        }
+        let pi = pops.len();
+        let pname = format!("{}|{}", inst.name(), inst.learner());
+        let pool_n = match &inst {
+            PopInst::Real { train, .. } => train.n(),
+            PopInst::Synthetic(_) => usize::MAX,
+        };
+        pops.push(inst);
+        for kf in &t.kfold {
+            if kf.k < 2 || kf.k > kf.n || !kf.n.is_multiple_of(kf.k) || kf.n > pool_n {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        &format!("k-fold setting n = {}, k = {} is invalid", kf.n, kf.k),
+                        "use 2 <= k <= n with k dividing n (and n within the dataset)",
+                    )
+                    .into());
+            }
+            push(
+                format!("kfold|{pname}|n={}|k={}|reps={}", kf.n, kf.k, t.reps),
+                Work::KFold {
+                    pop: pi,
+                    n: kf.n,
+                    k: kf.k,
+                    reps: t.reps,
+                },
+                &mut work,
+            );
+        }
+        for pv in &t.progressive {
+            if pv.s == 0 || pv.n_train + pv.s > pool_n {
+                return Err(cfg
+                    .invalid(
+                        span,
+                        "progressive setting needs s >= 1 and n_train + s within the dataset",
+                        "fix the setting",
+                    )
+                    .into());
+            }
+            push(
+                format!(
+                    "progressive_check|{pname}|train={}|s={}|reps={}",
+                    pv.n_train, pv.s, t.reps
+                ),
+                Work::Pv {
+                    pop: pi,
+                    n_train: pv.n_train,
+                    s: pv.s,
+                    reps: t.reps,
+                },
+                &mut work,
+            );
+        }
+    }
+    let mut streams = Vec::new();
+    for sb in &c.stream {
+        let span = sb.span();
+        let b = sb.get_ref();
+        if !(b.holdout_fraction > 0.0 && b.holdout_fraction < 1.0) || b.learners.is_empty() {
+            return Err(cfg
+                .invalid(
+                    span,
+                    "a stream needs learners and 0 < holdout_fraction < 1",
+                    "fix the stream block",
+                )
+                .into());
+        }
+        if b.reps.saturating_mul(b.learners.len()) > MAX_CELLS {
+            return Err(cfg
+                .invalid(
+                    span,
+                    &format!("reps × learners is more than {} cells", MAX_CELLS),
+                    "use fewer repetitions (each is a cell)",
+                )
+                .into());
+        }
+        let learners = b
+            .learners
+            .iter()
+            .map(|l| real_learner(cfg, l))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (tr, te) = load_pair(ctx, &b.train, b.test.as_deref(), b.test_fraction, c.seed)
+            .map_err(|m| cfg.invalid(span.clone(), &m, "check the dataset names and files"))?;
+        if tr.n() < 10 {
+            return Err(cfg
+                .invalid(span, "the stream has fewer than 10 points", "use more data")
+                .into());
+        }
+        let di = streams.len();
+        streams.push(StreamData {
+            train: tr,
+            test: te,
+            block: b.clone(),
+        });
+        for learner in learners {
+            for rep in 0..b.reps {
+                push(
+                    format!(
+                        "stream|{}|{}|n={}|rep={rep}",
+                        streams[di].train.name,
+                        learner.name(),
+                        b.n.map_or("all".to_string(), |n| n.to_string())
+                    ),
+                    Work::Stream {
+                        data: di,
+                        learner: learner.clone(),
+                        rep,
+                    },
+                    &mut work,
+                );
+            }
+        }
+    }
+    Ok(ProgressivePlan {
+        name: c.name.into_inner(),
+        seed: c.seed,
+        pops,
+        streams,
+        work,
+        cells,
+    })
+}
+
+/// Load `train` and either `test` or a split of `train` (seeded).
+fn load_pair(
+    ctx: &Context,
+    train: &str,
+    test: Option<&str>,
+    test_fraction: Option<f64>,
+    seed: u64,
+) -> Result<(Arc<Dataset>, Arc<Dataset>), String> {
+    let load = |name: &str| {
+        crate::data::registry::load(name, &ctx.data_dir)
+            .inspect(|d| ctx.note_use(&format!("registry:{name}"), d))
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    };
+    let tr = load(train)?;
+    match (test, test_fraction) {
+        (Some(t), None) => {
+            let te = load(t)?;
+            if te.d() != tr.d() {
+                return Err(format!(
+                    "{train} has {} features but {t} has {}",
+                    tr.d(),
+                    te.d()
+                ));
+            }
+            if te.n() == 0 {
+                return Err(format!("test set {t} has no rows"));
+            }
+            Ok((tr, te))
+        }
+        (None, Some(f)) if f > 0.0 && f < 1.0 => {
+            let n = tr.n();
+            let n_test = ((n as f64 * f).round() as usize).clamp(1, n.saturating_sub(1));
+            let perm = rand::seq::index::sample(
+                &mut seed::rng(seed::derive(seed, &format!("split/{train}"))),
+                n,
+                n,
+            )
+            .into_vec();
+            let (a, b) = perm.split_at(n - n_test);
+            Ok((
+                Arc::new(tr.subset(a, format!("{train}(train split)"))),
+                Arc::new(tr.subset(b, format!("{train}(test split)"))),
+            ))
+        }
+        (None, Some(_)) => Err("`test_fraction` must be in (0, 1)".into()),
+        (Some(_), Some(_)) => Err("give either `test` or `test_fraction`, not both".into()),
+        (None, None) => Err("give `test` (a dataset name) or `test_fraction`".into()),
+    }
+}
