@@ -44,7 +44,7 @@ fn names_are_todays() {
         ),
         (
             "type = \"pegasos\"\nlambda = 1e-3\nproject = true",
-            "pegasos(lambda=1e-3)",
+            "pegasos(lambda=1e-3,project)",
             "pegasos",
             "misclassification",
         ),
@@ -56,7 +56,7 @@ fn names_are_todays() {
         ),
         (
             "type = \"lsqsgd\"\nstep = 0.05\nradius = 2.0",
-            "lsqsgd(alpha=5e-2)",
+            "lsqsgd(alpha=5e-2,radius=2e0)",
             "lsqsgd",
             "squared_error",
         ),

@@ -53,9 +53,15 @@ impl IncrementalLearner for Lsqsgd {
     type Journal = LsqsgdModel;
 
     fn name(&self) -> String {
-        match self.step {
-            Some(a) => format!("lsqsgd(alpha={a:e})"),
-            None => "lsqsgd(alpha=n^-1/2)".to_string(),
+        let alpha = match self.step {
+            Some(a) => format!("{a:e}"),
+            None => "n^-1/2".to_string(),
+        };
+        // The radius is named only when given, so that the names of the
+        // default learner (every stored run) stay as they were.
+        match self.radius {
+            Some(r) => format!("lsqsgd(alpha={alpha},radius={r:e})"),
+            None => format!("lsqsgd(alpha={alpha})"),
         }
     }
 

@@ -120,7 +120,13 @@ impl IncrementalLearner for Pegasos {
     type Journal = PegasosModel;
 
     fn name(&self) -> String {
-        format!("pegasos(lambda={:e})", self.lambda)
+        // `project` is named only when set, so that the names of the
+        // unprojected learner (every stored run) stay as they were.
+        if self.project {
+            format!("pegasos(lambda={:e},project)", self.lambda)
+        } else {
+            format!("pegasos(lambda={:e})", self.lambda)
+        }
     }
 
     fn init(&self, data: &Dataset) -> PegasosModel {
