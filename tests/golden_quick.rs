@@ -1,0 +1,140 @@
+//! The quick configs' numbers, pinned: every non-timing column of each
+//! `records.csv` of `configs/quick/*.toml` must hash to the value stored in
+//! `tests/golden/quick.toml`, so that a refactor that changes a number (or
+//! drops a column) fails here, naming the run and the column.
+//!
+//! Timing columns and the kernel-cache counters (which depend on how threads
+//! interleave on the shared cache) are left out. After a change that is
+//! meant to change numbers, `CVBENCH_BLESS=1 cargo test --test golden_quick`
+//! rewrites the file; the diff shows which columns moved.
+
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+/// Columns whose values are times or depend on thread interleaving.
+fn excluded(col: &str) -> bool {
+    col == "seconds"
+        || col.ends_with("_s")
+        || col.contains("wall")
+        || col.contains("time")
+        || matches!(
+            col,
+            "kernel_evals" | "cache_hits" | "cache_misses" | "shared_hits"
+        )
+}
+
+/// Per column of a CSV text (header first): the row count and a short hash
+/// of the column's values in row order. Splits on commas outside quotes.
+fn column_hashes(csv: &str) -> BTreeMap<String, String> {
+    fn fields(line: &str) -> Vec<String> {
+        let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+        for ch in line.chars() {
+            match ch {
+                '"' => quoted = !quoted,
+                ',' if !quoted => out.push(std::mem::take(&mut cur)),
+                c => cur.push(c),
+            }
+        }
+        out.push(cur);
+        out
+    }
+    let mut lines = csv.lines();
+    let head = fields(lines.next().unwrap_or(""));
+    let rows: Vec<Vec<String>> = lines.map(fields).collect();
+    let mut out = BTreeMap::new();
+    for (c, name) in head.iter().enumerate() {
+        if excluded(name) {
+            continue;
+        }
+        let mut h = Sha256::new();
+        for r in &rows {
+            h.update(r.get(c).map_or("", String::as_str).as_bytes());
+            h.update(b"\n");
+        }
+        let hex: String = h.finalize()[..8]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        out.insert(name.clone(), format!("{} rows {hex}", rows.len()));
+    }
+    out
+}
+
+#[test]
+fn quick_configs_give_the_pinned_numbers() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
+        // The quick configs are synthetic, but planning checks the data dir.
+        eprintln!("note: CVBENCH_DATA_DIR unset, using an empty data folder");
+        return run(root, None);
+    };
+    run(root, Some(&data));
+}
+
+fn run(root: &Path, data: Option<&str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let data = data.map_or(empty.to_string_lossy().into_owned(), str::to_string);
+    let mut configs: Vec<_> = std::fs::read_dir(root.join("configs/quick"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    configs.sort();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .arg("run")
+        .args(&configs)
+        .args(["--out", "r", "--data-dir", &data, "--threads", "2"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut got: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for e in std::fs::read_dir(dir.path().join("r")).unwrap().flatten() {
+        let csv = e.path().join("records.csv");
+        if let Ok(text) = std::fs::read_to_string(&csv) {
+            got.insert(
+                e.file_name().to_string_lossy().into_owned(),
+                column_hashes(&text),
+            );
+        }
+    }
+    let golden_path = root.join("tests/golden/quick.toml");
+    if std::env::var_os("CVBENCH_BLESS").is_some() {
+        std::fs::create_dir_all(golden_path.parent().unwrap()).unwrap();
+        let text = toml::to_string(&got).unwrap();
+        std::fs::write(
+            &golden_path,
+            format!("# Written by CVBENCH_BLESS=1 cargo test --test golden_quick.\n{text}"),
+        )
+        .unwrap();
+        return;
+    }
+    let golden: BTreeMap<String, BTreeMap<String, String>> =
+        toml::from_str(&std::fs::read_to_string(&golden_path).unwrap()).unwrap();
+    let mut diffs = Vec::new();
+    for (run, cols) in &golden {
+        let Some(g) = got.get(run) else {
+            diffs.push(format!("{run}: no records.csv"));
+            continue;
+        };
+        for (col, want) in cols {
+            match g.get(col) {
+                None => diffs.push(format!("{run}: column {col} is missing")),
+                Some(v) if v != want => {
+                    diffs.push(format!("{run}: column {col} changed ({want} -> {v})"))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(
+        diffs.is_empty(),
+        "numbers changed against tests/golden/quick.toml:\n{}",
+        diffs.join("\n")
+    );
+}
