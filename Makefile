@@ -28,7 +28,8 @@ BENCH      ?= bench
 REPRODUCE_CONFIGS := $(sort $(wildcard configs/treecv/*.toml) $(wildcard configs/progressive/*.toml) $(wildcard configs/svm/*.toml))
 REPRODUCE_CONFIGS := $(filter-out %/paper-covtype.toml %/paper-msd.toml %-paper.toml,$(REPRODUCE_CONFIGS))
 # The SVM paper settings on a9a (k = 3, 10) and w8a (k = 3) take about 65 and
-# 40 minutes here with their svm-train peers: `make reproduce-long`.
+# 40 minutes here with their svm-train peers, alpha seeding on a9a at the paper
+# setting (seeding-a9a-paper) about 30: `make reproduce-long`.
 LONG_CONFIGS      := $(wildcard configs/svm/*-paper.toml)
 QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # Datasets the reproduction configs read (fetched and verified first; files
