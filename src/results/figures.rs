@@ -108,7 +108,7 @@ pub fn legend(fig: &Figure) -> Vec<Vec<(String, StyleKey)>> {
                 .map(|(i, s)| {
                     (
                         s.label.clone(),
-                        (s.color % PALETTE.len(), s.marker % 5, s.bars, p.style(i)),
+                        (s.color % PALETTE.len(), s.marker % 10, s.bars, p.style(i)),
                     )
                 })
                 .collect()
@@ -269,6 +269,9 @@ fn marker_element<DB: DrawingBackend>(
     hollow: bool,
 ) -> DynElement<'static, DB, (i32, i32)> {
     let (x, y) = at;
+    // Markers 5..9 are the hollow forms of 0..4, so that up to ten series
+    // differ by marker shape or fill, not by colour alone.
+    let hollow = hollow || (marker / 5) % 2 == 1;
     let fill: ShapeStyle = if hollow {
         color.stroke_width(2)
     } else {
