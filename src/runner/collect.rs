@@ -85,6 +85,10 @@ pub fn assemble(p: &Prepared, info: &RunInfo) -> Result<Vec<PathBuf>, Experiment
             .map(|f| f.strip_prefix(dir).unwrap_or(f).display().to_string())
             .collect(),
     );
+    // Dirty means code or configs changed, not this results folder (its
+    // files were just written, and are tracked where results are committed).
+    manifest.git_revision =
+        crate::results::manifest::git_revision_excluding(dir.parent().or(Some(dir.as_path())));
     manifest.cell_runs = stored
         .iter()
         .map(|s| {
