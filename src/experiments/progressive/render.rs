@@ -569,13 +569,10 @@ fn tail_panel(title: &str, tails: &[&Vec<super::theorems::TailRow>], s: usize) -
     panel
 }
 
-fn pv_section(
-    dir: &Path,
-    c: &ProgressiveConfig,
-    rows: &[&Row],
-    md: &mut String,
-    files: &mut Vec<std::path::PathBuf>,
-) -> Result<(), ExperimentError> {
+/// Progressive-check rows grouped by (population / learner, n_train, s).
+pub(super) fn pv_groups<'a>(
+    rows: impl Iterator<Item = &'a Row>,
+) -> BTreeMap<(String, i64, i64), Vec<ProgressiveRecord>> {
     let mut groups: BTreeMap<(String, i64, i64), Vec<ProgressiveRecord>> = BTreeMap::new();
     for r in rows {
         groups
@@ -592,6 +589,17 @@ fn pv_section(
                 true_ho: r.holdout_true,
             });
     }
+    groups
+}
+
+fn pv_section(
+    dir: &Path,
+    c: &ProgressiveConfig,
+    rows: &[&Row],
+    md: &mut String,
+    files: &mut Vec<std::path::PathBuf>,
+) -> Result<(), ExperimentError> {
+    let groups = pv_groups(rows.iter().copied());
     let mut table = Vec::new();
     let mut tails_table = Vec::new();
     let _ = writeln!(md, "**Theorem 5** — E(ê_P − ē_P)² (progressive estimate) against E(ê'_P − ē_P)² (the progressive hypothesis tested on a fresh hold-out of size s); ± = 95% half-width. Theorem 5: fresh − progressive ≥ 0. For reference, E(ê − ē)² of the plain hold-out trained on n_train (a different, worse hypothesis), and the true errors.\n");

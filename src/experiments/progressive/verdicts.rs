@@ -210,22 +210,7 @@ fn kfold_by_pop(records: &[Record]) -> BTreeMap<String, Vec<KFoldRecord>> {
 }
 
 fn pv_by_pop(records: &[Record]) -> BTreeMap<(String, i64, i64), Vec<ProgressiveRecord>> {
-    let mut by: BTreeMap<(String, i64, i64), Vec<ProgressiveRecord>> = BTreeMap::new();
-    for r in rows_of(records, "progressive_check") {
-        by.entry((format!("{} / {}", r.population, r.learner), r.n_train, r.s))
-            .or_default()
-            .push(ProgressiveRecord {
-                n_train: r.n_train.max(0) as usize,
-                s: r.s.max(0) as usize,
-                rep: r.rep.max(0) as usize,
-                est_p: r.estimate,
-                true_p: r.true_error,
-                fresh_p: r.fresh_estimate,
-                est_ho: r.holdout_estimate,
-                true_ho: r.holdout_true,
-            });
-    }
-    by
+    super::render::pv_groups(rows_of(records, "progressive_check").iter())
 }
 
 /// Theorem `t` (1–5) over every theorem run: rows checked and rows where our
