@@ -13,6 +13,7 @@ pub mod treecv;
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::{DataDir, DataError, Dataset, DatasetSpec};
 use crate::results::scorecard::{ScoreRow, StoredRun};
+use crate::results::rows::Core;
 use crate::results::{Record, ResultsError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -72,16 +73,58 @@ pub struct Rendered {
     pub appendix: String,
 }
 
+/// The part of a plan every kind shares: the kind, the run's name and base
+/// seed, whether its cells must run alone, and the cells.
+#[derive(Clone, Debug)]
+pub struct PlanHead {
+    /// The kind's `kind = "..."` value.
+    pub kind: &'static str,
+    /// Output folder name (the config's `name`).
+    pub name: String,
+    /// The config's base seed.
+    pub base_seed: u64,
+    /// Whether cells must run one at a time (timing experiments).
+    pub exclusive: bool,
+    /// The cells, in their canonical order.
+    pub cells: Vec<Cell>,
+}
+
+impl PlanHead {
+    /// The core columns of cell `i`'s rows that the plan knows (kind, run,
+    /// cell, seed); the kind fills the rest.
+    pub fn core(&self, i: usize) -> Core {
+        let cell = &self.cells[i];
+        Core {
+            kind: self.kind.to_string(),
+            run: self.name.clone(),
+            cell: cell.key.clone(),
+            seed: cell.seed.to_string(),
+            seconds: f64::NAN,
+            ..Core::default()
+        }
+    }
+}
+
 /// A planned run: the cells of one config, ready to execute.
 pub trait Plan: Send + Sync {
+    /// The shared part: name, base seed, exclusivity and cells.
+    fn head(&self) -> &PlanHead;
     /// Output folder name (the config's `name`).
-    fn name(&self) -> &str;
+    fn name(&self) -> &str {
+        &self.head().name
+    }
     /// The config's base seed.
-    fn base_seed(&self) -> u64;
+    fn base_seed(&self) -> u64 {
+        self.head().base_seed
+    }
     /// Whether cells must run one at a time (timing experiments).
-    fn exclusive(&self) -> bool;
+    fn exclusive(&self) -> bool {
+        self.head().exclusive
+    }
     /// The cells, in their canonical order.
-    fn cells(&self) -> &[Cell];
+    fn cells(&self) -> &[Cell] {
+        &self.head().cells
+    }
     /// Run cell `i` into record rows.
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError>;
     /// An estimate of cell `i`'s cost in any unit shared by the plan's cells

@@ -4,6 +4,7 @@ pub mod atomic;
 pub mod figures;
 pub mod manifest;
 pub mod report;
+pub mod rows;
 pub mod scorecard;
 pub mod table;
 

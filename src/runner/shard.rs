@@ -133,21 +133,12 @@ impl Shard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::{Cell, ExperimentError};
+    use crate::experiments::{Cell, ExperimentError, PlanHead};
     use crate::results::Record;
 
-    struct P(Vec<Cell>, Option<Vec<f64>>);
+    struct P(PlanHead, Option<Vec<f64>>);
     impl Plan for P {
-        fn name(&self) -> &str {
-            "p"
-        }
-        fn base_seed(&self) -> u64 {
-            0
-        }
-        fn exclusive(&self) -> bool {
-            false
-        }
-        fn cells(&self) -> &[Cell] {
+        fn head(&self) -> &PlanHead {
             &self.0
         }
         fn run_cell(&self, _: usize) -> Result<Vec<Record>, ExperimentError> {
@@ -165,7 +156,16 @@ mod tests {
                 seed: i as u64,
             })
             .collect();
-        P(cells, costs)
+        P(
+            PlanHead {
+                kind: "test",
+                name: "p".into(),
+                base_seed: 0,
+                exclusive: false,
+                cells,
+            },
+            costs,
+        )
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::run::cell_err;
 use super::theorems::BklPopulation;
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::Dataset;
-use crate::experiments::{Cell, Context, ExperimentError, MAX_CELLS};
+use crate::experiments::{Cell, Context, ExperimentError, PlanHead, MAX_CELLS};
 use crate::learners::{AnyLearner, LearnerSpec};
 use crate::seed;
 
@@ -88,12 +88,10 @@ pub(super) struct StreamData {
 
 /// The planned cells of a progressive config and what they need.
 pub(super) struct ProgressivePlan {
-    pub(super) name: String,
-    pub(super) seed: u64,
+    pub(super) head: PlanHead,
     pub(super) pops: Vec<PopInst>,
     pub(super) streams: Vec<StreamData>,
     pub(super) work: Vec<Work>,
-    pub(super) cells: Vec<Cell>,
 }
 
 /// Check a real-data learner of a progressive config: the shared checks of
@@ -452,12 +450,16 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
         }
     }
     Ok(ProgressivePlan {
-        name: c.name.into_inner(),
-        seed: c.seed,
+        head: PlanHead {
+            kind: "progressive",
+            name: c.name.into_inner(),
+            base_seed: c.seed,
+            exclusive: false,
+            cells,
+        },
         pops,
         streams,
         work,
-        cells,
     })
 }
 

@@ -13,7 +13,7 @@ use super::theorems::{
 };
 use super::ProgressiveError;
 use crate::data::Dataset;
-use crate::experiments::{Cell, ExperimentError, Plan};
+use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::learners::AnyLearner;
 use crate::results::Record;
 use crate::seed;
@@ -27,22 +27,13 @@ pub(super) fn cell_err(key: &str, e: impl std::fmt::Display) -> ExperimentError 
 }
 
 impl Plan for ProgressivePlan {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn base_seed(&self) -> u64 {
-        self.seed
-    }
-    fn exclusive(&self) -> bool {
-        false
-    }
-    fn cells(&self) -> &[Cell] {
-        &self.cells
+    fn head(&self) -> &PlanHead {
+        &self.head
     }
 
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
-        let key = &self.cells[i].key;
-        let cell_seed = self.cells[i].seed;
+        let key = &self.head.cells[i].key;
+        let cell_seed = self.head.cells[i].seed;
         let rows = match &self.work[i] {
             Work::Bkl { study, run } => {
                 let recs = run_bkl(run).map_err(|e| cell_err(key, e))?;

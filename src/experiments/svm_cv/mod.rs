@@ -13,7 +13,7 @@ mod seeding_render;
 
 use seeded::{round_row, seeded_rows};
 
-use super::{Cell, Context, ExperimentError, Kind, Plan, Rendered};
+use super::{Cell, Context, ExperimentError, Kind, Plan, PlanHead, Rendered};
 use crate::config::{ConfigFile, KValue};
 use crate::data::{Dataset, DatasetSpec};
 use crate::peers::libsvm::{self as peer, PeerOutcome};
@@ -177,14 +177,11 @@ struct CellSpec {
 struct SvmPlan {
     seeded_shared_cache: bool,
     seeded_parallel: bool,
-    name: String,
-    seed: u64,
-    exclusive: bool,
+    head: PlanHead,
     fold_mode: FoldMode,
     datasets: Vec<(String, Arc<Dataset>)>,
     settings: Vec<(String, SvmParams)>,
     specs: Vec<CellSpec>,
-    cells: Vec<Cell>,
 }
 
 fn params_of(s: &Setting, d: usize, float: bool) -> SvmParams {
@@ -324,22 +321,13 @@ fn fold_row(
 }
 
 impl Plan for SvmPlan {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn base_seed(&self) -> u64 {
-        self.seed
-    }
-    fn exclusive(&self) -> bool {
-        self.exclusive
-    }
-    fn cells(&self) -> &[Cell] {
-        &self.cells
+    fn head(&self) -> &PlanHead {
+        &self.head
     }
 
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
         let c = &self.specs[i];
-        let cell = &self.cells[i];
+        let cell = &self.head.cells[i];
         let (_, data) = &self.datasets[c.dataset];
         let (_, params) = &self.settings[c.setting];
         let k = c.k.resolve(data.n());
@@ -670,14 +658,17 @@ impl Kind for SvmCvKind {
         Ok(Box::new(SvmPlan {
             seeded_shared_cache: c.seeded_shared_cache.unwrap_or(true),
             seeded_parallel: c.seeded_parallel.unwrap_or(true),
-            name: c.name.into_inner(),
-            seed: c.seed,
-            exclusive: c.exclusive.unwrap_or(true),
+            head: PlanHead {
+                kind: "svm_cv",
+                name: c.name.into_inner(),
+                base_seed: c.seed,
+                exclusive: c.exclusive.unwrap_or(true),
+                cells,
+            },
             fold_mode: c.folds.unwrap_or(FoldMode::Libsvm),
             datasets,
             settings,
             specs,
-            cells,
         }))
     }
 

@@ -4,7 +4,7 @@
 //! time against n; a PEGASOS row and an LSQSGD row; k-CV fixed, k-CV
 //! randomized and LOOCV columns).
 
-use super::{Cell, Context, ExperimentError, Kind, Plan, Rendered};
+use super::{Cell, Context, ExperimentError, Kind, Plan, PlanHead, Rendered};
 use crate::config::{ConfigFile, KValue, NValue};
 use crate::cv::standard::{standard_cv, standard_cv_parallel};
 use crate::cv::treecv::{treecv, Strategy};
@@ -160,30 +160,18 @@ struct CellSpec {
 }
 
 struct TreecvPlan {
-    name: String,
-    seed: u64,
-    exclusive: bool,
+    head: PlanHead,
     datasets: Vec<(String, Arc<Dataset>)>,
     /// Each dataset's and learner's config spec, serialized (cell identity).
     dataset_specs: Vec<String>,
     learner_specs: Vec<String>,
     learners: Vec<AnyLearner>,
     specs: Vec<CellSpec>,
-    cells: Vec<Cell>,
 }
 
 impl Plan for TreecvPlan {
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn base_seed(&self) -> u64 {
-        self.seed
-    }
-    fn exclusive(&self) -> bool {
-        self.exclusive
-    }
-    fn cells(&self) -> &[Cell] {
-        &self.cells
+    fn head(&self) -> &PlanHead {
+        &self.head
     }
 
     /// Learner updates times the mean stored features per row.
@@ -211,7 +199,7 @@ impl Plan for TreecvPlan {
         let c = &self.specs[i];
         Some(format!(
             "seed={}|data={}|learner={}|method={}|order={}|k={}|n={}|rep={}",
-            self.seed,
+            self.head.base_seed,
             self.dataset_specs[c.dataset],
             self.learner_specs[c.learner],
             c.method.as_str(),
@@ -224,13 +212,13 @@ impl Plan for TreecvPlan {
 
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
         let c = &self.specs[i];
-        let cell = &self.cells[i];
+        let cell = &self.head.cells[i];
         let (dname, data) = &self.datasets[c.dataset];
         // The repetition's random subsample/permutation: shared by every
         // method, order and k of this (dataset, n, rep), so comparisons are paired.
         let mut perm: Vec<usize> = (0..data.n()).collect();
         perm.shuffle(&mut seed::rng(seed::derive(
-            self.seed,
+            self.head.base_seed,
             &format!("{dname}|n={}|rep={}", c.n_label, c.rep),
         )));
         perm.truncate(c.n);
@@ -472,9 +460,13 @@ impl Kind for TreecvKind {
             }
         }
         Ok(Box::new(TreecvPlan {
-            name: c.name.into_inner(),
-            seed: c.seed,
-            exclusive: c.exclusive,
+            head: PlanHead {
+                kind: "treecv",
+                name: c.name.into_inner(),
+                base_seed: c.seed,
+                exclusive: c.exclusive,
+                cells,
+            },
             datasets,
             dataset_specs,
             learner_specs: c
@@ -489,7 +481,6 @@ impl Kind for TreecvKind {
                 .collect(),
             learners,
             specs,
-            cells,
         }))
     }
 
