@@ -12,8 +12,8 @@ pub mod treecv;
 
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::{DataDir, DataError, Dataset, DatasetSpec};
-use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::rows::Core;
+use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::{Record, ResultsError};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

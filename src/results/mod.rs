@@ -3,6 +3,7 @@
 pub mod atomic;
 pub mod figures;
 pub mod manifest;
+pub mod md_table;
 pub mod report;
 pub mod rows;
 pub mod scorecard;

@@ -59,11 +59,8 @@ pub fn from_records<T: DeserializeOwned>(records: &[Record]) -> Result<Vec<T>, R
     records
         .iter()
         .map(|r| {
-            let map: serde_json::Map<String, serde_json::Value> = r
-                .0
-                .iter()
-                .map(|(k, v)| (k.clone(), json(v)))
-                .collect();
+            let map: serde_json::Map<String, serde_json::Value> =
+                r.0.iter().map(|(k, v)| (k.clone(), json(v))).collect();
             serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| {
                 ResultsError::Malformed(format!(
                     "stored record does not match its kind's row type: {e}"
@@ -220,8 +217,7 @@ mod tests {
         assert_eq!(recs[0].text("seed"), u64::MAX.to_string());
         // Through a frame and back, as the report reads stored runs.
         let df = super::super::table::to_frame(&recs).unwrap();
-        let back: Vec<R> =
-            from_records(&super::super::table::from_frame(&df).unwrap()).unwrap();
+        let back: Vec<R> = from_records(&super::super::table::from_frame(&df).unwrap()).unwrap();
         assert_eq!(back, rows);
         // An older table without some columns still reads.
         let mut old = recs[0].clone();
