@@ -150,6 +150,13 @@ pub const MAX_CELLS: usize = 1_000_000;
 pub trait Kind: Sync {
     /// The `kind = "..."` value.
     fn name(&self) -> &'static str;
+    /// The paper's section heading in the report.
+    fn title(&self) -> &'static str;
+    /// The folder under `experiments/` with the paper's protocol notes.
+    fn notes_folder(&self) -> &'static str;
+    /// The source folders this kind's numbers depend on (the report's
+    /// provenance check flags runs made before a change to them).
+    fn sources(&self) -> &'static [&'static str];
     /// Parse, validate and expand a config into a plan (loads its datasets).
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError>;
     /// Render tables, figures and a report section from a run's stored records.
@@ -180,7 +187,7 @@ pub trait Kind: Sync {
     }
 }
 
-/// Every experiment kind the harness knows.
+/// Every experiment kind the harness knows, in the report's order.
 pub fn kinds() -> Vec<&'static dyn Kind> {
     vec![
         &treecv::TreecvKind,

@@ -30,6 +30,15 @@ impl Kind for ProgressiveKind {
     fn name(&self) -> &'static str {
         "progressive"
     }
+    fn title(&self) -> &'static str {
+        "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)"
+    }
+    fn notes_folder(&self) -> &'static str {
+        "progressive"
+    }
+    fn sources(&self) -> &'static [&'static str] {
+        &["src/experiments/progressive", "src/cv", "src/learners"]
+    }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         Ok(Box::new(plan::plan(cfg, ctx)?))

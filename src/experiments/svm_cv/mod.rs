@@ -514,6 +514,15 @@ impl Kind for SvmCvKind {
     fn name(&self) -> &'static str {
         "svm_cv"
     }
+    fn title(&self) -> &'static str {
+        "SVM k-fold CV — Wen et al. (AAAI 2017)"
+    }
+    fn notes_folder(&self) -> &'static str {
+        "svm"
+    }
+    fn sources(&self) -> &'static [&'static str] {
+        &["src/experiments/svm_cv", "src/svm"]
+    }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         let c: SvmCvConfig = cfg.parse()?;

@@ -274,6 +274,15 @@ impl Kind for TreecvKind {
     fn name(&self) -> &'static str {
         "treecv"
     }
+    fn title(&self) -> &'static str {
+        "TreeCV vs standard k-CV — Joulani, György, Szepesvári (IJCAI 2015)"
+    }
+    fn notes_folder(&self) -> &'static str {
+        "treecv"
+    }
+    fn sources(&self) -> &'static [&'static str] {
+        &["src/experiments/treecv", "src/cv", "src/learners"]
+    }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         let c: TreecvConfig = cfg.parse()?;
