@@ -29,8 +29,8 @@ use super::folds::Folds;
 use super::kernel::KernelData;
 use super::seeding::gradient::{self, PrevGradient};
 use super::seeding::{
-    avg::AvgSeeder, chain_seeder, top::TopSeeder, Previous, SeedContext, Seeder, SeedingMethod,
-    Transition,
+    avg::AvgSeeder, chain_seeder, top::TopSeeder, Previous, Round, SeedContext, Seeder,
+    SeedingMethod, Transition,
 };
 use super::smo::SolveStats;
 use super::solution::{
@@ -138,15 +138,15 @@ impl Run<'_> {
     ) -> Result<(TrainOutput, f64), SvmError> {
         let ts = Instant::now();
         let ctx = self.ctx();
-        let warm = seeder.seed(
-            &ctx,
-            &Previous {
+        let warm = seeder.seed(&Round {
+            ctx: &ctx,
+            prev: &Previous {
                 rows: prev.0,
                 alpha: &prev.1.alpha,
                 gradient: &prev.1.gradient,
             },
             tr,
-        )?;
+        })?;
         // The seed's gradient, updated from the previous round's.
         let sums = gradient::heldout_sums(&ctx, prev.0, &prev.1.alpha, held_out);
         let grad = gradient::next_gradient(

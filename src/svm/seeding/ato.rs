@@ -37,7 +37,7 @@ use faer::Mat;
 
 use super::adjust::restore_equality;
 use super::linalg::pinv_solve;
-use super::{indicators, Previous, SeedContext, Seeder, SeedingMethod, Transition};
+use super::{indicators, Round, SeedContext, Seeder};
 use crate::svm::SvmError;
 
 /// The ATO seeder.
@@ -101,16 +101,8 @@ fn solve_m(sys: &Mat<f64>, rhs: &[f64]) -> Vec<f64> {
 }
 
 impl Seeder for AtoSeeder {
-    fn method(&self) -> SeedingMethod {
-        SeedingMethod::Ato
-    }
-
-    fn seed(
-        &self,
-        ctx: &SeedContext<'_>,
-        prev: &Previous<'_>,
-        tr: &Transition<'_>,
-    ) -> Result<Vec<f64>, SvmError> {
+    fn seed(&self, round: &Round<'_>) -> Result<Vec<f64>, SvmError> {
+        let Round { ctx, prev, tr } = *round;
         let n = ctx.kd.ds.n();
         let c = ctx.c;
         let (f_prev, mut b) = indicators(ctx, prev);

@@ -6,7 +6,7 @@
 //! uniform shift of `y_j alpha_j` over the free rows, clipped to the box,
 //! i.e. [`super::adjust::restore_equality`] with the free rows preferred.
 
-use super::{Draft, Previous, SeedContext, Seeder, SeedingMethod, Transition};
+use super::{Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The AVG seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).
@@ -14,16 +14,8 @@ use crate::svm::SvmError;
 pub struct AvgSeeder;
 
 impl Seeder for AvgSeeder {
-    fn method(&self) -> SeedingMethod {
-        SeedingMethod::Avg
-    }
-
-    fn seed(
-        &self,
-        ctx: &SeedContext<'_>,
-        prev: &Previous<'_>,
-        tr: &Transition<'_>,
-    ) -> Result<Vec<f64>, SvmError> {
+    fn seed(&self, round: &Round<'_>) -> Result<Vec<f64>, SvmError> {
+        let Round { ctx, prev, tr } = *round;
         let d = Draft::new(ctx, prev, tr)?;
         let free: Vec<usize> = (0..d.alpha.len())
             .filter(|&i| d.alpha[i] > 0.0 && d.alpha[i] < ctx.c)

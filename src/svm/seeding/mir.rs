@@ -19,7 +19,7 @@
 //! rows' indicators do not constrain the next SVM.
 
 use super::linalg::{kernel_block, lstsq_normal};
-use super::{by_row, indicators, Draft, Previous, SeedContext, Seeder, SeedingMethod, Transition};
+use super::{by_row, indicators, Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The MIR seeder.
@@ -27,16 +27,8 @@ use crate::svm::SvmError;
 pub struct MirSeeder;
 
 impl Seeder for MirSeeder {
-    fn method(&self) -> SeedingMethod {
-        SeedingMethod::Mir
-    }
-
-    fn seed(
-        &self,
-        ctx: &SeedContext<'_>,
-        prev: &Previous<'_>,
-        tr: &Transition<'_>,
-    ) -> Result<Vec<f64>, SvmError> {
+    fn seed(&self, round: &Round<'_>) -> Result<Vec<f64>, SvmError> {
+        let Round { ctx, prev, tr } = *round;
         let n = ctx.kd.ds.n();
         let mut d = Draft::new(ctx, prev, tr)?;
         let prev_alpha = std::mem::take(&mut d.prev_alpha);

@@ -148,17 +148,22 @@ pub struct Transition<'a> {
     pub next_rows: &'a [usize],
 }
 
+/// What a seeder is given for one round: the shared context, the previous
+/// round's optimum and the step to the next round.
+#[derive(Clone, Copy)]
+pub struct Round<'a> {
+    /// Kernel, labels, box and seed.
+    pub ctx: &'a SeedContext<'a>,
+    /// The previous round's optimum.
+    pub prev: &'a Previous<'a>,
+    /// Which rows leave and join, and the next round's row order.
+    pub tr: &'a Transition<'a>,
+}
+
 /// An alpha-seeding method: initial alphas for the next round.
 pub trait Seeder: Sync {
-    /// The method.
-    fn method(&self) -> SeedingMethod;
-    /// Feasible initial alphas aligned with `tr.next_rows`.
-    fn seed(
-        &self,
-        ctx: &SeedContext<'_>,
-        prev: &Previous<'_>,
-        tr: &Transition<'_>,
-    ) -> Result<Vec<f64>, SvmError>;
+    /// Feasible initial alphas aligned with `round.tr.next_rows`.
+    fn seed(&self, round: &Round<'_>) -> Result<Vec<f64>, SvmError>;
 }
 
 /// The seeder of a chain method (`None` for the methods that are round

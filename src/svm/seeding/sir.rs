@@ -10,7 +10,7 @@
 
 use rand::RngExt;
 
-use super::{Draft, Previous, SeedContext, Seeder, SeedingMethod, Transition};
+use super::{Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The SIR seeder.
@@ -18,16 +18,8 @@ use crate::svm::SvmError;
 pub struct SirSeeder;
 
 impl Seeder for SirSeeder {
-    fn method(&self) -> SeedingMethod {
-        SeedingMethod::Sir
-    }
-
-    fn seed(
-        &self,
-        ctx: &SeedContext<'_>,
-        prev: &Previous<'_>,
-        tr: &Transition<'_>,
-    ) -> Result<Vec<f64>, SvmError> {
+    fn seed(&self, round: &Round<'_>) -> Result<Vec<f64>, SvmError> {
+        let Round { ctx, prev, tr } = *round;
         let mut d = Draft::new(ctx, prev, tr)?;
         let mut used = vec![false; tr.added.len()];
         let mut rng = crate::seed::rng(ctx.seed);

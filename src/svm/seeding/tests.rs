@@ -72,19 +72,19 @@ fn chain_seed(m: SeedingMethod, ds: &Dataset, c: f64) -> (Vec<f64>, Vec<i8>, Vec
         other => chain_seeder(other).expect("chain seeder"),
     };
     let a = seeder
-        .seed(
-            &ctx,
-            &Previous {
+        .seed(&Round {
+            ctx: &ctx,
+            prev: &Previous {
                 rows: &prev_rows,
                 alpha: &out.alpha,
                 gradient: &out.gradient,
             },
-            &Transition {
+            tr: &Transition {
                 removed: &removed,
                 added: &added,
                 next_rows: &next,
             },
-        )
+        })
         .expect("seed");
     let yn = next.iter().map(|&r| y[r]).collect();
     (a, yn, out.alpha)
@@ -171,7 +171,13 @@ fn updated_gradient_case(n: usize, m: usize) {
         added: &added,
         next_rows: &next,
     };
-    let warm = sir::SirSeeder.seed(&ctx, &prev, &tr).expect("seed");
+    let warm = sir::SirSeeder
+        .seed(&Round {
+            ctx: &ctx,
+            prev: &prev,
+            tr: &tr,
+        })
+        .expect("seed");
     let sums = gradient::heldout_sums(&ctx, &prev_rows, &out.alpha, &added);
     let pg = gradient::PrevGradient {
         rows: &prev_rows,

@@ -5,7 +5,7 @@
 //! does not fit goes to the second most similar row, and so on until
 //! `sum_i y_i alpha_i = 0` holds again.
 
-use super::{Draft, Previous, SeedContext, Seeder, SeedingMethod, Transition};
+use super::{Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The TOP seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).
@@ -13,16 +13,8 @@ use crate::svm::SvmError;
 pub struct TopSeeder;
 
 impl Seeder for TopSeeder {
-    fn method(&self) -> SeedingMethod {
-        SeedingMethod::Top
-    }
-
-    fn seed(
-        &self,
-        ctx: &SeedContext<'_>,
-        prev: &Previous<'_>,
-        tr: &Transition<'_>,
-    ) -> Result<Vec<f64>, SvmError> {
+    fn seed(&self, round: &Round<'_>) -> Result<Vec<f64>, SvmError> {
+        let Round { ctx, prev, tr } = *round;
         let mut d = Draft::new(ctx, prev, tr)?;
         for &t in tr.removed {
             let mut left = d.prev_alpha[t];
