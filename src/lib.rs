@@ -4,15 +4,19 @@
 //! cross-validation. Layers (arrows point one way; lower layers never import
 //! higher ones):
 //!
+//! - [`seed`], [`interrupt`], [`config`]: seeds, Ctrl-C handling, config files.
 //! - [`data`]: datasets (dense/CSR), readers, registry, fetch, synthetic data.
 //! - [`learners`]: the incremental-learner interface and its learners.
 //! - [`cv`]: folds, standard k-CV, TreeCV, hold-out, progressive validation.
 //! - [`svm`]: kernels, kernel cache, SMO solver, SVM k-fold CV, alpha seeding.
 //! - [`peers`]: external programs our numbers are checked against (LIBSVM).
-//! - [`experiments`]: one module per paper (cell → record rows).
-//! - [`config`], [`runner`], [`results`]: generic config, execution, outputs.
+//! - [`results`]: typed rows and record tables, Markdown tables, figures,
+//!   manifests, scorecard rows (names no experiment kind).
+//! - [`experiments`]: one module per paper (cell → typed rows → tables,
+//!   figures, report section, scorecard).
+//! - [`runner`], [`report`]: running configs (shards, SLURM, resume) and the
+//!   report over every stored run, above the kinds.
 //! - [`cli`]: the command line (and `cvbench svm`).
-//! - [`interrupt`]: Ctrl-C / SIGTERM handling that leaves no temporary file.
 
 pub mod cli;
 pub mod config;
@@ -22,6 +26,7 @@ pub mod experiments;
 pub mod interrupt;
 pub mod learners;
 pub mod peers;
+pub mod report;
 pub mod results;
 pub mod runner;
 pub mod seed;

@@ -14,17 +14,19 @@
 //! temporary names and renamed, and the assembly takes a lock file.
 
 pub mod collect;
+pub mod prepare;
 pub mod shard;
 pub mod slurm;
 pub mod store;
 
 use crate::config::ConfigFile;
-use crate::experiments::{Context, ExperimentError, Kind, Plan};
+use crate::experiments::{Context, ExperimentError};
 use crate::results::{Record, ResultsError};
 use indicatif::{ProgressBar, ProgressStyle};
+pub use prepare::{prepare, validate, Prepared};
 use rayon::prelude::*;
 pub use shard::Shard;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 use store::{Origin, StoredCell};
@@ -61,35 +63,6 @@ pub struct RunSummary {
     pub assembled: bool,
     /// Files written by the assembly.
     pub files: Vec<PathBuf>,
-}
-
-/// A planned config: its kind, plan, cell identities and run folder.
-pub struct Prepared {
-    /// The experiment kind.
-    pub kind: &'static dyn Kind,
-    /// The plan.
-    pub plan: Box<dyn Plan>,
-    /// Every cell's identity (see [`store::identities`]).
-    pub identities: Vec<String>,
-    /// The run folder `<out>/<name>`.
-    pub dir: PathBuf,
-}
-
-/// Plan a config (loading its data) and compute its cells' identities.
-pub fn prepare(cfg: &ConfigFile, ctx: &Context, out: &Path) -> Result<Prepared, ExperimentError> {
-    let kind = kind_of(cfg)?;
-    let _ = ctx.take_used();
-    crate::experiments::preflight(cfg, ctx)?;
-    let plan = kind.plan(cfg, ctx)?;
-    let data = ctx.take_used();
-    let identities = store::identities(kind.name(), &cfg.text, plan.as_ref(), &data);
-    let dir = out.join(plan.name());
-    Ok(Prepared {
-        kind,
-        plan,
-        identities,
-        dir,
-    })
 }
 
 /// Test-only hook: `CVBENCH_TEST_CELL_DELAY_MS` sleeps this long before each
@@ -260,23 +233,4 @@ pub fn run(
     }
     let files = collect::assemble(&p, &info)?;
     Ok(summary(resumed, true, files))
-}
-
-/// Plan a config and list its cells (for `cvbench validate`).
-pub fn validate(cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-    let kind = kind_of(cfg)?;
-    crate::experiments::preflight(cfg, ctx)?;
-    kind.plan(cfg, ctx)
-}
-
-/// The experiment kind a config names (an error naming the known kinds otherwise).
-fn kind_of(cfg: &ConfigFile) -> Result<&'static dyn crate::experiments::Kind, ExperimentError> {
-    let kinds = crate::experiments::kinds();
-    let known: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
-    let name = cfg.kind(&known)?;
-    // `cfg.kind` only returns names from `known`, so the search succeeds.
-    Ok(kinds
-        .into_iter()
-        .find(|k| k.name() == name)
-        .unwrap_or(&crate::experiments::treecv::TreecvKind))
 }

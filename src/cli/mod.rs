@@ -375,7 +375,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                     dir.display()
                 )));
             }
-            let files = crate::results::report::report(&dir).map_err(classify)?;
+            let files = crate::report::report(&dir).map_err(classify)?;
             for f in files {
                 println!("wrote {}", f.display());
             }

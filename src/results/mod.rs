@@ -1,10 +1,11 @@
-//! Results: record tables (Polars), figures (plotters), manifests and the report.
+//! Results: record tables (Polars) and typed rows, Markdown tables, figures
+//! (plotters), manifests and scorecard rows. Below the experiment kinds; the
+//! report that reads every kind's runs is [`crate::report`].
 
 pub mod atomic;
 pub mod figures;
 pub mod manifest;
 pub mod md_table;
-pub mod report;
 pub mod rows;
 pub mod scorecard;
 pub mod table;

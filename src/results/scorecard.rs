@@ -169,78 +169,9 @@ pub fn markdown(rows: &[ScoreRow]) -> String {
     md
 }
 
-/// Provenance problems of a run: made from a dirty tree, or from a revision
-/// older than the code of its kind now. `changed_since(rev)` counts the
-/// commits since `rev` that touched that code (`None`: unknown, e.g. no git).
-pub fn provenance(
-    manifest: &Manifest,
-    head: &str,
-    changed_since: impl Fn(&str) -> Option<usize>,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    let rev = manifest.git_revision.trim();
-    let (sha, dirty) = match rev.strip_suffix("-dirty") {
-        Some(s) => (s, true),
-        None => (rev, false),
-    };
-    if dirty {
-        out.push("made from a tree with uncommitted changes (`-dirty`)".to_string());
-    }
-    if sha.is_empty() || sha == "unknown" {
-        out.push("no git revision recorded".to_string());
-    } else if sha != head.trim() {
-        if let Some(n) = changed_since(sha) {
-            if n > 0 {
-                out.push(format!(
-                    "revision {} is older than the code that renders it ({n} later commit{} the kind's code)",
-                    &sha[..sha.len().min(10)],
-                    if n == 1 { " touches" } else { "s touch" }
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// Commits since `rev` (up to HEAD) that touched `paths`, from `git` in the
-/// current folder; `None` when git or the revision is not available.
-pub fn git_commits_since(rev: &str, paths: &[&str]) -> Option<usize> {
-    let mut cmd = std::process::Command::new("git");
-    cmd.args(["rev-list", "--count", &format!("{rev}..HEAD"), "--"]);
-    cmd.args(paths);
-    let out = cmd.output().ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn manifest(rev: &str) -> Manifest {
-        let mut m: Manifest = serde_json::from_str(
-            r#"{"kind":"treecv","name":"r","config_path":"c.toml","config":"","seed":1,"cells":[],"threads":0,"git_revision":"","machine":{"hostname":"h","os":"linux","cpus":2,"cpu_model":"x","memory_bytes":null},"versions":{"cvbench":"0.1.0","profile":"release","rustc":"r"},"started_unix":0,"seconds":1.0,"files":[]}"#,
-        )
-        .unwrap();
-        m.git_revision = rev.into();
-        m
-    }
-
-    #[test]
-    fn provenance_flags_dirty_and_older_revisions() {
-        let never = |_: &str| Some(0);
-        assert!(provenance(&manifest("abc"), "abc", never).is_empty());
-        let p = provenance(&manifest("abc-dirty"), "abc", never);
-        assert_eq!(p.len(), 1);
-        assert!(p[0].contains("uncommitted"));
-        let p = provenance(&manifest("abc"), "def", |r: &str| (r == "abc").then_some(3));
-        assert_eq!(p.len(), 1);
-        assert!(p[0].contains("3 later commits"), "{p:?}");
-        // Older, but nothing of the kind's code changed since: not flagged.
-        assert!(provenance(&manifest("abc"), "def", never).is_empty());
-    }
 
     #[test]
     fn anchors_match_github_style() {

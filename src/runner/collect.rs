@@ -4,8 +4,8 @@
 //! cell. Used by `cvbench run` after its cells and by `cvbench collect` after
 //! the shards of a cluster job. Nothing is written unless every cell is there.
 
+use super::prepare::{prepare, Prepared};
 use super::store::{self, AssemblyLock, StoredCell};
-use super::Prepared;
 use crate::config::ConfigFile;
 use crate::experiments::{Context, ExperimentError};
 use crate::results::manifest::{CellRun, Manifest};
@@ -121,7 +121,7 @@ pub fn collect(
     let started_unix = crate::results::manifest::unix_now();
     let prepared: Vec<Prepared> = configs
         .iter()
-        .map(|c| super::prepare(c, ctx, out))
+        .map(|c| prepare(c, ctx, out))
         .collect::<Result<_, _>>()?;
     let mut incomplete: Vec<ExperimentError> = prepared
         .iter()

@@ -274,7 +274,7 @@ impl Run<'_> {
         rows: &[usize],
     ) -> (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>) {
         let n = self.kd.ds.n();
-        let a = super::seeding::by_row(n, prows, &pout.alpha);
+        let a = super::seeding::round::by_row(n, prows, &pout.alpha);
         let alpha: Vec<f64> = rows
             .iter()
             .map(|&r| if a[r].is_nan() { 0.0 } else { a[r] })

@@ -37,7 +37,7 @@ use faer::Mat;
 
 use super::adjust::restore_equality;
 use super::linalg::pinv_solve;
-use super::{indicators, Round, SeedContext, Seeder};
+use super::round::{indicators, Round, SeedContext, Seeder};
 use crate::svm::SvmError;
 
 /// The ATO seeder.

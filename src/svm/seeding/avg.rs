@@ -6,7 +6,7 @@
 //! uniform shift of `y_j alpha_j` over the free rows, clipped to the box,
 //! i.e. [`super::adjust::restore_equality`] with the free rows preferred.
 
-use super::{Draft, Round, Seeder};
+use super::round::{Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The AVG seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).

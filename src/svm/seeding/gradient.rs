@@ -15,7 +15,7 @@
 //! cost is one kernel column per changed row instead of one per support
 //! vector. Columns come from the fold-shared kernel cache when there is one.
 
-use super::SeedContext;
+use super::round::SeedContext;
 use crate::svm::cache::SharedKernelCache;
 use rayon::prelude::*;
 

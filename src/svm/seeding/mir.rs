@@ -19,7 +19,7 @@
 //! rows' indicators do not constrain the next SVM.
 
 use super::linalg::{kernel_block, lstsq_normal};
-use super::{by_row, indicators, Draft, Round, Seeder};
+use super::round::{by_row, indicators, Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The MIR seeder.

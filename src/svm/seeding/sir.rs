@@ -10,7 +10,7 @@
 
 use rand::RngExt;
 
-use super::{Draft, Round, Seeder};
+use super::round::{Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The SIR seeder.

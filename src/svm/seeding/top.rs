@@ -5,7 +5,7 @@
 //! does not fit goes to the second most similar row, and so on until
 //! `sum_i y_i alpha_i = 0` holds again.
 
-use super::{Draft, Round, Seeder};
+use super::round::{Draft, Round, Seeder};
 use crate::svm::SvmError;
 
 /// The TOP seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).

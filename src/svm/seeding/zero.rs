@@ -1,7 +1,7 @@
 //! The baseline "seeder": every round starts from `alpha = 0`, as LIBSVM's
 //! `svm-train -v k` does (Wen et al.'s "LibSVM" column).
 
-use super::{Round, Seeder};
+use super::round::{Round, Seeder};
 use crate::svm::SvmError;
 
 /// Returns all zeros (always feasible).

@@ -1,0 +1,183 @@
+//! Provenance of stored runs: was a run made from a clean tree, at a
+//! revision whose code of its kind is still the code that renders it?
+//!
+//! A commit whose message carries the trailer `Numbers: unchanged` (a
+//! refactor shown not to change any number: the golden test passes and the
+//! stored runs' re-rendered tables are identical) does not make older runs
+//! stale: such runs are listed as made before a numbers-neutral change, not
+//! flagged.
+
+use crate::results::manifest::Manifest;
+use crate::results::md_table::MdTable;
+
+/// Later commits that touched a kind's code: those that may change numbers,
+/// and those marked `Numbers: unchanged`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Later {
+    /// Commits without the trailer.
+    pub changing: usize,
+    /// Commits with the `Numbers: unchanged` trailer.
+    pub neutral: usize,
+}
+
+/// What the report says of a run's provenance.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provenance {
+    /// Problems that flag the run (dirty tree, code changed since).
+    pub problems: Vec<String>,
+    /// Later numbers-neutral commits to the kind's code (not a flag).
+    pub neutral: usize,
+}
+
+/// The provenance of a run: made from a dirty tree, or from a revision older
+/// than the code of its kind now. `later(rev)` counts the commits since
+/// `rev` that touched that code (`None`: unknown, e.g. no git).
+pub fn provenance(
+    manifest: &Manifest,
+    head: &str,
+    later: impl Fn(&str) -> Option<Later>,
+) -> Provenance {
+    let mut out = Provenance::default();
+    let rev = manifest.git_revision.trim();
+    let (sha, dirty) = match rev.strip_suffix("-dirty") {
+        Some(s) => (s, true),
+        None => (rev, false),
+    };
+    if dirty {
+        out.problems
+            .push("made from a tree with uncommitted changes (`-dirty`)".to_string());
+    }
+    if sha.is_empty() || sha == "unknown" {
+        out.problems.push("no git revision recorded".to_string());
+    } else if sha != head.trim() {
+        if let Some(l) = later(sha) {
+            out.neutral = l.neutral;
+            let n = l.changing;
+            if n > 0 {
+                out.problems.push(format!(
+                    "revision {} is older than the code that renders it ({n} later commit{} the kind's code)",
+                    &sha[..sha.len().min(10)],
+                    if n == 1 { " touches" } else { "s touch" }
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The report's provenance section for the runs checked (name and
+/// provenance, in report order) against HEAD `head`.
+pub fn section(checked: &[(String, Provenance)], head: &str) -> String {
+    let short = &head[..head.len().min(10)];
+    let flagged: Vec<_> = checked
+        .iter()
+        .filter(|(_, p)| !p.problems.is_empty())
+        .collect();
+    let mut md = if flagged.is_empty() {
+        format!("Every run was made from a clean tree at a revision whose code of its kind is unchanged since, but for commits marked `Numbers: unchanged` (`manifest.json`, `git_revision`, against `{short}`).\n\n")
+    } else {
+        let mut t = MdTable::new(["run", "problem"]);
+        for (run, p) in &flagged {
+            t.row([format!("`{run}`"), MdTable::text(&p.problems.join("; "))]);
+        }
+        format!("{} of {} runs are flagged: their numbers may not come from the code as it is now (`manifest.json`, `git_revision`, against HEAD `{short}`). Re-run them to clear the flag.\n\n{}\n", flagged.len(), checked.len(), t.markdown())
+    };
+    let neutral: Vec<_> = checked
+        .iter()
+        .filter(|(_, p)| p.problems.is_empty() && p.neutral > 0)
+        .collect();
+    if !neutral.is_empty() {
+        let names: Vec<String> = neutral
+            .iter()
+            .map(|(run, p)| format!("`{run}` ({})", p.neutral))
+            .collect();
+        md.push_str(&format!("Made before later commits to their kind's code that are marked `Numbers: unchanged` (refactors under which the golden test of the quick runs and the re-rendered tables of the stored runs stay identical; count in brackets), not flagged: {}.\n\n", names.join(", ")));
+    }
+    md
+}
+
+/// Whether a commit message carries the `Numbers: unchanged` trailer.
+pub fn numbers_unchanged(message: &str) -> bool {
+    message.lines().any(|l| {
+        l.split_once(':').is_some_and(|(k, v)| {
+            k.trim().eq_ignore_ascii_case("numbers") && v.trim().eq_ignore_ascii_case("unchanged")
+        })
+    })
+}
+
+/// Commits since `rev` (up to HEAD) that touched `paths`, split by the
+/// `Numbers: unchanged` trailer, from `git` in the current folder; `None`
+/// when git or the revision is not available.
+pub fn git_commits_since(rev: &str, paths: &[&str]) -> Option<Later> {
+    let mut cmd = std::process::Command::new("git");
+    cmd.args(["log", "--format=%B%x1e", &format!("{rev}..HEAD"), "--"]);
+    cmd.args(paths);
+    let out = cmd.output().ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut later = Later::default();
+    for msg in text.split('\u{1e}').filter(|m| !m.trim().is_empty()) {
+        if numbers_unchanged(msg) {
+            later.neutral += 1;
+        } else {
+            later.changing += 1;
+        }
+    }
+    Some(later)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(rev: &str) -> Manifest {
+        let mut m: Manifest = serde_json::from_str(
+            r#"{"kind":"treecv","name":"r","config_path":"c.toml","config":"","seed":1,"cells":[],"threads":0,"git_revision":"","machine":{"hostname":"h","os":"linux","cpus":2,"cpu_model":"x","memory_bytes":null},"versions":{"cvbench":"0.1.0","profile":"release","rustc":"r"},"started_unix":0,"seconds":1.0,"files":[]}"#,
+        )
+        .unwrap();
+        m.git_revision = rev.into();
+        m
+    }
+
+    #[test]
+    fn provenance_flags_dirty_and_older_revisions_but_not_neutral_commits() {
+        let never = |_: &str| Some(Later::default());
+        assert!(provenance(&manifest("abc"), "abc", never)
+            .problems
+            .is_empty());
+        let p = provenance(&manifest("abc-dirty"), "abc", never).problems;
+        assert_eq!(p.len(), 1);
+        assert!(p[0].contains("uncommitted"));
+        let p = provenance(&manifest("abc"), "def", |r: &str| {
+            (r == "abc").then_some(Later {
+                changing: 3,
+                neutral: 0,
+            })
+        });
+        assert_eq!(p.problems.len(), 1);
+        assert!(p.problems[0].contains("3 later commits"), "{p:?}");
+        // Older, but nothing of the kind's code changed since: not flagged.
+        assert!(provenance(&manifest("abc"), "def", never)
+            .problems
+            .is_empty());
+        // Only numbers-neutral commits since: not flagged, but counted.
+        let p = provenance(&manifest("abc"), "def", |_: &str| {
+            Some(Later {
+                changing: 0,
+                neutral: 2,
+            })
+        });
+        assert!(p.problems.is_empty());
+        assert_eq!(p.neutral, 2);
+    }
+
+    #[test]
+    fn the_trailer_is_recognised_only_as_a_key_value_line() {
+        assert!(numbers_unchanged("Refactor\n\nNumbers: unchanged\n"));
+        assert!(numbers_unchanged("x\n\nnumbers:  Unchanged"));
+        assert!(!numbers_unchanged("Numbers changed: the fix"));
+        assert!(!numbers_unchanged("Numbers: changed (bug fix)"));
+    }
+}
