@@ -100,7 +100,8 @@ pub fn section(checked: &[(String, Provenance)], head: &str) -> String {
 pub fn numbers_unchanged(message: &str) -> bool {
     message.lines().any(|l| {
         l.split_once(':').is_some_and(|(k, v)| {
-            k.trim().eq_ignore_ascii_case("numbers") && v.trim().eq_ignore_ascii_case("unchanged")
+            k.trim().eq_ignore_ascii_case("numbers")
+                && v.trim().to_ascii_lowercase().starts_with("unchanged")
         })
     })
 }
@@ -177,6 +178,7 @@ mod tests {
     fn the_trailer_is_recognised_only_as_a_key_value_line() {
         assert!(numbers_unchanged("Refactor\n\nNumbers: unchanged\n"));
         assert!(numbers_unchanged("x\n\nnumbers:  Unchanged"));
+        assert!(numbers_unchanged("x\n\nNumbers: unchanged (golden passes)"));
         assert!(!numbers_unchanged("Numbers changed: the fix"));
         assert!(!numbers_unchanged("Numbers: changed (bug fix)"));
     }
