@@ -19,7 +19,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use sha2::{Digest, Sha256};
 
 use super::compress::{self, to_hex};
-use super::registry::{verify_file, DataDir, DatasetEntry, FileEntry, Registry, Verification};
+use super::data_dir::DataDir;
+use super::registry::{verify_file, DatasetEntry, FileEntry, Registry, Verification};
 use super::DataError;
 
 /// Options of [`fetch`].

@@ -16,6 +16,7 @@
 use std::fmt;
 
 pub mod compress;
+pub mod data_dir;
 pub mod error;
 pub mod fetch;
 pub mod idx;
@@ -23,13 +24,15 @@ pub mod libsvm;
 pub mod limits;
 pub mod registry;
 pub mod spec;
+pub mod status;
 pub mod synthetic;
 pub mod transform;
 pub mod uci;
 
+pub use data_dir::DataDir;
 pub use error::DataError;
 pub use libsvm::{read_libsvm, write_libsvm};
-pub use registry::{DataDir, DatasetEntry, Registry};
+pub use registry::{DatasetEntry, Registry};
 pub use spec::DatasetSpec;
 pub use synthetic::SyntheticSpec;
 pub use transform::Transform;

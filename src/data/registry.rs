@@ -8,10 +8,11 @@
 //! how to get the file.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+pub use super::data_dir::{DataDir, DataDirSource, DATA_DIR_ENV};
+pub use super::status::{status, status_of, DatasetStatus};
 use serde::{Deserialize, Serialize};
 
 use super::compress::{self, Compression};
@@ -20,9 +21,6 @@ use super::{idx, libsvm, uci, DataError, Dataset};
 
 /// The embedded registry text.
 pub const REGISTRY_TOML: &str = include_str!("registry.toml");
-
-/// Environment variable naming the data directory.
-pub const DATA_DIR_ENV: &str = "CVBENCH_DATA_DIR";
 
 /// On-disk format of a dataset's files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -329,89 +327,6 @@ fn validate_entry(e: &DatasetEntry) -> Result<(), DataError> {
     Ok(())
 }
 
-/// Where the data directory setting came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DataDirSource {
-    /// A command-line flag (or explicit argument).
-    Flag,
-    /// The `CVBENCH_DATA_DIR` environment variable.
-    Env,
-    /// The default `./data`.
-    Default,
-}
-
-/// The directory holding dataset files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DataDir {
-    path: PathBuf,
-    source: DataDirSource,
-}
-
-impl DataDir {
-    /// `flag` if given, else `$CVBENCH_DATA_DIR` if set and non-empty, else `./data`.
-    pub fn resolve(flag: Option<PathBuf>) -> DataDir {
-        if let Some(p) = flag {
-            return DataDir {
-                path: p,
-                source: DataDirSource::Flag,
-            };
-        }
-        match std::env::var_os(DATA_DIR_ENV) {
-            Some(v) if !v.is_empty() => DataDir {
-                path: PathBuf::from(v),
-                source: DataDirSource::Env,
-            },
-            _ => DataDir {
-                path: PathBuf::from("data"),
-                source: DataDirSource::Default,
-            },
-        }
-    }
-
-    /// A data directory at an explicit path.
-    pub fn new(path: impl Into<PathBuf>) -> DataDir {
-        DataDir {
-            path: path.into(),
-            source: DataDirSource::Flag,
-        }
-    }
-
-    /// The directory.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Where the setting came from.
-    pub fn source(&self) -> DataDirSource {
-        self.source
-    }
-
-    /// Every path at which file `name` is looked for, in order:
-    /// `name`, `name.xz`, `name.bz2`, `name.gz`, `name.zip`.
-    pub fn candidates(&self, name: &str) -> Vec<PathBuf> {
-        Compression::ALL
-            .iter()
-            .map(|c| self.path.join(format!("{name}{}", c.suffix())))
-            .collect()
-    }
-
-    /// The first existing candidate for file `name`.
-    pub fn find(&self, name: &str) -> Option<PathBuf> {
-        self.candidates(name).into_iter().find(|p| p.is_file())
-    }
-}
-
-impl fmt::Display for DataDir {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let how = match self.source {
-            DataDirSource::Flag => "from --data-dir",
-            DataDirSource::Env => "from CVBENCH_DATA_DIR",
-            DataDirSource::Default => "default; set CVBENCH_DATA_DIR or --data-dir to change",
-        };
-        write!(f, "{} ({how})", self.path.display())
-    }
-}
-
 /// Result of checking one found file against its pin.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verification {
@@ -528,92 +443,6 @@ impl DatasetEntry {
 /// Load a builtin registry dataset by name, with its default transforms.
 pub fn load(name: &str, dir: &DataDir) -> Result<Dataset, DataError> {
     Registry::builtin().get(name)?.load(dir)
-}
-
-/// One dataset's state in a data directory, for `cvbench datasets`.
-#[derive(Clone, Debug)]
-pub struct DatasetStatus {
-    /// Registry name.
-    pub name: String,
-    /// One-line description.
-    pub description: String,
-    /// Each file and where it was found (`None` = missing).
-    pub files: Vec<(String, Option<PathBuf>)>,
-    /// How to get the first missing file, if any is missing.
-    pub hint: Option<String>,
-    /// Whether every file has a pinned checksum.
-    pub pinned: bool,
-}
-
-impl DatasetStatus {
-    /// Whether every file was found.
-    pub fn available(&self) -> bool {
-        self.files.iter().all(|(_, p)| p.is_some())
-    }
-}
-
-impl fmt::Display for DatasetStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "{:<20} {}{}",
-            self.name,
-            if self.available() {
-                "available"
-            } else {
-                "MISSING"
-            },
-            if self.pinned {
-                ""
-            } else {
-                " (checksum unpinned)"
-            }
-        )?;
-        writeln!(f, "    {}", self.description)?;
-        for (name, p) in &self.files {
-            match p {
-                Some(p) => writeln!(f, "    {name}: {}", p.display())?,
-                None => writeln!(f, "    {name}: not found")?,
-            }
-        }
-        if let Some(h) = &self.hint {
-            for line in h.lines() {
-                writeln!(f, "    {line}")?;
-            }
-        }
-        Ok(())
-    }
-}
-
-/// The state of every builtin registry dataset in `dir` (no hashing: fast).
-pub fn status(dir: &DataDir) -> Vec<DatasetStatus> {
-    status_of(Registry::builtin(), dir)
-}
-
-/// Like [`status`], for any registry.
-pub fn status_of(reg: &Registry, dir: &DataDir) -> Vec<DatasetStatus> {
-    reg.entries()
-        .map(|e| {
-            let files: Vec<(String, Option<PathBuf>)> = e
-                .files
-                .iter()
-                .map(|f| (f.name.clone(), dir.find(&f.name)))
-                .collect();
-            let hint = e
-                .files
-                .iter()
-                .zip(&files)
-                .find(|(_, (_, p))| p.is_none())
-                .map(|(f, _)| e.how_to_get(dir, f));
-            DatasetStatus {
-                name: e.name.clone(),
-                description: e.description.clone(),
-                pinned: e.files.iter().all(FileEntry::is_pinned),
-                files,
-                hint,
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{DataDir, Format, Registry};
+use super::data_dir::DataDir;
+use super::registry::{Format, Registry};
 use super::synthetic::SyntheticSpec;
 use super::transform::{apply_all, Transform};
 use super::{libsvm, DataError, Dataset};
