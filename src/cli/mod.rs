@@ -20,20 +20,28 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// What `run`, `collect` and `slurm` share: the configs, the results root
+/// and the data directory.
+#[derive(clap::Args, Debug)]
+pub struct RunIo {
+    /// Config files (TOML).
+    #[arg(required = true)]
+    pub configs: Vec<PathBuf>,
+    /// Results root.
+    #[arg(long, default_value = "results")]
+    pub out: PathBuf,
+    /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
+    #[arg(long)]
+    pub data_dir: Option<PathBuf>,
+}
+
 /// Subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run one or more configs; results go to OUT/<config name>/.
     Run {
-        /// Config files (TOML).
-        #[arg(required = true)]
-        configs: Vec<PathBuf>,
-        /// Results root.
-        #[arg(long, default_value = "results")]
-        out: PathBuf,
-        /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
-        #[arg(long)]
-        data_dir: Option<PathBuf>,
+        #[command(flatten)]
+        io: RunIo,
         /// Worker threads for cells (default: all cores). Results do not depend on it.
         #[arg(long)]
         threads: Option<usize>,
@@ -52,22 +60,12 @@ pub enum Command {
     /// finished shards, recomputing nothing (exit 1, writing nothing, when cells
     /// are missing).
     Collect {
-        /// Config files (TOML).
-        #[arg(required = true)]
-        configs: Vec<PathBuf>,
-        /// Results root.
-        #[arg(long, default_value = "results")]
-        out: PathBuf,
-        /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
-        #[arg(long)]
-        data_dir: Option<PathBuf>,
+        #[command(flatten)]
+        io: RunIo,
     },
     /// Write a SLURM job array (one shard per task) and a dependent collect job
     /// under OUT/<name>/slurm/ (OUT/slurm/ for several configs); submit with --submit.
     Slurm {
-        /// Config files (TOML).
-        #[arg(required = true)]
-        configs: Vec<PathBuf>,
         /// Array tasks (shards).
         #[arg(long)]
         tasks: usize,
@@ -86,12 +84,8 @@ pub enum Command {
         /// Submit with sbatch (else only write the scripts and submit.sh).
         #[arg(long)]
         submit: bool,
-        /// Results root.
-        #[arg(long, default_value = "results")]
-        out: PathBuf,
-        /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
-        #[arg(long)]
-        data_dir: Option<PathBuf>,
+        #[command(flatten)]
+        io: RunIo,
     },
     /// Parse a config, load its data, expand the grid and print the cells.
     Validate {
@@ -197,9 +191,12 @@ fn read_configs(paths: &[PathBuf]) -> Result<Vec<ConfigFile>, Failure> {
 pub fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Run {
-            configs,
-            out,
-            data_dir,
+            io:
+                RunIo {
+                    configs,
+                    out,
+                    data_dir,
+                },
             threads,
             fresh,
             dry_run,
@@ -275,11 +272,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Collect {
-            configs,
-            out,
-            data_dir,
-        } => {
+        Command::Collect { io } => {
+            let RunIo {
+                configs,
+                out,
+                data_dir,
+            } = io;
             let ctx = Context::new(DataDir::resolve(data_dir));
             let files = read_configs(&configs)?;
             for (dir, written) in runner::collect::collect(&files, &ctx, &out).map_err(classify)? {
@@ -288,16 +286,19 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             Ok(())
         }
         Command::Slurm {
-            configs,
             tasks,
             partition,
             time,
             cpus,
             mem,
             submit,
-            out,
-            data_dir,
+            io,
         } => {
+            let RunIo {
+                configs,
+                out,
+                data_dir,
+            } = io;
             if tasks == 0 || cpus == Some(0) {
                 return Err(usage(anyhow::anyhow!(
                     "--tasks and --cpus must be at least 1"

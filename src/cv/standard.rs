@@ -49,17 +49,7 @@ pub fn standard_cv<L: IncrementalLearner>(
     order: Order,
     seed: u64,
 ) -> CvOutcome {
-    let start = Instant::now();
-    let counters = Counters::default();
-    let k = chunks.k();
-    let sum: f64 = (0..k)
-        .map(|i| fold(learner, data, chunks, i, order, seed, &counters))
-        .sum();
-    CvOutcome {
-        estimate: sum / k as f64,
-        work: counters.work(),
-        seconds: start.elapsed().as_secs_f64(),
-    }
+    folds(learner, data, chunks, order, seed, false)
 }
 
 /// Standard k-CV with the folds in parallel on rayon (O(k) live models at
@@ -72,13 +62,27 @@ pub fn standard_cv_parallel<L: IncrementalLearner>(
     order: Order,
     seed: u64,
 ) -> CvOutcome {
+    folds(learner, data, chunks, order, seed, true)
+}
+
+/// Every fold's loss (in parallel or not), summed in fold order.
+fn folds<L: IncrementalLearner>(
+    learner: &L,
+    data: &Dataset,
+    chunks: &Chunks,
+    order: Order,
+    seed: u64,
+    parallel: bool,
+) -> CvOutcome {
     let start = Instant::now();
     let counters = Counters::default();
     let k = chunks.k();
-    let losses: Vec<f64> = (0..k)
-        .into_par_iter()
-        .map(|i| fold(learner, data, chunks, i, order, seed, &counters))
-        .collect();
+    let one = |i| fold(learner, data, chunks, i, order, seed, &counters);
+    let losses: Vec<f64> = if parallel {
+        (0..k).into_par_iter().map(one).collect()
+    } else {
+        (0..k).map(one).collect()
+    };
     CvOutcome {
         estimate: losses.iter().sum::<f64>() / k as f64,
         work: counters.work(),

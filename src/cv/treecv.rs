@@ -72,16 +72,25 @@ impl<L: IncrementalLearner> Run<'_, L> {
         );
     }
 
+    /// The copy strategies' step at node `[s, e]`: a leaf's loss (`Err`, the
+    /// model dies), or the midpoint and a copy of the model for the left
+    /// half (`f` goes on to the right half).
+    fn branch(&self, s: usize, e: usize, f: &L::Model) -> Result<(usize, L::Model), f64> {
+        if s == e {
+            let r = self.leaf(s, f);
+            self.counters.died();
+            return Err(r);
+        }
+        self.counters.copied();
+        Ok(((s + e) / 2, f.clone()))
+    }
+
     /// Copy strategy; `f` is consumed (it becomes `f2`).
     fn copy(&self, s: usize, e: usize, mut f: L::Model) -> f64 {
-        if s == e {
-            let r = self.leaf(s, &f);
-            self.counters.died();
-            return r;
-        }
-        let m = (s + e) / 2;
-        let mut f1 = f.clone();
-        self.counters.copied();
+        let (m, mut f1) = match self.branch(s, e, &f) {
+            Ok(b) => b,
+            Err(leaf) => return leaf,
+        };
         self.train(&mut f1, s, e, m + 1, e, 0);
         let r = self.copy(s, m, f1);
         self.train(&mut f, s, e, s, m, 1);
@@ -90,14 +99,10 @@ impl<L: IncrementalLearner> Run<'_, L> {
 
     /// Parallel copy strategy: the two branches on rayon.
     fn parallel(&self, s: usize, e: usize, mut f: L::Model) -> f64 {
-        if s == e {
-            let r = self.leaf(s, &f);
-            self.counters.died();
-            return r;
-        }
-        let m = (s + e) / 2;
-        let mut f1 = f.clone();
-        self.counters.copied();
+        let (m, mut f1) = match self.branch(s, e, &f) {
+            Ok(b) => b,
+            Err(leaf) => return leaf,
+        };
         let (r1, r2) = rayon::join(
             || {
                 self.train(&mut f1, s, e, m + 1, e, 0);

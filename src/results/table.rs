@@ -166,72 +166,66 @@ impl Record {
     }
 }
 
-/// Build a DataFrame from records with identical columns.
+/// Column `c` (named `name`) of every record, mapped by `f`; an error when a
+/// record's column `c` is not `name`.
+fn values<T>(
+    records: &[Record],
+    c: usize,
+    name: &str,
+    f: impl Fn(Value) -> T,
+) -> Result<Vec<T>, ResultsError> {
+    records
+        .iter()
+        .map(|r| match r.0.get(c) {
+            Some((n, v)) if n == name => Ok(f(v.clone())),
+            _ => Err(ResultsError::Malformed(format!(
+                "records disagree on column {c} (`{name}`)"
+            ))),
+        })
+        .collect()
+}
+
+/// Build a DataFrame from records with identical columns. A column's type is
+/// its first record's; other records' values are converted to it (text), or
+/// stored as null when they cannot be (numbers, booleans).
 pub fn to_frame(records: &[Record]) -> Result<DataFrame, ResultsError> {
     let Some(first) = records.first() else {
         return Ok(DataFrame::empty());
     };
     let mut cols = Vec::with_capacity(first.0.len());
     for (c, (name, proto)) in first.0.iter().enumerate() {
-        let cell = |r: &Record| -> Result<Value, ResultsError> {
-            match r.0.get(c) {
-                Some((n, v)) if n == name => Ok(v.clone()),
-                _ => Err(ResultsError::Malformed(format!(
-                    "records disagree on column {c} (`{name}`)"
-                ))),
-            }
-        };
+        let key = name.as_str().into();
         let col = match proto {
             Value::Str(_) => Column::new(
-                name.as_str().into(),
-                records
-                    .iter()
-                    .map(|r| {
-                        cell(r).map(|v| match v {
-                            Value::Str(s) => s,
-                            Value::Int(i) => i.to_string(),
-                            Value::Float(f) => f.to_string(),
-                            Value::Bool(b) => b.to_string(),
-                        })
-                    })
-                    .collect::<Result<Vec<String>, _>>()?,
+                key,
+                values(records, c, name, |v| match v {
+                    Value::Str(s) => s,
+                    Value::Int(i) => i.to_string(),
+                    Value::Float(f) => f.to_string(),
+                    Value::Bool(b) => b.to_string(),
+                })?,
             ),
             Value::Int(_) => Column::new(
-                name.as_str().into(),
-                records
-                    .iter()
-                    .map(|r| {
-                        cell(r).map(|v| match v {
-                            Value::Int(i) => Some(i),
-                            _ => None,
-                        })
-                    })
-                    .collect::<Result<Vec<Option<i64>>, _>>()?,
+                key,
+                values(records, c, name, |v| match v {
+                    Value::Int(i) => Some(i),
+                    _ => None,
+                })?,
             ),
             Value::Float(_) => Column::new(
-                name.as_str().into(),
-                records
-                    .iter()
-                    .map(|r| {
-                        cell(r).map(|v| match v {
-                            Value::Float(f) => Some(f),
-                            Value::Int(i) => Some(i as f64),
-                            _ => None,
-                        })
-                    })
-                    .collect::<Result<Vec<Option<f64>>, _>>()?,
+                key,
+                values(records, c, name, |v| match v {
+                    Value::Float(f) => Some(f),
+                    Value::Int(i) => Some(i as f64),
+                    _ => None,
+                })?,
             ),
             Value::Bool(_) => Column::new(
-                name.as_str().into(),
-                records
-                    .iter()
-                    .map(|r| {
-                        cell(r).map(|v| match v {
-                            Value::Bool(b) => Some(b),
-                            _ => None,
-                        })
-                    })
-                    .collect::<Result<Vec<Option<bool>>, _>>()?,
+                key,
+                values(records, c, name, |v| match v {
+                    Value::Bool(b) => Some(b),
+                    _ => None,
+                })?,
             ),
         };
         cols.push(col);
@@ -262,27 +256,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
 
 /// Write a frame as CSV, atomically.
 pub fn write_csv(df: &DataFrame, path: &Path) -> Result<(), ResultsError> {
-    let mut buf = Vec::new();
-    let mut df = df.clone();
-    CsvWriter::new(&mut buf)
-        .finish(&mut df)
-        .map_err(|source| ResultsError::Table {
-            path: path.to_path_buf(),
-            source,
-        })?;
-    write_atomic(path, &buf)
+    encode(path, |buf, df| CsvWriter::new(buf).finish(df), df)
 }
 
 /// Write a frame as Parquet, atomically.
 pub fn write_parquet(df: &DataFrame, path: &Path) -> Result<(), ResultsError> {
+    encode(
+        path,
+        |buf, df| ParquetWriter::new(buf).finish(df).map(drop),
+        df,
+    )
+}
+
+/// Encode a frame into memory with `write`, then write the bytes atomically.
+fn encode(
+    path: &Path,
+    write: impl FnOnce(&mut Vec<u8>, &mut DataFrame) -> PolarsResult<()>,
+    df: &DataFrame,
+) -> Result<(), ResultsError> {
     let mut buf = Vec::new();
-    let mut df = df.clone();
-    ParquetWriter::new(&mut buf)
-        .finish(&mut df)
-        .map_err(|source| ResultsError::Table {
-            path: path.to_path_buf(),
-            source,
-        })?;
+    write(&mut buf, &mut df.clone()).map_err(|source| ResultsError::Table {
+        path: path.to_path_buf(),
+        source,
+    })?;
     write_atomic(path, &buf)
 }
 

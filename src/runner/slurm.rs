@@ -120,6 +120,17 @@ pub fn write_scripts(
     let threads = opts
         .cpus
         .map_or(String::new(), |c| format!(" --threads {c}"));
+    // The part both scripts end with: directory, then the cvbench command.
+    let tail = |whole_node: &str, command: &str| {
+        format!(
+            "#SBATCH --cpus-per-task={cpus}\n{whole_node}{common}set -euo pipefail\ncd {cwd}\nexec {bin} {command} --out {out} --data-dir {data}",
+            cpus = opts.cpus.unwrap_or(1),
+            cwd = disp(&cwd),
+            bin = disp(&bin),
+            out = disp(&out),
+            data = disp(&data),
+        )
+    };
     let array = format!(
         "#!/bin/bash\n\
          # Written by `cvbench slurm`: array task I of {n} runs shard I/{n} of the cells\n\
@@ -127,19 +138,11 @@ pub fn write_scripts(
          #SBATCH --job-name={job}\n\
          #SBATCH --array=0-{last}\n\
          #SBATCH --output={dir}/array-%A_%a.out\n\
-         #SBATCH --cpus-per-task={cpus}\n\
-         {whole_node}{common}\
-         set -euo pipefail\n\
-         cd {cwd}\n\
-         exec {bin} run --shard slurm --out {out} --data-dir {data}{threads} {cfgs}\n",
+         {tail}{threads} {cfgs}\n",
         n = opts.tasks,
         last = opts.tasks.saturating_sub(1),
         dir = dir.display(),
-        cpus = opts.cpus.unwrap_or(1),
-        cwd = disp(&cwd),
-        bin = disp(&bin),
-        out = disp(&out),
-        data = disp(&data),
+        tail = tail(whole_node, "run --shard slurm"),
         cfgs = cfgs.join(" "),
     );
     let collect = format!(
@@ -148,17 +151,9 @@ pub fn write_scripts(
          # (--dependency=afterok) and assembles records, tables, figures and manifests.\n\
          #SBATCH --job-name={job}-collect\n\
          #SBATCH --output={dir}/collect-%j.out\n\
-         #SBATCH --cpus-per-task={cpus}\n\
-         {common}\
-         set -euo pipefail\n\
-         cd {cwd}\n\
-         exec {bin} collect --out {out} --data-dir {data} {cfgs}\n",
+         {tail} {cfgs}\n",
         dir = dir.display(),
-        cpus = opts.cpus.unwrap_or(1),
-        cwd = disp(&cwd),
-        bin = disp(&bin),
-        out = disp(&out),
-        data = disp(&data),
+        tail = tail("", "collect"),
         cfgs = cfgs.join(" "),
     );
     let array_path = dir.join("array.sbatch");
