@@ -1,218 +1,61 @@
-//! Rendering of a `treecv` run from its stored records: the Table 2 layout
-//! and its figure, the Figure 2 layout, and the cost table (appendix).
+//! Rendering of a `treecv` run from its rows (stored records read as
+//! [`TreecvRow`]s): the summary table, the Table 2 layout and its figure,
+//! the Figure 2 layout, and the cost table (appendix).
 
-use super::TreecvConfig;
+use super::config::{TreecvConfig, FIGURE2_SECTION, TABLE2_SECTION};
+use super::rows::{
+    groups, k_order, reps_label, table2_head, Group, GroupKey, SummaryRow, TreecvRow, COLS,
+};
 use crate::experiments::{ExperimentError, Rendered};
 use crate::results::figures::{self, Figure, Panel, Series, Style};
+use crate::results::md_table::MdTable;
+use crate::results::rows::to_records;
 use crate::results::scorecard::anchor;
 use crate::results::table::{to_frame, write_atomic, write_table};
-use crate::results::Record;
-use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-#[derive(Default, Clone)]
-pub(super) struct Stats {
-    pub count: usize,
-    pub mean: f64,
-    m2: f64,
-}
-
-impl Stats {
-    pub fn add(&mut self, x: f64) {
-        self.count += 1;
-        let d = x - self.mean;
-        self.mean += d / self.count as f64;
-        self.m2 += d * (x - self.mean);
-    }
-    pub fn std(&self) -> f64 {
-        if self.count > 1 {
-            (self.m2 / (self.count - 1) as f64).sqrt()
-        } else {
-            0.0
-        }
-    }
-}
-
-pub(super) type GroupKey = (String, String, String, String, String, i64);
-
-#[derive(Default, Clone)]
-pub(super) struct Group {
-    pub estimate: Stats,
-    pub seconds: Stats,
-    pub updates: Stats,
-    pub passes: Stats,
-    pub copies: Stats,
-    pub peak: f64,
-    pub synthetic: bool,
-    pub k_value: i64,
-}
-
-fn s(r: &Record, c: &str) -> String {
-    r.text(c)
-}
-
-fn f(r: &Record, c: &str) -> f64 {
-    r.number(c)
-}
-
-pub(super) fn groups(records: &[Record]) -> BTreeMap<GroupKey, Group> {
-    let mut g: BTreeMap<GroupKey, Group> = BTreeMap::new();
-    for r in records {
-        let key = (
-            s(r, "dataset"),
-            s(r, "learner"),
-            s(r, "method"),
-            s(r, "order"),
-            s(r, "k"),
-            f(r, "n") as i64,
-        );
-        let e = g.entry(key).or_default();
-        e.estimate.add(f(r, "estimate"));
-        e.seconds.add(f(r, "seconds"));
-        e.updates.add(f(r, "updates"));
-        e.passes.add(f(r, "passes"));
-        e.copies.add(f(r, "copies"));
-        e.peak = e.peak.max(f(r, "peak_models"));
-        e.synthetic = matches!(r.get("synthetic"), Some(crate::results::Value::Bool(true)));
-        e.k_value = f(r, "k_value") as i64;
-    }
-    g
-}
-
-#[derive(Deserialize)]
-pub(super) struct Published {
-    pub table2: BTreeMap<String, PublishedTable>,
-    #[serde(default)]
-    pub figure2: Vec<PublishedTime>,
-    #[serde(default)]
-    pub randomization_factor: BTreeMap<String, f64>,
-}
-
-/// A running time quoted in the paper's Figure 2 text.
-#[derive(Deserialize)]
-pub(super) struct PublishedTime {
-    pub learner: String,
-    pub what: String,
-    pub method: String,
-    pub order: String,
-    pub k: String,
-    pub n: i64,
-    pub seconds: f64,
-}
-
-#[derive(Deserialize)]
-pub(super) struct PublishedTable {
-    pub dataset: String,
-    pub units: String,
-    pub rows: Vec<PublishedRow>,
-}
-
-#[derive(Deserialize)]
-pub(super) struct PublishedRow {
-    pub k: String,
-    pub treecv_fixed: Option<[f64; 2]>,
-    pub treecv_randomized: Option<[f64; 2]>,
-    pub standard_fixed: Option<[f64; 2]>,
-    pub standard_randomized: Option<[f64; 2]>,
-}
-
-pub(super) const COLS: [(&str, &str, &str); 4] = [
-    ("treecv", "fixed", "TreeCV fixed"),
-    ("treecv", "randomized", "TreeCV randomized"),
-    ("standard", "fixed", "Standard fixed"),
-    ("standard", "randomized", "Standard randomized"),
-];
-
-pub(super) fn k_order(k: &str) -> (usize, String) {
-    match k.parse::<usize>() {
-        Ok(v) => (v, String::new()),
-        Err(_) => (usize::MAX, k.to_string()),
-    }
-}
-
-/// Repetitions per point: "R" when every group has R, "R1–R2" otherwise.
-pub(super) fn reps_label<'a>(groups: impl Iterator<Item = &'a Group>) -> String {
-    let (mut lo, mut hi) = (usize::MAX, 0);
-    for g in groups {
-        lo = lo.min(g.estimate.count);
-        hi = hi.max(g.estimate.count);
-    }
-    match (lo, hi) {
-        (usize::MAX, _) => "0".into(),
-        (a, b) if a == b => a.to_string(),
-        (a, b) => format!("{a}–{b}"),
-    }
-}
-
-/// The paper's Table 2 of `learner` as Markdown (printed once, in the overview).
-pub(super) fn published_table(p: &PublishedTable) -> String {
-    let mut md = String::new();
-    let _ = writeln!(
-        md,
-        "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |"
-    );
-    let _ = writeln!(md, "|---|---|---|---|---|");
-    for r in &p.rows {
-        let cell =
-            |v: Option<[f64; 2]>| v.map_or("N/A".to_string(), |[m, s]| format!("{m:.3} ± {s:.4}"));
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} |",
-            r.k,
-            cell(r.treecv_fixed),
-            cell(r.treecv_randomized),
-            cell(r.standard_fixed),
-            cell(r.standard_randomized)
-        );
-    }
-    md.push('\n');
-    md
-}
-
-/// Line style of a (method, order) column: dashed for standard CV, hollow
-/// markers for the randomized order.
-fn column_style(method: &str, order: &str) -> Style {
-    Style {
+/// Add a line of a (method, order) column to a panel, styled by the
+/// column: dashed for standard CV, hollow markers for the randomized order.
+fn push_column(
+    panel: &mut Panel,
+    (method, order): (&str, &str),
+    label: String,
+    points: Vec<(f64, f64, f64)>,
+    (color, marker): (usize, usize),
+) {
+    let series = Series {
+        bars: false,
+        label,
+        points,
+        color,
+        marker,
+    };
+    let style = Style {
         dashed: method != "treecv",
         thin: false,
         hollow: order == "randomized",
-    }
+    };
+    panel.push(series, style);
 }
 
+/// Render a run from its rows: the summary table, the Table 2 layout (and
+/// figure) or the Figure 2 layout, the cost table (appendix) and the run's
+/// report section.
 pub(super) fn render(
     dir: &Path,
     c: &TreecvConfig,
-    records: &[Record],
+    rows: &[TreecvRow],
 ) -> Result<Rendered, ExperimentError> {
-    let g = groups(records);
+    let g = groups(rows);
     let mut files = Vec::new();
-    // Summary table through Polars.
-    let summary: Vec<Record> = g
-        .iter()
-        .map(|((d, l, m, o, k, n), v)| {
-            Record::new()
-                .with("dataset", d.as_str())
-                .with("synthetic", v.synthetic)
-                .with("learner", l.as_str())
-                .with("method", m.as_str())
-                .with("order", o.as_str())
-                .with("k", k.as_str())
-                .with("k_value", v.k_value)
-                .with("n", *n)
-                .with("reps", v.estimate.count)
-                .with("estimate_mean", v.estimate.mean)
-                .with("estimate_std", v.estimate.std())
-                .with("seconds_mean", v.seconds.mean)
-                .with("seconds_std", v.seconds.std())
-                .with("updates_mean", v.updates.mean)
-                .with("passes_mean", v.passes.mean)
-                .with("copies_mean", v.copies.mean)
-                .with("peak_models_max", v.peak)
-        })
-        .collect();
-    files.extend(write_table(&to_frame(&summary)?, dir, "summary")?);
+    let summary: Vec<SummaryRow> = g.iter().map(|(k, v)| SummaryRow::of(k, v)).collect();
+    files.extend(write_table(
+        &to_frame(&to_records(&summary)?)?,
+        dir,
+        "summary",
+    )?);
 
     let mut md = String::new();
     let run = c.name.get_ref();
@@ -247,14 +90,9 @@ pub(super) fn render(
                 "**Table 2 layout — {l} on `{d}`{} (n = {n}), CV estimate ×100, mean ± std over {reps} repetitions**\n",
                 if synthetic { " (SYNTHETIC)" } else { "" }
             );
-            let _ = writeln!(
-                md,
-                "| k | TreeCV fixed | TreeCV randomized | Standard fixed | Standard randomized |"
-            );
-            let _ = writeln!(md, "|---|---|---|---|---|");
+            let mut table = MdTable::new(table2_head());
             for k in &ks {
-                let mut row = format!("| {k} |");
-                for (m, o, _) in COLS {
+                let cells = COLS.iter().map(|(m, o, _)| {
                     let key = (
                         d.clone(),
                         l.clone(),
@@ -263,23 +101,20 @@ pub(super) fn render(
                         k.clone(),
                         n,
                     );
-                    match g.get(&key) {
-                        Some(v) => {
-                            let _ = write!(
-                                row,
-                                " {:.3} ± {:.4} |",
-                                v.estimate.mean * 100.0,
-                                v.estimate.std() * 100.0,
-                            );
-                        }
-                        None => row.push_str(" N/A |"),
-                    }
-                }
-                let _ = writeln!(md, "{row}");
+                    g.get(&key).map_or("N/A".to_string(), |v| {
+                        format!(
+                            "{:.3} ± {:.4}",
+                            v.estimate.mean * 100.0,
+                            v.estimate.std() * 100.0
+                        )
+                    })
+                });
+                table.row(std::iter::once(k.clone()).chain(cells));
             }
+            md.push_str(&table.markdown());
             md.push('\n');
             if c.paper_table.is_some() {
-                let _ = writeln!(md, "The paper's Table 2 for this learner, and its pattern statistics beside ours, are in [Table 2: the paper's pattern against ours](#{}).\n", anchor(super::scorecard::TABLE2_SECTION));
+                let _ = writeln!(md, "The paper's Table 2 for this learner, and its pattern statistics beside ours, are in [Table 2: the paper's pattern against ours](#{}).\n", anchor(TABLE2_SECTION));
             }
         }
     }
@@ -316,16 +151,8 @@ pub(super) fn render(
                     .collect();
                 pts.sort_by(|a, b| a.0.total_cmp(&b.0));
                 if !pts.is_empty() {
-                    panel.push(
-                        Series {
-                            bars: false,
-                            label: label.to_string(),
-                            points: pts,
-                            color: idx,
-                            marker: usize::from(*m != "treecv"),
-                        },
-                        column_style(m, o),
-                    );
+                    let marker = usize::from(*m != "treecv");
+                    push_column(&mut panel, (m, o), label.to_string(), pts, (idx, marker));
                 }
             }
             panel.title = format!(
@@ -364,7 +191,7 @@ pub(super) fn render(
         let fig = figure2(run, &g);
         files.extend(figures::render(&fig, dir, "figure2")?);
         let _ = writeln!(md, "![Figure 2 layout, run {run}]({run}/figure2.svg)\n");
-        let _ = writeln!(md, "The paper's quoted times and randomization factors beside ours: [Figure 2: the paper's times against ours](#{}).\n", anchor(super::scorecard::FIGURE2_SECTION));
+        let _ = writeln!(md, "The paper's quoted times and randomization factors beside ours: [Figure 2: the paper's times against ours](#{}).\n", anchor(FIGURE2_SECTION));
     }
     if !appendix.is_empty() {
         let _ = writeln!(
@@ -385,7 +212,20 @@ pub(super) fn render(
 /// The cost table (TreeCV against standard k-CV: time ratio and passes), for
 /// the appendix; empty when the run has no TreeCV cells.
 fn cost_table(run: &str, g: &BTreeMap<GroupKey, Group>, exclusive: bool) -> String {
-    let mut cost = String::new();
+    let mut table = MdTable::new([
+        "dataset",
+        "learner",
+        "order",
+        "k",
+        "n",
+        "reps",
+        "TreeCV s",
+        "standard s",
+        "standard/TreeCV",
+        "TreeCV passes",
+        "standard passes",
+        "TreeCV / one pass",
+    ]);
     let mut tree_groups: Vec<(&GroupKey, &Group)> =
         g.iter().filter(|(k, _)| k.2 == "treecv").collect();
     tree_groups.sort_by_key(|(k, _)| (k.0.clone(), k.1.clone(), k.3.clone(), k_order(&k.4), k.5));
@@ -408,33 +248,28 @@ fn cost_table(run: &str, g: &BTreeMap<GroupKey, Group>, exclusive: bool) -> Stri
                 })
                 .map(|(_, v)| v)
         });
-        let _ = writeln!(
-            cost,
-            "| {d} | {l} | {o} | {k} | {n} | {} | {:.4} | {} | {} | {:.2} | {} | {} |",
-            v.seconds.count,
-            v.seconds.mean,
-            std.map_or("–".into(), |s| format!("{:.4}", s.seconds.mean)),
-            std.map_or("–".into(), |s| format!(
-                "{:.2}",
-                s.seconds.mean / v.seconds.mean
-            )),
-            v.passes.mean,
-            std.map_or("–".into(), |s| format!("{:.1}", s.passes.mean)),
-            once.map_or("–".into(), |t| format!(
-                "{:.1}",
-                v.seconds.mean / t.seconds.mean
-            )),
-        );
+        let std_cell = |f: &dyn Fn(&Group) -> String| std.map_or("–".into(), f);
+        table.row([
+            d.clone(),
+            l.clone(),
+            o.clone(),
+            k.clone(),
+            n.to_string(),
+            v.seconds.count.to_string(),
+            format!("{:.4}", v.seconds.mean),
+            std_cell(&|s| format!("{:.4}", s.seconds.mean)),
+            std_cell(&|s| format!("{:.2}", s.seconds.mean / v.seconds.mean)),
+            format!("{:.2}", v.passes.mean),
+            std_cell(&|s| format!("{:.1}", s.passes.mean)),
+            once.map_or("–".into(), |t| {
+                format!("{:.1}", v.seconds.mean / t.seconds.mean)
+            }),
+        ]);
     }
-    if cost.is_empty() {
-        return cost;
+    if table.is_empty() {
+        return String::new();
     }
-    let mut md = format!("### Cost: run `{run}`\n\nTreeCV against standard k-CV (seconds are means over repetitions; passes = point-updates / n; \"TreeCV / one pass\" = TreeCV time over the time of one training pass over the same n points). {}\n\n", if exclusive { "The cells ran one at a time (`exclusive`), so the seconds are timings." } else { "**The cells of this run ran several at a time (not `exclusive`): its seconds are indicative only; the passes are exact.**" });
-    let _ = writeln!(md, "| dataset | learner | order | k | n | reps | TreeCV s | standard s | standard/TreeCV | TreeCV passes | standard passes | TreeCV / one pass |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
-    md.push_str(&cost);
-    md.push('\n');
-    md
+    format!("### Cost: run `{run}`\n\nTreeCV against standard k-CV (seconds are means over repetitions; passes = point-updates / n; \"TreeCV / one pass\" = TreeCV time over the time of one training pass over the same n points). {}\n\n{}\n", if exclusive { "The cells ran one at a time (`exclusive`), so the seconds are timings." } else { "**The cells of this run ran several at a time (not `exclusive`): its seconds are indicative only; the passes are exact.**" }, table.markdown())
 }
 
 /// Colour and marker of a k (the same in every panel of Figure 2).
@@ -521,16 +356,7 @@ fn figure2(run: &str, g: &BTreeMap<GroupKey, Group>) -> Figure {
                 } else {
                     format!("{name} k={k}")
                 };
-                panel.push(
-                    Series {
-                        bars: false,
-                        label,
-                        points: pts,
-                        color: k_style(k),
-                        marker: k_style(k),
-                    },
-                    column_style(m, o),
-                );
+                push_column(&mut panel, (m, o), label, pts, (k_style(k), k_style(k)));
             }
             panel.title = format!(
                 "{} — {title}, {} reps per point",

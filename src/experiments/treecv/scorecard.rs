@@ -3,17 +3,15 @@
 //! factors. The same statistics feed the report's comparison sections
 //! (`overview`) and the scorecard rows (`scorecard`).
 
-use super::render::{groups, k_order, published_table, Group, GroupKey, Published};
-use super::PUBLISHED;
-use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
-use crate::results::Record;
+use super::config::{Published, PublishedTable};
+use super::rows::{groups, k_order, table2_head, Group, Stats, Timings, TreecvRow, COLS};
+use crate::results::md_table::MdTable;
+use crate::results::scorecard::{DataUsed, ScoreRow, Verdict};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// Heading of the Table 2 comparison section.
-pub const TABLE2_SECTION: &str = "Table 2: the paper's pattern against ours";
-/// Heading of the Figure 2 comparison section.
-pub const FIGURE2_SECTION: &str = "Figure 2: the paper's times against ours";
+pub use super::config::{FIGURE2_SECTION, TABLE2_SECTION};
+
 const PAPER: &str = "TreeCV (IJCAI 2015)";
 
 /// A ratio of spreads below this "shrinks", above its inverse "grows".
@@ -23,10 +21,6 @@ pub const SHRINK: f64 = 0.8;
 pub const NOISIER: f64 = 1.5;
 /// |TreeCV − standard| in standard errors at most this: "the same estimate".
 pub const SAME_Z: f64 = 3.0;
-
-fn published() -> Option<Published> {
-    toml::from_str(PUBLISHED).ok()
-}
 
 /// Table 2's pattern statistics of one (dataset, learner, n) block.
 #[derive(Clone, Debug, PartialEq)]
@@ -87,9 +81,9 @@ pub fn same_pattern(ours: &Table2Stats, paper: &Table2Stats) -> bool {
     pattern(ours) == pattern(paper) && ours.max_abs_z() <= SAME_Z
 }
 
-/// Our statistics of a (dataset, learner, n) block, from the records.
-pub fn our_stats(records: &[Record], dataset: &str, learner: &str, n: i64) -> Option<Table2Stats> {
-    let g = groups(records);
+/// Our statistics of a (dataset, learner, n) block, from a run's rows.
+pub fn our_stats(rows: &[TreecvRow], dataset: &str, learner: &str, n: i64) -> Option<Table2Stats> {
+    let g = groups(rows);
     let get = |m: &str, o: &str, k: &str| -> Option<&Group> {
         g.get(&(
             dataset.to_string(),
@@ -101,24 +95,25 @@ pub fn our_stats(records: &[Record], dataset: &str, learner: &str, n: i64) -> Op
         ))
     };
     let mut shrink = [f64::NAN; 4];
-    for (i, (m, o, _)) in super::render::COLS.iter().enumerate() {
+    for (i, (m, o, _)) in COLS.iter().enumerate() {
         shrink[i] = get(m, o, "100")?.estimate.std() / get(m, o, "5")?.estimate.std();
     }
     let std_over_tree = get("standard", "fixed", "100")?.estimate.std()
         / get("treecv", "fixed", "100")?.estimate.std();
     // Paired by repetition: the same permutation for both methods.
     let mut pairs: BTreeMap<(String, String, i64), [Option<f64>; 2]> = BTreeMap::new();
-    for r in records.iter().filter(|r| {
-        r.text("dataset") == dataset && r.text("learner") == learner && r.number("n") as i64 == n
-    }) {
-        let slot = match r.text("method").as_str() {
+    for r in rows
+        .iter()
+        .filter(|r| r.core.dataset == dataset && r.learner == learner && r.n == n)
+    {
+        let slot = match r.core.method.as_str() {
             "treecv" => 0,
             "standard" => 1,
             _ => continue,
         };
         pairs
-            .entry((r.text("order"), r.text("k"), r.number("rep") as i64))
-            .or_default()[slot] = Some(r.number("estimate"));
+            .entry((r.order.clone(), r.k.clone(), r.core.rep.unwrap_or(-1)))
+            .or_default()[slot] = Some(r.estimate);
     }
     let mut diffs: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
     for ((o, k, _), [t, s]) in pairs {
@@ -129,7 +124,7 @@ pub fn our_stats(records: &[Record], dataset: &str, learner: &str, n: i64) -> Op
     let mut z: Vec<(String, String, f64)> = diffs
         .into_iter()
         .map(|((o, k), d)| {
-            let mut st = super::render::Stats::default();
+            let mut st = Stats::default();
             d.iter().for_each(|x| st.add(*x));
             let se = st.std() / (st.count as f64).sqrt();
             let zz = if se > 0.0 {
@@ -159,26 +154,18 @@ pub fn our_stats(records: &[Record], dataset: &str, learner: &str, n: i64) -> Op
 
 /// The paper's statistics of `learner`'s Table 2 (100 repetitions; z unpaired).
 pub fn paper_stats(learner: &str) -> Option<Table2Stats> {
-    let p = published()?;
+    let p = Published::embedded()?;
     let t = p.table2.get(learner)?;
     let row = |k: &str| t.rows.iter().find(|r| r.k == k);
     let (r5, r100) = (row("5")?, row("100")?);
-    let cols = |r: &super::render::PublishedRow| {
-        [
-            r.treecv_fixed,
-            r.treecv_randomized,
-            r.standard_fixed,
-            r.standard_randomized,
-        ]
-    };
-    let (c5, c100) = (cols(r5), cols(r100));
+    let (c5, c100) = (r5.cells(), r100.cells());
     let mut shrink = [f64::NAN; 4];
     for i in 0..4 {
         shrink[i] = c100[i]?[1] / c5[i]?[1];
     }
     let mut z = Vec::new();
     for r in &t.rows {
-        let c = cols(r);
+        let c = r.cells();
         for (o, (ti, si)) in [("fixed", (0, 2)), ("randomized", (1, 3))] {
             if let (Some(tv), Some(sv)) = (c[ti], c[si]) {
                 let se = ((tv[1].powi(2) + sv[1].powi(2)) / 100.0).sqrt();
@@ -194,22 +181,39 @@ pub fn paper_stats(learner: &str) -> Option<Table2Stats> {
     })
 }
 
-/// Table 2 blocks of a run: (dataset, learner, n) with k = 5 and k = 100 for
-/// the four columns and a single n per (dataset, learner).
-fn table2_blocks(records: &[Record]) -> Vec<(String, String, i64, bool)> {
-    let g = groups(records);
-    let mut ns: BTreeMap<(String, String), Vec<(i64, bool)>> = BTreeMap::new();
-    for (k, v) in &g {
-        let e = ns.entry((k.0.clone(), k.1.clone())).or_default();
-        if !e.iter().any(|x| x.0 == k.5) {
-            e.push((k.5, v.synthetic));
+/// Our Table 2 blocks of a learner over the runs, as (run, our statistics,
+/// the data used).
+type Ours<'a> = Vec<(&'a str, Table2Stats, DataUsed)>;
+
+/// Per learner of the paper's Table 2 (PEGASOS, LSQSGD): the paper's
+/// statistics and our blocks.
+fn table2_results(runs: &[(String, Vec<TreecvRow>)]) -> Vec<(&'static str, Table2Stats, Ours<'_>)> {
+    ["pegasos", "lsqsgd"]
+        .into_iter()
+        .filter_map(|l| Some((l, paper_stats(l)?, table2_ours(runs, l))))
+        .collect()
+}
+
+/// Our Table 2 blocks of `learner`: each (dataset, learner, n) with k = 5
+/// and k = 100 for the four columns and a single n per (dataset, learner).
+fn table2_ours<'a>(runs: &'a [(String, Vec<TreecvRow>)], learner: &str) -> Ours<'a> {
+    let mut out = Vec::new();
+    for (run, rows) in runs {
+        let mut ns: BTreeMap<String, Vec<(i64, bool)>> = BTreeMap::new();
+        for (k, v) in groups(rows).iter().filter(|(k, _)| k.1 == learner) {
+            let e = ns.entry(k.0.clone()).or_default();
+            if !e.iter().any(|x| x.0 == k.5) {
+                e.push((k.5, v.synthetic));
+            }
+        }
+        for (d, v) in ns.into_iter().filter(|(_, v)| v.len() == 1) {
+            let (n, synthetic) = v[0];
+            if let Some(os) = our_stats(rows, &d, learner, n) {
+                out.push((run.as_str(), os, data_used(&d, synthetic, n)));
+            }
         }
     }
-    ns.into_iter()
-        .filter(|(_, v)| v.len() == 1)
-        .map(|((d, l), v)| (d, l, v[0].0, v[0].1))
-        .filter(|(d, l, n, _)| our_stats(records, d, l, *n).is_some())
-        .collect()
+    out
 }
 
 fn data_used(dataset: &str, synthetic: bool, n: i64) -> DataUsed {
@@ -247,83 +251,25 @@ pub fn table2_verdict(ours: &Table2Stats, paper: &Table2Stats, data: &DataUsed) 
     }
 }
 
-/// Figure 2 numbers of a timing run (a run with several n per learner).
-struct Figure2 {
-    g: BTreeMap<GroupKey, Group>,
-}
-
-impl Figure2 {
-    fn seconds(&self, l: &str, m: &str, o: &str, k: &str, n: i64) -> Option<f64> {
-        self.g
-            .iter()
-            .find(|(kk, _)| kk.1 == l && kk.2 == m && kk.3 == o && kk.4 == k && kk.5 == n)
-            .map(|(_, v)| v.seconds.mean)
-    }
-    fn largest_n(&self, l: &str, m: &str, k: &str) -> Option<i64> {
-        self.g
-            .keys()
-            .filter(|kk| kk.1 == l && kk.2 == m && kk.4 == k)
-            .map(|kk| kk.5)
-            .max()
-    }
-    fn smallest_n(&self, l: &str, m: &str, k: &str) -> Option<i64> {
-        self.g
-            .keys()
-            .filter(|kk| kk.1 == l && kk.2 == m && kk.4 == k)
-            .map(|kk| kk.5)
-            .min()
-    }
-    fn learners(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.g.keys().map(|k| k.1.clone()).collect();
-        v.dedup();
-        v
-    }
-    /// standard / TreeCV time at the largest n where both ran, per k (numeric order).
-    fn speedups(&self, l: &str, o: &str) -> Vec<(String, i64, f64)> {
-        let mut ks: Vec<String> = self
-            .g
-            .keys()
-            .filter(|k| k.1 == l && k.2 == "standard" && k.4 != "n")
-            .map(|k| k.4.clone())
-            .collect();
-        ks.sort_by_key(|k| k_order(k));
-        ks.dedup();
-        ks.into_iter()
-            .filter_map(|k| {
-                let n = self.largest_n(l, "standard", &k)?;
-                let r =
-                    self.seconds(l, "standard", o, &k, n)? / self.seconds(l, "treecv", o, &k, n)?;
-                Some((k, n, r))
-            })
-            .collect()
-    }
-    /// randomized / fixed time of (method, k) at n.
-    fn rand_factor(&self, l: &str, m: &str, k: &str, n: i64) -> Option<f64> {
-        Some(self.seconds(l, m, "randomized", k, n)? / self.seconds(l, m, "fixed", k, n)?)
-    }
-    fn reps(&self) -> String {
-        super::render::reps_label(self.g.values())
-    }
-}
-
-fn figure2_runs<'a>(runs: impl Iterator<Item = (&'a str, &'a [Record])>) -> Vec<(String, Figure2)> {
-    runs.filter_map(|(name, records)| {
-        let g = groups(records);
-        let mut ns: BTreeMap<String, std::collections::BTreeSet<i64>> = BTreeMap::new();
-        for k in g.keys() {
-            ns.entry(k.1.clone()).or_default().insert(k.5);
-        }
-        ns.values()
-            .any(|s| s.len() > 1)
-            .then(|| (name.to_string(), Figure2 { g }))
-    })
-    .collect()
+fn figure2_runs(runs: &[(String, Vec<TreecvRow>)]) -> Vec<(String, Timings)> {
+    runs.iter()
+        .filter_map(|(name, rows)| {
+            let g = groups(rows);
+            let mut ns: BTreeMap<String, std::collections::BTreeSet<i64>> = BTreeMap::new();
+            for k in g.keys() {
+                ns.entry(k.1.clone()).or_default().insert(k.5);
+            }
+            ns.values()
+                .any(|s| s.len() > 1)
+                .then(|| (name.to_string(), Timings { groups: g }))
+        })
+        .collect()
 }
 
 /// Whether a timing run shows Figure 2's pattern: for every learner and
 /// order, standard/TreeCV grows with k at the largest n; and PEGASOS TreeCV
 /// LOOCV at its largest n is faster than standard LOOCV at n = 10,000.
-fn figure2_pattern(f: &Figure2) -> (bool, String) {
+fn figure2_pattern(f: &Timings) -> (bool, String) {
     let mut ok = true;
     let mut words = Vec::new();
     for l in f.learners() {
@@ -358,42 +304,27 @@ fn figure2_pattern(f: &Figure2) -> (bool, String) {
     (ok, words.join("; "))
 }
 
+/// The paper's Table 2 of a learner as Markdown.
+fn published_table(p: &PublishedTable) -> String {
+    let cell =
+        |v: Option<[f64; 2]>| v.map_or("N/A".to_string(), |[m, s]| format!("{m:.3} ± {s:.4}"));
+    let mut table = MdTable::new(table2_head());
+    for r in &p.rows {
+        table.row(std::iter::once(r.k.clone()).chain(r.cells().map(cell)));
+    }
+    table.markdown() + "\n"
+}
+
 /// The kind's overview: the computed comparisons of Table 2 and Figure 2.
-pub fn overview(runs: &[(String, Vec<Record>)]) -> String {
+pub fn overview(runs: &[(String, Vec<TreecvRow>)]) -> String {
     let mut md = String::new();
-    let Some(p) = published() else {
+    let Some(p) = Published::embedded() else {
         return md;
     };
     // Table 2.
     let mut t2 = String::new();
-    for learner in ["pegasos", "lsqsgd"] {
-        let Some(ps) = paper_stats(learner) else {
-            continue;
-        };
-        let mut rows = String::new();
-        for (run, records) in runs {
-            for (d, l, n, syn) in table2_blocks(records)
-                .into_iter()
-                .filter(|b| b.1 == learner)
-            {
-                let Some(os) = our_stats(records, &d, &l, n) else {
-                    continue;
-                };
-                let data = data_used(&d, syn, n);
-                let _ = writeln!(
-                    rows,
-                    "| ours: `{run}` ({}, {} reps) | {} | {:.2} | {:.1} | {} | {} |",
-                    data.label(),
-                    os.reps,
-                    fmt_ratios(&os.shrink),
-                    os.std_over_tree,
-                    os.max_abs_z(),
-                    pattern(&os),
-                    table2_verdict(&os, &ps, &data).label()
-                );
-            }
-        }
-        if rows.is_empty() {
+    for (learner, ps, ours) in table2_results(runs) {
+        if ours.is_empty() {
             continue;
         }
         let pt = &p.table2[learner];
@@ -405,18 +336,30 @@ pub fn overview(runs: &[(String, Vec<Record>)]) -> String {
             pt.units
         );
         t2.push_str(&published_table(pt));
-        let _ = writeln!(t2, "| source | std(k=100)/std(k=5): TreeCV fixed / TreeCV rand. / std fixed / std rand. | std-fixed / TreeCV-fixed std, k=100 | max \\|TreeCV − standard\\| (s.e.) | pattern | verdict |");
-        let _ = writeln!(t2, "|---|---|---|---|---|---|");
-        let _ = writeln!(
-            t2,
-            "| paper ({}, 100 reps; z unpaired) | {} | {:.2} | {:.1} | {} | – |",
-            pt.dataset,
-            fmt_ratios(&ps.shrink),
-            ps.std_over_tree,
-            ps.max_abs_z(),
-            pattern(&ps)
-        );
-        t2.push_str(&rows);
+        let mut table = MdTable::new([
+            "source",
+            "std(k=100)/std(k=5): TreeCV fixed / TreeCV rand. / std fixed / std rand.",
+            "std-fixed / TreeCV-fixed std, k=100",
+            "max \\|TreeCV − standard\\| (s.e.)",
+            "pattern",
+            "verdict",
+        ]);
+        let stats = |s: &Table2Stats| {
+            [
+                fmt_ratios(&s.shrink),
+                format!("{:.2}", s.std_over_tree),
+                format!("{:.1}", s.max_abs_z()),
+                pattern(s),
+            ]
+        };
+        let paper = format!("paper ({}, 100 reps; z unpaired)", pt.dataset);
+        table.row([vec![paper], stats(&ps).to_vec(), vec!["–".into()]].concat());
+        for (run, os, data) in &ours {
+            let source = format!("ours: `{run}` ({}, {} reps)", data.label(), os.reps);
+            let verdict = table2_verdict(os, &ps, data).label().to_string();
+            table.row([vec![source], stats(os).to_vec(), vec![verdict]].concat());
+        }
+        t2.push_str(&table.markdown());
         t2.push('\n');
     }
     if !t2.is_empty() {
@@ -425,77 +368,25 @@ pub fn overview(runs: &[(String, Vec<Record>)]) -> String {
         md.push_str(&t2);
     }
     // Figure 2.
-    let figs = figure2_runs(runs.iter().map(|(n, r)| (n.as_str(), r.as_slice())));
+    let figs = figure2_runs(runs);
     if !figs.is_empty() {
         let _ = writeln!(md, "### {FIGURE2_SECTION}\n");
         let _ = writeln!(md, "The paper quotes four PEGASOS times (Python/Cython on one core of a 2008 Xeon E5430); ours are Rust on this machine, so only ratios compare.\n");
         for (run, f) in &figs {
             let _ = writeln!(md, "Run `{run}` ({} repetitions per point):\n", f.reps());
-            let _ = writeln!(md, "| what | paper s | ours s | ours n |");
-            let _ = writeln!(md, "|---|---|---|---|");
-            for t in &p.figure2 {
-                let n = if f
-                    .seconds(&t.learner, &t.method, &t.order, &t.k, t.n)
-                    .is_some()
-                {
-                    Some(t.n)
-                } else {
-                    f.largest_n(&t.learner, &t.method, &t.k)
-                };
-                let ours = n.and_then(|n| f.seconds(&t.learner, &t.method, &t.order, &t.k, n));
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} | {} |",
-                    t.what,
-                    t.seconds,
-                    ours.map_or("–".into(), |s| format!("{s:.3}")),
-                    n.map_or("–".into(), |n| n.to_string())
-                );
-            }
+            md.push_str(&figure2_times(f, &p));
             md.push('\n');
             let _ = writeln!(md, "**Randomization factor** (randomized / fixed time). The paper: about {:.1}x for standard CV and {:.1}x for TreeCV (its quoted LOOCV times give {:.2}x and {:.2}x).\n",
                 p.randomization_factor.get("standard").copied().unwrap_or(f64::NAN),
                 p.randomization_factor.get("treecv").copied().unwrap_or(f64::NAN),
                 175.0 / 124.0, 46.0 / 20.0);
-            let _ = writeln!(md, "| learner | method | k | ours at the smallest n | ours at the largest n | paper | differs (beyond 1.5x either way) |");
-            let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-            let mut differ = Vec::new();
-            for l in f.learners() {
-                for m in ["treecv", "standard"] {
-                    let mut ks: Vec<String> =
-                        f.g.keys()
-                            .filter(|k| k.1 == l && k.2 == m)
-                            .map(|k| k.4.clone())
-                            .collect();
-                    ks.sort_by_key(|k| k_order(k));
-                    ks.dedup();
-                    for k in ks {
-                        let (Some(lo), Some(hi)) =
-                            (f.smallest_n(&l, m, &k), f.largest_n(&l, m, &k))
-                        else {
-                            continue;
-                        };
-                        let (a, b) = (f.rand_factor(&l, m, &k, lo), f.rand_factor(&l, m, &k, hi));
-                        let paper = p.randomization_factor.get(m).copied().unwrap_or(f64::NAN);
-                        let d = b.is_some_and(|b| b > paper * 1.5 || b < paper / 1.5);
-                        if d {
-                            differ.push((l.clone(), m, k.clone(), a, b, lo, hi));
-                        }
-                        let _ = writeln!(
-                            md,
-                            "| {l} | {m} | {k} | {} (n = {lo}) | {} (n = {hi}) | {paper:.1} | {} |",
-                            a.map_or("–".into(), |x| format!("{x:.2}")),
-                            b.map_or("–".into(), |x| format!("{x:.2}")),
-                            if d { "yes" } else { "no" }
-                        );
-                    }
-                }
-            }
+            let (table, differ) = randomization_factors(f, &p);
+            md.push_str(&table);
             md.push('\n');
             if !differ.is_empty() {
                 let grows = differ
                     .iter()
-                    .filter(|d| matches!((d.3, d.4), (Some(a), Some(b)) if b > a))
+                    .filter(|(a, b)| matches!((a, b), (Some(a), Some(b)) if b > a))
                     .count();
                 let _ = writeln!(md, "Where ours differ ({} rows), the factor grows with n in {grows} of them. Our explanation (not measured separately): a randomized order visits the rows of each training phase in a random order; at large n the features (tens to hundreds of MB) no longer fit in the CPU caches, so each compiled update, a few nanoseconds, waits for a cache miss, and the randomized order costs several times the fixed one. In the paper's Python/Cython each update carries interpreter overhead that dwarfs a cache miss, so randomization adds relatively little (about 1.5x). At small n, where the data fit in cache, our factors are close to 1.\n", differ.len());
             }
@@ -506,79 +397,146 @@ pub fn overview(runs: &[(String, Vec<Record>)]) -> String {
     md
 }
 
-/// The TreeCV rows of the scorecard.
-pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
-    let mut out = Vec::new();
-    for learner in ["pegasos", "lsqsgd"] {
-        let Some(ps) = paper_stats(learner) else {
-            continue;
+/// The paper's quoted times beside ours (at the paper's n, else at our
+/// largest), as a Markdown table.
+fn figure2_times(f: &Timings, p: &Published) -> String {
+    let mut table = MdTable::new(["what", "paper s", "ours s", "ours n"]);
+    for t in &p.figure2 {
+        let n = if f
+            .seconds(&t.learner, &t.method, &t.order, &t.k, t.n)
+            .is_some()
+        {
+            Some(t.n)
+        } else {
+            f.largest_n(&t.learner, &t.method, &t.k)
         };
-        let mut any = false;
-        for run in runs {
-            for (d, l, n, syn) in table2_blocks(&run.records)
-                .into_iter()
-                .filter(|b| b.1 == learner)
-            {
-                let Some(os) = our_stats(&run.records, &d, &l, n) else {
+        let ours = n.and_then(|n| f.seconds(&t.learner, &t.method, &t.order, &t.k, n));
+        table.row([
+            t.what.clone(),
+            t.seconds.to_string(),
+            ours.map_or("–".into(), |s| format!("{s:.3}")),
+            n.map_or("–".into(), |n| n.to_string()),
+        ]);
+    }
+    table.markdown()
+}
+
+/// Our randomization factors at the smallest and largest n beside the
+/// paper's, as a Markdown table; and the factors (smallest n, largest n) of
+/// the rows where ours differ from the paper's beyond 1.5x either way.
+#[allow(clippy::type_complexity)]
+fn randomization_factors(f: &Timings, p: &Published) -> (String, Vec<(Option<f64>, Option<f64>)>) {
+    let mut table = MdTable::new([
+        "learner",
+        "method",
+        "k",
+        "ours at the smallest n",
+        "ours at the largest n",
+        "paper",
+        "differs (beyond 1.5x either way)",
+    ]);
+    let mut differ = Vec::new();
+    for l in f.learners() {
+        for m in ["treecv", "standard"] {
+            for k in f.ks(&l, m) {
+                let (Some(lo), Some(hi)) = (f.ns(&l, m, &k).min(), f.ns(&l, m, &k).max()) else {
                     continue;
                 };
-                any = true;
-                let data = data_used(&d, syn, n);
-                out.push(ScoreRow {
-                    paper: PAPER.into(),
-                    artifact: format!("Table 2, {} ({})", learner.to_uppercase(), run.name),
-                    paper_value: format!("{} — {}", pattern(&ps), stats_line(&ps)),
-                    ours: format!("{} — {} ({} reps)", pattern(&os), stats_line(&os), os.reps),
-                    verdict: table2_verdict(&os, &ps, &data),
-                    data,
-                    rule: TABLE2_RULE.into(),
-                    section: TABLE2_SECTION.into(),
-                });
+                let (a, b) = (f.rand_factor(&l, m, &k, lo), f.rand_factor(&l, m, &k, hi));
+                let paper = p.randomization_factor.get(m).copied().unwrap_or(f64::NAN);
+                let d = b.is_some_and(|b| b > paper * 1.5 || b < paper / 1.5);
+                if d {
+                    differ.push((a, b));
+                }
+                let factor = |x: Option<f64>, n: i64| {
+                    format!("{} (n = {n})", x.map_or("–".into(), |x| format!("{x:.2}")))
+                };
+                table.row([
+                    l.clone(),
+                    m.to_string(),
+                    k.clone(),
+                    factor(a, lo),
+                    factor(b, hi),
+                    format!("{paper:.1}"),
+                    if d { "yes" } else { "no" }.to_string(),
+                ]);
             }
         }
-        if !any {
+    }
+    (table.markdown(), differ)
+}
+
+/// The rule of the Figure 2 verdicts.
+const FIGURE2_RULE: &str = "pattern reproduced: standard/TreeCV time grows with k at the largest n for every learner and order, and PEGASOS TreeCV LOOCV at the largest n is faster than standard LOOCV at n = 10,000 (the paper: 20 s against 124 s); reproduced: that on the paper's data with its times' ratios";
+
+/// A scorecard row of the paper's `artifact` (compared under `rule` in
+/// `section`), "not run" until its `ours`, `data` and `verdict` are set.
+fn paper_row(artifact: String, paper_value: String, (rule, section): (&str, &str)) -> ScoreRow {
+    ScoreRow {
+        paper: PAPER.into(),
+        artifact,
+        paper_value,
+        ours: String::new(),
+        data: DataUsed::None,
+        verdict: Verdict::NotRun,
+        rule: rule.into(),
+        section: section.into(),
+    }
+}
+
+/// The TreeCV rows of the scorecard, from every stored run of the kind
+/// (name and rows).
+pub fn scorecard(runs: &[(String, Vec<TreecvRow>)]) -> Vec<ScoreRow> {
+    let mut out = Vec::new();
+    let table2 = (TABLE2_RULE, TABLE2_SECTION);
+    for (learner, ps, ours) in table2_results(runs) {
+        let learner = learner.to_uppercase();
+        if ours.is_empty() {
             out.push(ScoreRow {
-                paper: PAPER.into(),
-                artifact: format!("Table 2, {}", learner.to_uppercase()),
-                paper_value: pattern(&ps),
                 ours: "no Table 2 run".into(),
-                data: DataUsed::None,
-                verdict: Verdict::NotRun,
-                rule: TABLE2_RULE.into(),
-                section: TABLE2_SECTION.into(),
+                ..paper_row(format!("Table 2, {learner}"), pattern(&ps), table2)
+            });
+        }
+        for (run, os, data) in ours {
+            let paper_value = format!("{} — {}", pattern(&ps), stats_line(&ps));
+            out.push(ScoreRow {
+                ours: format!("{} — {} ({} reps)", pattern(&os), stats_line(&os), os.reps),
+                verdict: table2_verdict(&os, &ps, &data),
+                data,
+                ..paper_row(format!("Table 2, {learner} ({run})"), paper_value, table2)
             });
         }
     }
-    let figs = figure2_runs(runs.iter().map(|r| (r.name.as_str(), r.records.as_slice())));
-    let rule = "pattern reproduced: standard/TreeCV time grows with k at the largest n for every learner and order, and PEGASOS TreeCV LOOCV at the largest n is faster than standard LOOCV at n = 10,000 (the paper: 20 s against 124 s); reproduced: that on the paper's data with its times' ratios";
+    let figs = figure2_runs(runs);
+    let figure2 = (FIGURE2_RULE, FIGURE2_SECTION);
+    let times = "TreeCV LOOCV 20 s / 46 s (fixed / randomized) at n = 581,012; standard LOOCV 124 s / 175 s at n = 10,000";
     if figs.is_empty() {
         out.push(ScoreRow {
-            paper: PAPER.into(),
-            artifact: "Figure 2 (running time against n)".into(),
-            paper_value: "TreeCV LOOCV 20 s / 46 s (fixed / randomized) at n = 581,012; standard LOOCV 124 s / 175 s at n = 10,000".into(),
             ours: "no timing run".into(),
-            data: DataUsed::None,
-            verdict: Verdict::NotRun,
-            rule: rule.into(),
-            section: FIGURE2_SECTION.into(),
+            ..paper_row(
+                "Figure 2 (running time against n)".into(),
+                times.into(),
+                figure2,
+            )
         });
     }
     for (name, f) in &figs {
         let (ok, words) = figure2_pattern(f);
-        let synthetic = f.g.values().any(|v| v.synthetic);
+        let synthetic = f.groups.values().any(|v| v.synthetic);
+        let paper_value = format!("{times}; randomizing costs ~1.5x (standard), ~2x (TreeCV)");
         out.push(ScoreRow {
-            paper: PAPER.into(),
-            artifact: format!("Figure 2 ({name})"),
-            paper_value: "TreeCV LOOCV 20 s / 46 s (fixed / randomized) at n = 581,012; standard LOOCV 124 s / 175 s at n = 10,000; randomizing costs ~1.5x (standard), ~2x (TreeCV)".into(),
             ours: format!("{words} ({} reps per point)", f.reps()),
             data: if synthetic {
                 DataUsed::Synthetic("covtype- and MSD-shaped stand-ins".into())
             } else {
                 DataUsed::Substitute("real data other than covtype / MSD".into())
             },
-            verdict: if ok { Verdict::PatternReproduced } else { Verdict::NotReproduced },
-            rule: rule.into(),
-            section: FIGURE2_SECTION.into(),
+            verdict: if ok {
+                Verdict::PatternReproduced
+            } else {
+                Verdict::NotReproduced
+            },
+            ..paper_row(format!("Figure 2 ({name})"), paper_value, figure2)
         });
     }
     out
@@ -587,18 +545,43 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::rows::Core;
+
+    /// A record of a run on `dataset` (n = `n`) with `estimate` and `seconds`.
+    fn row(dataset: &str, (method, order, k): (&str, &str, &str), n: i64, rep: i64) -> TreecvRow {
+        TreecvRow {
+            core: Core {
+                dataset: dataset.into(),
+                synthetic: dataset.contains("synthetic"),
+                method: method.into(),
+                rep: Some(rep),
+                seconds: 0.01,
+                ..Core::default()
+            },
+            learner: "pegasos".into(),
+            order: order.into(),
+            k: k.into(),
+            k_value: k.parse().unwrap_or(n),
+            n,
+            estimate: 0.3,
+            updates: 1,
+            passes: 1.0,
+            peak_models: 1,
+            ..TreecvRow::default()
+        }
+    }
 
     /// A Table 2 run: `reps` repetitions of a noisy estimate whose spread
     /// over repetitions is `spread(method, order, k)`; TreeCV and standard
     /// share a per-repetition offset so that their difference is small.
-    fn table2_records(spread: impl Fn(&str, &str, &str) -> f64, reps: usize) -> Vec<Record> {
+    fn table2_rows(spread: impl Fn(&str, &str, &str) -> f64, reps: usize) -> Vec<TreecvRow> {
         let mut out = Vec::new();
         for rep in 0..reps {
             // A deterministic pattern across repetitions, exactly zero-mean
             // over each pair of repetitions.
             let sign = if rep % 2 == 0 { 1.0 } else { -1.0 };
             let u = sign * (((rep / 2) * 7919) % 101) as f64 / 200.0;
-            for (m, o, _) in super::super::render::COLS {
+            for (m, o, _) in COLS {
                 for k in ["5", "10", "100", "n"] {
                     if m == "standard" && k == "n" {
                         continue;
@@ -606,31 +589,10 @@ mod tests {
                     let jitter = if m == "treecv" { 1e-4 } else { -1e-4 }
                         * sign
                         * ((rep / 2) % 3 + 1) as f64;
-                    out.push(
-                        Record::new()
-                            .with("dataset", "a9a")
-                            .with("synthetic", false)
-                            .with("learner", "pegasos")
-                            .with("method", m)
-                            .with("order", o)
-                            .with("k", k)
-                            .with(
-                                "k_value",
-                                if k == "n" {
-                                    1000
-                                } else {
-                                    k.parse::<i64>().unwrap()
-                                },
-                            )
-                            .with("n", 1000i64)
-                            .with("rep", rep)
-                            .with("estimate", 0.3 + spread(m, o, k) * u + jitter)
-                            .with("seconds", 0.01)
-                            .with("updates", 1.0)
-                            .with("passes", 1.0)
-                            .with("copies", 0.0)
-                            .with("peak_models", 1.0),
-                    );
+                    out.push(TreecvRow {
+                        estimate: 0.3 + spread(m, o, k) * u + jitter,
+                        ..row("a9a", (m, o, k), 1000, rep as i64)
+                    });
                 }
             }
         }
@@ -664,16 +626,8 @@ mod tests {
 
     #[test]
     fn table2_verdict_flips_when_standard_fixed_stops_being_noisier() {
-        let run = |records: Vec<Record>| {
-            StoredRun {
-            name: "t2".into(),
-            dir: std::path::PathBuf::new(),
-            manifest: serde_json::from_str(r#"{"kind":"treecv","name":"t2","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
-            records,
-        }
-        };
-        let good = run(table2_records(paper_like, 40));
-        let rows = scorecard(&[&good]);
+        let run = |rows: Vec<TreecvRow>| vec![("t2".to_string(), rows)];
+        let rows = scorecard(&run(table2_rows(paper_like, 40)));
         let peg = rows
             .iter()
             .find(|r| r.artifact.starts_with("Table 2, PEGASOS"))
@@ -688,20 +642,17 @@ mod tests {
         assert_eq!(lsq.verdict, Verdict::NotRun);
         // Standard CV in a fixed order now shrinks like the others: the
         // paper's pattern (standard-fixed flat and noisier) is gone.
-        let bad = run(table2_records(|_, o, k| paper_like("treecv", o, k), 40));
-        let rows = scorecard(&[&bad]);
+        let bad = run(table2_rows(|_, o, k| paper_like("treecv", o, k), 40));
+        let rows = scorecard(&bad);
         let peg = rows
             .iter()
             .find(|r| r.artifact.starts_with("Table 2, PEGASOS"))
             .unwrap();
         assert_eq!(peg.verdict, Verdict::NotReproduced, "{peg:?}");
         // And a systematic TreeCV − standard difference breaks "same estimate".
-        let mut shifted = table2_records(paper_like, 40);
-        for r in &mut shifted {
-            if r.text("method") == "treecv" {
-                let e = r.number("estimate") + 0.01;
-                r.set("estimate", e);
-            }
+        let mut shifted = table2_rows(paper_like, 40);
+        for r in shifted.iter_mut().filter(|r| r.core.method == "treecv") {
+            r.estimate += 0.01;
         }
         let s = our_stats(&shifted, "a9a", "pegasos", 1000).unwrap();
         assert!(s.max_abs_z() > SAME_Z);
@@ -710,27 +661,12 @@ mod tests {
 
     #[test]
     fn figure2_pattern_needs_growing_speedups_and_fast_treecv_loocv() {
-        let mut recs = Vec::new();
-        let mut add = |m: &str, o: &str, k: &str, n: i64, s: f64| {
+        let mut rows = Vec::new();
+        let mut add = |m: &str, o: &str, k: &str, n: i64, seconds: f64| {
             for rep in 0..2 {
-                recs.push(
-                    Record::new()
-                        .with("dataset", "covtype-like-synthetic")
-                        .with("synthetic", true)
-                        .with("learner", "pegasos")
-                        .with("method", m)
-                        .with("order", o)
-                        .with("k", k)
-                        .with("k_value", 5i64)
-                        .with("n", n)
-                        .with("rep", rep as i64)
-                        .with("estimate", 0.3)
-                        .with("seconds", s)
-                        .with("updates", 1.0)
-                        .with("passes", 1.0)
-                        .with("copies", 0.0)
-                        .with("peak_models", 1.0),
-                );
+                let mut r = row("covtype-like-synthetic", (m, o, k), n, rep);
+                r.core.seconds = seconds;
+                rows.push(r);
             }
         };
         for o in ["fixed", "randomized"] {
@@ -744,19 +680,24 @@ mod tests {
             add("treecv", o, "n", 50000, 5.0);
             add("standard", o, "n", 10000, 90.0);
         }
-        let f = Figure2 { g: groups(&recs) };
+        let f = Timings {
+            groups: groups(&rows),
+        };
         let (ok, words) = figure2_pattern(&f);
         assert!(ok, "{words}");
         // Standard LOOCV at 10,000 now faster than TreeCV LOOCV at 50,000: flips.
-        let mut slow = recs.clone();
-        for r in &mut slow {
-            if r.text("method") == "standard" && r.text("k") == "n" {
-                r.set("seconds", 1.0);
-            }
+        let mut slow = rows.clone();
+        for r in slow
+            .iter_mut()
+            .filter(|r| r.core.method == "standard" && r.k == "n")
+        {
+            r.core.seconds = 1.0;
         }
-        let (ok, _) = figure2_pattern(&Figure2 { g: groups(&slow) });
+        let (ok, _) = figure2_pattern(&Timings {
+            groups: groups(&slow),
+        });
         assert!(!ok);
-        let md = overview(&[("fig2".into(), recs)]);
+        let md = overview(&[("fig2".into(), rows)]);
         assert!(
             md.contains(FIGURE2_SECTION) && md.contains("| 20 |"),
             "{md}"

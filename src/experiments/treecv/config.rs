@@ -1,0 +1,297 @@
+//! The `treecv` config schema (unknown keys rejected; spanned values, so that
+//! errors name line:col) with the checks that need only the config, and the
+//! schema of the paper's published numbers (`published.toml`) that the
+//! report sets beside ours.
+
+use crate::config::{ConfigError, ConfigFile, KValue, NValue};
+use crate::cv::Order;
+use crate::data::DatasetSpec;
+use crate::learners::{AnyLearner, LearnerSpec};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use toml::Spanned;
+
+/// The published numbers (experiments/treecv/published.toml), embedded.
+pub const PUBLISHED: &str = include_str!("../../../experiments/treecv/published.toml");
+
+/// The most repetitions a treecv config may ask for (the paper: 100); each
+/// is a cell per grid point, so this bounds the plan's size.
+pub const MAX_REPETITIONS: usize = 100_000;
+
+/// Heading of the report's Table 2 comparison section (the paper's pattern
+/// against ours); each run's section links to it.
+pub const TABLE2_SECTION: &str = "Table 2: the paper's pattern against ours";
+/// Heading of the report's Figure 2 comparison section (the paper's quoted
+/// times against ours); each timing run's section links to it.
+pub const FIGURE2_SECTION: &str = "Figure 2: the paper's times against ours";
+
+/// A CV method of this experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// TreeCV, copy strategy (the paper's default).
+    Treecv,
+    /// TreeCV, save/revert strategy.
+    TreecvRevert,
+    /// TreeCV with the branches in parallel on rayon.
+    TreecvParallel,
+    /// Standard k-CV.
+    Standard,
+    /// Standard k-CV with the folds in parallel on rayon.
+    StandardParallel,
+    /// No CV: one training pass over all n points (the unit of cost).
+    TrainOnce,
+}
+
+impl Method {
+    /// The method's name in configs, cell keys and records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Treecv => "treecv",
+            Method::TreecvRevert => "treecv_revert",
+            Method::TreecvParallel => "treecv_parallel",
+            Method::Standard => "standard",
+            Method::StandardParallel => "standard_parallel",
+            Method::TrainOnce => "train_once",
+        }
+    }
+}
+
+/// One block of the grid: every combination of its lists.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Grid {
+    /// CV methods.
+    pub methods: Spanned<Vec<Method>>,
+    /// Orders.
+    pub orders: Spanned<Vec<Order>>,
+    /// Numbers of folds (integers or "n").
+    pub k: Spanned<Vec<Spanned<KValue>>>,
+    /// Dataset sizes (integers or "all"; default ["all"]).
+    #[serde(default)]
+    pub n: Option<Spanned<Vec<Spanned<NValue>>>>,
+    /// Repetitions of this block's cells (default: the config's `repetitions`).
+    #[serde(default)]
+    pub repetitions: Option<Spanned<usize>>,
+}
+
+/// The `treecv` config schema.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreecvConfig {
+    /// Must be "treecv".
+    pub kind: String,
+    /// Output folder name.
+    pub name: Spanned<String>,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Base seed.
+    pub seed: u64,
+    /// Repetitions (each a fresh random permutation / subsample).
+    pub repetitions: Spanned<usize>,
+    /// Run cells one at a time (for timing).
+    #[serde(default)]
+    pub exclusive: bool,
+    /// Published table to set beside ours: "pegasos" or "lsqsgd" (Table 2).
+    #[serde(default)]
+    pub paper_table: Option<String>,
+    /// Note printed in the report (substitute datasets, deviations).
+    #[serde(default)]
+    pub note: String,
+    /// Datasets.
+    pub datasets: Spanned<Vec<DatasetSpec>>,
+    /// Learners.
+    pub learners: Spanned<Vec<Spanned<LearnerSpec>>>,
+    /// Grid blocks.
+    pub grid: Spanned<Vec<Grid>>,
+}
+
+impl TreecvConfig {
+    /// The checks made before any dataset is looked at: `repetitions` in
+    /// `1..=MAX_REPETITIONS`; `datasets`, `learners` and `grid` not empty;
+    /// every learner valid. Returns the built learners, in config order.
+    pub fn check(&self, cfg: &ConfigFile) -> Result<Vec<AnyLearner>, ConfigError> {
+        let reps = *self.repetitions.get_ref();
+        if reps == 0 || reps > MAX_REPETITIONS {
+            return Err(cfg.invalid(
+                self.repetitions.span(),
+                &format!("repetitions = {reps} is not in 1..={MAX_REPETITIONS}"),
+                "the paper uses 100; set repetitions between 1 and 100000",
+            ));
+        }
+        cfg.non_empty(
+            "datasets",
+            self.datasets.get_ref().len(),
+            self.datasets.span(),
+        )?;
+        cfg.non_empty(
+            "learners",
+            self.learners.get_ref().len(),
+            self.learners.span(),
+        )?;
+        cfg.non_empty("grid", self.grid.get_ref().len(), self.grid.span())?;
+        self.learners
+            .get_ref()
+            .iter()
+            .map(|l| {
+                l.get_ref().check().map_err(|e| {
+                    cfg.invalid(
+                        l.span(),
+                        &e.to_string(),
+                        "remove the key, fix its value or change the learner type",
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Every learner's `on` list, once the datasets are loaded (`loaded`:
+    /// their names): not empty, and naming only loaded datasets.
+    pub fn check_on(&self, cfg: &ConfigFile, loaded: &[&str]) -> Result<(), ConfigError> {
+        for ls in self.learners.get_ref() {
+            if ls.get_ref().on.as_ref().is_some_and(Vec::is_empty) {
+                return Err(cfg.invalid(
+                    ls.span(),
+                    "`on` is empty: this learner would run on no dataset",
+                    "name at least one dataset, or remove `on` to use every dataset",
+                ));
+            }
+            if let Some(name) = ls
+                .get_ref()
+                .on
+                .iter()
+                .flatten()
+                .find(|name| !loaded.contains(&name.as_str()))
+            {
+                return Err(cfg.invalid(
+                    ls.span(),
+                    &format!("`on` names dataset `{name}`, which this config does not load"),
+                    &format!("use one of: {}", loaded.join(", ")),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Each learner's spec without its `on` list, serialized: what of a
+    /// learner determines a cell's numbers (part of the cell's identity).
+    pub fn learner_specs(&self) -> Vec<String> {
+        self.learners
+            .get_ref()
+            .iter()
+            .map(|l| {
+                let mut l = l.get_ref().clone();
+                l.on = None;
+                format!("{l:?}")
+            })
+            .collect()
+    }
+}
+
+/// Whether learner `l` runs on the dataset named `dataset` (its `on` list,
+/// every dataset when absent).
+pub fn applies(l: &LearnerSpec, dataset: &str) -> bool {
+    l.on.as_ref()
+        .is_none_or(|on| on.iter().any(|d| d == dataset))
+}
+
+impl Grid {
+    /// The block's lists are not empty and its own `repetitions`, if set,
+    /// is at least 1. Returns the block's repetitions (`default`: the
+    /// config's).
+    pub fn check(&self, cfg: &ConfigFile, default: usize) -> Result<usize, ConfigError> {
+        cfg.non_empty("methods", self.methods.get_ref().len(), self.methods.span())?;
+        cfg.non_empty("orders", self.orders.get_ref().len(), self.orders.span())?;
+        cfg.non_empty("k", self.k.get_ref().len(), self.k.span())?;
+        if let Some(n) = &self.n {
+            cfg.non_empty("n", n.get_ref().len(), n.span())?;
+        }
+        match &self.repetitions {
+            Some(r) if *r.get_ref() == 0 => Err(cfg.invalid(
+                r.span(),
+                "repetitions must be at least 1",
+                "set repetitions = 1 or more, or remove it to use the config's",
+            )),
+            Some(r) => Ok(*r.get_ref()),
+            None => Ok(default),
+        }
+    }
+}
+
+/// The paper's numbers (`published.toml`).
+#[derive(Deserialize)]
+pub struct Published {
+    /// Table 2 per learner (`pegasos`, `lsqsgd`).
+    pub table2: BTreeMap<String, PublishedTable>,
+    /// The running times quoted in Figure 2's text.
+    #[serde(default)]
+    pub figure2: Vec<PublishedTime>,
+    /// Randomized over fixed time per method, as the text quotes it.
+    #[serde(default)]
+    pub randomization_factor: BTreeMap<String, f64>,
+}
+
+impl Published {
+    /// The embedded [`PUBLISHED`] numbers (`None` if they do not parse).
+    pub fn embedded() -> Option<Published> {
+        toml::from_str(PUBLISHED).ok()
+    }
+}
+
+/// A running time quoted in the paper's Figure 2 text.
+#[derive(Deserialize)]
+pub struct PublishedTime {
+    /// Learner (`pegasos`).
+    pub learner: String,
+    /// What the time is of, in words.
+    pub what: String,
+    /// CV method.
+    pub method: String,
+    /// Order.
+    pub order: String,
+    /// Folds (`n` for LOOCV).
+    pub k: String,
+    /// Dataset size.
+    pub n: i64,
+    /// The quoted seconds.
+    pub seconds: f64,
+}
+
+/// One learner's Table 2 in the paper.
+#[derive(Deserialize)]
+pub struct PublishedTable {
+    /// The paper's dataset, in words.
+    pub dataset: String,
+    /// The units of the cells.
+    pub units: String,
+    /// A row per k.
+    pub rows: Vec<PublishedRow>,
+}
+
+/// A row of the paper's Table 2: `[mean, std]` per column (`None`: N/A).
+#[derive(Deserialize)]
+pub struct PublishedRow {
+    /// Folds (`n` for LOOCV).
+    pub k: String,
+    /// TreeCV, fixed order.
+    pub treecv_fixed: Option<[f64; 2]>,
+    /// TreeCV, randomized order.
+    pub treecv_randomized: Option<[f64; 2]>,
+    /// Standard k-CV, fixed order.
+    pub standard_fixed: Option<[f64; 2]>,
+    /// Standard k-CV, randomized order.
+    pub standard_randomized: Option<[f64; 2]>,
+}
+
+impl PublishedRow {
+    /// The four cells in the order of [`COLS`](super::rows::COLS).
+    pub fn cells(&self) -> [Option<[f64; 2]>; 4] {
+        [
+            self.treecv_fixed,
+            self.treecv_randomized,
+            self.standard_fixed,
+            self.standard_randomized,
+        ]
+    }
+}
