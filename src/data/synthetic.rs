@@ -399,6 +399,28 @@ fn unit_weights(rng: &mut Pcg64Mcg, d: usize) -> Vec<f64> {
     w.into_iter().map(|x| x / norm).collect()
 }
 
+/// `n` rows `x ~ N(0, I_d)` (row-major) and their scores `w·x + noise·ε`
+/// for a hidden unit weight vector `w`, both drawn from streams of `seed`
+/// named for the generator `tag`.
+fn linear_rows(n: usize, d: usize, noise: f64, seed: u64, tag: &str) -> (Vec<f64>, Vec<f64>) {
+    let w = unit_weights(
+        &mut seed::rng(seed::derive(seed, &format!("synthetic/{tag}/model"))),
+        d,
+    );
+    let mut rng = seed::rng(seed::derive(seed, &format!("synthetic/{tag}/rows")));
+    let mut values = vec![0.0; n * d];
+    let mut scores = Vec::with_capacity(n);
+    for row in values.chunks_mut(d) {
+        let mut s = 0.0;
+        for (v, wj) in row.iter_mut().zip(&w) {
+            *v = normal(&mut rng);
+            s += wj * *v;
+        }
+        scores.push(s + noise * normal(&mut rng));
+    }
+    (values, scores)
+}
+
 /// Small linear classification data: `x ~ N(0, I_d)`, a hidden unit weight
 /// vector `w`, `y = sign(w·x + noise·ε)` in ±1 (ε standard normal).
 pub fn linear_classification(
@@ -408,22 +430,11 @@ pub fn linear_classification(
     seed: u64,
 ) -> Result<Dataset, DataError> {
     check(Generator::LinearClassification, n, d, 1, noise)?;
-    let w = unit_weights(
-        &mut seed::rng(seed::derive(seed, "synthetic/linear-classification/model")),
-        d,
-    );
-    let mut rng = seed::rng(seed::derive(seed, "synthetic/linear-classification/rows"));
-    let mut values = vec![0.0; n * d];
-    let mut y = Vec::with_capacity(n);
-    for row in values.chunks_mut(d) {
-        let mut s = 0.0;
-        for (v, wj) in row.iter_mut().zip(&w) {
-            *v = normal(&mut rng);
-            s += wj * *v;
-        }
-        s += noise * normal(&mut rng);
-        y.push(if s >= 0.0 { 1.0 } else { -1.0 });
-    }
+    let (values, scores) = linear_rows(n, d, noise, seed, "linear-classification");
+    let y = scores
+        .into_iter()
+        .map(|s| if s >= 0.0 { 1.0 } else { -1.0 })
+        .collect();
     Ok(Dataset {
         name: name(Generator::LinearClassification, n, d, noise, seed),
         x: Features::Dense { d, values },
@@ -435,21 +446,7 @@ pub fn linear_classification(
 /// vector `w`, `y = w·x + noise·ε`.
 pub fn linear_regression(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset, DataError> {
     check(Generator::LinearRegression, n, d, 1, noise)?;
-    let w = unit_weights(
-        &mut seed::rng(seed::derive(seed, "synthetic/linear-regression/model")),
-        d,
-    );
-    let mut rng = seed::rng(seed::derive(seed, "synthetic/linear-regression/rows"));
-    let mut values = vec![0.0; n * d];
-    let mut y = Vec::with_capacity(n);
-    for row in values.chunks_mut(d) {
-        let mut s = 0.0;
-        for (v, wj) in row.iter_mut().zip(&w) {
-            *v = normal(&mut rng);
-            s += wj * *v;
-        }
-        y.push(s + noise * normal(&mut rng));
-    }
+    let (values, y) = linear_rows(n, d, noise, seed, "linear-regression");
     Ok(Dataset {
         name: name(Generator::LinearRegression, n, d, noise, seed),
         x: Features::Dense { d, values },

@@ -88,16 +88,7 @@ pub fn cross_validate(
     opts: &CvOptions,
 ) -> Result<CvResult, SvmError> {
     let t0 = Instant::now();
-    params.validate()?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds are for {} rows, the dataset has {}",
-            folds.n,
-            ds.n()
-        )));
-    }
-    folds.validate()?;
-    check_finite_features(ds)?;
+    check_inputs(ds, folds, params)?;
     let kd = KernelData::new(ds, params.kernel);
     let shared = opts
         .shared_cache_mb
@@ -191,4 +182,23 @@ pub(crate) fn assemble(
         shared_misses,
         wall_s: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// The checks every k-fold CV makes before solving: valid parameters, folds
+/// over exactly the dataset's rows, finite features.
+pub(crate) fn check_inputs(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+) -> Result<(), SvmError> {
+    params.validate()?;
+    if folds.n != ds.n() {
+        return Err(SvmError::InvalidFolds(format!(
+            "folds are for {} rows, the dataset has {}",
+            folds.n,
+            ds.n()
+        )));
+    }
+    folds.validate()?;
+    check_finite_features(ds)
 }

@@ -33,9 +33,7 @@ use super::seeding::{
     SeedingMethod, Transition,
 };
 use super::smo::SolveStats;
-use super::solution::{
-    check_finite_features, libsvm_labels, train_seeded, train_with, TrainOutput,
-};
+use super::solution::{libsvm_labels, train_seeded, train_with, TrainOutput};
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -397,17 +395,8 @@ pub fn seeded_cross_validate(
             shared_cache: opts.shared_cache_mb.is_some(),
         });
     }
-    params.validate()?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds are for {} rows, the dataset has {}",
-            folds.n,
-            ds.n()
-        )));
-    }
-    folds.validate()?;
+    super::cv::check_inputs(ds, folds, params)?;
     opts.method.check_k(folds.k(), ds.n())?;
-    check_finite_features(ds)?;
     let all: Vec<usize> = (0..ds.n()).collect();
     let labels = libsvm_labels(ds, &all)?;
     let y =
