@@ -37,6 +37,7 @@ pub struct Core {
     /// The method measured (CV method, procedure or solver).
     pub method: String,
     /// Wall seconds of the measured work (NaN when untimed).
+    #[serde(with = "nan_f64")]
     pub seconds: f64,
 }
 
@@ -130,6 +131,22 @@ pub mod minus_one {
     }
 }
 
+/// An `f64` that may be NaN (`#[serde(with = "nan_f64")]`): tables store
+/// NaN as null, which a plain `f64` field cannot read back.
+pub mod nan_f64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// As is (NaN becomes null on the way to a record).
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(*v)
+    }
+
+    /// Null (a stored NaN) as NaN.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        Ok(Option::<f64>::deserialize(d)?.unwrap_or(f64::NAN))
+    }
+}
+
 /// `Option<f64>` stored as NaN when `None` (`#[serde(with = "nan_none")]`).
 pub mod nan_none {
     use serde::{Deserialize, Deserializer, Serializer};
@@ -185,6 +202,10 @@ mod tests {
                 added_later: 3,
             },
             R {
+                core: Core {
+                    seconds: f64::NAN,
+                    ..Core::default()
+                },
                 k: None,
                 estimate: None,
                 ..R::default()
@@ -218,7 +239,13 @@ mod tests {
         // Through a frame and back, as the report reads stored runs.
         let df = super::super::table::to_frame(&recs).unwrap();
         let back: Vec<R> = from_records(&super::super::table::from_frame(&df).unwrap()).unwrap();
-        assert_eq!(back, rows);
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0], rows[0]);
+        assert!(
+            back[1].core.seconds.is_nan(),
+            "an untimed row reads back as NaN"
+        );
+        assert_eq!(back[1].k, None);
         // An older table without some columns still reads.
         let mut old = recs[0].clone();
         old.0.retain(|(n, _)| n != "added_later" && n != "kind");
