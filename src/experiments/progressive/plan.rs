@@ -7,10 +7,9 @@ use toml::Spanned;
 
 use super::config::{ProgressiveConfig, StreamBlock};
 use super::generator::BklProblem;
-use super::kind::PUBLISHED;
-use super::paper::{BklRun, Procedure, Published};
+use super::kind::published;
+use super::paper::{BklRun, Procedure};
 use super::rows::procedure_name;
-use super::run::cell_err;
 use super::theorems::BklPopulation;
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::Dataset;
@@ -229,8 +228,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                     .invalid(span, "table.reps must be >= 1", "the paper uses 1000")
                     .into());
             }
-            let published =
-                Published::from_toml(PUBLISHED).map_err(|e| cell_err("published.toml", e))?;
+            let published = published()?;
             for row in &published.table {
                 let mut delays = vec![0];
                 if row.procedure == Procedure::Progressive {

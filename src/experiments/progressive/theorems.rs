@@ -293,6 +293,17 @@ impl MomentRow {
     pub fn ratio(&self) -> f64 {
         self.kfold.mean / self.holdout.mean
     }
+
+    /// The k-fold moment is significantly smaller (paired 95% interval of
+    /// the difference above 0).
+    pub fn kfold_smaller(&self) -> bool {
+        self.diff.mean - self.diff.ci95() > 0.0
+    }
+
+    /// The k-fold moment is significantly larger (the interval below 0).
+    pub fn kfold_larger(&self) -> bool {
+        self.diff.mean + self.diff.ci95() < 0.0
+    }
 }
 
 /// Moment rows for every `(n, k)` group in `records` and every `m` in `ms`.
@@ -344,6 +355,14 @@ pub struct TailRow {
     pub lower_ci: (f64, f64),
     /// `exp(-2 a² s)`.
     pub bound: f64,
+}
+
+impl TailRow {
+    /// Whether the lower end of either tail's 95% interval exceeds the bound
+    /// (the records contradict the theorem).
+    pub fn violated(&self) -> bool {
+        self.upper_ci.0 > self.bound || self.lower_ci.0 > self.bound
+    }
 }
 
 /// Tail rows for the deviations `ê - ē` of one estimator over `a_grid`.
