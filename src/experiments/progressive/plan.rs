@@ -138,30 +138,26 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             work.push(w);
         }
     };
-    if c.bkl.is_none() && c.theorems.is_empty() && c.stream.is_empty() {
-        return Err(cfg
-            .invalid(
-                c.name.span(),
-                "the config has no study",
-                "add a [bkl] section, [[theorems]] blocks or [[stream]] blocks",
-            )
-            .into());
-    }
-    if c.tail_a.is_empty() || c.moments.is_empty() {
-        return Err(cfg
-            .invalid(
-                c.name.span(),
-                "`tail_a` and `moments` must not be empty",
-                "remove them to use the defaults, or give at least one value",
-            )
-            .into());
-    }
-    for a in &c.tail_a {
-        if !(*a >= 0.0 && a.is_finite()) {
-            return Err(cfg
-                .invalid(c.name.span(), "tail_a values must be >= 0", "fix tail_a")
-                .into());
-        }
+    // Whole-config checks, reported at `name`.
+    let whole = [
+        (
+            c.bkl.is_none() && c.theorems.is_empty() && c.stream.is_empty(),
+            "the config has no study",
+            "add a [bkl] section, [[theorems]] blocks or [[stream]] blocks",
+        ),
+        (
+            c.tail_a.is_empty() || c.moments.is_empty(),
+            "`tail_a` and `moments` must not be empty",
+            "remove them to use the defaults, or give at least one value",
+        ),
+        (
+            c.tail_a.iter().any(|a| !(*a >= 0.0 && a.is_finite())),
+            "tail_a values must be >= 0",
+            "fix tail_a",
+        ),
+    ];
+    if let Some((_, message, fix)) = whole.iter().find(|w| w.0) {
+        return Err(cfg.invalid(c.name.span(), message, fix).into());
     }
     if let Some(bkl) = &c.bkl {
         let span = bkl.span();

@@ -314,9 +314,6 @@ mod tests {
             survivors: Some(3),
             ..Row::new(
                 Core {
-                    kind: "progressive".into(),
-                    run: "r".into(),
-                    cell: "c".into(),
                     seed: u64::MAX.to_string(),
                     seconds: f64::NAN,
                     ..Core::default()

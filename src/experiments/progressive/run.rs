@@ -8,8 +8,7 @@ use super::plan::{PopInst, ProgressivePlan, StreamData, Work};
 use super::rows::{finite, procedure_name, Row};
 use super::stream::{progressive_stream, StreamSpec};
 use super::theorems::{
-    run_kfold_check, run_progressive_check, DatasetPopulation, KFoldCheck, KFoldRecord,
-    ProgressiveCheck, ProgressiveRecord,
+    run_kfold_check, run_progressive_check, DatasetPopulation, KFoldCheck, ProgressiveCheck,
 };
 use super::ProgressiveError;
 use crate::data::Dataset;
@@ -39,9 +38,9 @@ macro_rules! with_learner {
     };
 }
 
-/// Run `$body` with `$p` bound to the [`Population`](super::theorems::Population)
-/// of a planned population (the synthetic problem, or a real learner on its
-/// training pool and test set).
+/// Run `$body` (a `Result<_, ProgressiveError>`) with `$p` bound to the
+/// [`Population`](super::theorems::Population) of a planned population (the
+/// synthetic problem, or a real learner on its training pool and test set).
 macro_rules! with_population {
     ($pop:expr, $p:ident => $body:expr) => {
         match $pop {
@@ -52,8 +51,10 @@ macro_rules! with_population {
                 learner,
                 ..
             } => with_learner!(learner, l => {
-                let $p = &DatasetPopulation::new(l.clone(), train, test)?;
-                $body
+                DatasetPopulation::new(l.clone(), train, test).and_then(|pop| {
+                    let $p = &pop;
+                    $body
+                })
             }),
         }
     };
@@ -95,7 +96,15 @@ impl Plan for ProgressivePlan {
             }
             Work::KFold { pop, n, k, reps } => {
                 let p = &self.pops[*pop];
-                let recs = kfold_on(p, *n, *k, *reps, cell_seed).map_err(|e| cell_err(key, e))?;
+                let check = KFoldCheck {
+                    n: *n,
+                    k: *k,
+                    reps: *reps,
+                    shuffle: matches!(p, PopInst::Real { shuffle: true, .. }),
+                    seed: cell_seed,
+                };
+                let recs = with_population!(p, pop => run_kfold_check(pop, &check))
+                    .map_err(|e| cell_err(key, e))?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: "kfold".into(),
@@ -119,8 +128,14 @@ impl Plan for ProgressivePlan {
                 reps,
             } => {
                 let p = &self.pops[*pop];
-                let recs =
-                    pv_on(p, *n_train, *s, *reps, cell_seed).map_err(|e| cell_err(key, e))?;
+                let check = ProgressiveCheck {
+                    n_train: *n_train,
+                    s: *s,
+                    reps: *reps,
+                    seed: cell_seed,
+                };
+                let recs = with_population!(p, pop => run_progressive_check(pop, &check))
+                    .map_err(|e| cell_err(key, e))?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: "progressive_check".into(),
@@ -145,39 +160,6 @@ impl Plan for ProgressivePlan {
         };
         Ok(to_records(&rows)?)
     }
-}
-
-fn kfold_on(
-    p: &PopInst,
-    n: usize,
-    k: usize,
-    reps: usize,
-    seed: u64,
-) -> Result<Vec<KFoldRecord>, ProgressiveError> {
-    let check = KFoldCheck {
-        n,
-        k,
-        reps,
-        shuffle: matches!(p, PopInst::Real { shuffle: true, .. }),
-        seed,
-    };
-    with_population!(p, pop => run_kfold_check(pop, &check))
-}
-
-fn pv_on(
-    p: &PopInst,
-    n_train: usize,
-    s: usize,
-    reps: usize,
-    seed: u64,
-) -> Result<Vec<ProgressiveRecord>, ProgressiveError> {
-    let check = ProgressiveCheck {
-        n_train,
-        s,
-        reps,
-        seed,
-    };
-    with_population!(p, pop => run_progressive_check(pop, &check))
 }
 
 fn stream_rows(

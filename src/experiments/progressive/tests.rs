@@ -156,16 +156,30 @@ fn all_points(d: usize, target: usize) -> Dataset {
     Dataset::from_dense_rows("synthetic-cube", &rows, y)
 }
 
+/// A BKL sample of 6 points with `d` features drawn from seed `s`, every
+/// point of `{0,1}^d` labelled by the same target (the distribution, exactly),
+/// the eliminator with ties scored 1/2, and the generator for further draws.
+fn sample_and_cube(d: usize, s: u64) -> (Dataset, Dataset, Eliminator, rand_pcg::Pcg64Mcg) {
+    let problem = BklProblem::new(d).unwrap();
+    let mut rng = seed::rng(s);
+    let t = problem.draw_target(&mut rng);
+    let data = problem.draw(t, 6, &mut rng).unwrap().to_dataset();
+    (data, all_points(d, t), Eliminator::new(TieRule::Half), rng)
+}
+
+/// The exact true error of the averaged (L1) meta-hypothesis of `models`:
+/// its mean loss over every point of the cube.
+fn averaged_true_error(l: &Eliminator, models: &[EliminatorModel], cube: &Dataset) -> f64 {
+    (0..cube.n())
+        .map(|i| meta_loss(l, models, cube, i, None))
+        .sum::<f64>()
+        / cube.n() as f64
+}
+
 #[test]
 fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
     // N = 12: the true error is an exact average over all 4096 points.
-    let d = 12;
-    let problem = BklProblem::new(d).unwrap();
-    let mut rng = seed::rng(2024);
-    let t = problem.draw_target(&mut rng);
-    let data = problem.draw(t, 6, &mut rng).unwrap().to_dataset();
-    let cube = all_points(d, t);
-    let l = Eliminator::new(TieRule::Half);
+    let (data, cube, l, mut rng) = sample_and_cube(12, 2024);
     let order: Vec<usize> = (0..6).collect();
     let folds = contiguous_folds(&order, 3).unwrap();
     let mut models = Vec::new();
@@ -181,12 +195,8 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
         .sum::<f64>()
         / 3.0;
     // Exact true error of the averaged (L1) meta-hypothesis.
+    let averaged = averaged_true_error(&l, &models, &cube);
     let all: Vec<usize> = (0..cube.n()).collect();
-    let averaged: f64 = all
-        .iter()
-        .map(|&i| meta_loss(&l, &models, &cube, i, None))
-        .sum::<f64>()
-        / cube.n() as f64;
     assert!(
         (averaged - mean_closed).abs() < 1e-12,
         "{averaged} vs {mean_closed}"
@@ -213,25 +223,14 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
 
 #[test]
 fn progressive_hypothesis_true_error_is_the_mean_of_its_members() {
-    let d = 10;
-    let problem = BklProblem::new(d).unwrap();
-    let mut rng = seed::rng(77);
-    let t = problem.draw_target(&mut rng);
-    let data = problem.draw(t, 6, &mut rng).unwrap().to_dataset();
-    let cube = all_points(d, t);
-    let l = Eliminator::new(TieRule::Half);
+    let (data, cube, l, _) = sample_and_cube(10, 77);
     let mut models = Vec::new();
     let (_, truths) = progressive_with_truth(&l, &data, &[0], &[1, 2, 3, 4, 5], 0, |m| {
         models.push(m.clone());
         true_error_of_survivors(m.n_alive())
     })
     .unwrap();
-    let all: Vec<usize> = (0..cube.n()).collect();
-    let averaged: f64 = all
-        .iter()
-        .map(|&i| meta_loss(&l, &models, &cube, i, None))
-        .sum::<f64>()
-        / cube.n() as f64;
+    let averaged = averaged_true_error(&l, &models, &cube);
     let mean: f64 = truths.iter().sum::<f64>() / truths.len() as f64;
     assert!((averaged - mean).abs() < 1e-12);
 }

@@ -129,15 +129,7 @@ pub struct DatasetPopulation<'a, L> {
 impl<'a, L: IncrementalLearner + Clone> DatasetPopulation<'a, L> {
     /// A population; `pool` and `test` must have the same feature count.
     pub fn new(learner: L, pool: &'a Dataset, test: &'a Dataset) -> Result<Self, ProgressiveError> {
-        if pool.d() != test.d() {
-            return Err(ProgressiveError::Invalid(format!(
-                "{} has {} features but {} has {}",
-                pool.name,
-                pool.d(),
-                test.name,
-                test.d()
-            )));
-        }
+        same_features(pool, test)?;
         if test.n() == 0 {
             return Err(ProgressiveError::Invalid("empty test set".into()));
         }
@@ -187,6 +179,20 @@ impl<L: IncrementalLearner + Clone> Population for DatasetPopulation<'_, L> {
         let i = rng.random_range(0..self.test.n());
         Ok(learner.loss(model, self.test, i))
     }
+}
+
+/// An error unless `a` and `b` have the same feature count.
+pub(super) fn same_features(a: &Dataset, b: &Dataset) -> Result<(), ProgressiveError> {
+    if a.d() == b.d() {
+        return Ok(());
+    }
+    Err(ProgressiveError::Invalid(format!(
+        "{} has {} features but {} has {}",
+        a.name,
+        a.d(),
+        b.name,
+        b.d()
+    )))
 }
 
 /// One k-fold check: data sets of `n` points, `k` folds, `reps` repetitions.

@@ -269,43 +269,61 @@ const THEOREMS: [(&str, &str, &str); 5] = [
     ("Theorem 5", "E(ê_P − ē_P)² ≤ E(ê'_P − ē_P)² (progressive no worse than a fresh hold-out of s)", "reproduced: no (n_train, s) row where fresh − progressive is significantly negative"),
 ];
 
-/// A scorecard row of a checked artifact: reproduced when `ok`.
-fn scored(
-    artifact: &str,
-    paper_value: &str,
-    (ours, ok): (String, bool),
-    data: &DataUsed,
-    rule: &str,
-    section: String,
-) -> ScoreRow {
-    ScoreRow {
-        paper: PAPER.into(),
-        artifact: artifact.into(),
-        paper_value: paper_value.into(),
-        ours,
-        data: data.clone(),
-        verdict: if ok {
-            Verdict::Reproduced
-        } else {
-            Verdict::NotReproduced
-        },
-        rule: rule.into(),
-        section,
+/// One of the paper's artifacts on the scorecard.
+struct Artifact<'a> {
+    name: &'a str,
+    /// The paper's value when a run checks it.
+    claim: &'a str,
+    rule: &'a str,
+}
+
+/// What a run found for an artifact: our words, whether it reproduces, the
+/// data used and the report section to look at.
+type Checked<'a> = (String, bool, &'a DataUsed, String);
+
+impl Artifact<'_> {
+    /// The artifact's scorecard row: reproduced or not when `checked`,
+    /// otherwise "not run" (with the paper's value `short` under `section`).
+    fn row(&self, checked: Option<Checked>, (short, section): (&str, &str)) -> ScoreRow {
+        let (paper_value, ours, data, verdict, section) = match checked {
+            Some((ours, ok, data, section)) => (
+                self.claim,
+                ours,
+                data.clone(),
+                if ok {
+                    Verdict::Reproduced
+                } else {
+                    Verdict::NotReproduced
+                },
+                section,
+            ),
+            None => (
+                short,
+                "no run".to_string(),
+                DataUsed::None,
+                Verdict::NotRun,
+                section.to_string(),
+            ),
+        };
+        ScoreRow {
+            paper: PAPER.into(),
+            artifact: self.name.into(),
+            paper_value: paper_value.into(),
+            ours,
+            data,
+            verdict,
+            rule: self.rule.into(),
+            section,
+        }
     }
 }
 
-/// A scorecard row of an artifact no stored run checks.
-fn not_run(artifact: &str, paper_value: &str, rule: &str, section: &str) -> ScoreRow {
-    ScoreRow {
-        paper: PAPER.into(),
-        artifact: artifact.into(),
-        paper_value: paper_value.into(),
-        ours: "no run".into(),
-        data: DataUsed::None,
-        verdict: Verdict::NotRun,
-        rule: rule.into(),
-        section: section.into(),
-    }
+/// "(mean ± s.e.) against (mean ± s.e.)".
+fn against(pv: &Summary, ho: &Summary) -> String {
+    format!(
+        "{:.3} ± {:.3} against {:.3} ± {:.3}",
+        pv.mean, pv.se, ho.mean, ho.se
+    )
 }
 
 /// The progressive-validation rows of the scorecard.
@@ -314,54 +332,36 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     let first_with = |name: &str| typed.iter().find(|r| r.has(name));
     let title = "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)";
     let run_section = |r: &TypedRun| format!("Run `{}`", r.name);
-    let mut out = Vec::new();
     let paper_data = DataUsed::Paper(
         "the paper's synthetic boolean problem (N = 1000), its own generator".into(),
     );
-    // Figure 1.
-    let (artifact, claim) = (
-        "Figure 1 (true error against n)",
-        "progressive validation's hypothesis has a lower true error than the hold-out's at every n",
-    );
-    let rule1 = "reproduced: progressive's mean true error below the hold-out's at every n where the hold-out's exceeds 0.01, and every simulated mean within 4 s.e. (+1e-3) of the closed form";
+    let mut out = Vec::new();
     let fig_run = first_with("figure1");
-    match fig_run.and_then(|r| figure1_check(&r.rows).map(|c| (r, c))) {
-        Some((r, (ok, words))) => out.push(scored(
-            artifact,
-            claim,
-            (words, ok),
-            &paper_data,
-            rule1,
-            run_section(r),
-        )),
-        None => out.push(not_run(
-            artifact,
-            "progressive below hold-out",
-            rule1,
-            title,
-        )),
-    }
-    // The table.
-    let (artifact, claim) = (
-        "Section 5 table",
-        "PV(5,10) .205 / .088; HO(5,10) .436 / .120; HO(9,10) .235 / .109",
-    );
-    let rule2 = "reproduced: with the best-fitting tie rule, every row's true error and |true − estimate| within 2 published ± of the paper's";
     let table_run = first_with("table");
-    match table_run.and_then(|r| table_check(&r.rows).map(|c| (r, c))) {
-        Some((r, (ok, words))) => out.push(scored(
-            artifact,
-            &format!("{claim} (true error / discrepancy)"),
-            (words, ok),
-            &paper_data,
-            rule2,
-            run_section(r),
-        )),
-        None => out.push(not_run(artifact, claim, rule2, title)),
+    out.push(Artifact {
+        name: "Figure 1 (true error against n)",
+        claim: "progressive validation's hypothesis has a lower true error than the hold-out's at every n",
+        rule: "reproduced: progressive's mean true error below the hold-out's at every n where the hold-out's exceeds 0.01, and every simulated mean within 4 s.e. (+1e-3) of the closed form",
     }
-    // Conclusion A.
-    let artifact = "Conclusion: PV(5,10) estimates better than Hold-out(9,10)";
-    let rule_a = "reproduced: PV(5,10)'s mean |true − estimate| smaller than Hold-out(9,10)'s by more than 2 s.e. (Welch z test on the 1000 repetitions, best-fitting tie rule); a tie (|z| ≤ 2) or the reverse: not reproduced";
+    .row(
+        fig_run.and_then(|r| {
+            figure1_check(&r.rows).map(|(ok, words)| (words, ok, &paper_data, run_section(r)))
+        }),
+        ("progressive below hold-out", title),
+    ));
+    let published_rows = "PV(5,10) .205 / .088; HO(5,10) .436 / .120; HO(9,10) .235 / .109";
+    out.push(Artifact {
+        name: "Section 5 table",
+        claim: &format!("{published_rows} (true error / discrepancy)"),
+        rule: "reproduced: with the best-fitting tie rule, every row's true error and |true − estimate| within 2 published ± of the paper's",
+    }
+    .row(
+        table_run.and_then(|r| {
+            table_check(&r.rows).map(|(ok, words)| (words, ok, &paper_data, run_section(r)))
+        }),
+        (published_rows, title),
+    ));
+    // Conclusion A, under the best-fitting tie rule.
     let ca = table_run.map(|r| conclusion_a(&r.rows)).unwrap_or_default();
     let best_tie = table_run
         .and_then(|r| {
@@ -371,57 +371,35 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 .map(|f| f.tie)
         })
         .unwrap_or(TieKind::Random);
-    match ca.iter().find(|c| c.0 == best_tie).or(ca.first()) {
-        Some((t, z, pv, ho)) => out.push(scored(
-            artifact,
-            "|true − est.| .088 ± .011 against .109 ± .015",
-            (
-                format!(
-                    "{:.3} ± {:.3} against {:.3} ± {:.3} (ties {}): z = {z:.1}, {}",
-                    pv.mean,
-                    pv.se,
-                    ho.mean,
-                    ho.se,
-                    t.label(),
-                    outcome(*z)
-                ),
-                *z < -Z,
-            ),
-            &paper_data,
-            rule_a,
-            CONCLUSIONS_SECTION.into(),
-        )),
-        None => out.push(not_run(
-            artifact,
-            ".088 against .109",
-            rule_a,
-            CONCLUSIONS_SECTION,
-        )),
+    out.push(Artifact {
+        name: "Conclusion: PV(5,10) estimates better than Hold-out(9,10)",
+        claim: "|true − est.| .088 ± .011 against .109 ± .015",
+        rule: "reproduced: PV(5,10)'s mean |true − estimate| smaller than Hold-out(9,10)'s by more than 2 s.e. (Welch z test on the 1000 repetitions, best-fitting tie rule); a tie (|z| ≤ 2) or the reverse: not reproduced",
     }
-    // Conclusion B.
-    let artifact = "Conclusion: progressive with n = 15 beats hold-out with n = 19";
-    let rule_b = "reproduced: the progressive hypothesis' mean true error at n = 15 below the hold-out's at n = 19 by more than 2 s.e. (Welch z test)";
-    match fig_run.and_then(|r| conclusion_b(&r.rows)) {
-        Some((z, pv, ho)) => out.push(scored(
-            artifact,
-            "Figure 1: progressive at n = 15 below hold-out at n = 19",
-            (
-                format!(
-                    "{:.3} ± {:.3} against {:.3} ± {:.3}: z = {z:.1}, {}",
-                    pv.mean,
-                    pv.se,
-                    ho.mean,
-                    ho.se,
-                    outcome(z)
-                ),
-                z < -Z,
-            ),
-            &paper_data,
-            rule_b,
-            CONCLUSIONS_SECTION.into(),
-        )),
-        None => out.push(not_run(artifact, "Figure 1", rule_b, CONCLUSIONS_SECTION)),
+    .row(
+        ca.iter().find(|c| c.0 == best_tie).or(ca.first()).map(|(t, z, pv, ho)| {
+            let words = format!(
+                "{} (ties {}): z = {z:.1}, {}",
+                against(pv, ho),
+                t.label(),
+                outcome(*z)
+            );
+            (words, *z < -Z, &paper_data, CONCLUSIONS_SECTION.to_string())
+        }),
+        (".088 against .109", CONCLUSIONS_SECTION),
+    ));
+    out.push(Artifact {
+        name: "Conclusion: progressive with n = 15 beats hold-out with n = 19",
+        claim: "Figure 1: progressive at n = 15 below hold-out at n = 19",
+        rule: "reproduced: the progressive hypothesis' mean true error at n = 15 below the hold-out's at n = 19 by more than 2 s.e. (Welch z test)",
     }
+    .row(
+        fig_run.and_then(|r| conclusion_b(&r.rows)).map(|(z, pv, ho)| {
+            let words = format!("{}: z = {z:.1}, {}", against(&pv, &ho), outcome(z));
+            (words, z < -Z, &paper_data, CONCLUSIONS_SECTION.to_string())
+        }),
+        ("Figure 1", CONCLUSIONS_SECTION),
+    ));
     // Theorems.
     let th_runs: Vec<&TypedRun> = typed
         .iter()
@@ -454,20 +432,11 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
         .first()
         .map_or_else(|| CONCLUSIONS_SECTION.to_string(), |r| run_section(r));
     for (i, (name, claim, rule)) in THEOREMS.iter().enumerate() {
-        match theorem(i as u32 + 1, &th_runs) {
-            Some(o) => out.push(scored(
-                name,
-                claim,
-                (
-                    format!("{} rows checked: {}", o.rows, o.words),
-                    o.violations == 0,
-                ),
-                &data,
-                rule,
-                section.clone(),
-            )),
-            None => out.push(not_run(name, claim, rule, &section)),
-        }
+        let checked = theorem(i as u32 + 1, &th_runs).map(|o| {
+            let words = format!("{} rows checked: {}", o.rows, o.words);
+            (words, o.violations == 0, &data, section.clone())
+        });
+        out.push(Artifact { name, claim, rule }.row(checked, (claim, &section)));
     }
     out
 }

@@ -2,7 +2,6 @@
 //! delay: figures, CSV tables and Markdown, from the stored BKL rows.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -12,9 +11,9 @@ use super::super::paper::{
     compare_table, tie_rule_fit, BklSummary, Procedure, TableComparison, TieKind,
 };
 use super::super::rows::{bkl_summaries, n_features_of, Row};
-use super::{pm, write_rows};
+use super::{pm, Out};
 use crate::experiments::ExperimentError;
-use crate::results::figures::{self, Figure, Panel, Series, Style};
+use crate::results::figures::{Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;
 
 /// One row of `figure1.csv` (and the first columns of `table.csv`): a
@@ -125,17 +124,12 @@ impl From<&TableComparison> for TableRow {
 }
 
 /// Figure 1: the figure, `figure1.csv` and its Markdown table.
-pub(super) fn figure1(
-    dir: &Path,
-    run: &str,
-    rows: &[&Row],
-    md: &mut String,
-    files: &mut Vec<PathBuf>,
-) -> Result<(), ExperimentError> {
+pub(super) fn figure1(out: &mut Out, rows: &[&Row]) -> Result<(), ExperimentError> {
+    let run = out.run;
     let n_features = n_features_of(rows);
     let sums = bkl_summaries(rows);
     let table: Vec<SummaryRow> = sums.iter().map(SummaryRow::from).collect();
-    write_rows(&table, dir, "figure1", files)?;
+    out.table(&table, "figure1")?;
     let s = sums.first().map_or(10, |x| x.s);
     let reps = sums.first().map_or(0, |x| x.true_exact.n);
     let mut truth = Panel {
@@ -219,9 +213,9 @@ pub(super) fn figure1(
         cols: 2,
         panels: vec![truth, disc],
     };
-    files.extend(figures::render(&fig, dir, "figure1")?);
+    out.figure(&fig, "figure1")?;
     let _ = writeln!(
-        md,
+        out.md,
         "**Figure 1** — true error of the hold-out and progressive hypotheses against n (mean ± one standard deviation over {reps} repetitions, as in the paper; the true error is exact, from the closed form in the number of surviving features; thin dashed lines: closed-form expectations, no simulation).\n\n![Figure 1, run {run}]({run}/figure1.svg)\n"
     );
     let mut t = MdTable::new([
@@ -248,27 +242,24 @@ pub(super) fn figure1(
         let e = |x: Option<&BklSummary>| format!("{:.4}", x.map_or(f64::NAN, |x| x.expected_true));
         t.row([n.to_string(), f(h), f(p), e(h), e(p)]);
     }
-    md.push_str(&t.markdown());
-    md.push('\n');
+    out.md_table(&t);
     Ok(())
 }
 
 /// The table of Section 5 beside the published one, the tie-rule fit, the
 /// closed forms and (with delay rows) progressive validation with a delay.
 pub(super) fn paper_table(
-    dir: &Path,
+    out: &mut Out,
     rows: &[&Row],
     delay_rows: &[&Row],
-    md: &mut String,
-    files: &mut Vec<PathBuf>,
 ) -> Result<(), ExperimentError> {
     let n_features = n_features_of(rows);
     let sums = bkl_summaries(rows);
     let cmp = compare_table(&published()?, &sums);
     let table: Vec<TableRow> = cmp.iter().map(TableRow::from).collect();
-    write_rows(&table, dir, "table", files)?;
+    out.table(&table, "table")?;
     let reps = sums.first().map_or(0, |x| x.true_fresh.n);
-    let _ = writeln!(md, "**The table of Section 5** — SYNTHETIC data (N = {n_features}); {reps} repetitions; true error measured on fresh examples as in the paper (the exact value is in `table.csv`). Ours: mean ± standard error of the mean over repetitions (sd = standard deviation across repetitions). Published ± as printed (the paper does not define it).\n");
+    let _ = writeln!(out.md, "**The table of Section 5** — SYNTHETIC data (N = {n_features}); {reps} repetitions; true error measured on fresh examples as in the paper (the exact value is in `table.csv`). Ours: mean ± standard error of the mean over repetitions (sd = standard deviation across repetitions). Published ± as printed (the paper does not define it).\n");
     let mut t = MdTable::new([
         "row",
         "ties",
@@ -300,12 +291,11 @@ pub(super) fn paper_table(
             format!("{:+.1}", c.discrepancy_diff() / c.published.discrepancy_pm),
         ]);
     }
-    md.push_str(&t.markdown());
-    md.push('\n');
+    out.md_table(&t);
     let fit = tie_rule_fit(&cmp);
     if let (Some(best), Some(other)) = (fit.first(), fit.get(1)) {
         let _ = writeln!(
-            md,
+            out.md,
             "**Which tie rule?** The true error does not depend on the tie rule (a tie costs 1/2 in expectation under any rule; see `exact.rs`), so only the discrepancy column can tell the rules apart: scoring a tie as 1/2 makes the estimate less noisy, hence a smaller |true − estimate|. Sum over the three rows of ((ours − published) / published ±)²: **{}** {:.2} (worst row {:.1}±), {} {:.2} (worst row {:.1}±); in units of our standard error: {} {:.1}, {} {:.1}. The published discrepancies are most consistent with ties **broken at random** (`{}` fits best) — equivalently any fixed default label, which has the same distribution of losses by the bit-flip symmetry.\n",
             best.tie.label(),
             best.chi2_published,
@@ -324,18 +314,18 @@ pub(super) fn paper_table(
     let ho9 = expected_true_error(n_features, 9);
     let pv = expected_progressive_true_error(n_features, 5, 10);
     let _ = writeln!(
-        md,
+        out.md,
         "Closed-form expected true errors (no simulation): hold-out trained on 5: {ho5:.4}; on 9: {ho9:.4}; progressive hypothesis (5, 10): {pv:.4}.\n"
     );
     if !delay_rows.is_empty() {
-        delay_table(&sums, delay_rows, md);
+        delay_table(out, &sums, delay_rows);
     }
     Ok(())
 }
 
 /// Progressive validation with a delay: the delay rows beside the table's
 /// progressive rows (`table_sums`, delay 0).
-fn delay_table(table_sums: &[BklSummary], delay_rows: &[&Row], md: &mut String) {
+fn delay_table(out: &mut Out, table_sums: &[BklSummary], delay_rows: &[&Row]) {
     let mut sums = bkl_summaries(delay_rows);
     sums.extend(
         table_sums
@@ -344,7 +334,7 @@ fn delay_table(table_sums: &[BklSummary], delay_rows: &[&Row], md: &mut String) 
             .cloned(),
     );
     sums.sort_by_key(|x| (x.tie, x.delay));
-    let _ = writeln!(md, "**Progressive validation with a delay** (test point i joins training d points later; d = 0 is the paper's procedure, d = s − 1 the hold-out):\n");
+    let _ = writeln!(out.md, "**Progressive validation with a delay** (test point i joins training d points later; d = 0 is the paper's procedure, d = s − 1 the hold-out):\n");
     let mut t = MdTable::new([
         "train, s",
         "delay d",
@@ -363,6 +353,5 @@ fn delay_table(table_sums: &[BklSummary], delay_rows: &[&Row], md: &mut String) 
             pm(&x.disc_exact),
         ]);
     }
-    md.push_str(&t.markdown());
-    md.push('\n');
+    out.md_table(&t);
 }

@@ -11,9 +11,11 @@ use super::config::ProgressiveConfig;
 use super::rows::{read_rows, study, Row};
 use super::stats::Summary;
 use crate::experiments::{ExperimentError, Rendered};
+use crate::results::figures::{self, Figure};
+use crate::results::md_table::MdTable;
 use crate::results::rows::to_records;
-use crate::results::table::{to_frame, write_table};
-use crate::results::{table::write_atomic, Record};
+use crate::results::table::{to_frame, write_atomic, write_table};
+use crate::results::Record;
 
 pub mod bkl;
 pub mod stream;
@@ -42,15 +44,39 @@ fn ci(s: &Summary) -> String {
     format!("{} ± {}", num(s.mean), num(s.ci95()))
 }
 
-/// Write typed table rows as `<name>.parquet` and `<name>.csv` in `dir`.
-fn write_rows<T: Serialize>(
-    rows: &[T],
-    dir: &Path,
-    name: &str,
-    files: &mut Vec<PathBuf>,
-) -> Result<(), ExperimentError> {
-    files.extend(write_table(&to_frame(&to_records(rows)?)?, dir, name)?);
-    Ok(())
+/// Where the sections of one run render: the run folder and name, the
+/// Markdown written so far and the files written.
+pub(super) struct Out<'a> {
+    dir: &'a Path,
+    run: &'a str,
+    md: String,
+    files: Vec<PathBuf>,
+}
+
+impl Out<'_> {
+    /// Write typed table rows as `<name>.parquet` and `<name>.csv`.
+    fn table<T: Serialize>(&mut self, rows: &[T], name: &str) -> Result<(), ExperimentError> {
+        let df = to_frame(&to_records(rows)?)?;
+        self.files.extend(write_table(&df, self.dir, name)?);
+        Ok(())
+    }
+
+    /// Draw a figure as `<name>.svg` and `<name>.png`.
+    fn figure(&mut self, fig: &Figure, name: &str) -> Result<(), ExperimentError> {
+        self.files.extend(figures::render(fig, self.dir, name)?);
+        Ok(())
+    }
+
+    /// Append a paragraph (a blank line follows it).
+    fn para(&mut self, text: &str) {
+        let _ = writeln!(self.md, "{text}\n");
+    }
+
+    /// Append a Markdown table and a blank line.
+    fn md_table(&mut self, t: &MdTable) {
+        self.md.push_str(&t.markdown());
+        self.md.push('\n');
+    }
 }
 
 /// Render every study present in `records`.
@@ -61,36 +87,40 @@ pub fn render(
 ) -> Result<Rendered, ExperimentError> {
     let rows: Vec<Row> = read_rows(records)?;
     let run = c.name.get_ref();
-    let mut md = String::new();
-    let mut files = Vec::new();
-    let _ = writeln!(md, "### Run `{run}`\n");
+    let mut out = Out {
+        dir,
+        run,
+        md: String::new(),
+        files: Vec::new(),
+    };
+    out.para(&format!("### Run `{run}`"));
     if !c.description.is_empty() {
-        let _ = writeln!(md, "{}\n", c.description.trim());
+        out.para(c.description.trim());
     }
     if !c.note.is_empty() {
-        let _ = writeln!(md, "> **Note.** {}\n", c.note.trim());
+        out.para(&format!("> **Note.** {}", c.note.trim()));
     }
     let fig1 = study(&rows, "figure1");
     if !fig1.is_empty() {
-        bkl::figure1(dir, run, &fig1, &mut md, &mut files)?;
+        bkl::figure1(&mut out, &fig1)?;
     }
     let table = study(&rows, "table");
     if !table.is_empty() {
-        bkl::paper_table(dir, &table, &study(&rows, "delay"), &mut md, &mut files)?;
+        bkl::paper_table(&mut out, &table, &study(&rows, "delay"))?;
     }
     let kf = study(&rows, "kfold");
     if !kf.is_empty() {
-        theorems::kfold_section(dir, run, c, &kf, &mut md, &mut files)?;
+        theorems::kfold_section(&mut out, c, &kf)?;
     }
     let pv = study(&rows, "progressive_check");
     if !pv.is_empty() {
-        theorems::pv_section(dir, c, &pv, &mut md, &mut files)?;
+        theorems::pv_section(&mut out, c, &pv)?;
     }
     let st = study(&rows, "stream");
     if !st.is_empty() {
-        let summaries = study(&rows, "stream_summary");
-        stream::stream_section(dir, run, &st, &summaries, &mut md, &mut files)?;
+        stream::stream_section(&mut out, &st, &study(&rows, "stream_summary"))?;
     }
+    let Out { md, mut files, .. } = out;
     write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
     files.push(dir.join("report-section.md"));
     Ok(Rendered {

@@ -3,14 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
 use super::super::rows::{value, Row};
-use super::write_rows;
+use super::Out;
 use crate::experiments::ExperimentError;
-use crate::results::figures::{self, Figure, Panel, Series, Style};
+use crate::results::figures::{Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;
 use crate::results::rows::{minus_one, nan_none};
 
@@ -81,13 +80,11 @@ fn int(x: Option<i64>) -> String {
 /// The stream figure (repetition 0 of each stream and learner), `stream.csv`
 /// and the Markdown table of the stream summaries.
 pub(super) fn stream_section(
-    dir: &Path,
-    run: &str,
+    out: &mut Out,
     rows: &[&Row],
     summaries: &[&Row],
-    md: &mut String,
-    files: &mut Vec<PathBuf>,
 ) -> Result<(), ExperimentError> {
+    let run = out.run;
     let mut groups: BTreeMap<(String, String), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         groups
@@ -107,10 +104,10 @@ pub(super) fn stream_section(
         cols,
         panels,
     };
-    files.extend(figures::render(&fig, dir, "stream")?);
+    out.figure(&fig, "stream")?;
     let table: Vec<StreamTableRow> = summaries.iter().map(|s| StreamTableRow::from(*s)).collect();
-    write_rows(&table, dir, "stream", files)?;
-    let _ = writeln!(md, "**Progressive validation on streams** — one pass of each learner over a random order of the training set; the running progressive loss (each model tested on the next point before learning it), the test-set loss of the current model at log-spaced checkpoints, and a hold-out estimate (train on the first 90%, test on the last 10%).\n\n![Streams, run {run}]({run}/stream.svg)\n");
+    out.table(&table, "stream")?;
+    let _ = writeln!(out.md, "**Progressive validation on streams** — one pass of each learner over a random order of the training set; the running progressive loss (each model tested on the next point before learning it), the test-set loss of the current model at log-spaced checkpoints, and a hold-out estimate (train on the first 90%, test on the last 10%).\n\n![Streams, run {run}]({run}/stream.svg)\n");
     let mut t = MdTable::new([
         "dataset",
         "learner",
@@ -133,8 +130,7 @@ pub(super) fn stream_section(
             f4(s.holdout_true),
         ]);
     }
-    md.push_str(&t.markdown());
-    md.push('\n');
+    out.md_table(&t);
     Ok(())
 }
 

@@ -2,7 +2,6 @@
 //! moment table and Theorem 3's figure, the tail tables and Theorem 5.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -10,9 +9,9 @@ use super::super::config::ProgressiveConfig;
 use super::super::rows::{kfold_groups, pv_groups, Row};
 use super::super::stats::Summary;
 use super::super::theorems::{moment_rows, tail_rows, theorem5_row, KFoldRecord, TailRow};
-use super::{ci, write_rows};
+use super::{ci, Out};
 use crate::experiments::ExperimentError;
-use crate::results::figures::{self, Figure, Panel, Series, Style};
+use crate::results::figures::{Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;
 
 /// One row of `theorems12.csv`: a moment of the k-fold and hold-out
@@ -138,18 +137,16 @@ fn violations(tails: &[TailTableRow]) -> usize {
 /// Theorems 1–3 from the k-fold rows: `theorems12.csv`,
 /// `theorem3_tails.csv`, Theorem 3's figure and their Markdown.
 pub(super) fn kfold_section(
-    dir: &Path,
-    run: &str,
+    out: &mut Out,
     c: &ProgressiveConfig,
     rows: &[&Row],
-    md: &mut String,
-    files: &mut Vec<PathBuf>,
 ) -> Result<(), ExperimentError> {
+    let run = out.run;
     let by_pop = kfold_groups(rows.iter().copied());
     let mut table = Vec::new();
     let mut tails_table = Vec::new();
     let mut panels = Vec::new();
-    let _ = writeln!(md, "**Theorems 1–2** — E|ê_K − ē_K|^m (k-fold hypothesis) against E|ê_1 − ē_1|^m (hold-out of n/k = fold 1 of the same run, so the comparison is paired). ± = 95% confidence half-width (1.96 s.e.). Theorem 1: ratio ≤ 1; Theorem 2: < 1 for m ≥ 2, 2 < k < n.\n");
+    let _ = writeln!(out.md, "**Theorems 1–2** — E|ê_K − ē_K|^m (k-fold hypothesis) against E|ê_1 − ē_1|^m (hold-out of n/k = fold 1 of the same run, so the comparison is paired). ± = 95% confidence half-width (1.96 s.e.). Theorem 1: ratio ≤ 1; Theorem 2: < 1 for m ≥ 2, 2 < k < n.\n");
     let mut t = MdTable::new([
         "population / learner",
         "n",
@@ -213,10 +210,9 @@ pub(super) fn kfold_section(
             ));
         }
     }
-    md.push_str(&t.markdown());
-    md.push('\n');
-    write_rows(&table, dir, "theorems12", files)?;
-    write_rows(&tails_table, dir, "theorem3_tails", files)?;
+    out.md_table(&t);
+    out.table(&table, "theorems12")?;
+    out.table(&tails_table, "theorem3_tails")?;
     let cols = panels.len().clamp(1, 3);
     let fig = Figure {
         title: format!("Theorem 3: Pr[ê − ē > a] against exp(−2a²n/k) — run `{run}`"),
@@ -226,8 +222,8 @@ pub(super) fn kfold_section(
         cols,
         panels,
     };
-    files.extend(figures::render(&fig, dir, "theorem3")?);
-    let _ = writeln!(md, "**Theorem 3** — the frequency of ê − ē > a for the k-fold estimate and for the hold-out of n/k, against exp(−2a²·n/k), for a in {:?} (`theorem3_tails.csv` has both tails and Wilson intervals). Rows where the lower end of the 95% interval exceeds the bound: {}.\n\n![Theorem 3, run {run}]({run}/theorem3.svg)\n", c.tail_a, violations(&tails_table));
+    out.figure(&fig, "theorem3")?;
+    let _ = writeln!(out.md, "**Theorem 3** — the frequency of ê − ē > a for the k-fold estimate and for the hold-out of n/k, against exp(−2a²·n/k), for a in {:?} (`theorem3_tails.csv` has both tails and Wilson intervals). Rows where the lower end of the 95% interval exceeds the bound: {}.\n\n![Theorem 3, run {run}]({run}/theorem3.svg)\n", c.tail_a, violations(&tails_table));
     Ok(())
 }
 
@@ -288,16 +284,14 @@ fn tail_panel(title: &str, tails: &[&Vec<TailRow>], s: usize) -> Panel {
 /// Theorems 4–5 from the progressive-check rows: `theorem5.csv`,
 /// `theorem4_tails.csv` and their Markdown.
 pub(super) fn pv_section(
-    dir: &Path,
+    out: &mut Out,
     c: &ProgressiveConfig,
     rows: &[&Row],
-    md: &mut String,
-    files: &mut Vec<PathBuf>,
 ) -> Result<(), ExperimentError> {
     let groups = pv_groups(rows.iter().copied());
     let mut table = Vec::new();
     let mut tails_table = Vec::new();
-    let _ = writeln!(md, "**Theorem 5** — E(ê_P − ē_P)² (progressive estimate) against E(ê'_P − ē_P)² (the progressive hypothesis tested on a fresh hold-out of size s); ± = 95% half-width. Theorem 5: fresh − progressive ≥ 0. For reference, E(ê − ē)² of the plain hold-out trained on n_train (a different, worse hypothesis), and the true errors.\n");
+    let _ = writeln!(out.md, "**Theorem 5** — E(ê_P − ē_P)² (progressive estimate) against E(ê'_P − ē_P)² (the progressive hypothesis tested on a fresh hold-out of size s); ± = 95% half-width. Theorem 5: fresh − progressive ≥ 0. For reference, E(ê − ē)² of the plain hold-out trained on n_train (a different, worse hypothesis), and the true errors.\n");
     let mut t = MdTable::new([
         "population / learner",
         "n_train",
@@ -350,10 +344,9 @@ pub(super) fn pv_section(
             tails_table.push(TailTableRow::new(pop, n_train + s, t));
         }
     }
-    md.push_str(&t.markdown());
-    md.push('\n');
-    write_rows(&table, dir, "theorem5", files)?;
-    write_rows(&tails_table, dir, "theorem4_tails", files)?;
-    let _ = writeln!(md, "**Theorem 4** — tail frequencies of ê_P − ē_P against exp(−2a²s) are in `theorem4_tails.csv` (both tails, Wilson 95% intervals, the hold-out alongside). Rows where the lower end of the interval exceeds the bound: {}.\n", violations(&tails_table));
+    out.md_table(&t);
+    out.table(&table, "theorem5")?;
+    out.table(&tails_table, "theorem4_tails")?;
+    let _ = writeln!(out.md, "**Theorem 4** — tail frequencies of ê_P − ē_P against exp(−2a²s) are in `theorem4_tails.csv` (both tails, Wilson 95% intervals, the hold-out alongside). Rows where the lower end of the interval exceeds the bound: {}.\n", violations(&tails_table));
     Ok(())
 }
