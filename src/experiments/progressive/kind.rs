@@ -62,7 +62,7 @@ impl Kind for ProgressiveKind {
         config: &ConfigFile,
         records: &[Record],
     ) -> Result<Rendered, ExperimentError> {
-        let c: ProgressiveConfig = config.parse()?;
+        let c = super::config::parse(config)?;
         super::render::render(dir, &c, records)
     }
 

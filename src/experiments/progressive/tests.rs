@@ -493,14 +493,14 @@ n_features = 200
 n_min = 12
 n_max = 13
 s = 2
-reps = 5
+repetitions = 5
 [bkl.table]
-reps = 5
-fresh = 50
+repetitions = 5
+fresh_examples = 50
 delays = [2]
 [[theorems]]
 population = { synthetic = { n_features = 64 } }
-reps = 20
+repetitions = 20
 kfold = [{ n = 6, k = 3 }]
 progressive = [{ n_train = 3, s = 4 }]
 "#;
@@ -525,4 +525,63 @@ progressive = [{ n_train = 3, s = 4 }]
     assert!(kind.plan(&bad, &ctx).is_err());
     let unknown = ConfigFile::from_text("bad.toml", format!("{text}\nbogus = 1\n"));
     assert!(kind.plan(&unknown, &ctx).is_err());
+}
+
+#[test]
+fn old_key_spellings_are_errors_that_name_the_new_keys() {
+    use crate::config::{ConfigError, ConfigFile};
+    let text = "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[bkl.table]\nrepetitions = 5\nfresh_examples = 50\n[[theorems]]\npopulation = { synthetic = { n_features = 64 } }\nrepetitions = 2\nkfold = [{ n = 6, k = 3 }]\n[[stream]]\ntrain = \"a9a\"\ntest = \"a9a.t\"\nlearners = [{ type = \"pegasos\" }]\n";
+    assert!(super::config::parse(&ConfigFile::from_text("p.toml", text)).is_ok());
+    for (from, to, line, col, message) in [
+        (
+            "repetitions = 5",
+            "reps = 5",
+            5,
+            8,
+            "`reps` is now `repetitions`",
+        ),
+        (
+            "fresh_examples = 50",
+            "fresh = 50",
+            6,
+            9,
+            "`fresh` is now `fresh_examples`",
+        ),
+        (
+            "repetitions = 2",
+            "reps = 2",
+            9,
+            8,
+            "`reps` is now `repetitions`",
+        ),
+        (
+            "learners = [{ type = \"pegasos\" }]",
+            "learners = [{ type = \"pegasos\" }]\nreps = 3",
+            15,
+            8,
+            "`reps` is now `repetitions`",
+        ),
+    ] {
+        let cfg = ConfigFile::from_text("p.toml", text.replacen(from, to, 1));
+        match super::config::parse(&cfg) {
+            Err(e @ ConfigError::Invalid { .. }) => {
+                let shown = e.to_string();
+                assert!(
+                    shown.starts_with(&format!("p.toml:{line}:{col}: {message}")),
+                    "{shown}"
+                );
+                assert!(shown.contains("fix: rename"), "{shown}");
+            }
+            other => panic!("{to}: {other:?}"),
+        }
+    }
+    // `fresh` is not an old spelling where there never was one.
+    let cfg = ConfigFile::from_text(
+        "p.toml",
+        text.replacen("repetitions = 2", "repetitions = 2\nfresh = 1", 1),
+    );
+    assert!(matches!(
+        super::config::parse(&cfg),
+        Err(ConfigError::Parse { .. })
+    ));
 }

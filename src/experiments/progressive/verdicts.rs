@@ -3,6 +3,7 @@
 //! Theorems 1–5. Feeds the report's conclusions section (`overview`) and the
 //! scorecard (`scorecard`).
 
+use super::config::parse;
 use super::kind::{published, ProgressiveConfig};
 use super::paper::{compare_table, tie_rule_fit, BklSummary, Procedure, TieKind};
 use super::render::theorems::by_n_k;
@@ -185,9 +186,11 @@ impl<'a> TypedRun<'a> {
     fn of(run: &'a StoredRun) -> TypedRun<'a> {
         TypedRun {
             name: &run.name,
-            config: ConfigFile::from_text(&run.manifest.config_path, &run.manifest.config)
-                .parse()
-                .ok(),
+            config: parse(&ConfigFile::from_text(
+                &run.manifest.config_path,
+                &run.manifest.config,
+            ))
+            .ok(),
             rows: read_rows(&run.records).unwrap_or_default(),
         }
     }
