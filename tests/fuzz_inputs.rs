@@ -439,10 +439,10 @@ n_features = 100
 n_min = 4
 n_max = 6
 s = 2
-reps = 3
+repetitions = 3
 [[theorems]]
 population = { synthetic = { n_features = 50, tie = "half" } }
-reps = 4
+repetitions = 4
 kfold = [{ n = 6, k = 3 }]
 progressive = [{ n_train = 2, s = 3 }]
 "#,

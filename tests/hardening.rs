@@ -204,17 +204,25 @@ fn oversized_sizes_are_clear_errors_not_panics() {
     assert_usage_error(&o, &["--threads 100000 is out of range"]);
     // A huge BKL n_features fails at validate, not in a worker thread.
     let p = format!(
-        "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[[theorems]]\npopulation = {{ synthetic = {{ n_features = {big} }} }}\nreps = 2\nkfold = [{{ n = 6, k = 3 }}]\n"
+        "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[[theorems]]\npopulation = {{ synthetic = {{ n_features = {big} }} }}\nrepetitions = 2\nkfold = [{{ n = 6, k = 3 }}]\n"
     );
     std::fs::write(dir.path().join("p.toml"), p).unwrap();
     let o = cvbench(&["validate", "p.toml"], dir.path());
     assert_usage_error(&o, &["p.toml:4:1:", "too large for the BKL problem"]);
     // A figure-1 size range or stream repetitions past the cell cap fail at
     // validate (planning them used to abort on a 1.3 GB allocation).
-    let f = "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[bkl]\nn_features = 5\nfigure1 = { n_min = 10, n_max = 100000000000, s = 10, reps = 1 }\n";
+    let f = "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[bkl]\nn_features = 5\nfigure1 = { n_min = 10, n_max = 100000000000, s = 10, repetitions = 1 }\n";
     std::fs::write(dir.path().join("p.toml"), f).unwrap();
     let o = cvbench(&["validate", "p.toml"], dir.path());
     assert_usage_error(&o, &["p.toml:", "figure1 n_min..n_max spans"]);
+    // A progressive key spelled as before its rename names the new key.
+    std::fs::write(
+        dir.path().join("p.toml"),
+        f.replace("repetitions = 1", "reps = 1"),
+    )
+    .unwrap();
+    let o = cvbench(&["validate", "p.toml"], dir.path());
+    assert_usage_error(&o, &["p.toml:6:", "`reps` is now `repetitions`"]);
 }
 
 #[test]

@@ -213,7 +213,7 @@ seed = 1
 
 [[theorems]]
 population = { train = "heart_scale", test_fraction = 0.3, learner = LEARNER }
-reps = 2
+repetitions = 2
 kfold = [{ n = 12, k = 3 }]
 "#;
 

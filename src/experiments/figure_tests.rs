@@ -6,6 +6,7 @@ use super::kinds;
 use crate::config::ConfigFile;
 use crate::experiments::progressive::kind::Row;
 use crate::results::figures::check_rendered;
+use crate::results::rows::{to_records, Core};
 use crate::results::Record;
 use std::path::Path;
 
@@ -63,88 +64,70 @@ fn treecv_records() -> Vec<Record> {
 const TREECV: &str = "kind = \"treecv\"\nname = \"t\"\nseed = 1\nrepetitions = 2\npaper_table = \"pegasos\"\n[[datasets]]\nname = \"a9a\"\n[[learners]]\ntype = \"pegasos\"\n[[grid]]\nmethods = [\"treecv\"]\norders = [\"fixed\"]\nk = [5]\n";
 
 fn progressive_records() -> Vec<Record> {
+    let row = |rep: usize, population: &str, procedure: &str| {
+        Row::new(Core::default(), rep, population.into(), procedure)
+    };
     let mut out = Vec::new();
-    for rep in 0..20i64 {
+    for rep in 0..20usize {
         let w = (rep % 5) as f64 * 0.01;
         for n_train in 0..4i64 {
             for (p, base) in [("hold_out", 0.45), ("progressive", 0.3)] {
                 for tie in ["half", "random"] {
                     let t = base - 0.05 * n_train as f64 + w;
-                    out.push(
-                        Row {
-                            study: "figure1".into(),
-                            population: "synthetic-bkl(N=1000,tie=half)".into(),
-                            learner: "eliminator".into(),
-                            procedure: p.into(),
-                            tie: tie.into(),
-                            n_train,
-                            s: 10,
-                            delay: 0,
-                            rep,
-                            estimate: t + 0.02,
-                            true_error: t,
-                            true_fresh: t,
-                            survivors: 3,
-                            ..Row::default()
-                        }
-                        .record(),
-                    );
+                    out.push(Row {
+                        study: "figure1".into(),
+                        learner: "eliminator".into(),
+                        tie: tie.into(),
+                        n_train: Some(n_train),
+                        s: Some(10),
+                        delay: Some(0),
+                        estimate: Some(t + 0.02),
+                        true_error: Some(t),
+                        true_fresh: Some(t),
+                        survivors: Some(3),
+                        ..row(rep, "synthetic-bkl(N=1000,tie=half)", p)
+                    });
                 }
             }
         }
         for k in [3i64, 5] {
-            out.push(
-                Row {
-                    study: "kfold".into(),
-                    population: "synthetic-bkl(N=1000,tie=half)".into(),
-                    learner: "eliminator".into(),
-                    n: 15,
-                    k,
-                    rep,
-                    estimate: 0.2 + w,
-                    true_error: 0.21,
-                    holdout_estimate: 0.2 + 2.0 * w,
-                    holdout_true: 0.22,
-                    ..Row::default()
-                }
-                .record(),
-            );
+            out.push(Row {
+                study: "kfold".into(),
+                learner: "eliminator".into(),
+                n: Some(15),
+                k: Some(k),
+                estimate: Some(0.2 + w),
+                true_error: Some(0.21),
+                holdout_estimate: Some(0.2 + 2.0 * w),
+                holdout_true: Some(0.22),
+                ..row(rep, "synthetic-bkl(N=1000,tie=half)", "")
+            });
         }
     }
     for t in [0i64, 9, 99] {
-        out.push(
-            Row {
-                study: "stream".into(),
-                population: "a9a".into(),
-                learner: "pegasos".into(),
-                rep: 0,
-                t,
-                estimate: 0.3,
-                test_error: 0.25,
-                ..Row::default()
-            }
-            .record(),
-        );
-    }
-    out.push(
-        Row {
-            study: "stream_summary".into(),
-            population: "a9a".into(),
+        out.push(Row {
+            study: "stream".into(),
             learner: "pegasos".into(),
-            rep: 0,
-            n: 100,
-            s: 10,
-            estimate: 0.3,
-            true_error: 0.25,
-            true_fresh: 0.01,
-            test_error: 0.24,
-            holdout_estimate: 0.28,
-            holdout_true: 0.26,
-            ..Row::default()
-        }
-        .record(),
-    );
-    out
+            t: Some(t),
+            estimate: Some(0.3),
+            test_error: Some(0.25),
+            ..row(0, "a9a", "")
+        });
+    }
+    out.push(Row {
+        study: "stream_summary".into(),
+        learner: "pegasos".into(),
+        n: Some(100),
+        s: Some(10),
+        estimate: Some(0.3),
+        true_error: Some(0.25),
+        true_fresh: Some(0.01),
+        test_error: Some(0.24),
+        holdout_estimate: Some(0.28),
+        holdout_true: Some(0.26),
+        ..row(0, "a9a", "")
+    });
+    to_records(&out).unwrap()
 }
 
 const PROGRESSIVE: &str = "kind = \"progressive\"\nname = \"p\"\nseed = 1\n";

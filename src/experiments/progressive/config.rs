@@ -1,12 +1,14 @@
 //! The `progressive` config schema: the BKL study (Figure 1, the table),
 //! theorem-check blocks and stream blocks, as parsed from TOML (unknown keys
-//! rejected). Learners use the shared [`LearnerSpec`]; the checks that need
-//! more than the schema are in the plan.
+//! rejected; a key spelled as before a rename is reported with its new name,
+//! see [`parse`]). Learners use the shared [`LearnerSpec`]; the checks that
+//! need more than the schema are in the plan.
 
 use serde::Deserialize;
 use toml::Spanned;
 
 use super::paper::TieKind;
+use crate::config::{ConfigError, ConfigFile};
 use crate::learners::LearnerSpec;
 
 /// Figure 1: hold-out against progressive validation for a range of `n`.
@@ -20,10 +22,10 @@ pub struct Figure1Spec {
     /// Test / progressive set size (the paper: 10).
     pub s: usize,
     /// Repetitions per `n` (the paper: 1000).
-    pub reps: usize,
+    pub repetitions: usize,
     /// Fresh examples for the measured true error (0: exact true error only).
     #[serde(default)]
-    pub fresh: usize,
+    pub fresh_examples: usize,
 }
 
 /// The table of Section 5 (rows from `published.toml`).
@@ -31,9 +33,9 @@ pub struct Figure1Spec {
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
     /// Repetitions per row (the paper: 1000).
-    pub reps: usize,
+    pub repetitions: usize,
     /// Fresh examples for the measured true error (the paper: 10,000).
-    pub fresh: usize,
+    pub fresh_examples: usize,
     /// Extra progressive rows with these delays (same sizes as the PV row).
     #[serde(default)]
     pub delays: Vec<usize>,
@@ -118,7 +120,7 @@ pub struct TheoremBlock {
     /// The population.
     pub population: PopulationCfg,
     /// Repetitions per setting.
-    pub reps: usize,
+    pub repetitions: usize,
     /// k-fold settings (Theorems 1–3).
     #[serde(default)]
     pub kfold: Vec<KfCfg>,
@@ -150,7 +152,7 @@ pub struct StreamBlock {
     pub members: usize,
     /// Stream orders (default 1).
     #[serde(default = "default_one")]
-    pub reps: usize,
+    pub repetitions: usize,
     /// Use only the first `n` points of the (shuffled) stream.
     pub n: Option<usize>,
 }
@@ -205,4 +207,84 @@ fn default_tail_a() -> Vec<f64> {
 }
 fn default_moments() -> Vec<u32> {
     vec![1, 2, 3, 4]
+}
+
+/// Keys renamed so that one idea has one name across kinds: (old, new, why).
+const RENAMED: [(&str, &str, &str); 2] = [
+    ("reps", "repetitions", "as in every kind's config"),
+    (
+        "fresh",
+        "fresh_examples",
+        "a count of fresh examples; `--fresh` on the command line recomputes a run",
+    ),
+];
+
+/// Where a config still uses a renamed key (the value's location).
+#[derive(Default, Deserialize)]
+struct OldKeys {
+    reps: Option<Spanned<toml::Value>>,
+    fresh: Option<Spanned<toml::Value>>,
+}
+
+/// The blocks that had renamed keys: `[bkl.figure1]` and `[bkl.table]`
+/// (`reps`, `fresh`), `[[theorems]]` and `[[stream]]` (`reps`).
+#[derive(Default, Deserialize)]
+struct OldSpellings {
+    bkl: Option<OldBkl>,
+    #[serde(default)]
+    theorems: Vec<OldReps>,
+    #[serde(default)]
+    stream: Vec<OldReps>,
+}
+
+#[derive(Default, Deserialize)]
+struct OldBkl {
+    figure1: Option<OldKeys>,
+    table: Option<OldKeys>,
+}
+
+#[derive(Default, Deserialize)]
+struct OldReps {
+    reps: Option<Spanned<toml::Value>>,
+}
+
+impl OldSpellings {
+    /// The first renamed key used: its old name and its value's span.
+    fn first(self) -> Option<(&'static str, std::ops::Range<usize>)> {
+        let bkl = self.bkl.unwrap_or_default();
+        let mut found = Vec::new();
+        for keys in [bkl.figure1, bkl.table].into_iter().flatten() {
+            found.extend(keys.reps.map(|v| (RENAMED[0].0, v.span())));
+            found.extend(keys.fresh.map(|v| (RENAMED[1].0, v.span())));
+        }
+        for block in self.theorems.into_iter().chain(self.stream) {
+            found.extend(block.reps.map(|v| (RENAMED[0].0, v.span())));
+        }
+        found.into_iter().min_by_key(|(_, span)| span.start)
+    }
+}
+
+/// Parse a `progressive` config. A key spelled as before its rename (`reps`,
+/// `fresh`) is an error naming the new key, at the key's value, rather than
+/// the schema's generic unknown-key message.
+pub fn parse(cfg: &ConfigFile) -> Result<ProgressiveConfig, ConfigError> {
+    // A config that does not fit even this loose shape gets the schema's
+    // own error below.
+    if let Some((old, span)) = cfg
+        .parse::<OldSpellings>()
+        .ok()
+        .and_then(OldSpellings::first)
+    {
+        let (_, new, why) = RENAMED
+            .iter()
+            .find(|r| r.0 == old)
+            .copied()
+            .unwrap_or(RENAMED[0]);
+        return Err(cfg.invalid(
+            span,
+            &format!("`{old}` is now `{new}` ({why})"),
+            &format!("rename `{old}` to `{new}`"),
+        ));
+    }
+    cfg.parse()
 }

@@ -15,15 +15,38 @@ use crate::learners::eliminator::{EliminatorModel, TieRule, Vote};
 /// The most features of a BKL problem (the paper: 1000).
 pub const MAX_BKL_FEATURES: usize = 1_000_000;
 
-/// `rows × words` packed bits, checked against overflow and memory.
-fn bit_rows(rows: usize, words: usize) -> Result<Vec<u64>, ProgressiveError> {
+/// `rows` uniform random rows of `bits` packed bits (64 per word, unused
+/// high bits of the last word zero), checked against overflow and memory,
+/// and each row's bit `label` as its label. Returns the words per row, the
+/// bits and the labels.
+fn random_rows<R: Rng>(
+    rows: usize,
+    bits: usize,
+    label: usize,
+    rng: &mut R,
+) -> Result<(usize, Vec<u64>, Vec<bool>), ProgressiveError> {
+    let words = bits.div_ceil(64);
+    let tail = bits % 64;
     crate::data::limits::check_alloc(
         &format!("{rows} BKL examples of {words} words"),
         rows as u128 * words as u128,
         8,
     )
     .map_err(|e| ProgressiveError::Invalid(e.to_string()))?;
-    Ok(vec![0u64; rows * words])
+    let mut out = vec![0u64; rows * words];
+    for row in out.chunks_mut(words) {
+        for word in row.iter_mut() {
+            *word = rng.next_u64();
+        }
+        if tail != 0 {
+            row[words - 1] &= (1u64 << tail) - 1;
+        }
+    }
+    let labels = out
+        .chunks(words)
+        .map(|r| r[label / 64] >> (label % 64) & 1 == 1)
+        .collect();
+    Ok((words, out, labels))
 }
 
 /// The BKL generator with `n_features` features.
@@ -72,21 +95,7 @@ impl BklProblem {
                 self.n_features
             )));
         }
-        let w = self.words();
-        let tail = self.n_features % 64;
-        let mut bits = bit_rows(n, w)?;
-        for row in bits.chunks_mut(w) {
-            for word in row.iter_mut() {
-                *word = rng.next_u64();
-            }
-            if tail != 0 {
-                row[w - 1] &= (1u64 << tail) - 1;
-            }
-        }
-        let labels = bits
-            .chunks(w)
-            .map(|r| r[target / 64] >> (target % 64) & 1 == 1)
-            .collect();
+        let (w, bits, labels) = random_rows(n, self.n_features, target, rng)?;
         Ok(BoolSample {
             n_features: self.n_features,
             target,
@@ -180,21 +189,7 @@ impl FreshSet {
                 "fresh-set columns must contain the target feature {target}"
             ))
         })?;
-        let w = columns.len().div_ceil(64);
-        let tail = columns.len() % 64;
-        let mut bits = bit_rows(size, w)?;
-        for row in bits.chunks_mut(w) {
-            for word in row.iter_mut() {
-                *word = rng.next_u64();
-            }
-            if tail != 0 {
-                row[w - 1] &= (1u64 << tail) - 1;
-            }
-        }
-        let labels = bits
-            .chunks(w)
-            .map(|r| r[pos / 64] >> (pos % 64) & 1 == 1)
-            .collect();
+        let (w, bits, labels) = random_rows(size, columns.len(), pos, rng)?;
         Ok(FreshSet {
             columns,
             words: w,

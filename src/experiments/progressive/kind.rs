@@ -2,13 +2,17 @@
 //! BKL reproduction (Figure 1, the table, delays), the theorem checks
 //! (synthetic and real populations) and progressive loss on data streams.
 //!
-//! Every record has the same columns (see [`Row`]); a column that does not
-//! apply to a study holds `""`, `-1` or NaN. The parts live beside this
+//! Every record has the same columns (see [`Row`]): the shared core columns,
+//! then the studies' own; a column that does not apply to a study holds
+//! `""`, `-1` or NaN (`None` in the typed row). The parts live beside this
 //! file: the schema in [`config`](super::config), planning in `plan.rs`,
-//! running a cell in `run.rs` and the rows in [`rows`](super::rows).
+//! running a cell in `run.rs`, the rows in [`rows`](super::rows), tables and
+//! figures in [`render`](super::render) and the scorecard in
+//! [`verdicts`](super::verdicts).
 
 use std::path::Path;
 
+use super::paper::Published;
 use super::plan;
 use crate::config::ConfigFile;
 use crate::experiments::{Context, ExperimentError, Kind, Plan, Rendered};
@@ -22,6 +26,14 @@ pub use super::rows::Row;
 
 /// The published table (experiments/progressive/published.toml), embedded.
 pub const PUBLISHED: &str = include_str!("../../../experiments/progressive/published.toml");
+
+/// [`PUBLISHED`] parsed.
+pub(super) fn published() -> Result<Published, ExperimentError> {
+    Published::from_toml(PUBLISHED).map_err(|e| ExperimentError::Cell {
+        cell: "published.toml".into(),
+        message: e.to_string(),
+    })
+}
 
 /// The `progressive` experiment kind.
 pub struct ProgressiveKind;
@@ -50,7 +62,7 @@ impl Kind for ProgressiveKind {
         config: &ConfigFile,
         records: &[Record],
     ) -> Result<Rendered, ExperimentError> {
-        let c: ProgressiveConfig = config.parse()?;
+        let c = super::config::parse(config)?;
         super::render::render(dir, &c, records)
     }
 
@@ -59,7 +71,7 @@ impl Kind for ProgressiveKind {
         _root: &Path,
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<std::path::PathBuf>)>, ExperimentError> {
-        let md = super::verdicts::overview(runs);
+        let md = super::verdicts::overview(runs)?;
         Ok((!md.is_empty()).then_some((md, Vec::new())))
     }
 

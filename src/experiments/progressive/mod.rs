@@ -11,13 +11,14 @@
 //!   learner on a real dataset with a test set as the distribution).
 //! - [`stream`]: the running progressive loss of a learner over a data
 //!   stream, beside the hold-out estimate and the test-set error.
-//! - [`kind`]: the `progressive` experiment kind, with its config schema
-//!   in [`config`], planning (every check, one cell per run) in `plan.rs`,
-//!   running a cell in `run.rs` and the record rows in [`rows`].
-
-use thiserror::Error;
+//! - [`kind`]: the `progressive` experiment kind (the `Kind` impl), with
+//!   its config schema in [`config`], planning (every check, one cell per
+//!   run) in `plan.rs`, running a cell in `run.rs`, the typed record rows in
+//!   [`rows`], tables and figures in [`render`] and the scorecard in
+//!   [`verdicts`].
 
 pub mod config;
+mod error;
 pub mod exact;
 pub mod generator;
 pub mod kind;
@@ -31,16 +32,7 @@ pub mod stream;
 pub mod theorems;
 pub mod verdicts;
 
-/// Errors of the progressive-validation experiments.
-#[derive(Debug, Error)]
-pub enum ProgressiveError {
-    /// A parameter is out of range or inconsistent.
-    #[error("invalid progressive-validation setting: {0}")]
-    Invalid(String),
-    /// A cross-validation procedure rejected its input.
-    #[error(transparent)]
-    Cv(#[from] crate::cv::CvError),
-}
+pub use error::ProgressiveError;
 
 #[cfg(test)]
 mod tests;

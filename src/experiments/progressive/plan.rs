@@ -5,12 +5,11 @@
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::config::{ProgressiveConfig, StreamBlock};
+use super::config::{self, ProgressiveConfig, StreamBlock};
 use super::generator::BklProblem;
-use super::kind::PUBLISHED;
-use super::paper::{BklRun, Procedure, Published};
+use super::kind::published;
+use super::paper::{BklRun, Procedure};
 use super::rows::procedure_name;
-use super::run::cell_err;
 use super::theorems::BklPopulation;
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::Dataset;
@@ -126,7 +125,7 @@ fn real_learner(cfg: &ConfigFile, spec: &Spanned<LearnerSpec>) -> Result<AnyLear
 /// Check a progressive config and build its plan: one cell per BKL run,
 /// theorem setting (k-fold or progressive) and stream repetition.
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, ExperimentError> {
-    let c: ProgressiveConfig = cfg.parse()?;
+    let c: ProgressiveConfig = config::parse(cfg)?;
     let mut work = Vec::new();
     let mut cells = Vec::new();
     let mut keys = std::collections::HashSet::new();
@@ -139,30 +138,26 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             work.push(w);
         }
     };
-    if c.bkl.is_none() && c.theorems.is_empty() && c.stream.is_empty() {
-        return Err(cfg
-            .invalid(
-                c.name.span(),
-                "the config has no study",
-                "add a [bkl] section, [[theorems]] blocks or [[stream]] blocks",
-            )
-            .into());
-    }
-    if c.tail_a.is_empty() || c.moments.is_empty() {
-        return Err(cfg
-            .invalid(
-                c.name.span(),
-                "`tail_a` and `moments` must not be empty",
-                "remove them to use the defaults, or give at least one value",
-            )
-            .into());
-    }
-    for a in &c.tail_a {
-        if !(*a >= 0.0 && a.is_finite()) {
-            return Err(cfg
-                .invalid(c.name.span(), "tail_a values must be >= 0", "fix tail_a")
-                .into());
-        }
+    // Whole-config checks, reported at `name`.
+    let whole = [
+        (
+            c.bkl.is_none() && c.theorems.is_empty() && c.stream.is_empty(),
+            "the config has no study",
+            "add a [bkl] section, [[theorems]] blocks or [[stream]] blocks",
+        ),
+        (
+            c.tail_a.is_empty() || c.moments.is_empty(),
+            "`tail_a` and `moments` must not be empty",
+            "remove them to use the defaults, or give at least one value",
+        ),
+        (
+            c.tail_a.iter().any(|a| !(*a >= 0.0 && a.is_finite())),
+            "tail_a values must be >= 0",
+            "fix tail_a",
+        ),
+    ];
+    if let Some((_, message, fix)) = whole.iter().find(|w| w.0) {
+        return Err(cfg.invalid(c.name.span(), message, fix).into());
     }
     if let Some(bkl) = &c.bkl {
         let span = bkl.span();
@@ -170,12 +165,12 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
         BklProblem::new(b.n_features)
             .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1"))?;
         if let Some(f) = &b.figure1 {
-            if f.s == 0 || f.reps == 0 || f.n_min < f.s || f.n_max < f.n_min {
+            if f.s == 0 || f.repetitions == 0 || f.n_min < f.s || f.n_max < f.n_min {
                 return Err(cfg
                     .invalid(
                         span,
-                        "figure1 needs s >= 1, reps >= 1 and s <= n_min <= n_max",
-                        "the paper uses n_min = 10, n_max = 30, s = 10, reps = 1000",
+                        "figure1 needs s >= 1, repetitions >= 1 and s <= n_min <= n_max",
+                        "the paper uses n_min = 10, n_max = 30, s = 10, repetitions = 1000",
                     )
                     .into());
             }
@@ -200,17 +195,20 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                         s: f.s,
                         procedure,
                         delay: 0,
-                        fresh: f.fresh,
-                        reps: f.reps,
+                        fresh: f.fresh_examples,
+                        reps: f.repetitions,
                         seed: c.seed,
                     };
+                    // Cell keys keep the spellings `reps=` and `fresh=` of
+                    // before the config keys were renamed: a key seeds its
+                    // cell, so renaming it would change the numbers.
                     let key = format!(
                         "figure1|N={}|n={n}|s={}|{}|reps={}|fresh={}",
                         b.n_features,
                         f.s,
                         procedure_name(procedure),
-                        f.reps,
-                        f.fresh
+                        f.repetitions,
+                        f.fresh_examples
                     );
                     push(
                         key,
@@ -224,13 +222,16 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             }
         }
         if let Some(t) = &b.table {
-            if t.reps == 0 {
+            if t.repetitions == 0 {
                 return Err(cfg
-                    .invalid(span, "table.reps must be >= 1", "the paper uses 1000")
+                    .invalid(
+                        span,
+                        "table.repetitions must be >= 1",
+                        "the paper uses 1000",
+                    )
                     .into());
             }
-            let published =
-                Published::from_toml(PUBLISHED).map_err(|e| cell_err("published.toml", e))?;
+            let published = published()?;
             for row in &published.table {
                 let mut delays = vec![0];
                 if row.procedure == Procedure::Progressive {
@@ -243,8 +244,8 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                         s: row.s,
                         procedure: row.procedure,
                         delay,
-                        fresh: t.fresh,
-                        reps: t.reps,
+                        fresh: t.fresh_examples,
+                        reps: t.repetitions,
                         seed: c.seed,
                     };
                     let study = if delay == 0 { "table" } else { "delay" };
@@ -254,8 +255,8 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                         row.n_train,
                         row.s,
                         procedure_name(row.procedure),
-                        t.reps,
-                        t.fresh
+                        t.repetitions,
+                        t.fresh_examples
                     );
                     push(key, Work::Bkl { study, run }, &mut work);
                 }
@@ -325,8 +326,10 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                     .into())
             }
         };
-        if t.reps == 0 {
-            return Err(cfg.invalid(span, "reps must be >= 1", "set reps").into());
+        if t.repetitions == 0 {
+            return Err(cfg
+                .invalid(span, "repetitions must be >= 1", "set repetitions")
+                .into());
         }
         if t.kfold.is_empty() && t.progressive.is_empty() {
             return Err(cfg
@@ -355,12 +358,12 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                     .into());
             }
             push(
-                format!("kfold|{pname}|n={}|k={}|reps={}", kf.n, kf.k, t.reps),
+                format!("kfold|{pname}|n={}|k={}|reps={}", kf.n, kf.k, t.repetitions),
                 Work::KFold {
                     pop: pi,
                     n: kf.n,
                     k: kf.k,
-                    reps: t.reps,
+                    reps: t.repetitions,
                 },
                 &mut work,
             );
@@ -378,13 +381,13 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             push(
                 format!(
                     "progressive_check|{pname}|train={}|s={}|reps={}",
-                    pv.n_train, pv.s, t.reps
+                    pv.n_train, pv.s, t.repetitions
                 ),
                 Work::Pv {
                     pop: pi,
                     n_train: pv.n_train,
                     s: pv.s,
-                    reps: t.reps,
+                    reps: t.repetitions,
                 },
                 &mut work,
             );
@@ -403,11 +406,11 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
                 )
                 .into());
         }
-        if b.reps.saturating_mul(b.learners.len()) > MAX_CELLS {
+        if b.repetitions.saturating_mul(b.learners.len()) > MAX_CELLS {
             return Err(cfg
                 .invalid(
                     span,
-                    &format!("reps × learners is more than {} cells", MAX_CELLS),
+                    &format!("repetitions × learners is more than {} cells", MAX_CELLS),
                     "use fewer repetitions (each is a cell)",
                 )
                 .into());
@@ -431,7 +434,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             block: b.clone(),
         });
         for learner in learners {
-            for rep in 0..b.reps {
+            for rep in 0..b.repetitions {
                 push(
                     format!(
                         "stream|{}|{}|n={}|rep={rep}",

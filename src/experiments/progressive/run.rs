@@ -5,16 +5,16 @@ use std::sync::Arc;
 
 use super::paper::run_bkl;
 use super::plan::{PopInst, ProgressivePlan, StreamData, Work};
-use super::rows::{procedure_name, Row};
+use super::rows::{finite, procedure_name, Row};
 use super::stream::{progressive_stream, StreamSpec};
 use super::theorems::{
-    run_kfold_check, run_progressive_check, DatasetPopulation, KFoldCheck, KFoldRecord,
-    ProgressiveCheck, ProgressiveRecord,
+    run_kfold_check, run_progressive_check, DatasetPopulation, KFoldCheck, ProgressiveCheck,
 };
 use super::ProgressiveError;
 use crate::data::Dataset;
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::learners::AnyLearner;
+use crate::results::rows::{to_records, Core};
 use crate::results::Record;
 use crate::seed;
 
@@ -26,6 +26,40 @@ pub(super) fn cell_err(key: &str, e: impl std::fmt::Display) -> ExperimentError 
     }
 }
 
+/// Run `$body` with `$l` bound to the concrete learner inside an
+/// [`AnyLearner`].
+macro_rules! with_learner {
+    ($learner:expr, $l:ident => $body:expr) => {
+        match $learner {
+            AnyLearner::Pegasos($l) => $body,
+            AnyLearner::Lsqsgd($l) => $body,
+            AnyLearner::Ridge($l) => $body,
+        }
+    };
+}
+
+/// Run `$body` (a `Result<_, ProgressiveError>`) with `$p` bound to the
+/// [`Population`](super::theorems::Population) of a planned population (the
+/// synthetic problem, or a real learner on its training pool and test set).
+macro_rules! with_population {
+    ($pop:expr, $p:ident => $body:expr) => {
+        match $pop {
+            PopInst::Synthetic($p) => $body,
+            PopInst::Real {
+                train,
+                test,
+                learner,
+                ..
+            } => with_learner!(learner, l => {
+                DatasetPopulation::new(l.clone(), train, test).and_then(|pop| {
+                    let $p = &pop;
+                    $body
+                })
+            }),
+        }
+    };
+}
+
 impl Plan for ProgressivePlan {
     fn head(&self) -> &PlanHead {
         &self.head
@@ -34,48 +68,56 @@ impl Plan for ProgressivePlan {
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
         let key = &self.head.cells[i].key;
         let cell_seed = self.head.cells[i].seed;
+        let core = || self.head.core(i);
         let rows = match &self.work[i] {
             Work::Bkl { study, run } => {
                 let recs = run_bkl(run).map_err(|e| cell_err(key, e))?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: (*study).to_string(),
-                        population: format!("synthetic-bkl(N={})", run.n_features),
                         learner: format!("eliminator(tie={})", r.tie.label()),
-                        procedure: procedure_name(r.procedure).into(),
                         tie: r.tie.label().into(),
-                        n: (r.n_train + r.s) as i64,
-                        n_train: r.n_train as i64,
-                        s: r.s as i64,
-                        delay: r.delay as i64,
-                        rep: r.rep as i64,
-                        estimate: r.estimate,
-                        true_error: r.true_exact,
-                        true_fresh: r.true_fresh,
-                        survivors: r.survivors as i64,
-                        ..Row::default()
+                        n: Some((r.n_train + r.s) as i64),
+                        n_train: Some(r.n_train as i64),
+                        s: Some(r.s as i64),
+                        delay: Some(r.delay as i64),
+                        estimate: finite(r.estimate),
+                        true_error: finite(r.true_exact),
+                        true_fresh: finite(r.true_fresh),
+                        survivors: Some(r.survivors as i64),
+                        ..Row::new(
+                            core(),
+                            r.rep,
+                            format!("synthetic-bkl(N={})", run.n_features),
+                            procedure_name(r.procedure),
+                        )
                     })
                     .collect::<Vec<Row>>()
             }
             Work::KFold { pop, n, k, reps } => {
                 let p = &self.pops[*pop];
-                let recs = kfold_on(p, *n, *k, *reps, cell_seed).map_err(|e| cell_err(key, e))?;
+                let check = KFoldCheck {
+                    n: *n,
+                    k: *k,
+                    reps: *reps,
+                    shuffle: matches!(p, PopInst::Real { shuffle: true, .. }),
+                    seed: cell_seed,
+                };
+                let recs = with_population!(p, pop => run_kfold_check(pop, &check))
+                    .map_err(|e| cell_err(key, e))?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: "kfold".into(),
-                        population: p.name(),
                         learner: p.learner(),
-                        procedure: "kfold".into(),
-                        n: r.n as i64,
-                        n_train: (r.n - r.n / r.k) as i64,
-                        s: (r.n / r.k) as i64,
-                        k: r.k as i64,
-                        rep: r.rep as i64,
-                        estimate: r.est_k,
-                        true_error: r.true_k,
-                        holdout_estimate: r.est_1,
-                        holdout_true: r.true_1,
-                        ..Row::default()
+                        n: Some(r.n as i64),
+                        n_train: Some((r.n - r.n / r.k) as i64),
+                        s: Some((r.n / r.k) as i64),
+                        k: Some(r.k as i64),
+                        estimate: finite(r.est_k),
+                        true_error: finite(r.true_k),
+                        holdout_estimate: finite(r.est_1),
+                        holdout_true: finite(r.true_1),
+                        ..Row::new(core(), r.rep, p.name(), "kfold")
                     })
                     .collect()
             }
@@ -86,118 +128,42 @@ impl Plan for ProgressivePlan {
                 reps,
             } => {
                 let p = &self.pops[*pop];
-                let recs =
-                    pv_on(p, *n_train, *s, *reps, cell_seed).map_err(|e| cell_err(key, e))?;
+                let check = ProgressiveCheck {
+                    n_train: *n_train,
+                    s: *s,
+                    reps: *reps,
+                    seed: cell_seed,
+                };
+                let recs = with_population!(p, pop => run_progressive_check(pop, &check))
+                    .map_err(|e| cell_err(key, e))?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: "progressive_check".into(),
-                        population: p.name(),
                         learner: p.learner(),
-                        procedure: "progressive".into(),
-                        n: (r.n_train + r.s) as i64,
-                        n_train: r.n_train as i64,
-                        s: r.s as i64,
-                        delay: 0,
-                        rep: r.rep as i64,
-                        estimate: r.est_p,
-                        true_error: r.true_p,
-                        fresh_estimate: r.fresh_p,
-                        holdout_estimate: r.est_ho,
-                        holdout_true: r.true_ho,
-                        ..Row::default()
+                        n: Some((r.n_train + r.s) as i64),
+                        n_train: Some(r.n_train as i64),
+                        s: Some(r.s as i64),
+                        delay: Some(0),
+                        estimate: finite(r.est_p),
+                        true_error: finite(r.true_p),
+                        fresh_estimate: finite(r.fresh_p),
+                        holdout_estimate: finite(r.est_ho),
+                        holdout_true: finite(r.true_ho),
+                        ..Row::new(core(), r.rep, p.name(), "progressive")
                     })
                     .collect()
             }
             Work::Stream { data, learner, rep } => {
                 let sd = &self.streams[*data];
-                stream_rows(sd, learner, *rep, cell_seed).map_err(|e| cell_err(key, e))?
+                stream_rows(core(), sd, learner, *rep, cell_seed).map_err(|e| cell_err(key, e))?
             }
         };
-        Ok(rows.iter().map(Row::record).collect())
-    }
-}
-
-fn kfold_on(
-    p: &PopInst,
-    n: usize,
-    k: usize,
-    reps: usize,
-    seed: u64,
-) -> Result<Vec<KFoldRecord>, ProgressiveError> {
-    match p {
-        PopInst::Synthetic(pop) => run_kfold_check(
-            pop,
-            &KFoldCheck {
-                n,
-                k,
-                reps,
-                shuffle: false,
-                seed,
-            },
-        ),
-        PopInst::Real {
-            train,
-            test,
-            learner,
-            shuffle,
-        } => {
-            let check = KFoldCheck {
-                n,
-                k,
-                reps,
-                shuffle: *shuffle,
-                seed,
-            };
-            match learner {
-                AnyLearner::Pegasos(l) => {
-                    run_kfold_check(&DatasetPopulation::new(l.clone(), train, test)?, &check)
-                }
-                AnyLearner::Lsqsgd(l) => {
-                    run_kfold_check(&DatasetPopulation::new(l.clone(), train, test)?, &check)
-                }
-                AnyLearner::Ridge(l) => {
-                    run_kfold_check(&DatasetPopulation::new(l.clone(), train, test)?, &check)
-                }
-            }
-        }
-    }
-}
-
-fn pv_on(
-    p: &PopInst,
-    n_train: usize,
-    s: usize,
-    reps: usize,
-    seed: u64,
-) -> Result<Vec<ProgressiveRecord>, ProgressiveError> {
-    let check = ProgressiveCheck {
-        n_train,
-        s,
-        reps,
-        seed,
-    };
-    match p {
-        PopInst::Synthetic(pop) => run_progressive_check(pop, &check),
-        PopInst::Real {
-            train,
-            test,
-            learner,
-            ..
-        } => match learner {
-            AnyLearner::Pegasos(l) => {
-                run_progressive_check(&DatasetPopulation::new(l.clone(), train, test)?, &check)
-            }
-            AnyLearner::Lsqsgd(l) => {
-                run_progressive_check(&DatasetPopulation::new(l.clone(), train, test)?, &check)
-            }
-            AnyLearner::Ridge(l) => {
-                run_progressive_check(&DatasetPopulation::new(l.clone(), train, test)?, &check)
-            }
-        },
+        Ok(to_records(&rows)?)
     }
 }
 
 fn stream_rows(
+    core: Core,
     sd: &StreamData,
     learner: &AnyLearner,
     rep: usize,
@@ -224,40 +190,33 @@ fn stream_rows(
         members: b.members,
         seed,
     };
-    let res = match learner {
-        AnyLearner::Pegasos(l) => progressive_stream(l, &train, &sd.test, &spec)?,
-        AnyLearner::Lsqsgd(l) => progressive_stream(l, &train, &sd.test, &spec)?,
-        AnyLearner::Ridge(l) => progressive_stream(l, &train, &sd.test, &spec)?,
-    };
+    let res = with_learner!(learner, l => progressive_stream(l, &train, &sd.test, &spec)?);
     let base = Row {
-        population: train.name.clone(),
         learner: learner.short().to_string(),
-        procedure: "progressive".into(),
-        n: res.n as i64,
-        rep: rep as i64,
-        delay: 0,
-        ..Row::default()
+        n: Some(res.n as i64),
+        delay: Some(0),
+        ..Row::new(core, rep, train.name.clone(), "progressive")
     };
     let mut rows: Vec<Row> = res
         .points
         .iter()
         .map(|p| Row {
             study: "stream".into(),
-            t: p.t as i64,
-            estimate: p.running_loss,
-            test_error: p.test_error,
+            t: Some(p.t as i64),
+            estimate: finite(p.running_loss),
+            test_error: finite(p.test_error),
             ..base.clone()
         })
         .collect();
     rows.push(Row {
         study: "stream_summary".into(),
-        s: res.holdout as i64,
-        estimate: res.progressive_estimate,
-        true_error: res.progressive_true,
-        true_fresh: res.progressive_true_se,
-        holdout_estimate: res.holdout_estimate,
-        holdout_true: res.holdout_test_error,
-        test_error: res.final_test_error,
+        s: Some(res.holdout as i64),
+        estimate: finite(res.progressive_estimate),
+        true_error: finite(res.progressive_true),
+        true_fresh: finite(res.progressive_true_se),
+        holdout_estimate: finite(res.holdout_estimate),
+        holdout_true: finite(res.holdout_test_error),
+        test_error: finite(res.final_test_error),
         ..base
     });
     Ok(rows)

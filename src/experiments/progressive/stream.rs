@@ -7,6 +7,7 @@ use rand::seq::index;
 use serde::{Deserialize, Serialize};
 
 use super::stats::Summary;
+use super::theorems::same_features;
 use super::ProgressiveError;
 use crate::cv::holdout::hold_out;
 use crate::cv::progressive::progressive;
@@ -98,15 +99,7 @@ pub fn progressive_stream<L: IncrementalLearner>(
     spec: &StreamSpec,
 ) -> Result<StreamResult, ProgressiveError> {
     let n = train.n();
-    if train.d() != test.d() {
-        return Err(ProgressiveError::Invalid(format!(
-            "{} has {} features but {} has {}",
-            train.name,
-            train.d(),
-            test.name,
-            test.d()
-        )));
-    }
+    same_features(train, test)?;
     if n < 2 || test.n() == 0 {
         return Err(ProgressiveError::Invalid(
             "the stream needs at least two points and a non-empty test set".into(),

@@ -156,16 +156,30 @@ fn all_points(d: usize, target: usize) -> Dataset {
     Dataset::from_dense_rows("synthetic-cube", &rows, y)
 }
 
+/// A BKL sample of 6 points with `d` features drawn from seed `s`, every
+/// point of `{0,1}^d` labelled by the same target (the distribution, exactly),
+/// the eliminator with ties scored 1/2, and the generator for further draws.
+fn sample_and_cube(d: usize, s: u64) -> (Dataset, Dataset, Eliminator, rand_pcg::Pcg64Mcg) {
+    let problem = BklProblem::new(d).unwrap();
+    let mut rng = seed::rng(s);
+    let t = problem.draw_target(&mut rng);
+    let data = problem.draw(t, 6, &mut rng).unwrap().to_dataset();
+    (data, all_points(d, t), Eliminator::new(TieRule::Half), rng)
+}
+
+/// The exact true error of the averaged (L1) meta-hypothesis of `models`:
+/// its mean loss over every point of the cube.
+fn averaged_true_error(l: &Eliminator, models: &[EliminatorModel], cube: &Dataset) -> f64 {
+    (0..cube.n())
+        .map(|i| meta_loss(l, models, cube, i, None))
+        .sum::<f64>()
+        / cube.n() as f64
+}
+
 #[test]
 fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
     // N = 12: the true error is an exact average over all 4096 points.
-    let d = 12;
-    let problem = BklProblem::new(d).unwrap();
-    let mut rng = seed::rng(2024);
-    let t = problem.draw_target(&mut rng);
-    let data = problem.draw(t, 6, &mut rng).unwrap().to_dataset();
-    let cube = all_points(d, t);
-    let l = Eliminator::new(TieRule::Half);
+    let (data, cube, l, mut rng) = sample_and_cube(12, 2024);
     let order: Vec<usize> = (0..6).collect();
     let folds = contiguous_folds(&order, 3).unwrap();
     let mut models = Vec::new();
@@ -181,12 +195,8 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
         .sum::<f64>()
         / 3.0;
     // Exact true error of the averaged (L1) meta-hypothesis.
+    let averaged = averaged_true_error(&l, &models, &cube);
     let all: Vec<usize> = (0..cube.n()).collect();
-    let averaged: f64 = all
-        .iter()
-        .map(|&i| meta_loss(&l, &models, &cube, i, None))
-        .sum::<f64>()
-        / cube.n() as f64;
     assert!(
         (averaged - mean_closed).abs() < 1e-12,
         "{averaged} vs {mean_closed}"
@@ -213,25 +223,14 @@ fn kfold_hypothesis_true_error_is_the_mean_of_the_folds() {
 
 #[test]
 fn progressive_hypothesis_true_error_is_the_mean_of_its_members() {
-    let d = 10;
-    let problem = BklProblem::new(d).unwrap();
-    let mut rng = seed::rng(77);
-    let t = problem.draw_target(&mut rng);
-    let data = problem.draw(t, 6, &mut rng).unwrap().to_dataset();
-    let cube = all_points(d, t);
-    let l = Eliminator::new(TieRule::Half);
+    let (data, cube, l, _) = sample_and_cube(10, 77);
     let mut models = Vec::new();
     let (_, truths) = progressive_with_truth(&l, &data, &[0], &[1, 2, 3, 4, 5], 0, |m| {
         models.push(m.clone());
         true_error_of_survivors(m.n_alive())
     })
     .unwrap();
-    let all: Vec<usize> = (0..cube.n()).collect();
-    let averaged: f64 = all
-        .iter()
-        .map(|&i| meta_loss(&l, &models, &cube, i, None))
-        .sum::<f64>()
-        / cube.n() as f64;
+    let averaged = averaged_true_error(&l, &models, &cube);
     let mean: f64 = truths.iter().sum::<f64>() / truths.len() as f64;
     assert!((averaged - mean).abs() < 1e-12);
 }
@@ -494,14 +493,14 @@ n_features = 200
 n_min = 12
 n_max = 13
 s = 2
-reps = 5
+repetitions = 5
 [bkl.table]
-reps = 5
-fresh = 50
+repetitions = 5
+fresh_examples = 50
 delays = [2]
 [[theorems]]
 population = { synthetic = { n_features = 64 } }
-reps = 20
+repetitions = 20
 kfold = [{ n = 6, k = 3 }]
 progressive = [{ n_train = 3, s = 4 }]
 "#;
@@ -526,4 +525,63 @@ progressive = [{ n_train = 3, s = 4 }]
     assert!(kind.plan(&bad, &ctx).is_err());
     let unknown = ConfigFile::from_text("bad.toml", format!("{text}\nbogus = 1\n"));
     assert!(kind.plan(&unknown, &ctx).is_err());
+}
+
+#[test]
+fn old_key_spellings_are_errors_that_name_the_new_keys() {
+    use crate::config::{ConfigError, ConfigFile};
+    let text = "kind = \"progressive\"\nname = \"p\"\nseed = 1\n[bkl.table]\nrepetitions = 5\nfresh_examples = 50\n[[theorems]]\npopulation = { synthetic = { n_features = 64 } }\nrepetitions = 2\nkfold = [{ n = 6, k = 3 }]\n[[stream]]\ntrain = \"a9a\"\ntest = \"a9a.t\"\nlearners = [{ type = \"pegasos\" }]\n";
+    assert!(super::config::parse(&ConfigFile::from_text("p.toml", text)).is_ok());
+    for (from, to, line, col, message) in [
+        (
+            "repetitions = 5",
+            "reps = 5",
+            5,
+            8,
+            "`reps` is now `repetitions`",
+        ),
+        (
+            "fresh_examples = 50",
+            "fresh = 50",
+            6,
+            9,
+            "`fresh` is now `fresh_examples`",
+        ),
+        (
+            "repetitions = 2",
+            "reps = 2",
+            9,
+            8,
+            "`reps` is now `repetitions`",
+        ),
+        (
+            "learners = [{ type = \"pegasos\" }]",
+            "learners = [{ type = \"pegasos\" }]\nreps = 3",
+            15,
+            8,
+            "`reps` is now `repetitions`",
+        ),
+    ] {
+        let cfg = ConfigFile::from_text("p.toml", text.replacen(from, to, 1));
+        match super::config::parse(&cfg) {
+            Err(e @ ConfigError::Invalid { .. }) => {
+                let shown = e.to_string();
+                assert!(
+                    shown.starts_with(&format!("p.toml:{line}:{col}: {message}")),
+                    "{shown}"
+                );
+                assert!(shown.contains("fix: rename"), "{shown}");
+            }
+            other => panic!("{to}: {other:?}"),
+        }
+    }
+    // `fresh` is not an old spelling where there never was one.
+    let cfg = ConfigFile::from_text(
+        "p.toml",
+        text.replacen("repetitions = 2", "repetitions = 2\nfresh = 1", 1),
+    );
+    assert!(matches!(
+        super::config::parse(&cfg),
+        Err(ConfigError::Parse { .. })
+    ));
 }

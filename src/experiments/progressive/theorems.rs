@@ -129,15 +129,7 @@ pub struct DatasetPopulation<'a, L> {
 impl<'a, L: IncrementalLearner + Clone> DatasetPopulation<'a, L> {
     /// A population; `pool` and `test` must have the same feature count.
     pub fn new(learner: L, pool: &'a Dataset, test: &'a Dataset) -> Result<Self, ProgressiveError> {
-        if pool.d() != test.d() {
-            return Err(ProgressiveError::Invalid(format!(
-                "{} has {} features but {} has {}",
-                pool.name,
-                pool.d(),
-                test.name,
-                test.d()
-            )));
-        }
+        same_features(pool, test)?;
         if test.n() == 0 {
             return Err(ProgressiveError::Invalid("empty test set".into()));
         }
@@ -187,6 +179,20 @@ impl<L: IncrementalLearner + Clone> Population for DatasetPopulation<'_, L> {
         let i = rng.random_range(0..self.test.n());
         Ok(learner.loss(model, self.test, i))
     }
+}
+
+/// An error unless `a` and `b` have the same feature count.
+pub(super) fn same_features(a: &Dataset, b: &Dataset) -> Result<(), ProgressiveError> {
+    if a.d() == b.d() {
+        return Ok(());
+    }
+    Err(ProgressiveError::Invalid(format!(
+        "{} has {} features but {} has {}",
+        a.name,
+        a.d(),
+        b.name,
+        b.d()
+    )))
 }
 
 /// One k-fold check: data sets of `n` points, `k` folds, `reps` repetitions.
@@ -293,6 +299,17 @@ impl MomentRow {
     pub fn ratio(&self) -> f64 {
         self.kfold.mean / self.holdout.mean
     }
+
+    /// The k-fold moment is significantly smaller (paired 95% interval of
+    /// the difference above 0).
+    pub fn kfold_smaller(&self) -> bool {
+        self.diff.mean - self.diff.ci95() > 0.0
+    }
+
+    /// The k-fold moment is significantly larger (the interval below 0).
+    pub fn kfold_larger(&self) -> bool {
+        self.diff.mean + self.diff.ci95() < 0.0
+    }
 }
 
 /// Moment rows for every `(n, k)` group in `records` and every `m` in `ms`.
@@ -344,6 +361,14 @@ pub struct TailRow {
     pub lower_ci: (f64, f64),
     /// `exp(-2 a² s)`.
     pub bound: f64,
+}
+
+impl TailRow {
+    /// Whether the lower end of either tail's 95% interval exceeds the bound
+    /// (the records contradict the theorem).
+    pub fn violated(&self) -> bool {
+        self.upper_ci.0 > self.bound || self.lower_ci.0 > self.bound
+    }
 }
 
 /// Tail rows for the deviations `ê - ē` of one estimator over `a_grid`.

@@ -3,16 +3,18 @@
 //! Theorems 1–5. Feeds the report's conclusions section (`overview`) and the
 //! scorecard (`scorecard`).
 
-use super::kind::{ProgressiveConfig, Row};
-use super::paper::{
-    compare_table, summarize, tie_rule_fit, BklSummary, Procedure, Published, TieKind,
-};
+use super::config::parse;
+use super::kind::{published, ProgressiveConfig};
+use super::paper::{compare_table, tie_rule_fit, BklSummary, Procedure, TieKind};
+use super::render::theorems::by_n_k;
+use super::rows::{bkl_summaries, kfold_groups, pv_groups, read_rows, study, Row};
 use super::stats::Summary;
-use super::theorems::{moment_rows, tail_rows, theorem5_row, KFoldRecord, ProgressiveRecord};
+use super::theorems::{moment_rows, tail_rows, theorem5_row};
 use crate::config::ConfigFile;
+use crate::experiments::ExperimentError;
+use crate::results::md_table::MdTable;
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::results::Record;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 const PAPER: &str = "BKL (COLT 1999)";
@@ -21,23 +23,8 @@ pub const CONCLUSIONS_SECTION: &str = "BKL: the paper's conclusions against ours
 /// A difference is significant beyond this many standard errors.
 pub const Z: f64 = 2.0;
 
-fn rows_of(records: &[Record], study: &str) -> Vec<Row> {
-    records
-        .iter()
-        .map(Row::from_record)
-        .filter(|r| r.study == study)
-        .collect()
-}
-
-fn summaries(records: &[Record], study: &str) -> Vec<BklSummary> {
-    let rows = rows_of(records, study);
-    let refs: Vec<&Row> = rows.iter().collect();
-    let n_features = super::render::n_features_of(&refs);
-    let recs: Vec<_> = refs
-        .iter()
-        .filter_map(|r| super::render::to_bkl(r))
-        .collect();
-    summarize(&recs, n_features)
+fn summaries(rows: &[Row], name: &str) -> Vec<BklSummary> {
+    bkl_summaries(&study(rows, name))
 }
 
 /// A two-sample (Welch) z statistic of `a.mean − b.mean`.
@@ -70,8 +57,8 @@ fn find(
 
 /// Conclusion A: PV(5, 10)'s estimate is closer to its true error than
 /// Hold-out(9, 10)'s: (z, PV discrepancy, HO discrepancy) per tie rule.
-pub fn conclusion_a(records: &[Record]) -> Vec<(TieKind, f64, Summary, Summary)> {
-    let s = summaries(records, "table");
+pub fn conclusion_a(rows: &[Row]) -> Vec<(TieKind, f64, Summary, Summary)> {
+    let s = summaries(rows, "table");
     TieKind::ALL
         .into_iter()
         .filter_map(|t| {
@@ -89,8 +76,8 @@ pub fn conclusion_a(records: &[Record]) -> Vec<(TieKind, f64, Summary, Summary)>
 
 /// Conclusion B: the progressive hypothesis at n = 15 (5 + 10) has a smaller
 /// true error than the hold-out's at n = 19 (9 + 10): (z, PV, HO).
-pub fn conclusion_b(records: &[Record]) -> Option<(f64, Summary, Summary)> {
-    let s = summaries(records, "figure1");
+pub fn conclusion_b(rows: &[Row]) -> Option<(f64, Summary, Summary)> {
+    let s = summaries(rows, "figure1");
     let pv = find(&s, Procedure::Progressive, 5, 10, TieKind::Half)?;
     let ho = find(&s, Procedure::HoldOut, 9, 10, TieKind::Half)?;
     Some((
@@ -104,8 +91,8 @@ pub fn conclusion_b(records: &[Record]) -> Option<(f64, Summary, Summary)> {
 /// 0.01 the progressive hypothesis' mean true error is below the hold-out's,
 /// and every simulated mean is within 4 standard errors (+ 1e-3) of its
 /// closed form. Returns (holds, words).
-pub fn figure1_check(records: &[Record]) -> Option<(bool, String)> {
-    let s = summaries(records, "figure1");
+pub fn figure1_check(rows: &[Row]) -> Option<(bool, String)> {
+    let s = summaries(rows, "figure1");
     let half: Vec<&BklSummary> = s
         .iter()
         .filter(|x| x.tie == TieKind::Half && x.delay == 0)
@@ -142,9 +129,9 @@ pub fn figure1_check(records: &[Record]) -> Option<(bool, String)> {
 
 /// The Section 5 table: with the best-fitting tie rule every row's true
 /// error and discrepancy are within 2 published ± of the paper's.
-pub fn table_check(records: &[Record]) -> Option<(bool, String)> {
-    let p = Published::from_toml(super::kind::PUBLISHED).ok()?;
-    let s = summaries(records, "table");
+pub fn table_check(rows: &[Row]) -> Option<(bool, String)> {
+    let p = published().ok()?;
+    let s = summaries(rows, "table");
     let cmp = compare_table(&p, &s);
     if cmp.is_empty() {
         return None;
@@ -185,64 +172,56 @@ struct TheoremOutcome {
     words: String,
 }
 
-fn config_of(run: &StoredRun) -> Option<ProgressiveConfig> {
-    ConfigFile::from_text(&run.manifest.config_path, &run.manifest.config)
-        .parse()
-        .ok()
+/// A stored run read back: its name, its config (when it still parses) and
+/// its typed rows.
+struct TypedRun<'a> {
+    name: &'a str,
+    config: Option<ProgressiveConfig>,
+    rows: Vec<Row>,
 }
 
-fn kfold_by_pop(records: &[Record]) -> BTreeMap<String, Vec<KFoldRecord>> {
-    let mut by: BTreeMap<String, Vec<KFoldRecord>> = BTreeMap::new();
-    for r in rows_of(records, "kfold") {
-        by.entry(format!("{} / {}", r.population, r.learner))
-            .or_default()
-            .push(KFoldRecord {
-                n: r.n.max(0) as usize,
-                k: r.k.max(0) as usize,
-                rep: r.rep.max(0) as usize,
-                est_k: r.estimate,
-                true_k: r.true_error,
-                est_1: r.holdout_estimate,
-                true_1: r.holdout_true,
-            });
+impl<'a> TypedRun<'a> {
+    /// The run's rows; a run whose records do not read as rows has none (its
+    /// render reports the error).
+    fn of(run: &'a StoredRun) -> TypedRun<'a> {
+        TypedRun {
+            name: &run.name,
+            config: parse(&ConfigFile::from_text(
+                &run.manifest.config_path,
+                &run.manifest.config,
+            ))
+            .ok(),
+            rows: read_rows(&run.records).unwrap_or_default(),
+        }
     }
-    by
+
+    fn has(&self, name: &str) -> bool {
+        self.rows.iter().any(|r| r.study == name)
+    }
 }
 
-fn pv_by_pop(records: &[Record]) -> BTreeMap<(String, i64, i64), Vec<ProgressiveRecord>> {
-    super::render::pv_groups(rows_of(records, "progressive_check").iter())
+/// Whether a row is a theorem check (k-fold or progressive).
+fn is_theorem_row(r: &Row) -> bool {
+    matches!(r.study.as_str(), "kfold" | "progressive_check")
 }
 
 /// Theorem `t` (1–5) over every theorem run: rows checked and rows where our
 /// records contradict it at 95%.
-fn theorem(t: u32, runs: &[&StoredRun]) -> Option<TheoremOutcome> {
+fn theorem(t: u32, runs: &[&TypedRun]) -> Option<TheoremOutcome> {
     let (mut rows, mut violations) = (0, 0);
     for run in runs {
-        let c = config_of(run);
-        let ms = c
-            .as_ref()
-            .map_or_else(|| vec![1, 2, 3, 4], |c| c.moments.clone());
-        let a = c
-            .as_ref()
-            .map_or_else(|| vec![0.05, 0.1, 0.2], |c| c.tail_a.clone());
+        let c = run.config.as_ref();
+        let ms = c.map_or_else(|| vec![1, 2, 3, 4], |c| c.moments.clone());
+        let a = c.map_or_else(|| vec![0.05, 0.1, 0.2], |c| c.tail_a.clone());
         match t {
             1..=3 => {
-                for recs in kfold_by_pop(&run.records).values() {
+                for recs in kfold_groups(study(&run.rows, "kfold")).values() {
                     if t == 3 {
-                        let mut nk: Vec<(usize, usize)> = recs.iter().map(|r| (r.n, r.k)).collect();
-                        nk.sort_unstable();
-                        nk.dedup();
-                        for (n, k) in nk {
-                            let d: Vec<f64> = recs
-                                .iter()
-                                .filter(|r| r.n == n && r.k == k)
-                                .map(|r| r.est_k - r.true_k)
-                                .collect();
+                        for (n, k, sel) in by_n_k(recs) {
+                            let d: Vec<f64> = sel.iter().map(|r| r.est_k - r.true_k).collect();
                             for row in tail_rows("k-fold", &d, n / k, &a) {
                                 rows += 1;
-                                violations += usize::from(
-                                    row.upper_ci.0 > row.bound || row.lower_ci.0 > row.bound,
-                                );
+                                violations += usize::from(row.violated());
                             }
                         }
                         continue;
@@ -253,22 +232,22 @@ fn theorem(t: u32, runs: &[&StoredRun]) -> Option<TheoremOutcome> {
                             continue;
                         }
                         rows += 1;
-                        let sig_larger = m.diff.mean + m.diff.ci95() < 0.0;
-                        let sig_smaller = m.diff.mean - m.diff.ci95() > 0.0;
-                        violations += usize::from(if t == 1 { sig_larger } else { !sig_smaller });
+                        violations += usize::from(if t == 1 {
+                            m.kfold_larger()
+                        } else {
+                            !m.kfold_smaller()
+                        });
                     }
                 }
             }
             _ => {
-                for recs in pv_by_pop(&run.records).values() {
+                for recs in pv_groups(study(&run.rows, "progressive_check")).values() {
                     if t == 4 {
                         let s = recs.first().map_or(0, |r| r.s);
                         let d: Vec<f64> = recs.iter().map(|r| r.est_p - r.true_p).collect();
                         for row in tail_rows("progressive", &d, s, &a) {
                             rows += 1;
-                            violations += usize::from(
-                                row.upper_ci.0 > row.bound || row.lower_ci.0 > row.bound,
-                            );
+                            violations += usize::from(row.violated());
                         }
                     } else if let Some(r5) = theorem5_row(recs) {
                         rows += 1;
@@ -293,237 +272,244 @@ const THEOREMS: [(&str, &str, &str); 5] = [
     ("Theorem 5", "E(ê_P − ē_P)² ≤ E(ê'_P − ē_P)² (progressive no worse than a fresh hold-out of s)", "reproduced: no (n_train, s) row where fresh − progressive is significantly negative"),
 ];
 
-fn bkl_runs<'a>(runs: &'a [&'a StoredRun], study: &str) -> Vec<&'a StoredRun> {
-    runs.iter()
-        .copied()
-        .filter(|r| r.records.iter().any(|x| x.text("study") == study))
-        .collect()
+/// One of the paper's artifacts on the scorecard.
+struct Artifact<'a> {
+    name: &'a str,
+    /// The paper's value when a run checks it.
+    claim: &'a str,
+    rule: &'a str,
 }
 
-/// The progressive-validation rows of the scorecard.
-pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
-    let mut out = Vec::new();
-    let paper_data = DataUsed::Paper(
-        "the paper's synthetic boolean problem (N = 1000), its own generator".into(),
-    );
-    let not_run = |artifact: &str, paper: &str, rule: &str, section: &str| ScoreRow {
-        paper: PAPER.into(),
-        artifact: artifact.into(),
-        paper_value: paper.into(),
-        ours: "no run".into(),
-        data: DataUsed::None,
-        verdict: Verdict::NotRun,
-        rule: rule.into(),
-        section: section.into(),
-    };
-    // Figure 1.
-    let rule1 = "reproduced: progressive's mean true error below the hold-out's at every n where the hold-out's exceeds 0.01, and every simulated mean within 4 s.e. (+1e-3) of the closed form";
-    let fig_runs = bkl_runs(runs, "figure1");
-    match fig_runs.first().and_then(|r| figure1_check(&r.records).map(|c| (r, c))) {
-        Some((r, (ok, words))) => out.push(ScoreRow {
-            paper: PAPER.into(),
-            artifact: "Figure 1 (true error against n)".into(),
-            paper_value: "progressive validation's hypothesis has a lower true error than the hold-out's at every n".into(),
-            ours: words,
-            data: paper_data.clone(),
-            verdict: if ok { Verdict::Reproduced } else { Verdict::NotReproduced },
-            rule: rule1.into(),
-            section: format!("Run `{}`", r.name),
-        }),
-        None => out.push(not_run("Figure 1 (true error against n)", "progressive below hold-out", rule1, "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)")),
-    }
-    // The table.
-    let rule2 = "reproduced: with the best-fitting tie rule, every row's true error and |true − estimate| within 2 published ± of the paper's";
-    let table_runs = bkl_runs(runs, "table");
-    match table_runs.first().and_then(|r| table_check(&r.records).map(|c| (r, c))) {
-        Some((r, (ok, words))) => out.push(ScoreRow {
-            paper: PAPER.into(),
-            artifact: "Section 5 table".into(),
-            paper_value: "PV(5,10) .205 / .088; HO(5,10) .436 / .120; HO(9,10) .235 / .109 (true error / discrepancy)".into(),
-            ours: words,
-            data: paper_data.clone(),
-            verdict: if ok { Verdict::Reproduced } else { Verdict::NotReproduced },
-            rule: rule2.into(),
-            section: format!("Run `{}`", r.name),
-        }),
-        None => out.push(not_run("Section 5 table", "PV(5,10) .205 / .088; HO(5,10) .436 / .120; HO(9,10) .235 / .109", rule2, "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)")),
-    }
-    // Conclusion A.
-    let rule_a = "reproduced: PV(5,10)'s mean |true − estimate| smaller than Hold-out(9,10)'s by more than 2 s.e. (Welch z test on the 1000 repetitions, best-fitting tie rule); a tie (|z| ≤ 2) or the reverse: not reproduced";
-    let ca = table_runs
-        .first()
-        .map(|r| conclusion_a(&r.records))
-        .unwrap_or_default();
-    let best_tie = table_runs
-        .first()
-        .and_then(|r| {
-            let p = Published::from_toml(super::kind::PUBLISHED).ok()?;
-            tie_rule_fit(&compare_table(&p, &summaries(&r.records, "table")))
-                .first()
-                .map(|f| f.tie)
-        })
-        .unwrap_or(TieKind::Random);
-    match ca.iter().find(|c| c.0 == best_tie).or(ca.first()) {
-        Some((t, z, pv, ho)) => out.push(ScoreRow {
-            paper: PAPER.into(),
-            artifact: "Conclusion: PV(5,10) estimates better than Hold-out(9,10)".into(),
-            paper_value: "|true − est.| .088 ± .011 against .109 ± .015".into(),
-            ours: format!(
-                "{:.3} ± {:.3} against {:.3} ± {:.3} (ties {}): z = {z:.1}, {}",
-                pv.mean,
-                pv.se,
-                ho.mean,
-                ho.se,
-                t.label(),
-                outcome(*z)
-            ),
-            data: paper_data.clone(),
-            verdict: if *z < -Z {
-                Verdict::Reproduced
-            } else {
-                Verdict::NotReproduced
-            },
-            rule: rule_a.into(),
-            section: CONCLUSIONS_SECTION.into(),
-        }),
-        None => out.push(not_run(
-            "Conclusion: PV(5,10) estimates better than Hold-out(9,10)",
-            ".088 against .109",
-            rule_a,
-            CONCLUSIONS_SECTION,
-        )),
-    }
-    // Conclusion B.
-    let rule_b = "reproduced: the progressive hypothesis' mean true error at n = 15 below the hold-out's at n = 19 by more than 2 s.e. (Welch z test)";
-    match fig_runs.first().and_then(|r| conclusion_b(&r.records)) {
-        Some((z, pv, ho)) => out.push(ScoreRow {
-            paper: PAPER.into(),
-            artifact: "Conclusion: progressive with n = 15 beats hold-out with n = 19".into(),
-            paper_value: "Figure 1: progressive at n = 15 below hold-out at n = 19".into(),
-            ours: format!(
-                "{:.3} ± {:.3} against {:.3} ± {:.3}: z = {z:.1}, {}",
-                pv.mean,
-                pv.se,
-                ho.mean,
-                ho.se,
-                outcome(z)
-            ),
-            data: paper_data.clone(),
-            verdict: if z < -Z {
-                Verdict::Reproduced
-            } else {
-                Verdict::NotReproduced
-            },
-            rule: rule_b.into(),
-            section: CONCLUSIONS_SECTION.into(),
-        }),
-        None => out.push(not_run(
-            "Conclusion: progressive with n = 15 beats hold-out with n = 19",
-            "Figure 1",
-            rule_b,
-            CONCLUSIONS_SECTION,
-        )),
-    }
-    // Theorems.
-    let th_runs: Vec<&StoredRun> = runs
-        .iter()
-        .copied()
-        .filter(|r| {
-            r.records
-                .iter()
-                .any(|x| matches!(x.text("study").as_str(), "kfold" | "progressive_check"))
-        })
-        .collect();
-    let pops: Vec<String> = {
-        let mut v: Vec<String> = th_runs
-            .iter()
-            .flat_map(|r| r.records.iter())
-            .filter(|x| matches!(x.text("study").as_str(), "kfold" | "progressive_check"))
-            .map(|x| x.text("population"))
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let synthetic_only = pops.iter().all(|p| p.contains("synthetic"));
-    let data = if pops.is_empty() {
-        DataUsed::None
-    } else if synthetic_only {
-        paper_data.clone()
-    } else {
-        DataUsed::Substitute(format!(
-            "the paper's synthetic problem and real data ({})",
-            pops.iter()
-                .filter(|p| !p.contains("synthetic"))
-                .cloned()
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-    };
-    for (i, (name, claim, rule)) in THEOREMS.iter().enumerate() {
-        let section = th_runs.first().map_or_else(
-            || CONCLUSIONS_SECTION.to_string(),
-            |r| format!("Run `{}`", r.name),
-        );
-        match theorem(i as u32 + 1, &th_runs) {
-            Some(o) => out.push(ScoreRow {
-                paper: PAPER.into(),
-                artifact: (*name).into(),
-                paper_value: (*claim).into(),
-                ours: format!("{} rows checked: {}", o.rows, o.words),
-                data: data.clone(),
-                verdict: if o.violations == 0 {
+/// What a run found for an artifact: our words, whether it reproduces, the
+/// data used and the report section to look at.
+type Checked<'a> = (String, bool, &'a DataUsed, String);
+
+impl Artifact<'_> {
+    /// The artifact's scorecard row: reproduced or not when `checked`,
+    /// otherwise "not run" (with the paper's value `short` under `section`).
+    fn row(&self, checked: Option<Checked>, (short, section): (&str, &str)) -> ScoreRow {
+        let (paper_value, ours, data, verdict, section) = match checked {
+            Some((ours, ok, data, section)) => (
+                self.claim,
+                ours,
+                data.clone(),
+                if ok {
                     Verdict::Reproduced
                 } else {
                     Verdict::NotReproduced
                 },
-                rule: (*rule).into(),
                 section,
-            }),
-            None => out.push(not_run(name, claim, rule, &section)),
+            ),
+            None => (
+                short,
+                "no run".to_string(),
+                DataUsed::None,
+                Verdict::NotRun,
+                section.to_string(),
+            ),
+        };
+        ScoreRow {
+            paper: PAPER.into(),
+            artifact: self.name.into(),
+            paper_value: paper_value.into(),
+            ours,
+            data,
+            verdict,
+            rule: self.rule.into(),
+            section,
         }
+    }
+}
+
+/// "(mean ± s.e.) against (mean ± s.e.)".
+fn against(pv: &Summary, ho: &Summary) -> String {
+    format!(
+        "{:.3} ± {:.3} against {:.3} ± {:.3}",
+        pv.mean, pv.se, ho.mean, ho.se
+    )
+}
+
+/// The progressive-validation rows of the scorecard.
+pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
+    let typed: Vec<TypedRun> = runs.iter().map(|r| TypedRun::of(r)).collect();
+    let first_with = |name: &str| typed.iter().find(|r| r.has(name));
+    let title = "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)";
+    let run_section = |r: &TypedRun| format!("Run `{}`", r.name);
+    let paper_data = DataUsed::Paper(
+        "the paper's synthetic boolean problem (N = 1000), its own generator".into(),
+    );
+    let mut out = Vec::new();
+    let fig_run = first_with("figure1");
+    let table_run = first_with("table");
+    out.push(Artifact {
+        name: "Figure 1 (true error against n)",
+        claim: "progressive validation's hypothesis has a lower true error than the hold-out's at every n",
+        rule: "reproduced: progressive's mean true error below the hold-out's at every n where the hold-out's exceeds 0.01, and every simulated mean within 4 s.e. (+1e-3) of the closed form",
+    }
+    .row(
+        fig_run.and_then(|r| {
+            figure1_check(&r.rows).map(|(ok, words)| (words, ok, &paper_data, run_section(r)))
+        }),
+        ("progressive below hold-out", title),
+    ));
+    let published_rows = "PV(5,10) .205 / .088; HO(5,10) .436 / .120; HO(9,10) .235 / .109";
+    out.push(Artifact {
+        name: "Section 5 table",
+        claim: &format!("{published_rows} (true error / discrepancy)"),
+        rule: "reproduced: with the best-fitting tie rule, every row's true error and |true − estimate| within 2 published ± of the paper's",
+    }
+    .row(
+        table_run.and_then(|r| {
+            table_check(&r.rows).map(|(ok, words)| (words, ok, &paper_data, run_section(r)))
+        }),
+        (published_rows, title),
+    ));
+    // Conclusion A, under the best-fitting tie rule.
+    let ca = table_run.map(|r| conclusion_a(&r.rows)).unwrap_or_default();
+    let best_tie = table_run
+        .and_then(|r| {
+            let p = published().ok()?;
+            tie_rule_fit(&compare_table(&p, &summaries(&r.rows, "table")))
+                .first()
+                .map(|f| f.tie)
+        })
+        .unwrap_or(TieKind::Random);
+    out.push(Artifact {
+        name: "Conclusion: PV(5,10) estimates better than Hold-out(9,10)",
+        claim: "|true − est.| .088 ± .011 against .109 ± .015",
+        rule: "reproduced: PV(5,10)'s mean |true − estimate| smaller than Hold-out(9,10)'s by more than 2 s.e. (Welch z test on the 1000 repetitions, best-fitting tie rule); a tie (|z| ≤ 2) or the reverse: not reproduced",
+    }
+    .row(
+        ca.iter().find(|c| c.0 == best_tie).or(ca.first()).map(|(t, z, pv, ho)| {
+            let words = format!(
+                "{} (ties {}): z = {z:.1}, {}",
+                against(pv, ho),
+                t.label(),
+                outcome(*z)
+            );
+            (words, *z < -Z, &paper_data, CONCLUSIONS_SECTION.to_string())
+        }),
+        (".088 against .109", CONCLUSIONS_SECTION),
+    ));
+    out.push(Artifact {
+        name: "Conclusion: progressive with n = 15 beats hold-out with n = 19",
+        claim: "Figure 1: progressive at n = 15 below hold-out at n = 19",
+        rule: "reproduced: the progressive hypothesis' mean true error at n = 15 below the hold-out's at n = 19 by more than 2 s.e. (Welch z test)",
+    }
+    .row(
+        fig_run.and_then(|r| conclusion_b(&r.rows)).map(|(z, pv, ho)| {
+            let words = format!("{}: z = {z:.1}, {}", against(&pv, &ho), outcome(z));
+            (words, z < -Z, &paper_data, CONCLUSIONS_SECTION.to_string())
+        }),
+        ("Figure 1", CONCLUSIONS_SECTION),
+    ));
+    // Theorems.
+    let th_runs: Vec<&TypedRun> = typed
+        .iter()
+        .filter(|r| r.rows.iter().any(is_theorem_row))
+        .collect();
+    let mut pops: Vec<&str> = th_runs
+        .iter()
+        .flat_map(|r| r.rows.iter())
+        .filter(|r| is_theorem_row(r))
+        .map(|r| r.population.as_str())
+        .collect();
+    pops.sort_unstable();
+    pops.dedup();
+    let real: Vec<&str> = pops
+        .iter()
+        .copied()
+        .filter(|p| !p.contains("synthetic"))
+        .collect();
+    let data = if pops.is_empty() {
+        DataUsed::None
+    } else if real.is_empty() {
+        paper_data.clone()
+    } else {
+        DataUsed::Substitute(format!(
+            "the paper's synthetic problem and real data ({})",
+            real.join(", ")
+        ))
+    };
+    let section = th_runs
+        .first()
+        .map_or_else(|| CONCLUSIONS_SECTION.to_string(), |r| run_section(r));
+    for (i, (name, claim, rule)) in THEOREMS.iter().enumerate() {
+        let checked = theorem(i as u32 + 1, &th_runs).map(|o| {
+            let words = format!("{} rows checked: {}", o.rows, o.words);
+            (words, o.violations == 0, &data, section.clone())
+        });
+        out.push(Artifact { name, claim, rule }.row(checked, (claim, &section)));
     }
     out
 }
 
 /// The conclusions section: both of the paper's conclusions with the test
-/// used and its outcome (a tie is stated as a tie).
-pub fn overview(runs: &[(String, Vec<Record>)]) -> String {
-    let mut md = String::new();
+/// used and its outcome (a tie is stated as a tie), from every run's stored
+/// records.
+pub fn overview(runs: &[(String, Vec<Record>)]) -> Result<String, ExperimentError> {
+    let mut t = MdTable::new([
+        "run",
+        "conclusion (the paper)",
+        "ties",
+        "ours: better",
+        "ours: worse",
+        "z",
+        "outcome",
+    ]);
     for (run, records) in runs {
-        let a = conclusion_a(records);
-        let b = conclusion_b(records);
-        if a.is_empty() && b.is_none() {
-            continue;
+        let rows: Vec<Row> = read_rows(records)?;
+        let vs = |pv: &Summary, ho: &Summary| {
+            [
+                format!("{:.3} ± {:.3}", pv.mean, pv.se),
+                format!("{:.3} ± {:.3}", ho.mean, ho.se),
+            ]
+        };
+        for (tie, z, pv, ho) in conclusion_a(&rows) {
+            let [better, worse] = vs(&pv, &ho);
+            t.row([
+                format!("`{run}`"),
+                "PV(5,10) estimates better than Hold-out(9,10): \\|true − est.\\| .088 ± .011 vs .109 ± .015".into(),
+                tie.label().to_string(),
+                better,
+                worse,
+                format!("{z:.1}"),
+                outcome(z).to_string(),
+            ]);
         }
-        if md.is_empty() {
-            let _ = writeln!(md, "### {CONCLUSIONS_SECTION}\n");
-            let _ = writeln!(md, "Each conclusion is tested on our repetitions with a two-sample (Welch) z test of the means (the settings draw independent data, so the comparison is unpaired); |z| ≤ {Z} is reported as a tie.\n");
-            let _ = writeln!(md, "| run | conclusion (the paper) | ties | ours: better | ours: worse | z | outcome |");
-            let _ = writeln!(md, "|---|---|---|---|---|---|---|");
-        }
-        for (t, z, pv, ho) in &a {
-            let _ = writeln!(md, "| `{run}` | PV(5,10) estimates better than Hold-out(9,10): \\|true − est.\\| .088 ± .011 vs .109 ± .015 | {} | {:.3} ± {:.3} | {:.3} ± {:.3} | {z:.1} | {} |", t.label(), pv.mean, pv.se, ho.mean, ho.se, outcome(*z));
-        }
-        if let Some((z, pv, ho)) = b {
-            let _ = writeln!(md, "| `{run}` | progressive with n = 15 (5 + 10) has a lower true error than hold-out with n = 19 (9 + 10) | any (true error does not depend on it) | {:.3} ± {:.3} | {:.3} ± {:.3} | {z:.1} | {} |", pv.mean, pv.se, ho.mean, ho.se, outcome(z));
+        if let Some((z, pv, ho)) = conclusion_b(&rows) {
+            let [better, worse] = vs(&pv, &ho);
+            t.row([
+                format!("`{run}`"),
+                "progressive with n = 15 (5 + 10) has a lower true error than hold-out with n = 19 (9 + 10)".into(),
+                "any (true error does not depend on it)".into(),
+                better,
+                worse,
+                format!("{z:.1}"),
+                outcome(z).to_string(),
+            ]);
         }
     }
-    if !md.is_empty() {
+    let mut md = String::new();
+    if !t.is_empty() {
+        let _ = writeln!(md, "### {CONCLUSIONS_SECTION}\n");
+        let _ = writeln!(md, "Each conclusion is tested on our repetitions with a two-sample (Welch) z test of the means (the settings draw independent data, so the comparison is unpaired); |z| ≤ {Z} is reported as a tie.\n");
+        md.push_str(&t.markdown());
         md.push('\n');
     }
-    md
+    Ok(md)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::rows::{to_records, Core};
 
     /// Table records: PV(5,10), HO(5,10) and HO(9,10) under both tie rules,
     /// with the given mean |true − estimate| and true error per procedure.
-    fn table_records(pv_disc: f64, ho9_disc: f64) -> Vec<Record> {
+    fn table_records(pv_disc: f64, ho9_disc: f64) -> Vec<Row> {
         let mut out = Vec::new();
-        for rep in 0..400i64 {
+        for rep in 0..400usize {
             let wiggle = if rep % 2 == 0 { 0.03 } else { -0.03 };
             for (proc_, n_train, truth, disc) in [
                 ("progressive", 5i64, 0.208, pv_disc),
@@ -531,23 +517,24 @@ mod tests {
                 ("hold_out", 9, 0.235, ho9_disc),
             ] {
                 for tie in ["half", "random"] {
-                    let row = Row {
+                    out.push(Row {
                         study: "table".into(),
-                        population: "synthetic-bkl(N=1000,tie=half)".into(),
                         learner: "eliminator".into(),
-                        procedure: proc_.into(),
                         tie: tie.into(),
-                        n_train,
-                        s: 10,
-                        delay: 0,
-                        rep,
-                        estimate: truth + disc + wiggle,
-                        true_error: truth,
-                        true_fresh: truth,
-                        survivors: 1,
-                        ..Row::default()
-                    };
-                    out.push(row.record());
+                        n_train: Some(n_train),
+                        s: Some(10),
+                        delay: Some(0),
+                        estimate: Some(truth + disc + wiggle),
+                        true_error: Some(truth),
+                        true_fresh: Some(truth),
+                        survivors: Some(1),
+                        ..Row::new(
+                            Core::default(),
+                            rep,
+                            "synthetic-bkl(N=1000,tie=half)".into(),
+                            proc_,
+                        )
+                    });
                 }
             }
         }
@@ -568,7 +555,8 @@ mod tests {
         assert!(conclusion_a(&tie).iter().all(|c| c.1.abs() <= Z));
         assert_eq!(outcome(0.3), "tie (no significant difference)");
         // Through the scorecard: the verdict flips.
-        let run = |records| {
+        let run = |rows: Vec<Row>| {
+            let records = to_records(&rows).unwrap();
             StoredRun {
             name: "bkl".into(),
             dir: std::path::PathBuf::new(),
