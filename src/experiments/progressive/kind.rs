@@ -12,7 +12,6 @@
 
 use std::path::Path;
 
-use super::paper::Published;
 use super::plan;
 use crate::config::ConfigFile;
 use crate::experiments::{Context, ExperimentError, Kind, Plan, Rendered};
@@ -22,18 +21,8 @@ pub use super::config::{
     BklSection, Figure1Spec, KfCfg, PopulationCfg, ProgressiveConfig, PvCfg, StreamBlock,
     SyntheticCfg, TableSpec, TheoremBlock,
 };
+pub use super::paper::PUBLISHED;
 pub use super::rows::Row;
-
-/// The published table (experiments/progressive/published.toml), embedded.
-pub const PUBLISHED: &str = include_str!("../../../experiments/progressive/published.toml");
-
-/// [`PUBLISHED`] parsed.
-pub(super) fn published() -> Result<Published, ExperimentError> {
-    Published::from_toml(PUBLISHED).map_err(|e| ExperimentError::Cell {
-        cell: "published.toml".into(),
-        message: e.to_string(),
-    })
-}
 
 /// The `progressive` experiment kind.
 pub struct ProgressiveKind;

@@ -25,8 +25,20 @@ use super::stats::Summary;
 use super::ProgressiveError;
 use crate::cv::holdout::hold_out;
 use crate::cv::progressive::progressive;
+use crate::experiments::ExperimentError;
 use crate::learners::eliminator::{Eliminator, EliminatorModel, TieRule};
 use crate::seed;
+
+/// The published table (experiments/progressive/published.toml), embedded.
+pub const PUBLISHED: &str = include_str!("../../../experiments/progressive/published.toml");
+
+/// [`PUBLISHED`] parsed.
+pub(in crate::experiments::progressive) fn published() -> Result<Published, ExperimentError> {
+    Published::from_toml(PUBLISHED).map_err(|e| ExperimentError::Cell {
+        cell: "published.toml".into(),
+        message: e.to_string(),
+    })
+}
 
 /// Which procedure produced a hypothesis and its estimate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

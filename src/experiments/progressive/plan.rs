@@ -7,8 +7,7 @@ use toml::Spanned;
 
 use super::config::{self, ProgressiveConfig, StreamBlock};
 use super::generator::BklProblem;
-use super::kind::published;
-use super::paper::{BklRun, Procedure};
+use super::paper::{published, BklRun, Procedure};
 use super::rows::procedure_name;
 use super::theorems::BklPopulation;
 use crate::config::{ConfigError, ConfigFile};

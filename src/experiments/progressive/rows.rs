@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use super::paper::{summarize, BklRecord, BklSummary, Procedure, TieKind};
 use super::theorems::{KFoldRecord, ProgressiveRecord};
 use crate::results::rows::{from_records, minus_one, nan_none, Core};
-use crate::results::{Record, ResultsError, Value};
+use crate::results::{Record, ResultsError};
 
 /// One record row: the shared [`Core`] columns, then the columns of the
 /// progressive studies; every study fills the ones that apply to it (a
@@ -140,40 +140,8 @@ impl Row {
 
 /// Stored records as rows (records of runs made before the core columns
 /// existed read too: their missing core columns take their defaults).
-///
-/// `seconds` is NaN in every progressive record (no cell is timed), and
-/// [`from_records`] cannot read NaN into [`Core::seconds`] (a plain `f64`:
-/// NaN reaches it as JSON `null`). Until `Core` reads it as NaN, a
-/// non-finite `seconds` is left out of what `from_records` sees and set to
-/// NaN here.
 pub fn read_rows(records: &[Record]) -> Result<Vec<Row>, ResultsError> {
-    let timed = |r: &Record| match r.get("seconds") {
-        Some(Value::Float(s)) => s.is_finite(),
-        Some(Value::Int(_)) => true,
-        _ => false,
-    };
-    let readable: Vec<Record> = records
-        .iter()
-        .map(|r| {
-            if timed(r) {
-                r.clone()
-            } else {
-                Record(
-                    r.0.iter()
-                        .filter(|(k, _)| k != "seconds")
-                        .cloned()
-                        .collect(),
-                )
-            }
-        })
-        .collect();
-    let mut rows: Vec<Row> = from_records(&readable)?;
-    for (row, r) in rows.iter_mut().zip(records) {
-        if !timed(r) {
-            row.core.seconds = f64::NAN;
-        }
-    }
-    Ok(rows)
+    from_records(records)
 }
 
 /// The rows of one study.
@@ -274,6 +242,7 @@ mod tests {
     use super::*;
     use crate::results::rows::to_records;
     use crate::results::table::{from_frame, to_frame};
+    use crate::results::Value;
 
     /// The columns of a progressive record before the core columns existed.
     const OLD_COLUMNS: [&str; 21] = [

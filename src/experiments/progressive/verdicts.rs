@@ -3,9 +3,8 @@
 //! Theorems 1–5. Feeds the report's conclusions section (`overview`) and the
 //! scorecard (`scorecard`).
 
-use super::config::parse;
-use super::kind::{published, ProgressiveConfig};
-use super::paper::{compare_table, tie_rule_fit, BklSummary, Procedure, TieKind};
+use super::config::{parse, ProgressiveConfig};
+use super::paper::{compare_table, published, tie_rule_fit, BklSummary, Procedure, TieKind};
 use super::render::theorems::by_n_k;
 use super::rows::{bkl_summaries, kfold_groups, pv_groups, read_rows, study, Row};
 use super::stats::Summary;

@@ -6,12 +6,11 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::super::exact::{expected_progressive_true_error, expected_true_error};
-use super::super::kind::published;
 use super::super::paper::{
-    compare_table, tie_rule_fit, BklSummary, Procedure, TableComparison, TieKind,
+    compare_table, published, tie_rule_fit, BklSummary, Procedure, TableComparison, TieKind,
 };
 use super::super::rows::{bkl_summaries, n_features_of, Row};
-use super::{pm, Out};
+use super::out::{pm, Out};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;

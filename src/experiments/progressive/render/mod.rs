@@ -2,82 +2,20 @@
 //! stored records only: the BKL figure and table in [`bkl`], the theorem
 //! checks in [`theorems`], data streams in [`stream`].
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-
-use serde::Serialize;
+use std::path::Path;
 
 use super::config::ProgressiveConfig;
 use super::rows::{read_rows, study, Row};
-use super::stats::Summary;
 use crate::experiments::{ExperimentError, Rendered};
-use crate::results::figures::{self, Figure};
-use crate::results::md_table::MdTable;
-use crate::results::rows::to_records;
-use crate::results::table::{to_frame, write_atomic, write_table};
+use crate::results::table::write_atomic;
 use crate::results::Record;
 
 pub mod bkl;
+pub mod out;
 pub mod stream;
 pub mod theorems;
 
-/// Four decimals, or scientific notation for small non-zero values.
-fn num(x: f64) -> String {
-    if x != 0.0 && x.abs() < 1e-3 {
-        format!("{x:.2e}")
-    } else {
-        format!("{x:.4}")
-    }
-}
-
-/// `mean ± s.e.` with three decimals, or `–` for an empty summary.
-fn pm(s: &Summary) -> String {
-    if s.mean.is_finite() {
-        format!("{:.3} ± {:.3}", s.mean, s.se)
-    } else {
-        "–".into()
-    }
-}
-
-/// `mean ± 95% half-width`, as [`num`].
-fn ci(s: &Summary) -> String {
-    format!("{} ± {}", num(s.mean), num(s.ci95()))
-}
-
-/// Where the sections of one run render: the run folder and name, the
-/// Markdown written so far and the files written.
-pub(super) struct Out<'a> {
-    dir: &'a Path,
-    run: &'a str,
-    md: String,
-    files: Vec<PathBuf>,
-}
-
-impl Out<'_> {
-    /// Write typed table rows as `<name>.parquet` and `<name>.csv`.
-    fn table<T: Serialize>(&mut self, rows: &[T], name: &str) -> Result<(), ExperimentError> {
-        let df = to_frame(&to_records(rows)?)?;
-        self.files.extend(write_table(&df, self.dir, name)?);
-        Ok(())
-    }
-
-    /// Draw a figure as `<name>.svg` and `<name>.png`.
-    fn figure(&mut self, fig: &Figure, name: &str) -> Result<(), ExperimentError> {
-        self.files.extend(figures::render(fig, self.dir, name)?);
-        Ok(())
-    }
-
-    /// Append a paragraph (a blank line follows it).
-    fn para(&mut self, text: &str) {
-        let _ = writeln!(self.md, "{text}\n");
-    }
-
-    /// Append a Markdown table and a blank line.
-    fn md_table(&mut self, t: &MdTable) {
-        self.md.push_str(&t.markdown());
-        self.md.push('\n');
-    }
-}
+use out::Out;
 
 /// Render every study present in `records`.
 pub fn render(

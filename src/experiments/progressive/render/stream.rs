@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::super::rows::{value, Row};
-use super::Out;
+use super::out::Out;
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;

@@ -9,7 +9,7 @@ use super::super::config::ProgressiveConfig;
 use super::super::rows::{kfold_groups, pv_groups, Row};
 use super::super::stats::Summary;
 use super::super::theorems::{moment_rows, tail_rows, theorem5_row, KFoldRecord, TailRow};
-use super::{ci, Out};
+use super::out::{ci, Out};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;
