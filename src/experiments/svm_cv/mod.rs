@@ -8,9 +8,10 @@
 //!
 //! Files: `config.rs` (schema, checks, published numbers), `plan.rs`
 //! (config → cells), `run.rs` and `seeded.rs` (a cell → rows), `rows.rs`
-//! (the typed rows and tables), `render.rs`, `overview.rs`,
-//! `seeding_render.rs` and `scorecard.rs` (from stored rows only), with
-//! `markdown.rs` (their shared helpers).
+//! (the typed rows, and the tables derived from them), and from stored rows
+//! only, importing `config`, `rows` and the Markdown helpers of
+//! `markdown.rs`: `render.rs` and `seeding_render.rs` (a run's section),
+//! `overview.rs` (every run against LIBSVM) and `scorecard.rs`.
 
 pub mod config;
 mod markdown;
@@ -28,7 +29,9 @@ pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 use super::{Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
 use crate::results::scorecard::{ScoreRow, StoredRun};
+use crate::results::table::write_atomic;
 use crate::results::Record;
+use rows::SvmRow;
 use std::path::{Path, PathBuf};
 
 /// The `svm_cv` experiment kind.
@@ -59,7 +62,18 @@ impl Kind for SvmCvKind {
         records: &[Record],
     ) -> Result<Rendered, ExperimentError> {
         let c: SvmCvConfig = config.parse()?;
-        render::render(dir, &c, &rows::SvmRow::read(records)?)
+        let rows = SvmRow::read(records)?;
+        let (mut md, mut files) = render::render(dir, &c, &rows)?;
+        let (seeding_md, seeding_files) = seeding_render::render(dir, c.name.get_ref(), &rows)?;
+        md.push_str(&seeding_md);
+        files.extend(seeding_files);
+        write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
+        files.push(dir.join("report-section.md"));
+        Ok(Rendered {
+            files,
+            markdown: md,
+            appendix: String::new(),
+        })
     }
 
     fn overview(
@@ -69,9 +83,17 @@ impl Kind for SvmCvKind {
     ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
         let typed = runs
             .iter()
-            .map(|(name, records)| Ok((name.clone(), rows::SvmRow::read(records)?)))
+            .map(|(name, records)| Ok((name.clone(), SvmRow::read(records)?)))
             .collect::<Result<Vec<_>, ExperimentError>>()?;
-        overview::overview(root, &typed)
+        // The benchmark first, then our SMO against svm-train.
+        let (mut md, mut files) = seeding_render::benchmark_section(root, &typed)?;
+        let (vs_md, vs_files) = overview::overview(root, &typed)?;
+        if md.is_empty() && vs_md.is_empty() {
+            return Ok(None);
+        }
+        md.push_str(&vs_md);
+        files.extend(vs_files);
+        Ok(Some((md, files)))
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {

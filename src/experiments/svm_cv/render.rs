@@ -4,16 +4,15 @@
 //! Tables 1 and 3 beside ours, and the time-against-k figure.
 
 use super::config::{num, num_at, pub_row, Published, SvmCvConfig};
-use super::markdown::{cells, k_num, link_figure};
-use super::overview::{check_groups, peer_comparison, v_checks};
-use super::rows::{by_run, write_rows, RunKey, SummaryRow, SvmRow};
-use crate::experiments::{ExperimentError, Rendered};
+use super::markdown::{cells, link_figure};
+use super::rows::{by_run, check_groups, k_num, peer_comparison, v_checks, write_rows};
+use super::rows::{RunKey, SummaryRow, SvmRow};
+use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
-use crate::results::table::write_atomic;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Seconds of a run's rounds: init + train + predict summed over `rows`
 /// (parts a method does not time are skipped).
@@ -216,12 +215,13 @@ fn time_vs_k(run: &str, runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Option<Figure>
     })
 }
 
-/// Render one run: its tables, figures and report section.
+/// The main part of one run's report section (the seeding part follows it),
+/// and the tables and figure it writes in the run folder `dir`.
 pub(super) fn render(
     dir: &Path,
     c: &SvmCvConfig,
     records: &[SvmRow],
-) -> Result<Rendered, ExperimentError> {
+) -> Result<(String, Vec<PathBuf>), ExperimentError> {
     let run = c.name.get_ref();
     let mut files = Vec::new();
     let mut md = String::new();
@@ -261,14 +261,5 @@ pub(super) fn render(
         let alt = "SVM CV time against k";
         files.extend(link_figure(&fig, (dir, run, "time_vs_k"), alt, &mut md)?);
     }
-    let (seeding_md, seeding_files) = super::seeding_render::render(dir, run, records)?;
-    md.push_str(&seeding_md);
-    files.extend(seeding_files);
-    write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
-    files.push(dir.join("report-section.md"));
-    Ok(Rendered {
-        files,
-        markdown: md,
-        appendix: String::new(),
-    })
+    Ok((md, files))
 }

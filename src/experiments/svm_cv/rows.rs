@@ -1,7 +1,8 @@
 //! The typed rows of the `svm_cv` kind: [`SvmRow`], the one shape of every
 //! record of a run (rounds, the peer's folds, `svm-train -v k`, extra
-//! solves), and the tables rendered from them (`summary`, `vs_libsvm`,
-//! `seeding`, and the cross-run tables at the results root).
+//! solves), the tables rendered from them (`summary`, `vs_libsvm`,
+//! `seeding`, and the cross-run tables at the results root), and the
+//! comparisons with LIBSVM that more than one renderer derives from them.
 //!
 //! Records are converted with [`crate::results::rows`]: the [`Core`] columns
 //! first, then the kind's own, in the order they have always had.
@@ -15,6 +16,9 @@ use std::path::{Path, PathBuf};
 
 /// (dataset, setting, k, method): one CV run within a run folder.
 pub type RunKey = (String, String, String, String);
+
+/// (dataset, setting, k).
+pub type Key = (String, String, String);
 
 /// Write typed rows as `<stem>.parquet` and `<stem>.csv` in `dir`.
 pub fn write_rows<T: Serialize>(
@@ -381,6 +385,134 @@ pub struct BenchRow {
     pub accuracy_pct: f64,
     /// The baseline's, %.
     pub baseline_accuracy_pct: f64,
+}
+
+/// k as a number for sorting: 3 < 10 < 100 < n.
+pub fn k_num(k: &str) -> f64 {
+    k.parse().unwrap_or(f64::INFINITY)
+}
+
+/// One row per fold where both `ours` and `libsvm` ran: objectives, nSV,
+/// correct predictions, iterations and times side by side.
+pub fn peer_comparison(runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Vec<PeerRow> {
+    let mut cmp = Vec::new();
+    for ((d, st, k, m), rows) in runs {
+        if m != "ours" {
+            continue;
+        }
+        let Some(peer_rows) = runs.get(&(d.clone(), st.clone(), k.clone(), "libsvm".to_string()))
+        else {
+            continue;
+        };
+        for r in rows {
+            let Some(p) = peer_rows.iter().find(|p| p.fold == r.fold) else {
+                continue;
+            };
+            let o1 = r.objective.unwrap_or(f64::NAN);
+            let o2 = p.objective.unwrap_or(f64::NAN);
+            let ours_t = r.init_s.unwrap_or(f64::NAN) + r.train_s;
+            let (nsv_ours, nsv_libsvm) = (r.n_sv as f64, p.n_sv as f64);
+            let (iter_ours, iter_libsvm) = (r.iterations as f64, p.iterations as f64);
+            cmp.push(PeerRow {
+                dataset: d.clone(),
+                setting: st.clone(),
+                k: k.clone(),
+                fold: r.fold,
+                obj_ours: o1,
+                obj_libsvm: o2,
+                obj_rel_diff: ((o1 - o2) / o2.abs().max(1e-300)).abs(),
+                nsv_ours,
+                nsv_libsvm,
+                nsv_rel_diff: (nsv_ours - nsv_libsvm).abs() / nsv_libsvm.max(1.0),
+                correct_ours: r.correct as f64,
+                correct_libsvm: p.correct as f64,
+                iter_ours,
+                iter_libsvm,
+                iter_ratio: iter_ours / iter_libsvm.max(1.0),
+                time_ours_s: ours_t,
+                time_libsvm_s: p.train_s,
+                time_ratio: ours_t / p.train_s,
+            });
+        }
+    }
+    cmp
+}
+
+/// The acceptance checks per (dataset, setting, k) over the per-fold
+/// comparison: objective within 1e-3 relative, nSV within 1%, the same
+/// accuracy on every fold, iterations within ±10%; with the median time ratio.
+pub fn check_groups(cmp: &[PeerRow]) -> Vec<CheckRow> {
+    let mut groups: BTreeMap<Key, Vec<&PeerRow>> = BTreeMap::new();
+    for r in cmp {
+        groups
+            .entry((r.dataset.clone(), r.setting.clone(), r.k.clone()))
+            .or_default()
+            .push(r);
+    }
+    let mut out = Vec::new();
+    for ((d, st, k), rows) in groups {
+        let max = |f: fn(&PeerRow) -> f64| rows.iter().map(|r| f(r)).fold(0.0f64, f64::max);
+        let same = rows.iter().all(|r| r.correct_ours == r.correct_libsvm);
+        let (imin, imax) = rows
+            .iter()
+            .map(|r| r.iter_ratio)
+            .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+        let mut tr: Vec<f64> = rows
+            .iter()
+            .map(|r| r.time_ratio)
+            .filter(|v| v.is_finite())
+            .collect();
+        tr.sort_by(f64::total_cmp);
+        let med = tr.get(tr.len() / 2).copied().unwrap_or(f64::NAN);
+        let (obj, nsv) = (max(|r| r.obj_rel_diff), max(|r| r.nsv_rel_diff));
+        let ok = obj <= 1e-3 && nsv <= 0.01 && same && imin >= 0.9 && imax <= 1.1;
+        out.push(CheckRow {
+            run: String::new(),
+            dataset: d,
+            setting: st,
+            k,
+            folds: rows.len() as u64,
+            max_obj_rel_diff: obj,
+            max_nsv_rel_diff: nsv,
+            same_accuracy_every_fold: if same { "yes" } else { "NO" }.into(),
+            iter_ratio_min: imin,
+            iter_ratio_max: imax,
+            time_ratio_median: med,
+            time_ratio_max: tr.last().copied().unwrap_or(f64::NAN),
+            checks: if ok { "pass" } else { "FAIL" }.into(),
+        });
+    }
+    out
+}
+
+/// Our CV accuracy against `svm-train -v k`'s printed one, per (dataset,
+/// setting, k) where both ran.
+pub fn v_checks(runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Vec<VRow> {
+    let mut out = Vec::new();
+    for ((d, st, k, m), rows) in runs {
+        if m != "libsvm_v" {
+            continue;
+        }
+        if let Some(ours) = runs.get(&(d.clone(), st.clone(), k.clone(), "ours".to_string())) {
+            let a = ours[0].cv_accuracy_pct.unwrap_or(f64::NAN);
+            let b = rows[0].cv_accuracy_pct.unwrap_or(f64::NAN);
+            out.push(VRow {
+                run: String::new(),
+                dataset: d.clone(),
+                setting: st.clone(),
+                k: k.clone(),
+                acc_ours_pct: a,
+                acc_svm_train_v_pct: b,
+                verdict: if (a - b).abs() < 5e-5 {
+                    "identical"
+                } else {
+                    "DIFFERENT"
+                }
+                .into(),
+            });
+        }
+    }
+    out
 }
 
 /// A count stored as an integer column, read back from an integer or an
