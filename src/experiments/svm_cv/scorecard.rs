@@ -3,10 +3,11 @@
 //! leave-one-out figure. The seeding rows come from each run's `seeding`
 //! table (`seeding.parquet`, written by the run's render from its records).
 
-use super::PUBLISHED;
+use super::config::{num, num_at, Published};
+use super::rows::{SeedingRow, SvmRow};
+use crate::results::rows::from_records;
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::results::table::{from_frame, read_parquet};
-use crate::results::Record;
 
 const PAPER: &str = "Wen et al. (AAAI 2017)";
 /// The paper's datasets as named in `published.toml`, with their names in the paper.
@@ -18,28 +19,11 @@ const DATASETS: [(&str, &str); 5] = [
     ("w8a", "Webdata"),
 ];
 
-fn published(table: &str) -> Vec<toml::Table> {
-    toml::from_str::<toml::Table>(PUBLISHED)
-        .ok()
-        .and_then(|t| t.get(table).and_then(|v| v.as_array()).cloned())
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|v| v.as_table().cloned())
-        .collect()
-}
-
-fn num(t: &toml::Table, key: &str) -> f64 {
-    match t.get(key) {
-        Some(toml::Value::Float(f)) => *f,
-        Some(toml::Value::Integer(i)) => *i as f64,
-        _ => f64::NAN,
-    }
-}
-
-fn pub_row(table: &str, key: &str) -> Option<toml::Table> {
-    published(table)
-        .into_iter()
+/// The published row whose `dataset` is exactly `key`.
+fn pub_row(rows: &[toml::Table], key: &str) -> Option<toml::Table> {
+    rows.iter()
         .find(|t| t.get("dataset").and_then(|v| v.as_str()) == Some(key))
+        .cloned()
 }
 
 /// What data a run's dataset is, against the paper's `key` dataset.
@@ -72,49 +56,44 @@ fn key_of(dataset: &str) -> Option<&'static str> {
     DATASETS.iter().map(|x| x.0).find(|k| d.contains(k))
 }
 
-/// The seeding table of a run (empty when it has none).
-pub fn seeding_rows(run: &StoredRun) -> Vec<Record> {
+/// The seeding table of a run (empty when it has none or it does not read).
+pub fn seeding_rows(run: &StoredRun) -> Vec<SeedingRow> {
     let p = run.dir.join("seeding.parquet");
     if !p.is_file() {
         return Vec::new();
     }
     read_parquet(&p)
         .and_then(|df| from_frame(&df))
+        .and_then(|records| from_records(&records))
         .unwrap_or_default()
 }
 
-fn find<'a>(rows: &'a [Record], d: &str, st: &str, k: &str, m: &str) -> Option<&'a Record> {
-    rows.iter().find(|r| {
-        r.text("dataset") == d
-            && r.text("setting") == st
-            && r.text("k") == k
-            && r.text("method") == m
-    })
-}
-
 /// The baseline (LibSVM row) of Table 1: our accuracy and total iterations at
-/// k = 10, paper setting, method `ours` (else `libsvm`), over every run.
-fn baseline_k10(runs: &[&StoredRun], key: &str) -> Option<(String, String, f64, f64, f64)> {
+/// k = 10, paper setting, method `ours` (else `libsvm`), over every run
+/// (each with its rows).
+fn baseline_k10(
+    runs: &[(&StoredRun, Vec<SvmRow>)],
+    key: &str,
+) -> Option<(String, String, f64, f64, f64)> {
     for m in ["ours", "libsvm"] {
-        for run in runs {
-            let rows: Vec<&Record> = run
-                .records
+        for (run, records) in runs {
+            let rows: Vec<&SvmRow> = records
                 .iter()
                 .filter(|r| {
-                    key_of(&r.text("dataset")) == Some(key)
-                        && r.text("setting") == "paper"
-                        && r.text("k") == "10"
-                        && r.text("method") == m
+                    key_of(&r.core.dataset) == Some(key)
+                        && r.setting == "paper"
+                        && r.k == "10"
+                        && r.core.method == m
                 })
                 .collect();
             if let Some(first) = rows.first() {
-                let iters: f64 = rows.iter().map(|r| r.number("iterations")).sum();
+                let iters: f64 = rows.iter().map(|r| r.iterations as f64).sum();
                 return Some((
                     run.name.clone(),
-                    first.text("dataset"),
-                    first.number("cv_accuracy_pct"),
+                    first.core.dataset.clone(),
+                    first.cv_accuracy_pct.unwrap_or(f64::NAN),
                     iters,
-                    first.number("majority_pct"),
+                    first.majority_pct,
                 ));
             }
         }
@@ -145,44 +124,38 @@ pub fn baseline_verdict(
 const SEEDING_RULE: &str = "pattern reproduced: every seeded method exact (same optimum as the baseline), each with fewer SMO iterations than the baseline, and SIR faster in total than the baseline, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting";
 
 /// Verdict of a Table 1 seeding group (the rows of one dataset, setting, k = 10).
-pub fn seeding_verdict(rows: &[&Record], paper_acc: f64, data: &DataUsed) -> (Verdict, String) {
-    let Some(base) = rows.iter().find(|r| r.text("method") == "ours") else {
+pub fn seeding_verdict(rows: &[&SeedingRow], paper_acc: f64, data: &DataUsed) -> (Verdict, String) {
+    let Some(base) = rows.iter().find(|r| r.method == "ours") else {
         return (Verdict::NotRun, "no baseline".into());
     };
-    let seeded: Vec<&&Record> = rows
+    let seeded: Vec<&&SeedingRow> = rows
         .iter()
-        .filter(|r| matches!(r.text("method").as_str(), "ato" | "mir" | "sir"))
+        .filter(|r| matches!(r.method.as_str(), "ato" | "mir" | "sir"))
         .collect();
     if seeded.is_empty() {
         return (Verdict::NotRun, "no ATO/MIR/SIR run".into());
     }
-    let exact = seeded.iter().all(|r| r.text("exactness") == "exact");
-    let fewer = seeded
-        .iter()
-        .all(|r| r.number("iterations") < base.number("iterations"));
-    let sir = seeded.iter().find(|r| r.text("method") == "sir");
-    let sir_faster = sir.is_some_and(|s| s.number("total_s") < base.number("total_s"));
+    let exact = seeded.iter().all(|r| r.exactness == "exact");
+    let fewer = seeded.iter().all(|r| r.iterations < base.iterations);
+    let sir = seeded.iter().find(|r| r.method == "sir");
+    let sir_faster = sir.is_some_and(|s| s.total_s < base.total_s);
     let words = format!(
         "#iter baseline {:.0}, {}; SIR speed-up {}; {}; accuracy {:.2}%",
-        base.number("iterations"),
+        base.iterations,
         seeded
             .iter()
-            .map(|r| format!(
-                "{} {:.0}",
-                r.text("method").to_uppercase(),
-                r.number("iterations")
-            ))
+            .map(|r| format!("{} {:.0}", r.method.to_uppercase(), r.iterations))
             .collect::<Vec<_>>()
             .join(", "),
         sir.map_or("– (no SIR)".into(), |s| format!(
             "{:.2}x",
-            base.number("total_s") / s.number("total_s")
+            base.total_s / s.total_s
         )),
         if exact { "all exact" } else { "NOT all exact" },
-        base.number("accuracy_pct")
+        base.accuracy_pct
     );
     let pattern = exact && fewer && sir_faster;
-    let acc = (base.number("accuracy_pct") - paper_acc).abs() <= 0.01;
+    let acc = (base.accuracy_pct - paper_acc).abs() <= 0.01;
     let v = match (pattern, acc, data) {
         (true, true, DataUsed::Paper(_)) => Verdict::Reproduced,
         (true, _, _) => Verdict::PatternReproduced,
@@ -236,20 +209,25 @@ fn seeding_section(run: &str) -> String {
 /// The Wen et al. rows of the scorecard.
 pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     let mut out = Vec::new();
-    let seeding: Vec<(&StoredRun, Vec<Record>)> = runs
+    let published = Published::load();
+    let typed: Vec<(&StoredRun, Vec<SvmRow>)> = runs
+        .iter()
+        .map(|r| (*r, SvmRow::read(&r.records).unwrap_or_default()))
+        .collect();
+    let seeding: Vec<(&StoredRun, Vec<SeedingRow>)> = runs
         .iter()
         .map(|r| (*r, seeding_rows(r)))
         .filter(|(_, rows)| !rows.is_empty())
         .collect();
     let overview = "SVM k-fold CV — Wen et al. (AAAI 2017)";
     for (key, name) in DATASETS {
-        let t1 = pub_row("table1", key);
+        let t1 = pub_row(&published.table1, key);
         let paper_acc = t1.as_ref().map_or(f64::NAN, |t| num(t, "libsvm_accuracy"));
         let paper_iter = t1
             .as_ref()
             .map_or(f64::NAN, |t| num(t, "libsvm_iterations"));
         // Table 1, LibSVM row.
-        match baseline_k10(runs, key) {
+        match baseline_k10(&typed, key) {
             Some((run, dataset, acc, iters, majority)) => {
                 let data = data_used(&dataset, key, "paper");
                 let paper_majority = t1
@@ -289,9 +267,9 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
         for (run, rows) in &seeding {
             for r in rows
                 .iter()
-                .filter(|r| r.text("k") == "10" && key_of(&r.text("dataset")) == Some(key))
+                .filter(|r| r.k == "10" && key_of(&r.dataset) == Some(key))
             {
-                let g = (*run, r.text("dataset"), r.text("setting"));
+                let g = (*run, r.dataset.clone(), r.setting.clone());
                 if !groups
                     .iter()
                     .any(|x| x.0.name == g.0.name && x.1 == g.1 && x.2 == g.2)
@@ -325,14 +303,10 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
         }
         for (run, dataset, setting) in &groups {
             let rows_all = &seeding.iter().find(|x| x.0.name == run.name).map(|x| &x.1);
-            let rows: Vec<&Record> = rows_all
+            let rows: Vec<&SeedingRow> = rows_all
                 .map(|v| {
                     v.iter()
-                        .filter(|r| {
-                            r.text("k") == "10"
-                                && &r.text("dataset") == dataset
-                                && &r.text("setting") == setting
-                        })
+                        .filter(|r| r.k == "10" && &r.dataset == dataset && &r.setting == setting)
                         .collect()
                 })
                 .unwrap_or_default();
@@ -350,37 +324,35 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             });
         }
         // Table 3.
-        let t3 = pub_row("table3", key);
+        let t3 = pub_row(&published.table3, key);
         let mut speedups: Vec<(String, f64, f64)> = Vec::new();
         let mut t3_run = None;
         let mut t3_data = DataUsed::None;
         for (run, rows) in &seeding {
             for (col, k) in ["3", "10", "100"].iter().enumerate() {
                 let hit = rows.iter().find(|r| {
-                    key_of(&r.text("dataset")) == Some(key)
-                        && r.text("setting") == "paper"
-                        && r.text("k") == *k
-                        && r.text("method") == "sir"
+                    key_of(&r.dataset) == Some(key)
+                        && r.setting == "paper"
+                        && r.k == *k
+                        && r.method == "sir"
                 });
                 let Some(s) = hit else { continue };
-                let Some(b) = find(rows, &s.text("dataset"), "paper", k, "ours") else {
+                let Some(b) = SeedingRow::find(rows, &s.dataset, "paper", k, "ours") else {
                     continue;
                 };
                 if speedups.iter().any(|x| x.0 == *k) {
                     continue;
                 }
-                let paper = t3.as_ref().and_then(|t| {
-                    let l = t.get("libsvm_s")?.as_array()?.get(col)?.as_float()?;
-                    let s = t.get("sir_s")?.as_array()?.get(col)?.as_float()?;
-                    Some(l / s)
-                });
+                let paper = t3
+                    .as_ref()
+                    .and_then(|t| Some(num_at(t, "libsvm_s", col)? / num_at(t, "sir_s", col)?));
                 speedups.push((
                     k.to_string(),
-                    b.number("total_s") / s.number("total_s"),
+                    b.total_s / s.total_s,
                     paper.unwrap_or(f64::NAN),
                 ));
                 t3_run.get_or_insert(run.name.clone());
-                t3_data = data_used(&s.text("dataset"), key, "paper");
+                t3_data = data_used(&s.dataset, key, "paper");
             }
         }
         speedups.sort_by_key(|x| x.0.parse::<u32>().unwrap_or(u32::MAX));
@@ -427,23 +399,18 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     for (run, rows) in &seeding {
         let mut groups: Vec<(String, String)> = rows
             .iter()
-            .filter(|r| r.text("k") == "n" && r.text("method") == "sir")
-            .map(|r| (r.text("dataset"), r.text("setting")))
+            .filter(|r| r.k == "n" && r.method == "sir")
+            .map(|r| (r.dataset.clone(), r.setting.clone()))
             .collect();
         groups.dedup();
         for (d, st) in groups {
-            let Some(sir) = find(rows, &d, &st, "n", "sir") else {
+            let Some(sir) = SeedingRow::find(rows, &d, &st, "n", "sir") else {
                 continue;
             };
             let ratios: Vec<(String, f64)> = rows
                 .iter()
-                .filter(|r| r.text("dataset") == d && r.text("setting") == st && r.text("k") == "n")
-                .map(|r| {
-                    (
-                        r.text("method"),
-                        r.number("total_s") / sir.number("total_s"),
-                    )
-                })
+                .filter(|r| r.dataset == d && r.setting == st && r.k == "n")
+                .map(|r| (r.method.clone(), r.total_s / sir.total_s))
                 .collect();
             any = true;
             let key = key_of(&d).unwrap_or("");
@@ -482,29 +449,28 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::table::{to_frame, write_table};
+    use crate::experiments::svm_cv::rows::write_rows;
 
-    fn row(d: &str, st: &str, k: &str, m: &str, total: f64, iters: f64, exact: &str) -> Record {
-        Record::new()
-            .with("dataset", d)
-            .with("setting", st)
-            .with("k", k)
-            .with("method", m)
-            .with("init_s", 0.0)
-            .with("rest_s", total)
-            .with("total_s", total)
-            .with("iterations", iters)
-            .with("accuracy_pct", 50.0)
-            .with("majority_pct", 50.0)
-            .with("speedup_vs_baseline", 1.0)
-            .with("max_rel_objective_gap", 0.0)
-            .with("folds_changed", "")
-            .with("rows_flipped", 0i64)
-            .with("exactness", exact)
+    fn row(m: &str, k: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
+        SeedingRow {
+            dataset: "madelon".into(),
+            setting: "paper".into(),
+            k: k.into(),
+            method: m.into(),
+            rest_s: total,
+            total_s: total,
+            iterations: iters,
+            accuracy_pct: 50.0,
+            majority_pct: 50.0,
+            speedup_vs_baseline: Some(1.0),
+            max_rel_objective_gap: Some(0.0),
+            exactness: exact.into(),
+            ..SeedingRow::default()
+        }
     }
 
-    fn run_with(dir: &std::path::Path, name: &str, rows: &[Record]) -> StoredRun {
-        write_table(&to_frame(rows).unwrap(), dir, "seeding").unwrap();
+    fn run_with(dir: &std::path::Path, name: &str, rows: &[SeedingRow]) -> StoredRun {
+        write_rows(rows, dir, "seeding").unwrap();
         StoredRun {
             name: name.into(),
             dir: dir.to_path_buf(),
@@ -513,60 +479,38 @@ mod tests {
         }
     }
 
-    fn madelon(sir_total: f64) -> Vec<Record> {
+    /// Madelon at k = 3, 10, 100 (SIR's total at k = 10 given) and k = n.
+    fn madelon(sir_total: f64) -> Vec<SeedingRow> {
         let mut v = Vec::new();
         for (k, base) in [("3", 8.0), ("10", 50.0), ("100", 600.0)] {
-            v.push(row("madelon", "paper", k, "ours", base, 9000.0, "baseline"));
-            v.push(row(
-                "madelon",
-                "paper",
-                k,
-                "ato",
-                base * 0.5,
-                5000.0,
-                "exact",
-            ));
-            v.push(row(
-                "madelon",
-                "paper",
-                k,
-                "mir",
-                base * 0.3,
-                1800.0,
-                "exact",
-            ));
-            v.push(row(
-                "madelon",
-                "paper",
-                k,
-                "sir",
-                if k == "10" {
-                    sir_total
-                } else {
-                    base / (k.len() as f64 * 3.0)
-                },
-                1800.0,
-                "exact",
-            ));
-        }
-        for m in ["ours", "avg", "top", "ato", "mir", "sir"] {
-            let t = match m {
-                "ours" => 100.0,
-                "sir" => 1.0,
-                "mir" => 0.9,
-                _ => 3.0,
+            let sir = if k == "10" {
+                sir_total
+            } else {
+                base / (k.len() as f64 * 3.0)
             };
-            v.push(row(
-                "madelon",
-                "paper",
-                "n",
-                m,
-                t,
-                100.0,
-                if m == "ours" { "baseline" } else { "exact" },
-            ));
+            v.push(row("ours", k, base, 9000.0, "baseline"));
+            v.push(row("ato", k, base * 0.5, 5000.0, "exact"));
+            v.push(row("mir", k, base * 0.3, 1800.0, "exact"));
+            v.push(row("sir", k, sir, 1800.0, "exact"));
+        }
+        for (m, t) in [
+            ("ours", 100.0),
+            ("avg", 3.0),
+            ("top", 3.0),
+            ("ato", 3.0),
+            ("mir", 0.9),
+            ("sir", 1.0),
+        ] {
+            let exact = if m == "ours" { "baseline" } else { "exact" };
+            v.push(row(m, "n", t, 100.0, exact));
         }
         v
+    }
+
+    /// The verdict of the first scorecard row whose artifact starts with `artifact`.
+    fn verdict_of(rows: &[ScoreRow], artifact: &str) -> Verdict {
+        let r = rows.iter().find(|r| r.artifact.starts_with(artifact));
+        r.map_or(Verdict::NotRun, |r| r.verdict)
     }
 
     #[test]
@@ -578,38 +522,18 @@ mod tests {
                 || r.artifact.starts_with("Table 3")
                 || r.artifact.starts_with("LOOCV"))
             .all(|r| r.verdict == Verdict::NotRun));
+        let t1 = "Table 1, Madelon: ATO / MIR / SIR rows (setting `paper`)";
+        let (t3, loocv) = ("Table 3, Madelon", "LOOCV figure (supplement), madelon");
         let dir = tempfile::tempdir().unwrap();
-        let run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
-        let rows = scorecard(&[&run]);
-        let t1 = rows
-            .iter()
-            .find(|r| r.artifact == "Table 1, Madelon: ATO / MIR / SIR rows (setting `paper`)")
-            .unwrap();
-        assert_eq!(t1.verdict, Verdict::Reproduced, "{t1:?}");
-        let t3 = rows
-            .iter()
-            .find(|r| r.artifact.starts_with("Table 3, Madelon"))
-            .unwrap();
-        assert_eq!(t3.verdict, Verdict::PatternReproduced, "{t3:?}");
-        let lo = rows
-            .iter()
-            .find(|r| r.artifact.starts_with("LOOCV figure (supplement), madelon"))
-            .unwrap();
-        assert_eq!(lo.verdict, Verdict::PatternReproduced);
+        let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &madelon(10.0))]);
+        assert_eq!(verdict_of(&rows, t1), Verdict::Reproduced);
+        assert_eq!(verdict_of(&rows, t3), Verdict::PatternReproduced);
+        assert_eq!(verdict_of(&rows, loocv), Verdict::PatternReproduced);
         // SIR now slower than the baseline at k = 10: Table 1 and Table 3 flip.
         let dir2 = tempfile::tempdir().unwrap();
-        let run = run_with(dir2.path(), "seeding-madelon", &madelon(80.0));
-        let rows = scorecard(&[&run]);
-        let t1 = rows
-            .iter()
-            .find(|r| r.artifact == "Table 1, Madelon: ATO / MIR / SIR rows (setting `paper`)")
-            .unwrap();
-        assert_eq!(t1.verdict, Verdict::NotReproduced);
-        let t3 = rows
-            .iter()
-            .find(|r| r.artifact.starts_with("Table 3, Madelon"))
-            .unwrap();
-        assert_eq!(t3.verdict, Verdict::NotReproduced);
+        let rows = scorecard(&[&run_with(dir2.path(), "seeding-madelon", &madelon(80.0))]);
+        assert_eq!(verdict_of(&rows, t1), Verdict::NotReproduced);
+        assert_eq!(verdict_of(&rows, t3), Verdict::NotReproduced);
     }
 
     #[test]

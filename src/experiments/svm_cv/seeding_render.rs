@@ -4,47 +4,23 @@
 //! per fold, held-out rows that flipped), Table 3 (baseline vs SIR vs tree
 //! at k = 3, 10, 100, with speed-ups beside the paper's) and the
 //! leave-one-out figure (time of each method relative to SIR), all computed
-//! from the run's records and `experiments/svm/published.toml`.
+//! from the run's rows and `experiments/svm/published.toml`; and, across
+//! every run of a results folder, the fastest exact seeded method against
+//! LIBSVM.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
-
-use super::PUBLISHED;
+use super::config::{num, num_at, pub_row, Published};
+use super::markdown::{cells, link_figure};
+use super::rows::{write_rows, BenchRow, Key, SeedingRow, SvmRow};
 use crate::experiments::ExperimentError;
-use crate::results::figures::{self, Figure, Panel, Series};
-use crate::results::table::{to_frame, write_table};
-use crate::results::Record;
+use crate::results::figures::{Figure, Panel, Series};
+use crate::results::md_table::MdTable;
 
 /// The baseline and the seeded methods, in table order.
 pub(super) const METHODS: [&str; 7] = ["ours", "ato", "mir", "sir", "avg", "top", "tree"];
-
-#[derive(Deserialize, Default)]
-struct Published {
-    #[serde(default)]
-    table1: Vec<toml::Table>,
-    #[serde(default)]
-    table3: Vec<toml::Table>,
-}
-
-fn num(t: &toml::Table, key: &str) -> f64 {
-    match t.get(key) {
-        Some(toml::Value::Float(f)) => *f,
-        Some(toml::Value::Integer(i)) => *i as f64,
-        _ => f64::NAN,
-    }
-}
-
-fn pub_row<'a>(rows: &'a [toml::Table], dataset: &str) -> Option<&'a toml::Table> {
-    let d = dataset.to_lowercase();
-    rows.iter().find(|t| {
-        t.get("dataset")
-            .and_then(|v| v.as_str())
-            .is_some_and(|p| d.contains(p))
-    })
-}
 
 /// Totals of one (dataset, setting, k, method) run.
 #[derive(Clone, Debug, Default)]
@@ -70,50 +46,46 @@ impl RunTotals {
     }
 }
 
-type Key = (String, String, String); // dataset, setting, k
-
 /// Group round and extra rows of our solver's methods by (dataset, setting, k) and method.
-fn group(records: &[Record]) -> BTreeMap<Key, BTreeMap<String, Vec<&Record>>> {
-    let mut out: BTreeMap<Key, BTreeMap<String, Vec<&Record>>> = BTreeMap::new();
-    for r in records {
-        let m = r.text("method");
+pub(super) fn group(rows: &[SvmRow]) -> BTreeMap<Key, BTreeMap<String, Vec<&SvmRow>>> {
+    let mut out: BTreeMap<Key, BTreeMap<String, Vec<&SvmRow>>> = BTreeMap::new();
+    for r in rows {
+        let m = &r.core.method;
         if !METHODS.contains(&m.as_str()) {
             continue;
         }
-        out.entry((r.text("dataset"), r.text("setting"), r.text("k")))
+        out.entry((r.core.dataset.clone(), r.setting.clone(), r.k.clone()))
             .or_default()
-            .entry(m)
+            .entry(m.clone())
             .or_default()
             .push(r);
     }
     out
 }
 
-pub(super) fn totals(rows: &[&Record], method: &str) -> RunTotals {
+/// The totals of one method's rows.
+pub(super) fn totals(rows: &[&SvmRow], method: &str) -> RunTotals {
     let mut t = RunTotals::default();
     for r in rows {
-        let seed = r.number("seed_s");
-        let seed = if seed.is_finite() { seed } else { 0.0 };
-        let init = r.number("init_s");
-        let seeded = method != "ours" && r.number("fold") >= 0.0 && seed > 0.0;
+        let seed = r.seed_s.unwrap_or(0.0);
+        let init = r.init_s.unwrap_or(f64::NAN);
+        let predict = r.predict_s.unwrap_or(f64::NAN);
+        let seeded = method != "ours" && r.fold >= 0 && seed > 0.0;
         let (i, rest) = if seeded {
-            (seed + init, r.number("train_s") + r.number("predict_s"))
+            (seed + init, r.train_s + predict)
         } else {
-            (
-                seed,
-                init + r.number("train_s") + r.number("predict_s").max(0.0),
-            )
+            (seed, init + r.train_s + predict.max(0.0))
         };
         t.init_s += i;
         t.rest_s += rest;
-        t.iterations += r.number("iterations");
-        if r.number("fold") >= 0.0 {
+        t.iterations += r.iterations as f64;
+        if r.fold >= 0 {
             t.rounds += 1;
         }
     }
     if let Some(r) = rows.first() {
-        t.accuracy = r.number("cv_accuracy_pct");
-        t.majority = r.number("majority_pct");
+        t.accuracy = r.cv_accuracy_pct.unwrap_or(f64::NAN);
+        t.majority = r.majority_pct;
     }
     t
 }
@@ -121,20 +93,17 @@ pub(super) fn totals(rows: &[&Record], method: &str) -> RunTotals {
 /// Exactness of a seeded run against the baseline: the largest relative
 /// objective gap over folds, the folds whose correct count differs, and the
 /// held-out rows whose prediction flipped (from `wrong_rows`).
-pub(super) fn exactness(base: &[&Record], got: &[&Record]) -> (f64, Vec<(i64, usize)>, usize) {
-    let by_fold = |rows: &[&Record]| -> BTreeMap<i64, (f64, i64, BTreeSet<String>)> {
+pub(super) fn exactness(base: &[&SvmRow], got: &[&SvmRow]) -> (f64, Vec<(i64, usize)>, usize) {
+    let by_fold = |rows: &[&SvmRow]| -> BTreeMap<i64, (f64, u64, BTreeSet<String>)> {
         rows.iter()
-            .filter(|r| r.number("fold") >= 0.0)
+            .filter(|r| r.fold >= 0)
             .map(|r| {
                 let wrong = r
-                    .text("wrong_rows")
+                    .wrong_rows
                     .split_whitespace()
                     .map(str::to_string)
                     .collect();
-                (
-                    r.number("fold") as i64,
-                    (r.number("objective"), r.number("correct") as i64, wrong),
-                )
+                (r.fold, (r.objective.unwrap_or(f64::NAN), r.correct, wrong))
             })
             .collect()
     };
@@ -157,7 +126,8 @@ pub(super) fn exactness(base: &[&Record], got: &[&Record]) -> (f64, Vec<(i64, us
     (gap, folds, flipped)
 }
 
-fn fmt_s(x: f64) -> String {
+/// Seconds for a table: `–` when unknown, fewer decimals when large.
+pub(super) fn fmt_s(x: f64) -> String {
     if !x.is_finite() {
         "–".into()
     } else if x >= 100.0 {
@@ -169,74 +139,56 @@ fn fmt_s(x: f64) -> String {
     }
 }
 
-/// The seeding sections of a run's report, and their tables and figure.
-pub(super) fn render(
-    dir: &Path,
-    run: &str,
-    records: &[Record],
-) -> Result<(String, Vec<std::path::PathBuf>), ExperimentError> {
-    let groups = group(records);
-    let seeded_any = groups
-        .values()
-        .any(|m| m.keys().any(|k| k.as_str() != "ours"));
-    if !seeded_any {
-        return Ok((String::new(), vec![]));
+/// The seeding rows of one (dataset, setting, k): every method against the baseline.
+fn seeding_rows((d, st, k): &Key, methods: &BTreeMap<String, Vec<&SvmRow>>) -> Vec<SeedingRow> {
+    let base = methods.get("ours");
+    let bt = base.map(|b| totals(b, "ours"));
+    let mut out = Vec::new();
+    for (m, rr) in methods {
+        let t = totals(rr, m);
+        let (gap, folds, flipped) = match base {
+            Some(b) if m != "ours" => exactness(b, rr),
+            _ => (0.0, vec![], 0),
+        };
+        let max_flips = folds.iter().map(|f| f.1).max().unwrap_or(0);
+        let verdict = if m == "ours" {
+            "baseline"
+        } else if base.is_none() {
+            "no baseline"
+        } else if gap <= 1e-3 && max_flips <= 1 {
+            "exact"
+        } else {
+            "NOT EXACT"
+        };
+        out.push(SeedingRow {
+            dataset: d.clone(),
+            setting: st.clone(),
+            k: k.clone(),
+            method: m.clone(),
+            rounds: t.rounds as u64,
+            init_s: t.init_s,
+            rest_s: t.rest_s,
+            total_s: t.total(),
+            iterations: t.iterations,
+            accuracy_pct: t.accuracy,
+            majority_pct: t.majority,
+            speedup_vs_baseline: bt.as_ref().map(|b| b.total() / t.total()),
+            max_rel_objective_gap: Some(gap),
+            folds_changed: folds
+                .iter()
+                .map(|(h, f)| format!("{h}:{f}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            rows_flipped: flipped as u64,
+            exactness: verdict.into(),
+        });
     }
-    let published: Published = toml::from_str(PUBLISHED).unwrap_or_default();
-    let mut md = String::new();
-    let mut files = Vec::new();
-    let mut rows = Vec::new();
-    for ((d, st, k), methods) in &groups {
-        let base = methods.get("ours");
-        let bt = base.map(|b| totals(b, "ours"));
-        for (m, rr) in methods {
-            let t = totals(rr, m);
-            let (gap, folds, flipped) = match base {
-                Some(b) if m != "ours" => exactness(b, rr),
-                _ => (0.0, vec![], 0),
-            };
-            let max_flips = folds.iter().map(|f| f.1).max().unwrap_or(0);
-            let verdict = if m == "ours" {
-                "baseline"
-            } else if base.is_none() {
-                "no baseline"
-            } else if gap <= 1e-3 && max_flips <= 1 {
-                "exact"
-            } else {
-                "NOT EXACT"
-            };
-            rows.push(
-                Record::new()
-                    .with("dataset", d.as_str())
-                    .with("setting", st.as_str())
-                    .with("k", k.as_str())
-                    .with("method", m.as_str())
-                    .with("rounds", t.rounds)
-                    .with("init_s", t.init_s)
-                    .with("rest_s", t.rest_s)
-                    .with("total_s", t.total())
-                    .with("iterations", t.iterations)
-                    .with("accuracy_pct", t.accuracy)
-                    .with("majority_pct", t.majority)
-                    .with(
-                        "speedup_vs_baseline",
-                        bt.as_ref().map_or(f64::NAN, |b| b.total() / t.total()),
-                    )
-                    .with("max_rel_objective_gap", gap)
-                    .with(
-                        "folds_changed",
-                        folds
-                            .iter()
-                            .map(|(h, f)| format!("{h}:{f}"))
-                            .collect::<Vec<_>>()
-                            .join(" "),
-                    )
-                    .with("rows_flipped", flipped)
-                    .with("exactness", verdict),
-            );
-        }
-    }
-    files.extend(write_table(&to_frame(&rows)?, dir, "seeding")?);
+    out
+}
+
+/// The table of every method against the baseline, sorted by dataset,
+/// setting, k (numerically, `n` last) and method.
+fn seeding_table(rows: &[SeedingRow]) -> MdTable {
     let sorted_k = |k: &str| -> f64 {
         if k == "n" {
             f64::INFINITY
@@ -244,74 +196,88 @@ pub(super) fn render(
             k.parse().unwrap_or(f64::NAN)
         }
     };
-    let mut sorted: Vec<&Record> = rows.iter().collect();
+    let method_pos = |m: &str| METHODS.iter().position(|x| *x == m);
+    let mut sorted: Vec<&SeedingRow> = rows.iter().collect();
     sorted.sort_by(|a, b| {
-        (a.text("dataset"), a.text("setting"))
-            .cmp(&(b.text("dataset"), b.text("setting")))
-            .then(sorted_k(&a.text("k")).total_cmp(&sorted_k(&b.text("k"))))
-            .then(
-                METHODS
-                    .iter()
-                    .position(|m| *m == a.text("method"))
-                    .cmp(&METHODS.iter().position(|m| *m == b.text("method"))),
-            )
+        (&a.dataset, &a.setting)
+            .cmp(&(&b.dataset, &b.setting))
+            .then(sorted_k(&a.k).total_cmp(&sorted_k(&b.k)))
+            .then(method_pos(&a.method).cmp(&method_pos(&b.method)))
     });
-    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included; exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
-    let _ = writeln!(md, "| dataset | setting | k | method | init s | rest s | total s | speed-up | #iter | acc % | majority % | max obj gap | folds changed (fold:rows) | exact |");
-    let _ = writeln!(
-        md,
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-    );
-    for r in &sorted {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {:.2}x | {:.0} | {:.2} | {:.2} | {:.1e} | {} | {} |",
-            r.text("dataset"),
-            r.text("setting"),
-            r.text("k"),
-            r.text("method"),
-            fmt_s(r.number("init_s")),
-            fmt_s(r.number("rest_s")),
-            fmt_s(r.number("total_s")),
-            r.number("speedup_vs_baseline"),
-            r.number("iterations"),
-            r.number("accuracy_pct"),
-            r.number("majority_pct"),
-            r.number("max_rel_objective_gap"),
-            if r.text("folds_changed").is_empty() { "none".to_string() } else { r.text("folds_changed") },
-            r.text("exactness"),
-        );
+    let mut t = MdTable::new("dataset | setting | k | method | init s | rest s | total s | speed-up | #iter | acc % | majority % | max obj gap | folds changed (fold:rows) | exact".split(" | "));
+    for r in sorted {
+        t.row(cells(
+            [&r.dataset, &r.setting, &r.k, &r.method],
+            [
+                fmt_s(r.init_s),
+                fmt_s(r.rest_s),
+                fmt_s(r.total_s),
+                format!("{:.2}x", r.speedup_vs_baseline.unwrap_or(f64::NAN)),
+                format!("{:.0}", r.iterations),
+                format!("{:.2}", r.accuracy_pct),
+                format!("{:.2}", r.majority_pct),
+                format!("{:.1e}", r.max_rel_objective_gap.unwrap_or(f64::NAN)),
+                if r.folds_changed.is_empty() {
+                    "none".to_string()
+                } else {
+                    r.folds_changed.clone()
+                },
+                r.exactness.clone(),
+            ],
+        ));
     }
+    t
+}
+
+/// The seeding sections of a run's report, and their tables and figure.
+pub(super) fn render(
+    dir: &Path,
+    run: &str,
+    records: &[SvmRow],
+) -> Result<(String, Vec<PathBuf>), ExperimentError> {
+    let groups = group(records);
+    let seeded_any = groups
+        .values()
+        .any(|m| m.keys().any(|k| k.as_str() != "ours"));
+    if !seeded_any {
+        return Ok((String::new(), vec![]));
+    }
+    let published = Published::load();
+    let mut md = String::new();
+    let mut files = Vec::new();
+    let rows: Vec<SeedingRow> = groups
+        .iter()
+        .flat_map(|(key, methods)| seeding_rows(key, methods))
+        .collect();
+    files.extend(write_rows(&rows, dir, "seeding")?);
+    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included; exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
+    md.push_str(&seeding_table(&rows).markdown());
     md.push('\n');
-    md.push_str(&paper_tables(&rows, &published));
+    md.push_str(&paper_table1(&rows, &published));
+    md.push_str(&paper_table3(&rows, &published));
     if let Some(fig) = loocv_figure(run, &rows) {
-        files.extend(figures::render(&fig, dir, "loocv_relative_to_sir")?);
-        let _ = writeln!(
-            md,
-            "![Leave-one-out time relative to SIR, run {run}]({run}/loocv_relative_to_sir.svg)\n"
-        );
+        let alt = "Leave-one-out time relative to SIR";
+        files.extend(link_figure(
+            &fig,
+            (dir, run, "loocv_relative_to_sir"),
+            alt,
+            &mut md,
+        )?);
     }
     Ok((md, files))
 }
 
-fn find<'a>(rows: &'a [Record], d: &str, st: &str, k: &str, m: &str) -> Option<&'a Record> {
-    rows.iter().find(|r| {
-        r.text("dataset") == d
-            && r.text("setting") == st
-            && r.text("k") == k
-            && r.text("method") == m
-    })
+/// The (dataset, setting) pairs of the seeding rows.
+fn pairs(rows: &[SeedingRow]) -> BTreeSet<(String, String)> {
+    rows.iter()
+        .map(|r| (r.dataset.clone(), r.setting.clone()))
+        .collect()
 }
 
-/// Table 1 (k = 10) and Table 3 (k = 3, 10, 100) beside the published values.
-fn paper_tables(rows: &[Record], p: &Published) -> String {
-    let mut md = String::new();
-    let pairs: BTreeSet<(String, String)> = rows
-        .iter()
-        .map(|r| (r.text("dataset"), r.text("setting")))
-        .collect();
-    let mut t1 = String::new();
-    for (d, st) in &pairs {
+/// Table 1 (k = 10) beside the published values.
+fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
+    let mut t = MdTable::new("dataset | setting | method | paper init s | paper rest s | ours init s | ours rest s | paper #iter | ours #iter | paper acc % | ours acc % | majority %".split(" | "));
+    for (d, st) in &pairs(rows) {
         let Some(pr) = pub_row(&p.table1, d) else {
             continue;
         };
@@ -322,7 +288,7 @@ fn paper_tables(rows: &[Record], p: &Published) -> String {
             ("sir", "sir"),
             ("tree", ""),
         ] {
-            let Some(r) = find(rows, d, st, "10", m) else {
+            let Some(r) = SeedingRow::find(rows, d, st, "10", m) else {
                 continue;
             };
             let (pi, prs, pit) = if pm == "libsvm" {
@@ -336,81 +302,75 @@ fn paper_tables(rows: &[Record], p: &Published) -> String {
                     num(pr, &format!("{pm}_iterations")),
                 )
             };
-            let pacc = num(pr, "libsvm_accuracy");
             let pit = if pit.is_nan() {
                 "–".to_string()
             } else {
                 format!("{pit:.0}")
             };
-            let _ = writeln!(
-                t1,
-                "| {d} | {st} | {m} | {} | {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {:.2} |",
+            t.row([
+                d.clone(),
+                st.clone(),
+                m.to_string(),
                 fmt_s(pi),
                 fmt_s(prs),
-                fmt_s(r.number("init_s")),
-                fmt_s(r.number("rest_s")),
+                fmt_s(r.init_s),
+                fmt_s(r.rest_s),
                 pit,
-                r.number("iterations"),
-                pacc,
-                r.number("accuracy_pct"),
-                r.number("majority_pct")
-            );
+                format!("{:.0}", r.iterations),
+                format!("{:.2}", num(pr, "libsvm_accuracy")),
+                format!("{:.2}", r.accuracy_pct),
+                format!("{:.2}", r.majority_pct),
+            ]);
         }
     }
-    if !t1.is_empty() {
-        let _ = writeln!(md, "**Beside the paper's Table 1 (k = 10; their seconds: C++ on a 6-core E5-2620; ours: this machine; `ours` row = our LibSVM-equivalent baseline beside their LibSVM; `tree` is ours, not in the paper; the paper's accuracy is LibSVM's = SIR's)**\n");
-        let _ = writeln!(md, "| dataset | setting | method | paper init s | paper rest s | ours init s | ours rest s | paper #iter | ours #iter | paper acc % | ours acc % | majority % |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|---|");
-        md.push_str(&t1);
-        md.push('\n');
+    if t.is_empty() {
+        return String::new();
     }
-    let mut t3 = String::new();
-    for (d, st) in &pairs {
+    format!("**Beside the paper's Table 1 (k = 10; their seconds: C++ on a 6-core E5-2620; ours: this machine; `ours` row = our LibSVM-equivalent baseline beside their LibSVM; `tree` is ours, not in the paper; the paper's accuracy is LibSVM's = SIR's)**\n\n{t}\n")
+}
+
+/// Table 3 (k = 3, 10, 100) beside the published values.
+fn paper_table3(rows: &[SeedingRow], p: &Published) -> String {
+    let mut t = MdTable::new("dataset | setting | k | paper LibSVM s | paper SIR s | paper SIR speed-up | ours SIR speed-up | ours baseline s | ours SIR s | ours tree speed-up | best of SIR/tree".split(" | "));
+    for (d, st) in &pairs(rows) {
         let pr = pub_row(&p.table3, d);
         for (col, k) in ["3", "10", "100"].iter().enumerate() {
-            let Some(b) = find(rows, d, st, k, "ours") else {
+            let Some(b) = SeedingRow::find(rows, d, st, k, "ours") else {
                 continue;
             };
-            let paper = pr.and_then(|t| {
-                let l = t.get("libsvm_s")?.as_array()?.get(col)?.as_float()?;
-                let s = t.get("sir_s")?.as_array()?.get(col)?.as_float()?;
-                Some((l, s))
-            });
-            let sir = find(rows, d, st, k, "sir");
-            let tree = find(rows, d, st, k, "tree");
-            let t = |r: Option<&Record>| r.map_or(f64::NAN, |r| r.number("total_s"));
-            let bt = b.number("total_s");
-            let _ = writeln!(
-                t3,
-                "| {d} | {st} | {k} | {} | {} | {} | {:.2}x | {} | {} | {:.2}x | {:.2}x |",
+            let paper =
+                pr.and_then(|t| Some((num_at(t, "libsvm_s", col)?, num_at(t, "sir_s", col)?)));
+            let total =
+                |m: &str| SeedingRow::find(rows, d, st, k, m).map_or(f64::NAN, |r| r.total_s);
+            let (bt, sir, tree) = (b.total_s, total("sir"), total("tree"));
+            t.row([
+                d.clone(),
+                st.clone(),
+                k.to_string(),
                 paper.map_or("–".into(), |p| fmt_s(p.0)),
                 paper.map_or("–".into(), |p| fmt_s(p.1)),
                 paper.map_or("–".into(), |p| format!("{:.2}x", p.0 / p.1)),
-                bt / t(sir),
+                format!("{:.2}x", bt / sir),
                 fmt_s(bt),
-                fmt_s(t(sir)),
-                bt / t(tree),
-                bt / t(sir).min(t(tree)),
-            );
+                fmt_s(sir),
+                format!("{:.2}x", bt / tree),
+                format!("{:.2}x", bt / sir.min(tree)),
+            ]);
         }
     }
-    if !t3.is_empty() {
-        let _ = writeln!(md, "**Beside the paper's Table 3 (seconds of the whole k-fold CV; speed-up = baseline / method)**\n");
-        let _ = writeln!(md, "| dataset | setting | k | paper LibSVM s | paper SIR s | paper SIR speed-up | ours SIR speed-up | ours baseline s | ours SIR s | ours tree speed-up | best of SIR/tree |");
-        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
-        md.push_str(&t3);
-        md.push('\n');
+    if t.is_empty() {
+        return String::new();
     }
-    md
+    format!("**Beside the paper's Table 3 (seconds of the whole k-fold CV; speed-up = baseline / method)**\n\n{t}\n")
 }
 
 /// The supplement's Figure 2: leave-one-out time of each method relative to
 /// SIR, one group of bars per (dataset, setting), log scale.
-fn loocv_figure(run: &str, rows: &[Record]) -> Option<Figure> {
+fn loocv_figure(run: &str, rows: &[SeedingRow]) -> Option<Figure> {
     let groups: Vec<(String, String)> = rows
         .iter()
-        .filter(|r| r.text("k") == "n" && r.text("method") == "sir")
-        .map(|r| (r.text("dataset"), r.text("setting")))
+        .filter(|r| r.k == "n" && r.method == "sir")
+        .map(|r| (r.dataset.clone(), r.setting.clone()))
         .collect();
     if groups.is_empty() {
         return None;
@@ -423,8 +383,8 @@ fn loocv_figure(run: &str, rows: &[Record]) -> Option<Figure> {
             .iter()
             .enumerate()
             .filter_map(|(g, (d, st))| {
-                let sir = find(rows, d, st, "n", "sir")?.number("total_s");
-                let v = find(rows, d, st, "n", m)?.number("total_s");
+                let sir = SeedingRow::find(rows, d, st, "n", "sir")?.total_s;
+                let v = SeedingRow::find(rows, d, st, "n", m)?.total_s;
                 (v.is_finite() && sir > 0.0).then_some((g as f64 + off, v / sir, 0.0))
             })
             .collect();
@@ -444,8 +404,8 @@ fn loocv_figure(run: &str, rows: &[Record]) -> Option<Figure> {
     }
     let reps = rows
         .iter()
-        .filter(|r| r.text("k") == "n")
-        .map(|r| r.number("rounds"))
+        .filter(|r| r.k == "n")
+        .map(|r| r.rounds as f64)
         .fold(0.0, f64::max);
     Some(Figure {
         title: format!("Leave-one-out CV time relative to SIR — run `{run}`"),
@@ -468,28 +428,27 @@ fn loocv_figure(run: &str, rows: &[Record]) -> Option<Figure> {
 /// runs, the fastest exact method's whole-run wall time against LIBSVM's
 /// `svm-train -v k` (or, where only that was run, `svm-train` on each of our
 /// folds) from any run of the results folder, with the runs named.
-pub(super) fn benchmark(runs: &[(String, Vec<Record>)]) -> Vec<Record> {
-    // (dataset, setting, k) -> (run, seconds) of the peer, -v preferred.
+fn benchmark(runs: &[(String, Vec<SvmRow>)]) -> Vec<BenchRow> {
+    // (dataset, setting, k) -> (run, how, seconds) of the peer, -v preferred.
     let mut peer: BTreeMap<Key, (String, String, f64)> = BTreeMap::new();
-    for (run, records) in runs {
-        for r in records {
-            let m = r.text("method");
-            let kind = match m.as_str() {
+    for (run, rows) in runs {
+        for r in rows {
+            let m = r.core.method.as_str();
+            let how = match m {
                 "libsvm_v" => "svm-train -v k",
                 "libsvm" => "svm-train per fold (sum)",
                 _ => continue,
             };
-            let key = (r.text("dataset"), r.text("setting"), r.text("k"));
+            let key = (r.core.dataset.clone(), r.setting.clone(), r.k.clone());
             let secs = if m == "libsvm_v" {
-                r.number("train_s")
+                r.train_s
             } else {
-                records
-                    .iter()
+                rows.iter()
                     .filter(|q| {
-                        q.text("method") == "libsvm"
-                            && (q.text("dataset"), q.text("setting"), q.text("k")) == key
+                        q.core.method == "libsvm"
+                            && (&q.core.dataset, &q.setting, &q.k) == (&key.0, &key.1, &key.2)
                     })
-                    .map(|q| q.number("train_s") + q.number("predict_s").max(0.0))
+                    .map(|q| q.train_s + q.predict_s.unwrap_or(f64::NAN).max(0.0))
                     .sum()
             };
             let better = match peer.get(&key) {
@@ -497,15 +456,14 @@ pub(super) fn benchmark(runs: &[(String, Vec<Record>)]) -> Vec<Record> {
                 Some((_, k0, _)) => k0 != "svm-train -v k" && m == "libsvm_v",
             };
             if better {
-                peer.insert(key, (run.clone(), kind.to_string(), secs));
+                peer.insert(key, (run.clone(), how.to_string(), secs));
             }
         }
     }
     let mut out = Vec::new();
-    for (run, records) in runs {
-        let groups = group(records);
-        let mut seeding = BTreeMap::new();
-        for ((d, st, k), methods) in &groups {
+    for (run, rows) in runs {
+        let mut seeding: BTreeMap<Key, BenchRow> = BTreeMap::new();
+        for (key, methods) in &group(rows) {
             let Some(base) = methods.get("ours") else {
                 continue;
             };
@@ -517,97 +475,106 @@ pub(super) fn benchmark(runs: &[(String, Vec<Record>)]) -> Vec<Record> {
                 if gap > 1e-3 || folds.iter().any(|f| f.1 > 1) {
                     continue;
                 }
-                let wall = rr.first().map_or(f64::NAN, |r| r.number("cell_wall_s"));
-                let e = seeding
-                    .entry((d.clone(), st.clone(), k.clone()))
-                    .or_insert((
-                        m.clone(),
-                        wall,
-                        base[0].number("cell_wall_s"),
-                        base[0].number("cv_accuracy_pct"),
-                        rr[0].number("cv_accuracy_pct"),
-                    ));
-                if wall < e.1 {
-                    *e = (m.clone(), wall, e.2, e.3, rr[0].number("cv_accuracy_pct"));
+                let wall = rr.first().map_or(f64::NAN, |r| r.cell_wall_s);
+                let acc = rr[0].cv_accuracy_pct.unwrap_or(f64::NAN);
+                let e = seeding.entry(key.clone()).or_insert(BenchRow {
+                    best_exact_method: m.clone(),
+                    best_wall_s: wall,
+                    baseline_wall_s: base[0].cell_wall_s,
+                    baseline_accuracy_pct: base[0].cv_accuracy_pct.unwrap_or(f64::NAN),
+                    accuracy_pct: acc,
+                    ..BenchRow::default()
+                });
+                if wall < e.best_wall_s {
+                    (e.best_exact_method, e.best_wall_s, e.accuracy_pct) = (m.clone(), wall, acc);
                 }
             }
         }
-        for (key, (m, wall, base_wall, base_acc, acc)) in seeding {
-            let Some((prun, pkind, psecs)) = peer.get(&key) else {
+        for ((d, st, k), best) in seeding {
+            let Some((prun, how, psecs)) = peer.get(&(d.clone(), st.clone(), k.clone())) else {
                 continue;
             };
-            out.push(
-                Record::new()
-                    .with("run", run.as_str())
-                    .with("dataset", key.0.as_str())
-                    .with("setting", key.1.as_str())
-                    .with("k", key.2.as_str())
-                    .with("best_exact_method", m.as_str())
-                    .with("best_wall_s", wall)
-                    .with("baseline_wall_s", base_wall)
-                    .with("peer_run", prun.as_str())
-                    .with("peer", pkind.as_str())
-                    .with("peer_s", *psecs)
-                    .with("speedup_vs_peer", psecs / wall)
-                    .with("accuracy_pct", acc)
-                    .with("baseline_accuracy_pct", base_acc),
-            );
+            out.push(BenchRow {
+                run: run.clone(),
+                dataset: d,
+                setting: st,
+                k,
+                peer_run: prun.clone(),
+                peer: how.clone(),
+                peer_s: *psecs,
+                speedup_vs_peer: psecs / best.best_wall_s,
+                ..best
+            });
         }
     }
     out
 }
 
 /// The benchmark as Markdown.
-pub(super) fn benchmark_table(rows: &[Record]) -> String {
+fn benchmark_table(rows: &[BenchRow]) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "**Benchmark: the fastest exact seeded method against LIBSVM** (`svm-seeding-vs-svm-train.csv`; wall seconds of the whole k-fold CV on this machine; our seeded runs use the fold-shared kernel cache and, where the method allows (tree, AVG/TOP), both cores; `svm-train` is single-threaded; the peer's time comes from the run named, measured in another session on the same machine)\n");
-    let _ = writeln!(md, "| run | dataset | setting | k | best exact method | its wall s | our baseline wall s | LIBSVM | LIBSVM s (run) | speed-up vs LIBSVM | acc % (baseline) |");
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut t = MdTable::new("run | dataset | setting | k | best exact method | its wall s | our baseline wall s | LIBSVM | LIBSVM s (run) | speed-up vs LIBSVM | acc % (baseline)".split(" | "));
     for r in rows {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {:.1}x | {:.4} ({:.4}) |",
-            r.text("run"),
-            r.text("dataset"),
-            r.text("setting"),
-            r.text("k"),
-            r.text("best_exact_method"),
-            fmt_s(r.number("best_wall_s")),
-            fmt_s(r.number("baseline_wall_s")),
-            r.text("peer"),
-            fmt_s(r.number("peer_s")),
-            r.text("peer_run"),
-            r.number("speedup_vs_peer"),
-            r.number("accuracy_pct"),
-            r.number("baseline_accuracy_pct"),
-        );
+        t.row(cells(
+            [&r.run, &r.dataset, &r.setting, &r.k],
+            [
+                r.best_exact_method.clone(),
+                fmt_s(r.best_wall_s),
+                fmt_s(r.baseline_wall_s),
+                r.peer.clone(),
+                format!("{} ({})", fmt_s(r.peer_s), r.peer_run),
+                format!("{:.1}x", r.speedup_vs_peer),
+                format!("{:.4} ({:.4})", r.accuracy_pct, r.baseline_accuracy_pct),
+            ],
+        ));
     }
-    md.push('\n');
-    md
+    md + &t.markdown() + "\n"
+}
+
+/// The benchmark section of the overview of every run, and its table
+/// `svm-seeding-vs-svm-train` in `root` (nothing when no seeded run has a
+/// LIBSVM peer).
+pub(super) fn benchmark_section(
+    root: &Path,
+    runs: &[(String, Vec<SvmRow>)],
+) -> Result<(String, Vec<PathBuf>), ExperimentError> {
+    let bench = benchmark(runs);
+    if bench.is_empty() {
+        return Ok((String::new(), Vec::new()));
+    }
+    let files = write_rows(&bench, root, "svm-seeding-vs-svm-train")?;
+    Ok((benchmark_table(&bench), files))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::rows::Core;
 
-    fn row(method: &str, fold: i64, obj: f64, correct: i64, wrong: &str) -> Record {
-        Record::new()
-            .with("dataset", "synthetic-d")
-            .with("setting", "paper")
-            .with("k", "10")
-            .with("method", method)
-            .with("fold", fold)
-            .with("objective", obj)
-            .with("correct", correct)
-            .with("wrong_rows", wrong)
-            .with("iterations", 100i64)
-            .with("init_s", 0.01)
-            .with("train_s", 1.0)
-            .with("predict_s", 0.1)
-            .with("seed_s", if method == "ours" { 0.0 } else { 0.02 })
-            .with("cv_accuracy_pct", 90.0)
-            .with("majority_pct", 50.0)
-            .with("cell_wall_s", 1.2)
+    fn row(method: &str, fold: i64, obj: f64, correct: u64, wrong: &str) -> SvmRow {
+        SvmRow {
+            core: Core {
+                dataset: "synthetic-d".into(),
+                method: method.into(),
+                ..Core::default()
+            },
+            setting: "paper".into(),
+            k: "10".into(),
+            fold,
+            objective: Some(obj),
+            correct,
+            wrong_rows: wrong.into(),
+            iterations: 100,
+            init_s: Some(0.01),
+            train_s: 1.0,
+            predict_s: Some(0.1),
+            seed_s: Some(if method == "ours" { 0.0 } else { 0.02 }),
+            cv_accuracy_pct: Some(90.0),
+            majority_pct: 50.0,
+            cell_wall_s: 1.2,
+            ..SvmRow::default()
+        }
     }
 
     #[test]
@@ -620,7 +587,7 @@ mod tests {
             row("sir", 0, -10.000001, 8, "3 5"),
             row("sir", 1, -12.0, 9, "14"),
         ];
-        let b: Vec<&Record> = base.iter().collect();
+        let b: Vec<&SvmRow> = base.iter().collect();
         let (gap, folds, flipped) = exactness(&b, &same.iter().collect::<Vec<_>>());
         assert!(gap < 1e-6 && folds.is_empty() && flipped == 0);
         // One row flips in fold 1 (14 now right, 17 now wrong): two rows differ.

@@ -1,0 +1,322 @@
+//! The `svm_cv` config schema (`kind = "svm_cv"`), its checks that need no
+//! data, and the paper's published numbers (`experiments/svm/published.toml`).
+
+use crate::config::{ConfigError, ConfigFile, KValue};
+use crate::data::DatasetSpec;
+use crate::peers::libsvm as peer;
+use crate::svm::{SeedingMethod, SvmParams};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The published numbers (experiments/svm/published.toml), embedded.
+pub const PUBLISHED: &str = include_str!("../../../experiments/svm/published.toml");
+
+/// A CV method of this experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Our SMO, rounds one after another, each from alpha = 0 (the baseline).
+    Ours,
+    /// Our SMO, rounds in parallel on rayon with one kernel cache shared by all rounds.
+    OursSharedParallel,
+    /// LIBSVM's `svm-train` on each of our training folds, `svm-predict` on the held-out fold.
+    Libsvm,
+    /// LIBSVM's own `svm-train -v k` (its folds; one row, fold = -1).
+    LibsvmV,
+    /// Alpha seeding, Wen et al.: Adjusting alpha Towards Optimum.
+    Ato,
+    /// Alpha seeding, Wen et al.: Multiple Instance Replacement.
+    Mir,
+    /// Alpha seeding, Wen et al.: Single Instance Replacement.
+    Sir,
+    /// Alpha seeding for leave-one-out, DeCoste & Wagstaff (k = n only).
+    Avg,
+    /// Alpha seeding for leave-one-out, Lee et al. (k = n only).
+    Top,
+    /// Beyond the paper: rounds in TreeCV order, warm started from the parent node.
+    Tree,
+}
+
+impl Method {
+    /// The method's name in configs and records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Ours => "ours",
+            Method::OursSharedParallel => "ours_shared_parallel",
+            Method::Libsvm => "libsvm",
+            Method::LibsvmV => "libsvm_v",
+            Method::Ato => "ato",
+            Method::Mir => "mir",
+            Method::Sir => "sir",
+            Method::Avg => "avg",
+            Method::Top => "top",
+            Method::Tree => "tree",
+        }
+    }
+
+    /// The seeding method of a seeded CV method (`None` for the others).
+    pub fn seeding(self) -> Option<SeedingMethod> {
+        match self {
+            Method::Ato => Some(SeedingMethod::Ato),
+            Method::Mir => Some(SeedingMethod::Mir),
+            Method::Sir => Some(SeedingMethod::Sir),
+            Method::Avg => Some(SeedingMethod::Avg),
+            Method::Top => Some(SeedingMethod::Top),
+            Method::Tree => Some(SeedingMethod::Tree),
+            _ => None,
+        }
+    }
+
+    /// Whether the method runs LIBSVM's tools (the peer).
+    pub fn is_peer(self) -> bool {
+        matches!(self, Method::Libsvm | Method::LibsvmV)
+    }
+}
+
+/// How folds are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FoldMode {
+    /// LIBSVM's stratified per-class shuffle with glibc `rand()` (reproduces `svm-train -v k`).
+    Libsvm,
+    /// Stratified folds from the config seed.
+    Stratified,
+}
+
+impl FoldMode {
+    /// The mode's name in configs and records.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FoldMode::Libsvm => "libsvm",
+            FoldMode::Stratified => "stratified",
+        }
+    }
+}
+
+/// A hyper-parameter setting.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Setting {
+    /// Name in outputs, e.g. "paper" or "libsvm-defaults".
+    pub label: String,
+    /// Box constraint C (default 1).
+    pub c: Option<f64>,
+    /// RBF gamma (default 1 / number of features).
+    pub gamma: Option<f64>,
+    /// Linear kernel instead of RBF.
+    #[serde(default)]
+    pub linear: bool,
+    /// Stopping tolerance (default 1e-3).
+    pub eps: Option<f64>,
+    /// Kernel cache in MB (default 100).
+    pub cache_mb: Option<f64>,
+    /// Shrinking (default true).
+    pub shrinking: Option<bool>,
+}
+
+impl Setting {
+    /// The solver parameters of this setting for data with `d` features;
+    /// with `float`, as this LIBSVM build parses them (single precision).
+    pub fn params(&self, d: usize, float: bool) -> SvmParams {
+        let mut p = if self.linear {
+            SvmParams::linear(self.c.unwrap_or(1.0))
+        } else {
+            SvmParams::rbf(
+                self.c.unwrap_or(1.0),
+                self.gamma
+                    .unwrap_or(if d > 0 { 1.0 / d as f64 } else { 0.0 }),
+            )
+        };
+        if let Some(e) = self.eps {
+            p.eps = e;
+        }
+        if let Some(m) = self.cache_mb {
+            p.cache_mb = m;
+        }
+        if let Some(h) = self.shrinking {
+            p.shrinking = h;
+        }
+        if float {
+            // The peer always passes -c, -g and -e, which this svm-train build
+            // reads as single precision (see peer::as_parsed_by_svm_train).
+            p = peer::as_parsed_by_svm_train(&p);
+        }
+        p
+    }
+}
+
+/// The `svm_cv` config schema.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SvmCvConfig {
+    /// Must be "svm_cv".
+    pub kind: String,
+    /// Output folder name.
+    pub name: Spanned<String>,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Note printed in the report.
+    #[serde(default)]
+    pub note: String,
+    /// Base seed (stratified folds).
+    pub seed: u64,
+    /// Fold construction (default libsvm).
+    #[serde(default)]
+    pub folds: Option<FoldMode>,
+    /// Run cells one at a time (timing); default true for this kind.
+    #[serde(default)]
+    pub exclusive: Option<bool>,
+    /// Give our solver the parameters as this LIBSVM build parses them
+    /// (single precision) so that per-fold results are comparable bit for bit
+    /// (default true).
+    #[serde(default)]
+    pub libsvm_float_params: Option<bool>,
+    /// Datasets (binary labels).
+    pub datasets: Spanned<Vec<DatasetSpec>>,
+    /// Hyper-parameter settings.
+    pub settings: Spanned<Vec<Spanned<Setting>>>,
+    /// Numbers of folds (integers or "n").
+    pub k: Spanned<Vec<Spanned<KValue>>>,
+    /// Methods.
+    pub methods: Spanned<Vec<Method>>,
+    /// Seeded methods: one kernel cache shared by all solves of a CV run
+    /// (default true).
+    #[serde(default)]
+    pub seeded_shared_cache: Option<bool>,
+    /// Seeded methods: independent solves in parallel where the method's
+    /// dependency order allows (AVG/TOP rounds, tree siblings; default true).
+    #[serde(default)]
+    pub seeded_parallel: Option<bool>,
+}
+
+impl SvmCvConfig {
+    /// Whether our solver gets the parameters as `svm-train` parses them.
+    pub fn float_params(&self) -> bool {
+        self.libsvm_float_params.unwrap_or(true)
+    }
+
+    /// The lists that must not be empty: datasets, settings, k and methods.
+    pub fn check_lists(&self, cfg: &ConfigFile) -> Result<(), ConfigError> {
+        cfg.non_empty(
+            "datasets",
+            self.datasets.get_ref().len(),
+            self.datasets.span(),
+        )?;
+        cfg.non_empty(
+            "settings",
+            self.settings.get_ref().len(),
+            self.settings.span(),
+        )?;
+        cfg.non_empty("k", self.k.get_ref().len(), self.k.span())?;
+        cfg.non_empty("methods", self.methods.get_ref().len(), self.methods.span())
+    }
+
+    /// Every setting's values, with line:col, for data with `d` features (so
+    /// that a bad value fails now, not at its first cell).
+    pub fn check_settings(&self, cfg: &ConfigFile, d: usize) -> Result<(), ConfigError> {
+        for s in self.settings.get_ref() {
+            let given = s.get_ref().params(d, false);
+            let checked = if self.float_params() {
+                peer::as_parsed_checked(&given).map(|_| ())
+            } else {
+                given.validate()
+            };
+            checked.map_err(|e| {
+                cfg.invalid(
+                    s.span(),
+                    &format!("setting `{}`: {e}", s.get_ref().label),
+                    "use c, eps and cache_mb finite and > 0, gamma finite and >= 0",
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// A setting whose gamma defaults to 1/d is resolved once, so the
+    /// datasets (their feature counts `dims`) must agree on d.
+    pub fn check_gamma_defaults(
+        &self,
+        cfg: &ConfigFile,
+        dims: &[usize],
+    ) -> Result<(), ConfigError> {
+        if dims.len() < 2 {
+            return Ok(());
+        }
+        for s in self.settings.get_ref() {
+            if s.get_ref().gamma.is_none()
+                && !s.get_ref().linear
+                && dims.iter().any(|&d| d != dims[0])
+            {
+                return Err(cfg.invalid(
+                    s.span(),
+                    "gamma defaults to 1/d, but the datasets have different d",
+                    "give gamma explicitly or use one dataset per config",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The paper's Tables 1 and 3 as published (`published.toml`), one TOML
+/// table per dataset row; empty when the embedded file does not parse.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Published {
+    /// Table 1 (k = 10): seconds, iterations and accuracy per method.
+    #[serde(default)]
+    pub table1: Vec<toml::Table>,
+    /// Table 3: LibSVM and SIR seconds for k = 3, 10, 100.
+    #[serde(default)]
+    pub table3: Vec<toml::Table>,
+}
+
+impl Published {
+    /// The embedded tables.
+    pub fn load() -> Published {
+        toml::from_str(PUBLISHED).unwrap_or_default()
+    }
+}
+
+/// The row of a published table whose `dataset` is part of our dataset's
+/// name (lower-cased): `a9a` matches `a9a-paper`.
+pub fn pub_row<'a>(rows: &'a [toml::Table], dataset: &str) -> Option<&'a toml::Table> {
+    let d = dataset.to_lowercase();
+    rows.iter().find(|t| {
+        t.get("dataset")
+            .and_then(|v| v.as_str())
+            .is_some_and(|p| d.contains(p))
+    })
+}
+
+/// A number of a published row (NaN when absent).
+pub fn num(t: &toml::Table, key: &str) -> f64 {
+    match t.get(key) {
+        Some(toml::Value::Float(f)) => *f,
+        Some(toml::Value::Integer(i)) => *i as f64,
+        _ => f64::NAN,
+    }
+}
+
+/// Element `col` of a published row's array of floats (`libsvm_s = [..]`).
+pub fn num_at(t: &toml::Table, key: &str, col: usize) -> Option<f64> {
+    t.get(key)?.as_array()?.get(col)?.as_float()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn published_tables_parse() {
+        let p = Published::load();
+        assert_eq!(p.table1.len(), 5);
+        assert_eq!(p.table3.len(), 5);
+        let a9a = pub_row(&p.table3, "a9a-paper").unwrap();
+        let l: Vec<Option<f64>> = (0..4).map(|c| num_at(a9a, "libsvm_s", c)).collect();
+        assert_eq!(l, [Some(733.0), Some(6783.0), Some(41288.0), None]);
+        let heart = pub_row(&p.table1, "heart_scale").unwrap();
+        assert_eq!(num(heart, "libsvm_iterations"), 6988.0);
+        assert!(num(heart, "no_such_key").is_nan());
+    }
+}

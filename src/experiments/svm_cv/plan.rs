@@ -1,0 +1,209 @@
+//! An `svm_cv` config expanded into its cells: one per dataset × setting ×
+//! k × method, each a whole k-fold CV run.
+
+use super::config::{FoldMode, Method, SvmCvConfig};
+use super::rows::SvmRow;
+use crate::config::{ConfigFile, KValue};
+use crate::data::Dataset;
+use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
+use crate::peers::libsvm as peer;
+use crate::results::rows::Core;
+use crate::seed;
+use crate::svm::folds::Folds;
+use crate::svm::{KernelKind, SvmParams};
+use std::sync::Arc;
+
+/// What one cell runs: indices into the plan's datasets and settings, k and
+/// the method.
+pub(super) struct CellSpec {
+    pub dataset: usize,
+    pub setting: usize,
+    pub k: KValue,
+    pub method: Method,
+}
+
+/// A planned `svm_cv` run.
+pub(super) struct SvmPlan {
+    pub seeded_shared_cache: bool,
+    pub seeded_parallel: bool,
+    pub head: PlanHead,
+    pub fold_mode: FoldMode,
+    pub datasets: Vec<(String, Arc<Dataset>)>,
+    pub settings: Vec<(String, SvmParams)>,
+    pub specs: Vec<CellSpec>,
+}
+
+fn majority_pct(data: &Dataset) -> f64 {
+    let pos = data.y.iter().filter(|&&y| y > 0.0).count();
+    100.0 * pos.max(data.n() - pos) as f64 / data.n().max(1) as f64
+}
+
+fn gamma_of(p: &SvmParams) -> Option<f64> {
+    match p.kernel {
+        KernelKind::Rbf { gamma } => Some(gamma),
+        KernelKind::Linear => None,
+    }
+}
+
+impl SvmPlan {
+    /// The columns every row of cell `i` shares (the core columns and the
+    /// cell's dataset, setting, k and folds); the run fills the rest.
+    pub fn base(&self, i: usize) -> SvmRow {
+        let c = &self.specs[i];
+        let (dname, data) = &self.datasets[c.dataset];
+        let (label, p) = &self.settings[c.setting];
+        SvmRow {
+            core: Core {
+                dataset: dname.clone(),
+                synthetic: data.is_synthetic(),
+                method: c.method.as_str().to_string(),
+                ..self.head.core(i)
+            },
+            n: data.n() as u64,
+            d: data.d() as u64,
+            setting: label.clone(),
+            c: p.c,
+            gamma: gamma_of(p),
+            eps: p.eps,
+            k: c.k.label(),
+            k_value: c.k.resolve(data.n()) as u64,
+            folds: self.fold_mode.as_str().to_string(),
+            majority_pct: majority_pct(data),
+            ..SvmRow::default()
+        }
+    }
+
+    /// The folds of a cell: LOOCV when k = n, else by the plan's fold mode.
+    pub fn folds(&self, data: &Dataset, k: usize, cell: &Cell) -> Result<Folds, ExperimentError> {
+        let err = |e: crate::svm::SvmError| ExperimentError::Cell {
+            cell: cell.key.clone(),
+            message: e.to_string(),
+        };
+        if k == data.n() {
+            return Ok(Folds::loocv(k));
+        }
+        match self.fold_mode {
+            FoldMode::Libsvm => Folds::libsvm(data, k).map_err(err),
+            FoldMode::Stratified => Folds::stratified(data, k, cell.seed).map_err(err),
+        }
+    }
+}
+
+/// Parse, check and expand a config (loads its datasets).
+pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, ExperimentError> {
+    let c: SvmCvConfig = cfg.parse()?;
+    c.check_lists(cfg)?;
+    let peers_wanted = c.methods.get_ref().iter().any(|m| m.is_peer());
+    let peers_ok = peer::available();
+    if peers_wanted && !peers_ok {
+        eprintln!(
+            "{}: note: svm-train/svm-predict not found, the `libsvm` and `libsvm_v` cells are skipped (`make peers` installs LIBSVM's tools)",
+            cfg.path.display()
+        );
+    }
+    let mut datasets = Vec::new();
+    for spec in c.datasets.get_ref() {
+        let data = ctx.dataset(spec)?;
+        let bad = data.y.iter().any(|&y| y != 1.0 && y != -1.0);
+        if bad || data.n() < 2 {
+            return Err(cfg
+                .invalid(
+                    c.datasets.span(),
+                    &format!(
+                        "dataset {} needs labels in {{-1, +1}} and at least 2 rows",
+                        data.name
+                    ),
+                    "add a label transform (one_vs_rest, even_odd or map)",
+                )
+                .into());
+        }
+        datasets.push((data.name.clone(), data));
+    }
+    let mut specs = Vec::new();
+    let mut cells = Vec::new();
+    for (di, (dname, data)) in datasets.iter().enumerate() {
+        for (si, s) in c.settings.get_ref().iter().enumerate() {
+            for kv in c.k.get_ref() {
+                let k = kv.get_ref().resolve(data.n());
+                if k < 2 || k > data.n() {
+                    return Err(cfg
+                        .invalid(
+                            kv.span(),
+                            &format!(
+                                "k = {k} is not in 2..=n for dataset {dname} with n = {}",
+                                data.n()
+                            ),
+                            "use 2 <= k <= n, or \"n\" for leave-one-out",
+                        )
+                        .into());
+                }
+                for &m in c.methods.get_ref() {
+                    if let Some(sm) = m.seeding() {
+                        if let Err(e) = sm.check_k(k, data.n()) {
+                            return Err(cfg
+                                .invalid(
+                                    kv.span(),
+                                    &format!("dataset {dname}: {e}"),
+                                    "list avg and top only in a config whose k is \"n\"",
+                                )
+                                .into());
+                        }
+                    }
+                    if m.is_peer() && !peers_ok {
+                        continue;
+                    }
+                    if m == Method::LibsvmV && k == data.n() {
+                        continue; // svm-train -v n is plain LOOCV; the per-fold peer covers it
+                    }
+                    let key = format!(
+                        "{dname}|{}|k={}|{}",
+                        s.get_ref().label,
+                        kv.get_ref().label(),
+                        m.as_str()
+                    );
+                    cells.push(Cell {
+                        seed: seed::derive(c.seed, &key),
+                        key,
+                    });
+                    specs.push(CellSpec {
+                        dataset: di,
+                        setting: si,
+                        k: *kv.get_ref(),
+                        method: m,
+                    });
+                }
+            }
+        }
+    }
+    let d0 = datasets[0].1.d();
+    let settings = c
+        .settings
+        .get_ref()
+        .iter()
+        .map(|s| {
+            (
+                s.get_ref().label.clone(),
+                s.get_ref().params(d0, c.float_params()),
+            )
+        })
+        .collect::<Vec<_>>();
+    c.check_settings(cfg, d0)?;
+    // Settings are resolved once, so a gamma of 1/d needs one d.
+    let dims: Vec<usize> = datasets.iter().map(|(_, d)| d.d()).collect();
+    c.check_gamma_defaults(cfg, &dims)?;
+    Ok(SvmPlan {
+        seeded_shared_cache: c.seeded_shared_cache.unwrap_or(true),
+        seeded_parallel: c.seeded_parallel.unwrap_or(true),
+        head: PlanHead {
+            kind: "svm_cv",
+            name: c.name.into_inner(),
+            base_seed: c.seed,
+            exclusive: c.exclusive.unwrap_or(true),
+            cells,
+        },
+        fold_mode: c.folds.unwrap_or(FoldMode::Libsvm),
+        datasets,
+        settings,
+        specs,
+    })
+}

@@ -1,0 +1,581 @@
+//! The typed rows of the `svm_cv` kind: [`SvmRow`], the one shape of every
+//! record of a run (rounds, the peer's folds, `svm-train -v k`, extra
+//! solves), the tables rendered from them (`summary`, `vs_libsvm`,
+//! `seeding`, and the cross-run tables at the results root), and the
+//! comparisons with LIBSVM that more than one renderer derives from them.
+//!
+//! Records are converted with [`crate::results::rows`]: the [`Core`] columns
+//! first, then the kind's own, in the order they have always had.
+
+use crate::results::rows::{nan_none, to_records, Core};
+use crate::results::table::{to_frame, write_table};
+use crate::results::{Record, ResultsError};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// (dataset, setting, k, method): one CV run within a run folder.
+pub type RunKey = (String, String, String, String);
+
+/// (dataset, setting, k).
+pub type Key = (String, String, String);
+
+/// Write typed rows as `<stem>.parquet` and `<stem>.csv` in `dir`.
+pub fn write_rows<T: Serialize>(
+    rows: &[T],
+    dir: &Path,
+    stem: &str,
+) -> Result<Vec<PathBuf>, ResultsError> {
+    write_table(&to_frame(&to_records(rows)?)?, dir, stem)
+}
+
+/// The rows of a run grouped by (dataset, setting, k, method).
+pub fn by_run(rows: &[SvmRow]) -> BTreeMap<RunKey, Vec<&SvmRow>> {
+    let mut runs: BTreeMap<RunKey, Vec<&SvmRow>> = BTreeMap::new();
+    for r in rows {
+        runs.entry(r.run_key()).or_default().push(r);
+    }
+    runs
+}
+
+/// One record of an `svm_cv` run: one CV round (fold >= 0), the single row
+/// of `svm-train -v k` (fold = -1), or an extra solve (fold = -2: the full
+/// model of AVG/TOP, an inner node of the tree).
+///
+/// Counts are read back from integer or integral float columns (hand-made
+/// tables hold them as floats); `None` numbers are stored as NaN.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SvmRow {
+    /// kind, run, cell, rep (none), seed, dataset, synthetic, method, seconds
+    /// (the cell's wall time).
+    #[serde(flatten)]
+    pub core: Core,
+    /// Rows of the dataset.
+    #[serde(with = "count")]
+    pub n: u64,
+    /// Features of the dataset.
+    #[serde(with = "count")]
+    pub d: u64,
+    /// The setting's label.
+    pub setting: String,
+    /// Box constraint C as the solver got it.
+    pub c: f64,
+    /// RBF gamma (`None` for the linear kernel).
+    #[serde(with = "nan_none")]
+    pub gamma: Option<f64>,
+    /// Stopping tolerance.
+    pub eps: f64,
+    /// k as configured (a number or `n`).
+    pub k: String,
+    /// k as a number.
+    #[serde(with = "count")]
+    pub k_value: u64,
+    /// Fold construction (`libsvm` or `stratified`).
+    pub folds: String,
+    /// Majority-class rate of the dataset, %.
+    pub majority_pct: f64,
+    /// The round (held-out fold); -1 for `svm-train -v k`, -2 for an extra solve.
+    pub fold: i64,
+    /// Training rows of the solve.
+    #[serde(with = "count")]
+    pub n_train: u64,
+    /// Held-out rows.
+    #[serde(with = "count")]
+    pub n_test: u64,
+    /// Held-out rows predicted right.
+    #[serde(with = "count")]
+    pub correct: u64,
+    /// `correct / n_test`, % (`None` without held-out rows).
+    #[serde(with = "nan_none")]
+    pub fold_accuracy_pct: Option<f64>,
+    /// SMO iterations.
+    #[serde(with = "count")]
+    pub iterations: u64,
+    /// Dual objective at the optimum.
+    #[serde(with = "nan_none")]
+    pub objective: Option<f64>,
+    /// The bias term (`None` when the solver does not print it).
+    #[serde(with = "nan_none")]
+    pub rho: Option<f64>,
+    /// Support vectors.
+    #[serde(with = "count")]
+    pub n_sv: u64,
+    /// Bounded support vectors.
+    #[serde(with = "count")]
+    pub n_bsv: u64,
+    /// Kernel evaluations (`None` for LIBSVM).
+    #[serde(with = "nan_none")]
+    pub kernel_evals: Option<f64>,
+    /// Kernel cache hits.
+    #[serde(with = "nan_none")]
+    pub cache_hits: Option<f64>,
+    /// Kernel cache misses.
+    #[serde(with = "nan_none")]
+    pub cache_misses: Option<f64>,
+    /// Hits in the cache shared by the rounds.
+    #[serde(with = "nan_none")]
+    pub shared_hits: Option<f64>,
+    /// Shrinking events.
+    #[serde(with = "nan_none")]
+    pub shrink_events: Option<f64>,
+    /// KKT violation at the stop.
+    #[serde(with = "nan_none")]
+    pub kkt_violation: Option<f64>,
+    /// Solver set-up seconds (`None` for LIBSVM).
+    #[serde(with = "nan_none")]
+    pub init_s: Option<f64>,
+    /// Training seconds (LIBSVM: the `svm-train` process).
+    pub train_s: f64,
+    /// Prediction seconds (`None` for `svm-train -v k`).
+    #[serde(with = "nan_none")]
+    pub predict_s: Option<f64>,
+    /// The whole run's CV accuracy, %.
+    #[serde(with = "nan_none")]
+    pub cv_accuracy_pct: Option<f64>,
+    /// Wall seconds of the whole cell.
+    pub cell_wall_s: f64,
+    /// Seeding seconds (`None` for LIBSVM and in runs made before seeding).
+    #[serde(with = "nan_none")]
+    pub seed_s: Option<f64>,
+    /// What the row is: `round`, `cv` or `extra: ...`.
+    pub role: String,
+    /// The held-out rows predicted wrong, space-separated (empty when unknown).
+    pub wrong_rows: String,
+    /// Whether the solves ran in parallel.
+    pub parallel: bool,
+    /// Whether the solves shared one kernel cache.
+    pub shared_cache: bool,
+}
+
+impl SvmRow {
+    /// The stored records of a run as rows.
+    pub fn read(records: &[Record]) -> Result<Vec<SvmRow>, ResultsError> {
+        crate::results::rows::from_records(records)
+    }
+
+    /// (dataset, setting, k, method): the CV run the row belongs to.
+    pub fn run_key(&self) -> RunKey {
+        (
+            self.core.dataset.clone(),
+            self.setting.clone(),
+            self.k.clone(),
+            self.core.method.clone(),
+        )
+    }
+
+    /// Seconds of the round: init + train + predict (parts a method does
+    /// not time are skipped).
+    pub fn round_seconds(&self) -> f64 {
+        [self.init_s, Some(self.train_s), self.predict_s]
+            .iter()
+            .flatten()
+            .filter(|v| v.is_finite())
+            .sum::<f64>()
+    }
+}
+
+/// A row of `summary.{csv,parquet}`: one CV run of a run folder.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SummaryRow {
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k as configured.
+    pub k: String,
+    /// Method.
+    pub method: String,
+    /// Rounds (`svm-train -v k`: k).
+    pub rounds: u64,
+    /// CV accuracy, %.
+    pub cv_accuracy_pct: f64,
+    /// Majority-class rate, %.
+    pub majority_pct: f64,
+    /// SMO iterations of the rounds and the extra solves.
+    pub total_iterations: f64,
+    /// Mean objective over the rounds.
+    pub mean_objective: f64,
+    /// Mean support vectors over the rounds.
+    pub mean_n_sv: f64,
+    /// Seconds of the rounds (init + train + predict).
+    pub time_s: f64,
+    /// Wall seconds of the cell.
+    pub wall_s: f64,
+}
+
+/// A row of `vs_libsvm.{csv,parquet}`: one fold where both `ours` and
+/// `libsvm` (svm-train on the same training fold) ran.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PeerRow {
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k as configured.
+    pub k: String,
+    /// The fold.
+    pub fold: i64,
+    /// Our objective.
+    pub obj_ours: f64,
+    /// svm-train's objective.
+    pub obj_libsvm: f64,
+    /// |ours - svm-train| / |svm-train|.
+    pub obj_rel_diff: f64,
+    /// Our support vectors.
+    pub nsv_ours: f64,
+    /// svm-train's support vectors.
+    pub nsv_libsvm: f64,
+    /// |ours - svm-train| / max(svm-train, 1).
+    pub nsv_rel_diff: f64,
+    /// Our correct held-out predictions.
+    pub correct_ours: f64,
+    /// svm-predict's.
+    pub correct_libsvm: f64,
+    /// Our SMO iterations.
+    pub iter_ours: f64,
+    /// svm-train's.
+    pub iter_libsvm: f64,
+    /// ours / max(svm-train, 1).
+    pub iter_ratio: f64,
+    /// Our init + train seconds.
+    pub time_ours_s: f64,
+    /// The svm-train process's seconds.
+    pub time_libsvm_s: f64,
+    /// ours / svm-train.
+    pub time_ratio: f64,
+}
+
+/// A row of `svm-vs-libsvm.{csv,parquet}`: the acceptance checks of one
+/// (run, dataset, setting, k) over its folds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct CheckRow {
+    /// The run (empty within one run's render).
+    pub run: String,
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k as configured.
+    pub k: String,
+    /// Folds compared.
+    pub folds: u64,
+    /// Largest relative objective difference.
+    pub max_obj_rel_diff: f64,
+    /// Largest relative nSV difference.
+    pub max_nsv_rel_diff: f64,
+    /// `yes` or `NO`.
+    pub same_accuracy_every_fold: String,
+    /// Smallest iteration ratio.
+    pub iter_ratio_min: f64,
+    /// Largest iteration ratio.
+    pub iter_ratio_max: f64,
+    /// Median time ratio.
+    pub time_ratio_median: f64,
+    /// Largest time ratio.
+    pub time_ratio_max: f64,
+    /// `pass` or `FAIL`.
+    pub checks: String,
+}
+
+/// A row of `svm-vs-svm-train-v.{csv,parquet}`: our CV accuracy against
+/// what `svm-train -v k` prints.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct VRow {
+    /// The run (empty within one run's render).
+    pub run: String,
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k as configured.
+    pub k: String,
+    /// Our CV accuracy, %.
+    pub acc_ours_pct: f64,
+    /// svm-train -v k's, %.
+    pub acc_svm_train_v_pct: f64,
+    /// `identical` or `DIFFERENT`.
+    pub verdict: String,
+}
+
+/// A row of `seeding.{csv,parquet}`: one method of one (dataset, setting,
+/// k) against the baseline. Read back by the scorecard.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SeedingRow {
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k as configured.
+    pub k: String,
+    /// Method (`ours` = the baseline).
+    pub method: String,
+    /// Rounds.
+    #[serde(with = "count")]
+    pub rounds: u64,
+    /// Seeding plus the solver set-up of seeded solves, seconds.
+    pub init_s: f64,
+    /// Everything else, seconds.
+    pub rest_s: f64,
+    /// init + rest.
+    pub total_s: f64,
+    /// SMO iterations of the rounds and the extra solves.
+    pub iterations: f64,
+    /// CV accuracy, %.
+    pub accuracy_pct: f64,
+    /// Majority-class rate, %.
+    pub majority_pct: f64,
+    /// Baseline total / this total (`None` without a baseline).
+    #[serde(with = "nan_none")]
+    pub speedup_vs_baseline: Option<f64>,
+    /// Largest relative objective gap to the baseline over folds.
+    #[serde(with = "nan_none")]
+    pub max_rel_objective_gap: Option<f64>,
+    /// Folds whose predictions changed, `fold:rows` space-separated.
+    pub folds_changed: String,
+    /// Held-out rows whose prediction flipped.
+    #[serde(with = "count")]
+    pub rows_flipped: u64,
+    /// `baseline`, `exact`, `NOT EXACT` or `no baseline`.
+    pub exactness: String,
+}
+
+impl SeedingRow {
+    /// The row of (dataset, setting, k, method) among `rows`.
+    pub fn find<'a>(
+        rows: &'a [SeedingRow],
+        d: &str,
+        st: &str,
+        k: &str,
+        m: &str,
+    ) -> Option<&'a SeedingRow> {
+        rows.iter()
+            .find(|r| r.dataset == d && r.setting == st && r.k == k && r.method == m)
+    }
+}
+
+/// A row of `svm-seeding-vs-svm-train.{csv,parquet}`: the fastest exact
+/// seeded method of a run against LIBSVM from any run.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BenchRow {
+    /// The seeded run.
+    pub run: String,
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k as configured.
+    pub k: String,
+    /// The fastest exact seeded method.
+    pub best_exact_method: String,
+    /// Its wall seconds.
+    pub best_wall_s: f64,
+    /// The baseline's wall seconds.
+    pub baseline_wall_s: f64,
+    /// The run LIBSVM's time comes from.
+    pub peer_run: String,
+    /// How LIBSVM ran (`svm-train -v k` or per fold).
+    pub peer: String,
+    /// LIBSVM's seconds.
+    pub peer_s: f64,
+    /// peer / best.
+    pub speedup_vs_peer: f64,
+    /// The best method's CV accuracy, %.
+    pub accuracy_pct: f64,
+    /// The baseline's, %.
+    pub baseline_accuracy_pct: f64,
+}
+
+/// k as a number for sorting: 3 < 10 < 100 < n.
+pub fn k_num(k: &str) -> f64 {
+    k.parse().unwrap_or(f64::INFINITY)
+}
+
+/// One row per fold where both `ours` and `libsvm` ran: objectives, nSV,
+/// correct predictions, iterations and times side by side.
+pub fn peer_comparison(runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Vec<PeerRow> {
+    let mut cmp = Vec::new();
+    for ((d, st, k, m), rows) in runs {
+        if m != "ours" {
+            continue;
+        }
+        let Some(peer_rows) = runs.get(&(d.clone(), st.clone(), k.clone(), "libsvm".to_string()))
+        else {
+            continue;
+        };
+        for r in rows {
+            let Some(p) = peer_rows.iter().find(|p| p.fold == r.fold) else {
+                continue;
+            };
+            let o1 = r.objective.unwrap_or(f64::NAN);
+            let o2 = p.objective.unwrap_or(f64::NAN);
+            let ours_t = r.init_s.unwrap_or(f64::NAN) + r.train_s;
+            let (nsv_ours, nsv_libsvm) = (r.n_sv as f64, p.n_sv as f64);
+            let (iter_ours, iter_libsvm) = (r.iterations as f64, p.iterations as f64);
+            cmp.push(PeerRow {
+                dataset: d.clone(),
+                setting: st.clone(),
+                k: k.clone(),
+                fold: r.fold,
+                obj_ours: o1,
+                obj_libsvm: o2,
+                obj_rel_diff: ((o1 - o2) / o2.abs().max(1e-300)).abs(),
+                nsv_ours,
+                nsv_libsvm,
+                nsv_rel_diff: (nsv_ours - nsv_libsvm).abs() / nsv_libsvm.max(1.0),
+                correct_ours: r.correct as f64,
+                correct_libsvm: p.correct as f64,
+                iter_ours,
+                iter_libsvm,
+                iter_ratio: iter_ours / iter_libsvm.max(1.0),
+                time_ours_s: ours_t,
+                time_libsvm_s: p.train_s,
+                time_ratio: ours_t / p.train_s,
+            });
+        }
+    }
+    cmp
+}
+
+/// The acceptance checks per (dataset, setting, k) over the per-fold
+/// comparison: objective within 1e-3 relative, nSV within 1%, the same
+/// accuracy on every fold, iterations within ±10%; with the median time ratio.
+pub fn check_groups(cmp: &[PeerRow]) -> Vec<CheckRow> {
+    let mut groups: BTreeMap<Key, Vec<&PeerRow>> = BTreeMap::new();
+    for r in cmp {
+        groups
+            .entry((r.dataset.clone(), r.setting.clone(), r.k.clone()))
+            .or_default()
+            .push(r);
+    }
+    let mut out = Vec::new();
+    for ((d, st, k), rows) in groups {
+        let max = |f: fn(&PeerRow) -> f64| rows.iter().map(|r| f(r)).fold(0.0f64, f64::max);
+        let same = rows.iter().all(|r| r.correct_ours == r.correct_libsvm);
+        let (imin, imax) = rows
+            .iter()
+            .map(|r| r.iter_ratio)
+            .fold((f64::INFINITY, 0.0f64), |(a, b), v| (a.min(v), b.max(v)));
+        let mut tr: Vec<f64> = rows
+            .iter()
+            .map(|r| r.time_ratio)
+            .filter(|v| v.is_finite())
+            .collect();
+        tr.sort_by(f64::total_cmp);
+        let med = tr.get(tr.len() / 2).copied().unwrap_or(f64::NAN);
+        let (obj, nsv) = (max(|r| r.obj_rel_diff), max(|r| r.nsv_rel_diff));
+        let ok = obj <= 1e-3 && nsv <= 0.01 && same && imin >= 0.9 && imax <= 1.1;
+        out.push(CheckRow {
+            run: String::new(),
+            dataset: d,
+            setting: st,
+            k,
+            folds: rows.len() as u64,
+            max_obj_rel_diff: obj,
+            max_nsv_rel_diff: nsv,
+            same_accuracy_every_fold: if same { "yes" } else { "NO" }.into(),
+            iter_ratio_min: imin,
+            iter_ratio_max: imax,
+            time_ratio_median: med,
+            time_ratio_max: tr.last().copied().unwrap_or(f64::NAN),
+            checks: if ok { "pass" } else { "FAIL" }.into(),
+        });
+    }
+    out
+}
+
+/// Our CV accuracy against `svm-train -v k`'s printed one, per (dataset,
+/// setting, k) where both ran.
+pub fn v_checks(runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Vec<VRow> {
+    let mut out = Vec::new();
+    for ((d, st, k, m), rows) in runs {
+        if m != "libsvm_v" {
+            continue;
+        }
+        if let Some(ours) = runs.get(&(d.clone(), st.clone(), k.clone(), "ours".to_string())) {
+            let a = ours[0].cv_accuracy_pct.unwrap_or(f64::NAN);
+            let b = rows[0].cv_accuracy_pct.unwrap_or(f64::NAN);
+            out.push(VRow {
+                run: String::new(),
+                dataset: d.clone(),
+                setting: st.clone(),
+                k: k.clone(),
+                acc_ours_pct: a,
+                acc_svm_train_v_pct: b,
+                verdict: if (a - b).abs() < 5e-5 {
+                    "identical"
+                } else {
+                    "DIFFERENT"
+                }
+                .into(),
+            });
+        }
+    }
+    out
+}
+
+/// A count stored as an integer column, read back from an integer or an
+/// integral float (negative or non-finite: 0).
+mod count {
+    use crate::results::rows::minus_one;
+    use serde::{Deserializer, Serializer};
+
+    /// As an integer.
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(*v)
+    }
+
+    /// From an integer or a float, as [`minus_one`] reads them.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        Ok(minus_one::deserialize(d)?.map_or(0, |v| v as u64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::Value;
+
+    #[test]
+    fn rows_keep_the_stored_column_order_and_types_and_read_older_tables() {
+        let row = SvmRow {
+            core: Core {
+                kind: "svm_cv".into(),
+                dataset: "d".into(),
+                method: "libsvm".into(),
+                seed: "7".into(),
+                seconds: 1.5,
+                ..Core::default()
+            },
+            n: 10,
+            k: "3".into(),
+            fold: -1,
+            iterations: 12,
+            objective: Some(-1.25),
+            train_s: 0.5,
+            role: "cv".into(),
+            ..SvmRow::default()
+        };
+        let recs = to_records(std::slice::from_ref(&row)).unwrap();
+        let names: Vec<&str> = recs[0].0.iter().map(|(n, _)| n.as_str()).collect();
+        let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
+        assert_eq!(names[..9].join(","), core);
+        assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
+        assert_eq!(names.last(), Some(&"shared_cache"));
+        assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
+        assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
+        assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
+        assert_eq!(SvmRow::read(&recs).unwrap(), vec![row.clone()]);
+        // A run stored before the core and seeding columns, counts as floats.
+        let mut old = recs[0].clone();
+        old.0.retain(|(n, _)| {
+            !["kind", "run", "cell", "rep", "seconds", "seed_s", "role"].contains(&n.as_str())
+        });
+        old.set("iterations", 12.0);
+        let back = SvmRow::read(&[old]).unwrap();
+        assert_eq!(back[0].iterations, 12);
+        assert_eq!((back[0].seed_s, back[0].role.as_str()), (None, ""));
+        assert_eq!(back[0].objective, Some(-1.25));
+    }
+}
