@@ -1,0 +1,243 @@
+//! The crate's architecture, checked: lower layers never import higher ones,
+//! and no two source files import each other, directly or around a loop.
+//!
+//! Imports are read from the source text: `crate::`, `super::` and `self::`
+//! paths (with `{...}` groups), and paths that start with a child module's
+//! name. Comments, unit-test modules and `pub use` re-exports (a parent
+//! naming what its children offer) are not imports.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Top-level modules from the bottom up; a module may import its own rank
+/// and below.
+const LAYERS: &[(&str, u8)] = &[
+    ("seed", 0),
+    ("interrupt", 0),
+    ("data", 1),
+    ("config", 2),
+    ("learners", 3),
+    ("cv", 4),
+    ("svm", 4),
+    ("peers", 5),
+    ("results", 6),
+    ("experiments", 7),
+    ("runner", 8),
+    ("report", 8),
+    ("cli", 9),
+];
+
+type Module = Vec<String>;
+
+/// Every module file under `src/` (but `main.rs`), by module path.
+fn modules(src: &Path) -> BTreeMap<Module, String> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|x| x != "rs") {
+                continue;
+            }
+            let rel = p.strip_prefix(src).unwrap().with_extension("");
+            let mut m: Module = rel.iter().map(|c| c.to_string_lossy().into()).collect();
+            if m.last().is_some_and(|l| l == "mod" || l == "lib") {
+                m.pop();
+            }
+            if m == ["main"] {
+                continue;
+            }
+            out.insert(m, std::fs::read_to_string(&p).unwrap());
+        }
+    }
+    out
+}
+
+/// The code of a file that can import: no unit-test module, no comments,
+/// no `pub use` re-exports.
+fn code(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod ").next().unwrap_or("");
+    let mut out = String::new();
+    let mut skipping = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") {
+            continue;
+        }
+        if t.starts_with("pub use ")
+            || t.starts_with("pub(crate) use ")
+            || t.starts_with("pub(super) use ")
+        {
+            skipping = true;
+        }
+        if !skipping {
+            out.push_str(line.split("//").next().unwrap_or(""));
+            out.push('\n');
+        }
+        if skipping && t.contains(';') {
+            skipping = false;
+        }
+    }
+    out
+}
+
+fn ident(s: &str) -> usize {
+    s.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len())
+}
+
+/// The module paths a file's code names, absolute.
+fn imports(m: &Module, code: &str, children: &BTreeSet<String>) -> Vec<Module> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < code.len() {
+        let rest = &code[i..];
+        let n = ident(rest);
+        if n == 0 {
+            i += rest.chars().next().map_or(1, char::len_utf8);
+            continue;
+        }
+        let word = &rest[..n];
+        let prev = i.checked_sub(1).map(|j| bytes[j]);
+        let free = !matches!(prev, Some(b':' | b'_' | b'.'))
+            && !prev.is_some_and(|b| b.is_ascii_alphanumeric());
+        if !(free && rest[n..].starts_with("::")) {
+            i += n;
+            continue;
+        }
+        let mut base: Module = match word {
+            "crate" => Vec::new(),
+            "self" => m.clone(),
+            "super" => m[..m.len().saturating_sub(1)].to_vec(),
+            w if children.contains(w) => {
+                let mut b = m.clone();
+                b.push(w.to_string());
+                b
+            }
+            _ => {
+                i += n;
+                continue;
+            }
+        };
+        let mut j = i + n;
+        // Follow `::segment`s (and further `super`s).
+        while code[j..].starts_with("::") {
+            let seg = &code[j + 2..];
+            let k = ident(seg);
+            if k == 0 {
+                break;
+            }
+            if &seg[..k] == "super" {
+                base.pop();
+            } else {
+                base.push(seg[..k].to_string());
+            }
+            j += 2 + k;
+        }
+        if code[j..].starts_with("::{") {
+            // A group: each top-level item's first segment.
+            let body = &code[j + 3..];
+            let (mut depth, mut start) = (0usize, 0usize);
+            for (p, c) in body.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        let item = body[start..p].trim();
+                        let mut b = base.clone();
+                        b.push(item[..ident(item)].to_string());
+                        out.push(b);
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        let item = body[start..p].trim();
+                        let mut b = base.clone();
+                        b.push(item[..ident(item)].to_string());
+                        out.push(b);
+                        start = p + 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        out.push(base);
+        i = j;
+    }
+    out
+}
+
+/// The module file a path lives in: its longest prefix that is a file.
+fn file_of<'a>(path: &[String], files: &'a BTreeMap<Module, String>) -> Option<&'a Module> {
+    (1..=path.len())
+        .rev()
+        .find_map(|n| files.get_key_value(&path[..n]).map(|(k, _)| k))
+}
+
+#[test]
+fn lower_layers_never_import_higher_ones_and_no_file_cycle() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = modules(&src);
+    let rank: BTreeMap<&str, u8> = LAYERS.iter().copied().collect();
+    let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for (m, text) in &files {
+        let children: BTreeSet<String> = files
+            .keys()
+            .filter(|k| k.len() == m.len() + 1 && k.starts_with(m))
+            .map(|k| k[m.len()].clone())
+            .collect();
+        for path in imports(m, &code(text), &children) {
+            let Some(target) = file_of(&path, &files) else {
+                continue;
+            };
+            if target == m || target.is_empty() || m.is_empty() {
+                continue;
+            }
+            if let (Some(a), Some(b)) = (rank.get(m[0].as_str()), rank.get(target[0].as_str())) {
+                if b > a {
+                    wrong.push(format!(
+                        "{} imports {} (a higher layer)",
+                        m.join("/"),
+                        target.join("/")
+                    ));
+                }
+            }
+            graph.entry(m.clone()).or_default().insert(target.clone());
+        }
+    }
+    for m in files.keys().filter(|m| !m.is_empty()) {
+        assert!(
+            rank.contains_key(m[0].as_str()),
+            "top-level module `{}` has no layer in tests/layers.rs",
+            m[0]
+        );
+    }
+    // A cycle: a path from a file back to itself.
+    for start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(Module, Vec<String>)> = vec![(start.clone(), vec![start.join("/")])];
+        while let Some((v, trail)) = stack.pop() {
+            for w in graph.get(&v).into_iter().flatten() {
+                if w == start {
+                    wrong.push(format!(
+                        "import cycle: {} -> {}",
+                        trail.join(" -> "),
+                        start.join("/")
+                    ));
+                } else if seen.insert(w.clone()) {
+                    let mut t = trail.clone();
+                    t.push(w.join("/"));
+                    stack.push((w.clone(), t));
+                }
+            }
+        }
+    }
+    wrong.sort();
+    wrong.dedup();
+    assert!(wrong.is_empty(), "architecture:\n{}", wrong.join("\n"));
+}
