@@ -107,11 +107,12 @@ pub fn numbers_unchanged(message: &str) -> bool {
 }
 
 /// Commits since `rev` (up to HEAD) that touched `paths`, split by the
-/// `Numbers: unchanged` trailer, from `git` in the current folder; `None`
+/// `Numbers: unchanged` trailer (merge commits are not counted: the commits
+/// they bring are), from `git` in the current folder; `None`
 /// when git or the revision is not available.
 pub fn git_commits_since(rev: &str, paths: &[&str]) -> Option<Later> {
     let mut cmd = std::process::Command::new("git");
-    cmd.args(["log", "--format=%B%x1e", &format!("{rev}..HEAD"), "--"]);
+    cmd.args(["log", "--no-merges", "--format=%B%x1e", &format!("{rev}..HEAD"), "--"]);
     cmd.args(paths);
     let out = cmd.output().ok()?;
     if !out.status.success() {
