@@ -112,7 +112,13 @@ pub fn numbers_unchanged(message: &str) -> bool {
 /// when git or the revision is not available.
 pub fn git_commits_since(rev: &str, paths: &[&str]) -> Option<Later> {
     let mut cmd = std::process::Command::new("git");
-    cmd.args(["log", "--no-merges", "--format=%B%x1e", &format!("{rev}..HEAD"), "--"]);
+    cmd.args([
+        "log",
+        "--no-merges",
+        "--format=%B%x1e",
+        &format!("{rev}..HEAD"),
+        "--",
+    ]);
     cmd.args(paths);
     let out = cmd.output().ok()?;
     if !out.status.success() {
