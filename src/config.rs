@@ -158,13 +158,18 @@ impl ConfigFile {
         (line, col)
     }
 
-    /// An error unless a list is non-empty: `what` names the key at `span`.
-    pub fn non_empty(&self, what: &str, len: usize, span: Range<usize>) -> Result<(), ConfigError> {
-        if len > 0 {
+    /// An error unless a list is non-empty: `what` names its key (the error
+    /// points at the list).
+    pub fn non_empty<T>(
+        &self,
+        what: &str,
+        list: &toml::Spanned<Vec<T>>,
+    ) -> Result<(), ConfigError> {
+        if !list.get_ref().is_empty() {
             return Ok(());
         }
         Err(self.invalid(
-            span,
+            list.span(),
             &format!("`{what}` is empty: the grid has no cells"),
             &format!("add at least one entry to `{what}`"),
         ))

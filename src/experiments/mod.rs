@@ -105,6 +105,26 @@ impl PlanHead {
     }
 }
 
+impl Rendered {
+    /// A run's rendering: writes its Markdown section to `report-section.md`
+    /// in the run folder `dir` and lists that file after `files`.
+    pub fn section(
+        dir: &Path,
+        markdown: String,
+        appendix: String,
+        mut files: Vec<PathBuf>,
+    ) -> Result<Rendered, ExperimentError> {
+        let path = dir.join("report-section.md");
+        crate::results::table::write_atomic(&path, markdown.as_bytes())?;
+        files.push(path);
+        Ok(Rendered {
+            files,
+            markdown,
+            appendix,
+        })
+    }
+}
+
 /// A planned run: the cells of one config, ready to execute.
 pub trait Plan: Send + Sync {
     /// The shared part: name, base seed, exclusivity and cells.

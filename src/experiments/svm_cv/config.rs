@@ -198,18 +198,10 @@ impl SvmCvConfig {
 
     /// The lists that must not be empty: datasets, settings, k and methods.
     pub fn check_lists(&self, cfg: &ConfigFile) -> Result<(), ConfigError> {
-        cfg.non_empty(
-            "datasets",
-            self.datasets.get_ref().len(),
-            self.datasets.span(),
-        )?;
-        cfg.non_empty(
-            "settings",
-            self.settings.get_ref().len(),
-            self.settings.span(),
-        )?;
-        cfg.non_empty("k", self.k.get_ref().len(), self.k.span())?;
-        cfg.non_empty("methods", self.methods.get_ref().len(), self.methods.span())
+        cfg.non_empty("datasets", &self.datasets)?;
+        cfg.non_empty("settings", &self.settings)?;
+        cfg.non_empty("k", &self.k)?;
+        cfg.non_empty("methods", &self.methods)
     }
 
     /// Every setting's values, with line:col, for data with `d` features (so

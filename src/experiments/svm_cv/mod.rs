@@ -29,7 +29,6 @@ pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 use super::{Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
 use crate::results::scorecard::{ScoreRow, StoredRun};
-use crate::results::table::write_atomic;
 use crate::results::Record;
 use rows::SvmRow;
 use std::path::{Path, PathBuf};
@@ -67,13 +66,7 @@ impl Kind for SvmCvKind {
         let (seeding_md, seeding_files) = seeding_render::render(dir, c.name.get_ref(), &rows)?;
         md.push_str(&seeding_md);
         files.extend(seeding_files);
-        write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
-        files.push(dir.join("report-section.md"));
-        Ok(Rendered {
-            files,
-            markdown: md,
-            appendix: String::new(),
-        })
+        Rendered::section(dir, md, String::new(), files)
     }
 
     fn overview(

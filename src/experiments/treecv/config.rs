@@ -120,17 +120,9 @@ impl TreecvConfig {
                 "the paper uses 100; set repetitions between 1 and 100000",
             ));
         }
-        cfg.non_empty(
-            "datasets",
-            self.datasets.get_ref().len(),
-            self.datasets.span(),
-        )?;
-        cfg.non_empty(
-            "learners",
-            self.learners.get_ref().len(),
-            self.learners.span(),
-        )?;
-        cfg.non_empty("grid", self.grid.get_ref().len(), self.grid.span())?;
+        cfg.non_empty("datasets", &self.datasets)?;
+        cfg.non_empty("learners", &self.learners)?;
+        cfg.non_empty("grid", &self.grid)?;
         self.learners
             .get_ref()
             .iter()
@@ -201,11 +193,11 @@ impl Grid {
     /// is at least 1. Returns the block's repetitions (`default`: the
     /// config's).
     pub fn check(&self, cfg: &ConfigFile, default: usize) -> Result<usize, ConfigError> {
-        cfg.non_empty("methods", self.methods.get_ref().len(), self.methods.span())?;
-        cfg.non_empty("orders", self.orders.get_ref().len(), self.orders.span())?;
-        cfg.non_empty("k", self.k.get_ref().len(), self.k.span())?;
+        cfg.non_empty("methods", &self.methods)?;
+        cfg.non_empty("orders", &self.orders)?;
+        cfg.non_empty("k", &self.k)?;
         if let Some(n) = &self.n {
-            cfg.non_empty("n", n.get_ref().len(), n.span())?;
+            cfg.non_empty("n", n)?;
         }
         match &self.repetitions {
             Some(r) if *r.get_ref() == 0 => Err(cfg.invalid(

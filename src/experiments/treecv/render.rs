@@ -11,7 +11,7 @@ use crate::results::figures::{self, Figure, Panel, Series, Style};
 use crate::results::md_table::MdTable;
 use crate::results::rows::to_records;
 use crate::results::scorecard::anchor;
-use crate::results::table::{to_frame, write_atomic, write_table};
+use crate::results::table::{to_frame, write_table};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -200,13 +200,7 @@ pub(super) fn render(
             anchor(&format!("Cost: run `{run}`"))
         );
     }
-    write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
-    files.push(dir.join("report-section.md"));
-    Ok(Rendered {
-        files,
-        markdown: md,
-        appendix,
-    })
+    Rendered::section(dir, md, appendix, files)
 }
 
 /// The cost table (TreeCV against standard k-CV: time ratio and passes), for

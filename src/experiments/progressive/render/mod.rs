@@ -7,7 +7,6 @@ use std::path::Path;
 use super::config::ProgressiveConfig;
 use super::rows::{read_rows, study, Row};
 use crate::experiments::{ExperimentError, Rendered};
-use crate::results::table::write_atomic;
 use crate::results::Record;
 
 pub mod bkl;
@@ -58,12 +57,6 @@ pub fn render(
     if !st.is_empty() {
         stream::stream_section(&mut out, &st, &study(&rows, "stream_summary"))?;
     }
-    let Out { md, mut files, .. } = out;
-    write_atomic(&dir.join("report-section.md"), md.as_bytes())?;
-    files.push(dir.join("report-section.md"));
-    Ok(Rendered {
-        files,
-        markdown: md,
-        appendix: String::new(),
-    })
+    let Out { md, files, .. } = out;
+    Rendered::section(dir, md, String::new(), files)
 }
