@@ -268,7 +268,7 @@ impl SharedKernelCache {
             .fetch_add(self.n as u64, Ordering::Relaxed);
         let rows: Vec<u32> = (0..self.n as u32).collect();
         let mut col = vec![0f32; self.n];
-        kd.fill_column(a, 1, &rows, None, &mut col, scratch);
+        kd.fill_column_par(a, 1, &rows, None, &mut col, scratch);
         let col: Arc<[f32]> = col.into();
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = g.cols[a].clone() {

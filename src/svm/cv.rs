@@ -15,8 +15,9 @@ use rayon::prelude::*;
 use super::cache::SharedKernelCache;
 use super::folds::Folds;
 use super::kernel::KernelData;
+use super::kernel_block::{KernelBlock, WeightedSums};
 use super::smo::SolveStats;
-use super::solution::{check_finite_features, train_with, TrainOutput};
+use super::solution::{check_finite_features, train_with, SvmModel, TrainOutput};
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -107,7 +108,8 @@ pub fn cross_validate(
     assemble(ds.n(), folds.k(), results, shared.as_ref(), t0)
 }
 
-/// Predict round `h`'s held-out fold with the round's solution.
+/// Predict round `h`'s held-out fold with the round's solution (batched: see
+/// [`predict_rows`]).
 pub(crate) fn evaluate_round(
     kd: &KernelData<'_>,
     folds: &Folds,
@@ -116,11 +118,28 @@ pub(crate) fn evaluate_round(
     out: TrainOutput,
     seed_s: f64,
 ) -> (CvRound, Vec<(usize, f64)>) {
+    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, None).0
+}
+
+/// [`evaluate_round`], also returning each held-out row's kernel sums over
+/// the model when `c` is given: `(row, sum_j y_j alpha_j K_rj, sum_{alpha_j =
+/// C} y_j C K_rj)` in the model's label convention (a chain of seeded rounds
+/// reuses them as the joining rows' gradient).
+pub(crate) fn evaluate_round_with_sums(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    h: usize,
+    n_train: usize,
+    out: TrainOutput,
+    seed_s: f64,
+    c: Option<f64>,
+) -> ((CvRound, Vec<(usize, f64)>), Vec<(usize, f64, f64)>) {
     let tp = Instant::now();
-    let mut preds = Vec::with_capacity(folds.test_rows(h).len());
+    let test = folds.test_rows(h);
+    let (labels, sums) = predict_rows(kd, &out.model, test, c);
+    let mut preds = Vec::with_capacity(test.len());
     let mut correct = 0;
-    for &r in folds.test_rows(h) {
-        let p = out.model.predict(kd.ds.row(r));
+    for (&r, &p) in test.iter().zip(&labels) {
         if p == kd.ds.y[r] {
             correct += 1;
         }
@@ -128,19 +147,84 @@ pub(crate) fn evaluate_round(
     }
     let mut stats = out.stats;
     stats.timings.predict_s = tp.elapsed().as_secs_f64();
+    let sums = sums
+        .into_iter()
+        .zip(test)
+        .map(|(s, &r)| (r, s.s1, s.s2))
+        .collect();
     (
-        CvRound {
-            fold: h,
-            n_train,
-            n_test: folds.test_rows(h).len(),
-            correct,
-            stats,
-            single_class: out.single_class,
-            nu: out.nu,
-            seed_s,
-        },
-        preds,
+        (
+            CvRound {
+                fold: h,
+                n_train,
+                n_test: test.len(),
+                correct,
+                stats,
+                single_class: out.single_class,
+                nu: out.nu,
+                seed_s,
+            },
+            preds,
+        ),
+        sums,
     )
+}
+
+/// The predicted label of each of `rows` (rows of `kd`), computed as one
+/// batched kernel block over the support vectors ([`KernelBlock`]). The
+/// label is LIBSVM's (`svm-predict`'s) exactly: where a decision value is
+/// within the block's error bound of 0, it is recomputed with LIBSVM's
+/// prediction kernel ([`SvmModel::decision_value`]). With `c`, also the
+/// weighted sums with the bounded support vectors' `y_j C` as second
+/// weights.
+pub fn predict_rows(
+    kd: &KernelData<'_>,
+    model: &SvmModel,
+    rows: &[usize],
+    c: Option<f64>,
+) -> (Vec<f64>, Vec<WeightedSums>) {
+    if model.labels.len() < 2 || model.sv_rows.is_empty() {
+        let lab = if model.labels.len() < 2 {
+            model.labels[0]
+        } else if -model.rho > 0.0 {
+            model.labels[0]
+        } else {
+            model.labels[1]
+        };
+        return (
+            vec![lab; rows.len()],
+            vec![WeightedSums::default(); rows.len()],
+        );
+    }
+    let basis: Vec<u32> = model.sv_rows.iter().map(|&r| r as u32).collect();
+    let block = KernelBlock::new(kd, basis);
+    let w2: Option<Vec<f64>> = c.map(|c| {
+        model
+            .sv_coef
+            .iter()
+            .map(|&a| if a.abs() >= c { a.signum() * c } else { 0.0 })
+            .collect()
+    });
+    let sums = block.weighted_sums(rows, &model.sv_coef, w2.as_deref());
+    let labels = rows
+        .par_iter()
+        .zip(&sums)
+        .map(|(&r, s)| {
+            let dec = s.s1 - model.rho;
+            let tol = s.err1 + 4.0 * f64::EPSILON * (s.s1.abs() + model.rho.abs());
+            let positive = if dec.abs() <= tol {
+                model.decision_value(kd.ds.row(r)) > 0.0
+            } else {
+                dec > 0.0
+            };
+            if positive {
+                model.labels[0]
+            } else {
+                model.labels[1]
+            }
+        })
+        .collect();
+    (labels, sums)
 }
 
 /// Put the rounds (in any order) into a [`CvResult`] in fold order.

@@ -166,6 +166,44 @@ impl<'a> KernelData<'a> {
     }
 }
 
+impl KernelData<'_> {
+    /// [`KernelData::fill_column`] on several threads: a long column is cut
+    /// into fixed pieces of [`PAR_PIECE`] rows that run on rayon, each with
+    /// its own scratch vector. Every entry is computed exactly as
+    /// `fill_column` computes it, so the column is bit-identical for any
+    /// thread count. Short columns, and data so wide that a scratch vector
+    /// per piece would cost more than the piece, stay on the calling thread.
+    pub fn fill_column_par(
+        &self,
+        a: usize,
+        ya: i8,
+        rows: &[u32],
+        ys: Option<&[i8]>,
+        out: &mut [f32],
+        scratch: &mut [f64],
+    ) {
+        if rows.len() < 2 * PAR_PIECE || self.d() > PAR_PIECE * 4 {
+            self.fill_column(a, ya, rows, ys, out, scratch);
+            return;
+        }
+        use rayon::prelude::*;
+        out.par_chunks_mut(PAR_PIECE)
+            .zip(rows.par_chunks(PAR_PIECE))
+            .enumerate()
+            .for_each_init(
+                || vec![0.0; self.d()],
+                |sc, (p, (o, r))| {
+                    let ys = ys.map(|ys| &ys[p * PAR_PIECE..p * PAR_PIECE + r.len()]);
+                    self.fill_column(a, ya, r, ys, o, sc);
+                },
+            );
+    }
+}
+
+/// Rows per piece of a column filled on several threads
+/// ([`KernelData::fill_column_par`]).
+pub const PAR_PIECE: usize = 4096;
+
 /// Dense data with at most this share of non-zero values is stored as CSR
 /// for kernel computations (see [`KernelData::new`]).
 pub const SPARSE_DENSITY: f64 = 0.5;

@@ -24,7 +24,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
-use super::cv::{assemble, cross_validate, evaluate_round, CvOptions, CvResult, RoundResult};
+use super::cv::{
+    assemble, cross_validate, evaluate_round, evaluate_round_with_sums, CvOptions, CvResult,
+    RoundResult,
+};
 use super::folds::Folds;
 use super::kernel::KernelData;
 use super::seeding::gradient::{self, PrevGradient};
@@ -103,6 +106,13 @@ impl SeededCvResult {
     }
 }
 
+/// The joining rows of a seeded round: their sums over the previous model
+/// when the previous round's prediction computed them, else the rows.
+enum HeldOut<'a> {
+    Rows(&'a [usize]),
+    Sums(Vec<(usize, f64, f64)>),
+}
+
 struct Run<'a> {
     kd: KernelData<'a>,
     folds: &'a Folds,
@@ -131,7 +141,7 @@ impl Run<'_> {
         &self,
         seeder: &dyn Seeder,
         prev: (&[usize], &TrainOutput),
-        held_out: &[usize],
+        held_out: HeldOut<'_>,
         tr: &Transition<'_>,
     ) -> Result<(TrainOutput, f64), SvmError> {
         let ts = Instant::now();
@@ -146,10 +156,12 @@ impl Run<'_> {
             tr,
         })?;
         // The seed's gradient, updated from the previous round's.
-        let sums = gradient::heldout_sums(&ctx, prev.0, &prev.1.alpha, held_out);
+        let sums = match held_out {
+            HeldOut::Rows(rows) => gradient::heldout_sums(&ctx, prev.0, &prev.1.alpha, rows),
+            HeldOut::Sums(sums) => sums,
+        };
         let grad = gradient::next_gradient(
             &ctx,
-            self.shared.as_ref(),
             &PrevGradient {
                 rows: prev.0,
                 alpha: &prev.1.alpha,
@@ -174,15 +186,18 @@ impl Run<'_> {
 
     fn chain(&self, seeder: &dyn Seeder) -> Vec<RoundResult> {
         let mut out = Vec::with_capacity(self.folds.k());
-        let mut prev: Option<(Vec<usize>, TrainOutput)> = None;
+        // The previous round's rows, solution and the sums its model gave
+        // the rows it held out (its prediction computed them: they are the
+        // joining rows' gradient in this round).
+        let mut prev: Option<(Vec<usize>, TrainOutput, Vec<(usize, f64, f64)>)> = None;
         for h in 0..self.folds.k() {
             let rows = self.folds.train_rows(h);
-            let res = match &prev {
+            let res = match prev.take() {
                 None => self.train(&rows, None).map(|o| (o, 0.0)),
-                Some((prows, pout)) => self.seeded(
+                Some((prows, pout, sums)) => self.seeded(
                     seeder,
-                    (prows, pout),
-                    self.folds.test_rows(h - 1),
+                    (&prows, &pout),
+                    HeldOut::Sums(sums),
                     &Transition {
                         removed: self.folds.test_rows(h),
                         added: self.folds.test_rows(h - 1),
@@ -192,15 +207,22 @@ impl Run<'_> {
             };
             match res {
                 Ok((o, seed_s)) => {
-                    out.push(Ok(evaluate_round(
+                    let (round, sums) = evaluate_round_with_sums(
                         &self.kd,
                         self.folds,
                         h,
                         rows.len(),
                         o.clone(),
                         seed_s,
-                    )));
-                    prev = Some((rows, o));
+                        Some(self.params.c),
+                    );
+                    out.push(Ok(round));
+                    let sigma = self.model_sign(&o);
+                    let sums = sums
+                        .into_iter()
+                        .map(|(r, a, b)| (r, sigma * a, sigma * b))
+                        .collect();
+                    prev = Some((rows, o, sums));
                 }
                 Err(e) => {
                     out.push(Err(e));
@@ -209,6 +231,16 @@ impl Run<'_> {
             }
         }
         out
+    }
+
+    /// `+1` when the model's positive class is [`SeedContext::y`]'s, else
+    /// `-1`: the factor that turns the model's sums into the seeders'
+    /// convention.
+    fn model_sign(&self, o: &TrainOutput) -> f64 {
+        match (o.model.sv_rows.first(), o.model.sv_coef.first()) {
+            (Some(&r), Some(&c)) => c.signum() * f64::from(self.y[r]),
+            _ => 1.0,
+        }
     }
 
     fn seeded_from_full(
@@ -228,7 +260,7 @@ impl Run<'_> {
             let (o, seed_s) = self.seeded(
                 seeder,
                 (&all, &full),
-                &[],
+                HeldOut::Rows(&[]),
                 &Transition {
                     removed: self.folds.test_rows(h),
                     added: &[],
@@ -282,7 +314,6 @@ impl Run<'_> {
         let sums = gradient::heldout_sums(&ctx, prows, &pout.alpha, &returning);
         let grad = gradient::next_gradient(
             &ctx,
-            self.shared.as_ref(),
             &PrevGradient {
                 rows: prows,
                 alpha: &pout.alpha,

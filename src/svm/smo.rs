@@ -182,7 +182,7 @@ impl<'k> SvcQ<'k> {
                     Some((lk, lrows)) => (lk, lrows[i] as usize, &lrows[start..len]),
                     None => (self.kd, a, &self.rows[start..len]),
                 };
-                kd.fill_column(
+                kd.fill_column_par(
                     a,
                     ya,
                     rows,

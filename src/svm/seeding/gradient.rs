@@ -13,14 +13,12 @@
 //! round) from the sums the previous model gives it, `G_t = y_t sum_j y_j
 //! alpha_j K_tj - 1` and `G_bar_t = y_t sum_{alpha_j = C} y_j C K_tj`. The
 //! cost is one kernel column per changed row instead of one per support
-//! vector. Columns come from the fold-shared kernel cache when there is one.
+//! vector, computed as one batched block ([`KernelBlock`]: next rows against
+//! changed rows) in `f64`, with or without a shared kernel cache, so a
+//! cache changes no number.
 
 use super::round::SeedContext;
-use crate::svm::cache::SharedKernelCache;
-use rayon::prelude::*;
-
-/// Changed rows whose kernel columns are computed at once (in parallel).
-const COLUMN_BLOCK: usize = 64;
+use crate::svm::kernel_block::KernelBlock;
 
 /// The previous round's solution by dataset row.
 pub struct PrevGradient<'a> {
@@ -36,42 +34,40 @@ pub struct PrevGradient<'a> {
 
 /// The sums the previous model gives each row `t` it held out:
 /// `(t, sum_j y_j alpha_j K_tj, sum_{alpha_j = C} y_j C K_tj)` with the labels
-/// of [`SeedContext::y`].
+/// of [`SeedContext::y`], computed as one batched kernel block over the
+/// previous support vectors ([`KernelBlock`]).
 pub fn heldout_sums(
     ctx: &SeedContext<'_>,
     prev_rows: &[usize],
     prev_alpha: &[f64],
     held_out: &[usize],
 ) -> Vec<(usize, f64, f64)> {
+    if held_out.is_empty() {
+        return vec![];
+    }
     let svs: Vec<(usize, f64)> = prev_rows
         .iter()
         .zip(prev_alpha)
         .filter(|(_, &a)| a > 0.0)
         .map(|(&j, &a)| (j, a))
         .collect();
-    let sv_rows: Vec<u32> = svs.iter().map(|&(j, _)| j as u32).collect();
-    let sv_y: Vec<i8> = svs.iter().map(|&(j, _)| ctx.y[j]).collect();
-    // Rows in parallel; each row's sum runs in one fixed order, so the
-    // result does not depend on the thread count. The kernel row comes as
-    // `f32` `y_j K_tj`, as the solver's cached columns do.
-    held_out
-        .par_iter()
-        .map_init(
-            || (vec![0.0; ctx.kd.d()], vec![0f32; svs.len()]),
-            |(scratch, col), &t| {
-                ctx.kd
-                    .fill_column(t, 1, &sv_rows, Some(&sv_y), col, scratch);
-                let (mut full, mut bounded) = (0.0, 0.0);
-                for (&(_, a), &v) in svs.iter().zip(col.iter()) {
-                    let v = f64::from(v);
-                    full += a * v;
-                    if a >= ctx.c {
-                        bounded += ctx.c * v;
-                    }
-                }
-                (t, full, bounded)
-            },
-        )
+    let block = KernelBlock::new(ctx.kd, svs.iter().map(|&(j, _)| j as u32).collect());
+    let w1: Vec<f64> = svs.iter().map(|&(j, a)| f64::from(ctx.y[j]) * a).collect();
+    let w2: Vec<f64> = svs
+        .iter()
+        .map(|&(j, a)| {
+            if a >= ctx.c {
+                f64::from(ctx.y[j]) * ctx.c
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    block
+        .weighted_sums(held_out, &w1, Some(&w2))
+        .into_iter()
+        .zip(held_out)
+        .map(|(s, &t)| (t, s.s1, s.s2))
         .collect()
 }
 
@@ -80,7 +76,6 @@ pub fn heldout_sums(
 /// them from scratch).
 pub fn next_gradient(
     ctx: &SeedContext<'_>,
-    shared: Option<&SharedKernelCache>,
     prev: &PrevGradient<'_>,
     heldout: &[(usize, f64, f64)],
     next_rows: &[usize],
@@ -134,35 +129,23 @@ pub fn next_gradient(
             changed.push((j, d, dc));
         }
     }
-    // Kernel columns of a block of changed rows in parallel, then added in
-    // the order of `changed`: the same sums, bit for bit, on any thread count.
-    let rows32: Vec<u32> = next_rows.iter().map(|&r| r as u32).collect();
-    for block in changed.chunks(COLUMN_BLOCK) {
-        let cols: Vec<Vec<f32>> = block
-            .par_iter()
-            .map_init(
-                || vec![0.0; ctx.kd.d()],
-                |scratch, &(j, _, _)| match shared {
-                    Some(s) => {
-                        let full = s.column(ctx.kd, j, scratch);
-                        next_rows.iter().map(|&i| full[i]).collect()
-                    }
-                    None => {
-                        let mut col = vec![0f32; next_rows.len()];
-                        ctx.kd.fill_column(j, 1, &rows32, None, &mut col, scratch);
-                        col
-                    }
-                },
-            )
-            .collect();
-        for (&(j, d, dc), kcol) in block.iter().zip(&cols) {
-            let yj = f64::from(ctx.y[j]);
-            for (p, &i) in next_rows.iter().enumerate() {
-                let q = f64::from(ctx.y[i]) * yj * f64::from(kcol[p]);
-                g[p] += d * q;
-                gb[p] += dc * q;
-            }
-        }
+    // One batched block: every next row against the changed rows, weighted
+    // by their deltas, summed in the order of `changed` (the same numbers
+    // with or without a shared kernel cache, on any thread count).
+    let block = KernelBlock::new(ctx.kd, changed.iter().map(|c| c.0 as u32).collect());
+    let w1: Vec<f64> = changed
+        .iter()
+        .map(|&(j, d, _)| f64::from(ctx.y[j]) * d)
+        .collect();
+    let w2: Vec<f64> = changed
+        .iter()
+        .map(|&(j, _, dc)| f64::from(ctx.y[j]) * dc)
+        .collect();
+    let sums = block.weighted_sums(next_rows, &w1, Some(&w2));
+    for (p, (&i, s)) in next_rows.iter().zip(&sums).enumerate() {
+        let yi = f64::from(ctx.y[i]);
+        g[p] += yi * s.s1;
+        gb[p] += yi * s.s2;
     }
     Some((g, gb))
 }

@@ -185,10 +185,9 @@ fn updated_gradient_case(n: usize, m: usize) {
         g: &out.gradient,
         g_bar: &out.g_bar,
     };
-    let cache = crate::svm::SharedKernelCache::new(n, 8.0);
-    for shared in [None, Some(&cache)] {
-        let (g, gb) = gradient::next_gradient(&ctx, shared, &pg, &sums, &next, &warm)
-            .expect("all rows known");
+    {
+        let (g, gb) =
+            gradient::next_gradient(&ctx, &pg, &sums, &next, &warm).expect("all rows known");
         for (p_i, &i) in next.iter().enumerate() {
             let (mut gi, mut gbi) = (-1.0, 0.0);
             for (p_j, &j) in next.iter().enumerate() {
@@ -211,5 +210,5 @@ fn updated_gradient_case(n: usize, m: usize) {
         }
     }
     // A next row the previous round neither trained on nor held out: no update.
-    assert!(gradient::next_gradient(&ctx, None, &pg, &[], &next, &warm).is_none());
+    assert!(gradient::next_gradient(&ctx, &pg, &[], &next, &warm).is_none());
 }

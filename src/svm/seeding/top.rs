@@ -6,6 +6,7 @@
 //! `sum_i y_i alpha_i = 0` holds again.
 
 use super::round::{Draft, Round, Seeder};
+use crate::svm::kernel_block::KernelBlock;
 use crate::svm::SvmError;
 
 /// The TOP seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).
@@ -21,12 +22,10 @@ impl Seeder for TopSeeder {
             if left.is_nan() || left <= 0.0 {
                 continue;
             }
-            let mut order: Vec<(usize, f64)> = tr
-                .next_rows
-                .iter()
-                .enumerate()
-                .map(|(p, &j)| (p, ctx.kd.eval(j, t)))
-                .collect();
+            // K(x_t, x_j) for every next row j, as one batched block.
+            let kv = KernelBlock::new(ctx.kd, tr.next_rows.iter().map(|&j| j as u32).collect())
+                .matrix(&[t]);
+            let mut order: Vec<(usize, f64)> = kv.into_iter().enumerate().collect();
             order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             for (p, _) in order {
                 let same = d.y_next[p] == ctx.y[t];
