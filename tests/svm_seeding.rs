@@ -121,7 +121,7 @@ fn loocv_methods_reach_the_baseline_optimum() {
     let p = SvmParams::rbf(4.0, 0.5);
     let folds = Folds::loocv(ds.n());
     let base = run(&ds, &folds, &p, SeedingMethod::None, false);
-    for m in SeedingMethod::ALL {
+    for &m in SeedingMethod::ALL {
         let got = run(&ds, &folds, &p, m, false);
         assert_same_optimum(&base, &got, &format!("{} loocv", m.as_str()));
         // A removed non-SV leaves the full model optimal: no iteration.
@@ -290,4 +290,64 @@ fn write_plain(xz: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
     let rows: Vec<usize> = (0..ds.n()).collect();
     cvbench::peers::libsvm::write_rows(&ds, &rows, &p).expect("write");
     (dir, p)
+}
+
+/// Every meaningful combination of the four axes (round order, seeder,
+/// cache, threads) reaches the baseline's optimum, and the cache and the
+/// thread count change no number: the same iterations, objectives and
+/// predictions, bit for bit.
+#[test]
+fn every_axis_combination_is_exact_and_cache_and_threads_change_nothing() {
+    use cvbench::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    let ds = blobs(90, 4, 11, 0.6);
+    let p = SvmParams::rbf(2.0, 0.5);
+    let folds = Folds::stratified(&ds, 6, 3).expect("folds");
+    let base = run(&ds, &folds, &p, SeedingMethod::None, false);
+    let mut combos = 0;
+    for &order in RoundOrder::ALL {
+        for &seeder in SeederKind::ALL {
+            if !seeder.orders().contains(&order) || seeder.loocv_only() {
+                continue;
+            }
+            let mut reference: Option<SeededCvResult> = None;
+            for &cache in CacheMode::ALL {
+                for threads in [1, 2, 3] {
+                    let s = CvStrategy {
+                        order,
+                        seeder,
+                        cache,
+                        threads,
+                    };
+                    let got = run_cv(&ds, &folds, &p, &s, 7)
+                        .unwrap_or_else(|e| panic!("{} failed: {e}", s.label()));
+                    assert_same_optimum(&base, &got, &s.label());
+                    match &reference {
+                        None => reference = Some(got),
+                        Some(r) => {
+                            assert_eq!(r.cv.predictions, got.cv.predictions, "{}", s.label());
+                            for (a, b) in r.cv.rounds.iter().zip(&got.cv.rounds) {
+                                assert_eq!(a.stats.iterations, b.stats.iterations);
+                                assert_eq!(
+                                    a.stats.objective.to_bits(),
+                                    b.stats.objective.to_bits()
+                                );
+                                assert_eq!(a.stats.rho.to_bits(), b.stats.rho.to_bits());
+                            }
+                        }
+                    }
+                    combos += 1;
+                }
+            }
+        }
+    }
+    // per_round+zero, chain+{carry, ato, mir, sir}, full_model+carry, tree+carry.
+    assert_eq!(combos, 7 * 6);
+    // Meaningless combinations are errors, not silent fallbacks.
+    let bad = CvStrategy {
+        order: RoundOrder::Tree,
+        seeder: SeederKind::Sir,
+        cache: CacheMode::PerSolve,
+        threads: 1,
+    };
+    assert!(run_cv(&ds, &folds, &p, &bad, 7).is_err());
 }

@@ -36,19 +36,21 @@ pub mod cv;
 pub mod folds;
 pub mod kernel;
 pub mod kernel_block;
+pub mod rounds;
 pub mod seeded_cv;
 pub mod seeding;
 pub mod smo;
 pub mod solution;
+pub mod strategy;
 
 pub use cache::{ColumnCache, SharedKernelCache};
 pub use cv::{cross_validate, CvOptions, CvResult, CvRound};
 pub use folds::{Folds, GlibcRand};
 pub use kernel::{KernelData, KernelKind};
-pub use seeded_cv::{seeded_cross_validate, SeededCvResult, SeededOptions};
-pub use seeding::SeedingMethod;
+pub use seeded_cv::{run_cv, seeded_cross_validate, SeededCvResult, SeededOptions};
 pub use smo::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};
+pub use strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod};
 
 /// Everything that can go wrong in the SVM layer. Bad input gives an error,
 /// never a panic.

@@ -24,19 +24,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
-use super::cv::{
-    assemble, cross_validate, evaluate_round, evaluate_round_with_sums, CvOptions, CvResult,
-    RoundResult,
-};
 use super::folds::Folds;
 use super::kernel::KernelData;
+use super::rounds::{assemble, evaluate_round, evaluate_round_with_sums, CvResult, RoundResult};
 use super::seeding::gradient::{self, PrevGradient};
-use super::seeding::{
-    avg::AvgSeeder, chain_seeder, top::TopSeeder, Previous, Round, SeedContext, Seeder,
-    SeedingMethod, Transition,
-};
+use super::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transition};
 use super::smo::SolveStats;
 use super::solution::{libsvm_labels, train_seeded, train_with, TrainOutput};
+use super::strategy::{check_axes, CacheMode, CvStrategy, RoundOrder};
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -116,7 +111,9 @@ enum HeldOut<'a> {
 struct Run<'a> {
     kd: KernelData<'a>,
     folds: &'a Folds,
-    params: &'a SvmParams,
+    /// The parameters with `cache_mb` the column cache of one solve.
+    params: SvmParams,
+    seeder: Box<dyn Seeder>,
     shared: Option<SharedKernelCache>,
     y: Vec<i8>,
     seed: u64,
@@ -134,7 +131,7 @@ impl Run<'_> {
     }
 
     fn train(&self, rows: &[usize], warm: Option<&[f64]>) -> Result<TrainOutput, SvmError> {
-        train_with(&self.kd, rows, self.params, warm, self.shared.as_ref())
+        train_with(&self.kd, rows, &self.params, warm, self.shared.as_ref())
     }
 
     fn seeded(
@@ -177,11 +174,49 @@ impl Run<'_> {
         let out = train_seeded(
             &self.kd,
             tr.next_rows,
-            self.params,
+            &self.params,
             Some((&warm, grad)),
             self.shared.as_ref(),
         )?;
         Ok((out, seed_s))
+    }
+
+    /// The rounds (and extra solves) of a round order: the one place that
+    /// dispatches on [`RoundOrder`].
+    fn rounds(&self, order: RoundOrder) -> Result<(Vec<RoundResult>, Vec<ExtraSolve>), SvmError> {
+        Ok(match order {
+            RoundOrder::PerRound => (self.per_round(), vec![]),
+            RoundOrder::Chain => (self.chain(self.seeder.as_ref()), vec![]),
+            RoundOrder::FullModel => {
+                let (r, e) = self.seeded_from_full(self.seeder.as_ref())?;
+                (r, vec![e])
+            }
+            RoundOrder::Tree => {
+                let (r, e) = self.tree(0, self.folds.k() - 1, None);
+                (r, e.into_iter().collect::<Result<Vec<_>, _>>()?)
+            }
+        })
+    }
+
+    /// Every round from `alpha = 0`, in parallel when asked.
+    fn per_round(&self) -> Vec<RoundResult> {
+        let one = |h: usize| -> RoundResult {
+            let rows = self.folds.train_rows(h);
+            let out = self.train(&rows, None)?;
+            Ok(evaluate_round(
+                &self.kd,
+                self.folds,
+                h,
+                rows.len(),
+                out,
+                0.0,
+            ))
+        };
+        if self.parallel {
+            (0..self.folds.k()).into_par_iter().map(one).collect()
+        } else {
+            (0..self.folds.k()).map(one).collect()
+        }
     }
 
     fn chain(&self, seeder: &dyn Seeder) -> Vec<RoundResult> {
@@ -348,7 +383,7 @@ impl Run<'_> {
                 Some((alpha, grad)) => train_seeded(
                     &self.kd,
                     &rows,
-                    self.params,
+                    &self.params,
                     Some((
                         alpha,
                         grad.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
@@ -401,78 +436,101 @@ impl Run<'_> {
 }
 
 /// Run a seeded k-fold CV of a C-SVC with the given folds (see the module
-/// doc). `SeedingMethod::None` is the baseline [`cross_validate`].
+/// doc): the compatibility form of [`run_cv`]. A shared cache of
+/// `shared_cache_mb` is the run's whole budget (`params.cache_mb` is then
+/// not used); `parallel` uses the current rayon pool.
 pub fn seeded_cross_validate(
     ds: &Dataset,
     folds: &Folds,
     params: &SvmParams,
     opts: &SeededOptions,
 ) -> Result<SeededCvResult, SvmError> {
-    let t0 = Instant::now();
-    if opts.method == SeedingMethod::None {
-        let cv = cross_validate(
-            ds,
-            folds,
-            params,
-            &CvOptions {
-                parallel: opts.parallel,
-                shared_cache_mb: opts.shared_cache_mb,
-            },
-        )?;
-        return Ok(SeededCvResult {
-            cv,
-            extra: vec![],
-            parallel: opts.parallel,
-            shared_cache: opts.shared_cache_mb.is_some(),
-        });
+    let mut p = params.clone();
+    let cache = match opts.shared_cache_mb {
+        Some(mb) => {
+            p.cache_mb = mb;
+            CacheMode::Shared
+        }
+        None => CacheMode::PerSolve,
+    };
+    let threads = if opts.parallel {
+        rayon::current_num_threads().max(2)
+    } else {
+        1
+    };
+    run_cv(
+        ds,
+        folds,
+        &p,
+        &CvStrategy::of(opts.method, cache, threads),
+        opts.seed,
+    )
+}
+
+/// Run a k-fold CV of a C-SVC with the given folds on any meaningful
+/// combination of round order, seeder, cache and threads
+/// ([`CvStrategy`]). `params.cache_mb` is the run's whole kernel-cache
+/// budget ([`CvStrategy::cache_split`]); `seed` drives the seeders' random
+/// choices. Results do not depend on the cache or the thread count.
+pub fn run_cv(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    strategy: &CvStrategy,
+    seed: u64,
+) -> Result<SeededCvResult, SvmError> {
+    super::rounds::check_inputs(ds, folds, params)?;
+    check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
+    if strategy.threads == 0 {
+        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
-    super::cv::check_inputs(ds, folds, params)?;
-    opts.method.check_k(folds.k(), ds.n())?;
+    if strategy.threads == rayon::current_num_threads() {
+        return run_in_pool(ds, folds, params, strategy, seed);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(strategy.threads)
+        .build()
+        .map_err(|e| {
+            SvmError::InvalidParam(format!("cannot start {} threads: {e}", strategy.threads))
+        })?;
+    pool.install(|| run_in_pool(ds, folds, params, strategy, seed))
+}
+
+fn run_in_pool(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    strategy: &CvStrategy,
+    seed: u64,
+) -> Result<SeededCvResult, SvmError> {
+    let t0 = Instant::now();
     let all: Vec<usize> = (0..ds.n()).collect();
     let labels = libsvm_labels(ds, &all)?;
     let y =
         ds.y.iter()
             .map(|&v| if v == labels[0] { 1 } else { -1 })
             .collect();
+    let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
+    let mut local = params.clone();
+    local.cache_mb = local_mb;
+    let parallel = strategy.threads > 1;
     let run = Run {
         kd: KernelData::new(ds, params.kernel),
         folds,
-        params,
-        shared: opts
-            .shared_cache_mb
-            .map(|mb| SharedKernelCache::new(ds.n(), mb)),
+        params: local,
+        seeder: strategy.seeder.make(),
+        shared: shared_mb.map(|mb| SharedKernelCache::new(ds.n(), mb)),
         y,
-        seed: opts.seed,
-        parallel: opts.parallel,
+        seed,
+        parallel,
     };
-    let (rounds, extra, parallel) = match opts.method {
-        SeedingMethod::None | SeedingMethod::Ato | SeedingMethod::Mir | SeedingMethod::Sir => {
-            let Some(seeder) = chain_seeder(opts.method) else {
-                return Err(SvmError::InvalidParam("no chain seeder".into()));
-            };
-            (run.chain(seeder.as_ref()), vec![], false)
-        }
-        SeedingMethod::Avg | SeedingMethod::Top => {
-            let seeder: Box<dyn Seeder> = if opts.method == SeedingMethod::Avg {
-                Box::new(AvgSeeder)
-            } else {
-                Box::new(TopSeeder)
-            };
-            let (r, e) = run.seeded_from_full(seeder.as_ref())?;
-            (r, vec![e], opts.parallel)
-        }
-        SeedingMethod::Tree => {
-            let (r, e) = run.tree(0, folds.k() - 1, None);
-            let e = e.into_iter().collect::<Result<Vec<_>, _>>()?;
-            (r, e, opts.parallel)
-        }
-    };
+    let (rounds, extra) = run.rounds(strategy.order)?;
     let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared.as_ref(), t0)?;
     cv.total_kernel_evals += extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>();
     Ok(SeededCvResult {
         cv,
         extra,
-        parallel,
+        parallel: parallel && strategy.order != RoundOrder::Chain,
         shared_cache: run.shared.is_some(),
     })
 }

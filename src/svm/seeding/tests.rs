@@ -66,11 +66,7 @@ fn chain_seed(m: SeedingMethod, ds: &Dataset, c: f64) -> (Vec<f64>, Vec<i8>, Vec
         c,
         seed: 3,
     };
-    let seeder: Box<dyn Seeder> = match m {
-        SeedingMethod::Avg => Box::new(avg::AvgSeeder),
-        SeedingMethod::Top => Box::new(top::TopSeeder),
-        other => chain_seeder(other).expect("chain seeder"),
-    };
+    let seeder: Box<dyn Seeder> = m.axes().1.make();
     let a = seeder
         .seed(&Round {
             ctx: &ctx,
@@ -127,7 +123,7 @@ fn seeders_keep_the_shared_alphas_where_the_paper_says() {
 #[test]
 fn names_parse_and_loocv_only_is_enforced() {
     for m in SeedingMethod::ALL {
-        assert_eq!(SeedingMethod::parse(m.as_str()), Some(m));
+        assert_eq!(SeedingMethod::parse(m.as_str()), Some(*m));
     }
     assert_eq!(SeedingMethod::parse("SIR"), Some(SeedingMethod::Sir));
     assert!(SeedingMethod::parse("best").is_none());

@@ -1,0 +1,246 @@
+//! What every k-fold CV shares, whatever its round order: a round's
+//! outcome ([`CvRound`]) and the run's ([`CvResult`]), the batched
+//! prediction of a held-out fold ([`predict_rows`]), the assembly of the
+//! rounds and the input checks.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::cache::SharedKernelCache;
+use super::folds::Folds;
+use super::kernel::KernelData;
+use super::kernel_block::{KernelBlock, WeightedSums};
+use super::smo::SolveStats;
+use super::solution::{check_finite_features, SvmModel, TrainOutput};
+use super::{SvmError, SvmParams};
+use crate::data::Dataset;
+
+/// One round of cross-validation.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CvRound {
+    /// The held-out fold.
+    pub fold: usize,
+    /// Training rows.
+    pub n_train: usize,
+    /// Held-out rows.
+    pub n_test: usize,
+    /// Correctly predicted held-out rows.
+    pub correct: usize,
+    /// Solver counters, objective, timings (with prediction time).
+    pub stats: SolveStats,
+    /// The training rows held one class only.
+    pub single_class: bool,
+    /// `sum(alpha) / (C l)`, LIBSVM's printed `nu`.
+    pub nu: f64,
+    /// Seconds the alpha seeder took before the solve (0 for the baseline).
+    #[serde(default)]
+    pub seed_s: f64,
+}
+
+/// The outcome of a cross-validation run.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CvResult {
+    /// `100 * correct / n`, as `svm-train -v` prints it.
+    pub accuracy_pct: f64,
+    /// Correct predictions over all rounds.
+    pub correct: usize,
+    /// Number of rows.
+    pub n: usize,
+    /// The prediction for every row (made by the round that held it out).
+    pub predictions: Vec<f64>,
+    /// Per-round details, in fold order.
+    pub rounds: Vec<CvRound>,
+    /// SMO iterations summed over rounds.
+    pub total_iterations: u64,
+    /// Kernel evaluations summed over rounds plus the shared cache's.
+    pub total_kernel_evals: u64,
+    /// Hits of the shared cache (0 without one).
+    pub shared_hits: u64,
+    /// Misses of the shared cache (0 without one).
+    pub shared_misses: u64,
+    /// Wall-clock seconds of the whole run.
+    pub wall_s: f64,
+}
+
+/// A round and its `(row, prediction)` pairs.
+pub(crate) type RoundResult = Result<(CvRound, Vec<(usize, f64)>), SvmError>;
+
+/// Predict round `h`'s held-out fold with the round's solution (batched: see
+/// [`predict_rows`]).
+pub(crate) fn evaluate_round(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    h: usize,
+    n_train: usize,
+    out: TrainOutput,
+    seed_s: f64,
+) -> (CvRound, Vec<(usize, f64)>) {
+    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, None).0
+}
+
+/// [`evaluate_round`], also returning each held-out row's kernel sums over
+/// the model when `c` is given: `(row, sum_j y_j alpha_j K_rj, sum_{alpha_j =
+/// C} y_j C K_rj)` in the model's label convention (a chain of seeded rounds
+/// reuses them as the joining rows' gradient).
+pub(crate) fn evaluate_round_with_sums(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    h: usize,
+    n_train: usize,
+    out: TrainOutput,
+    seed_s: f64,
+    c: Option<f64>,
+) -> ((CvRound, Vec<(usize, f64)>), Vec<(usize, f64, f64)>) {
+    let tp = Instant::now();
+    let test = folds.test_rows(h);
+    let (labels, sums) = predict_rows(kd, &out.model, test, c);
+    let mut preds = Vec::with_capacity(test.len());
+    let mut correct = 0;
+    for (&r, &p) in test.iter().zip(&labels) {
+        if p == kd.ds.y[r] {
+            correct += 1;
+        }
+        preds.push((r, p));
+    }
+    let mut stats = out.stats;
+    stats.timings.predict_s = tp.elapsed().as_secs_f64();
+    let sums = sums
+        .into_iter()
+        .zip(test)
+        .map(|(s, &r)| (r, s.s1, s.s2))
+        .collect();
+    (
+        (
+            CvRound {
+                fold: h,
+                n_train,
+                n_test: test.len(),
+                correct,
+                stats,
+                single_class: out.single_class,
+                nu: out.nu,
+                seed_s,
+            },
+            preds,
+        ),
+        sums,
+    )
+}
+
+/// The predicted label of each of `rows` (rows of `kd`), computed as one
+/// batched kernel block over the support vectors ([`KernelBlock`]). The
+/// label is LIBSVM's (`svm-predict`'s) exactly: where a decision value is
+/// within the block's error bound of 0, it is recomputed with LIBSVM's
+/// prediction kernel ([`SvmModel::decision_value`]). With `c`, also the
+/// weighted sums with the bounded support vectors' `y_j C` as second
+/// weights.
+pub fn predict_rows(
+    kd: &KernelData<'_>,
+    model: &SvmModel,
+    rows: &[usize],
+    c: Option<f64>,
+) -> (Vec<f64>, Vec<WeightedSums>) {
+    if model.labels.len() < 2 || model.sv_rows.is_empty() {
+        let lab = if model.labels.len() < 2 {
+            model.labels[0]
+        } else if -model.rho > 0.0 {
+            model.labels[0]
+        } else {
+            model.labels[1]
+        };
+        return (
+            vec![lab; rows.len()],
+            vec![WeightedSums::default(); rows.len()],
+        );
+    }
+    let basis: Vec<u32> = model.sv_rows.iter().map(|&r| r as u32).collect();
+    let block = KernelBlock::new(kd, basis);
+    let w2: Option<Vec<f64>> = c.map(|c| {
+        model
+            .sv_coef
+            .iter()
+            .map(|&a| if a.abs() >= c { a.signum() * c } else { 0.0 })
+            .collect()
+    });
+    let sums = block.weighted_sums(rows, &model.sv_coef, w2.as_deref());
+    let labels = rows
+        .par_iter()
+        .zip(&sums)
+        .map(|(&r, s)| {
+            let dec = s.s1 - model.rho;
+            let tol = s.err1 + 4.0 * f64::EPSILON * (s.s1.abs() + model.rho.abs());
+            let positive = if dec.abs() <= tol {
+                model.decision_value(kd.ds.row(r)) > 0.0
+            } else {
+                dec > 0.0
+            };
+            if positive {
+                model.labels[0]
+            } else {
+                model.labels[1]
+            }
+        })
+        .collect();
+    (labels, sums)
+}
+
+/// Put the rounds (in any order) into a [`CvResult`] in fold order.
+pub(crate) fn assemble(
+    n: usize,
+    k: usize,
+    results: Vec<RoundResult>,
+    shared: Option<&SharedKernelCache>,
+    t0: Instant,
+) -> Result<CvResult, SvmError> {
+    let mut predictions = vec![f64::NAN; n];
+    let mut rounds = Vec::with_capacity(k);
+    for r in results {
+        let (round, preds) = r?;
+        for (row, p) in preds {
+            predictions[row] = p;
+        }
+        rounds.push(round);
+    }
+    rounds.sort_by_key(|r| r.fold);
+    let correct: usize = rounds.iter().map(|r| r.correct).sum();
+    let (shared_hits, shared_misses, shared_evals) = shared.map_or((0, 0, 0), |s| {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            s.hits.load(Relaxed),
+            s.misses.load(Relaxed),
+            s.kernel_evals.load(Relaxed),
+        )
+    });
+    Ok(CvResult {
+        accuracy_pct: 100.0 * correct as f64 / n as f64,
+        correct,
+        n,
+        predictions,
+        total_iterations: rounds.iter().map(|r| r.stats.iterations).sum(),
+        total_kernel_evals: rounds.iter().map(|r| r.stats.kernel_evals).sum::<u64>() + shared_evals,
+        rounds,
+        shared_hits,
+        shared_misses,
+        wall_s: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// The checks every k-fold CV makes before solving: valid parameters, folds
+/// over exactly the dataset's rows, finite features.
+pub(crate) fn check_inputs(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+) -> Result<(), SvmError> {
+    params.validate()?;
+    if folds.n != ds.n() {
+        return Err(SvmError::InvalidFolds(format!(
+            "folds are for {} rows, the dataset has {}",
+            folds.n,
+            ds.n()
+        )));
+    }
+    folds.validate()?;
+    check_finite_features(ds)
+}
