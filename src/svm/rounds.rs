@@ -63,8 +63,15 @@ pub struct CvResult {
     pub wall_s: f64,
 }
 
+/// A held-out row and the model's two kernel sums over it: `(row, sum_j
+/// y_j alpha_j K_rj, sum_{alpha_j = C} y_j C K_rj)`.
+pub type HeldOutSum = (usize, f64, f64);
+
 /// A round and its `(row, prediction)` pairs.
-pub(crate) type RoundResult = Result<(CvRound, Vec<(usize, f64)>), SvmError>;
+pub(crate) type RoundOutcome = (CvRound, Vec<(usize, f64)>);
+
+/// A round's outcome, or the error that stopped it.
+pub(crate) type RoundResult = Result<RoundOutcome, SvmError>;
 
 /// Predict round `h`'s held-out fold with the round's solution (batched: see
 /// [`predict_rows`]).
@@ -91,7 +98,7 @@ pub(crate) fn evaluate_round_with_sums(
     out: TrainOutput,
     seed_s: f64,
     c: Option<f64>,
-) -> ((CvRound, Vec<(usize, f64)>), Vec<(usize, f64, f64)>) {
+) -> (RoundOutcome, Vec<HeldOutSum>) {
     let tp = Instant::now();
     let test = folds.test_rows(h);
     let (labels, sums) = predict_rows(kd, &out.model, test, c);
@@ -142,9 +149,7 @@ pub fn predict_rows(
     c: Option<f64>,
 ) -> (Vec<f64>, Vec<WeightedSums>) {
     if model.labels.len() < 2 || model.sv_rows.is_empty() {
-        let lab = if model.labels.len() < 2 {
-            model.labels[0]
-        } else if -model.rho > 0.0 {
+        let lab = if model.labels.len() < 2 || -model.rho > 0.0 {
             model.labels[0]
         } else {
             model.labels[1]

@@ -26,7 +26,9 @@ use rayon::prelude::*;
 use super::cache::SharedKernelCache;
 use super::folds::Folds;
 use super::kernel::KernelData;
-use super::rounds::{assemble, evaluate_round, evaluate_round_with_sums, CvResult, RoundResult};
+use super::rounds::{
+    assemble, evaluate_round, evaluate_round_with_sums, CvResult, HeldOutSum, RoundResult,
+};
 use super::seeding::gradient::{self, PrevGradient};
 use super::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transition};
 use super::smo::SolveStats;
@@ -224,7 +226,7 @@ impl Run<'_> {
         // The previous round's rows, solution and the sums its model gave
         // the rows it held out (its prediction computed them: they are the
         // joining rows' gradient in this round).
-        let mut prev: Option<(Vec<usize>, TrainOutput, Vec<(usize, f64, f64)>)> = None;
+        let mut prev: Option<(Vec<usize>, TrainOutput, Vec<HeldOutSum>)> = None;
         for h in 0..self.folds.k() {
             let rows = self.folds.train_rows(h);
             let res = match prev.take() {

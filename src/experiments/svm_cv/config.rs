@@ -123,8 +123,7 @@ impl Setting {
         } else {
             SvmParams::rbf(
                 self.c.unwrap_or(1.0),
-                self.gamma
-                    .unwrap_or(if d > 0 { 1.0 / d as f64 } else { 0.0 }),
+                self.gamma.unwrap_or_else(|| crate::svm::default_gamma(d)),
             )
         };
         if let Some(e) = self.eps {

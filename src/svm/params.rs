@@ -1,0 +1,114 @@
+//! Parameters of one C-SVC solve: `svm-train`'s options and defaults, the
+//! default gamma (computed here only) and their validation.
+
+use super::kernel::KernelKind;
+use super::SvmError;
+
+/// `svm-train`'s default RBF gamma for data with `num_features` features:
+/// `1 / num_features` (0 for data without features).
+pub fn default_gamma(num_features: usize) -> f64 {
+    if num_features > 0 {
+        1.0 / num_features as f64
+    } else {
+        0.0
+    }
+}
+
+/// Parameters of one C-SVC solve. Defaults are `svm-train`'s, except that
+/// the RBF `gamma` has no dataset-independent default (`svm-train` uses
+/// `1/num_features`; see [`SvmParams::libsvm_defaults`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SvmParams {
+    /// The kernel.
+    pub kernel: KernelKind,
+    /// The box constraint `C` (`-c`, default 1).
+    pub c: f64,
+    /// Stopping tolerance on the maximal violating pair (`-e`, default 1e-3).
+    pub eps: f64,
+    /// Size of the `Q` column cache in MB (`-m`, default 100).
+    pub cache_mb: f64,
+    /// Whether to use the shrinking heuristic (`-h`, default on).
+    pub shrinking: bool,
+    /// Maximal number of SMO iterations; `None` uses LIBSVM's
+    /// `max(10^7, 100 l)`.
+    pub max_iter: Option<u64>,
+}
+
+impl SvmParams {
+    /// `svm-train`'s defaults for a dataset with `num_features` features:
+    /// RBF with `gamma = 1/num_features`, C = 1, eps = 1e-3, 100 MB, shrinking.
+    pub fn libsvm_defaults(num_features: usize) -> SvmParams {
+        SvmParams {
+            kernel: KernelKind::Rbf {
+                gamma: default_gamma(num_features),
+            },
+            ..SvmParams::rbf(1.0, 1.0)
+        }
+    }
+
+    /// RBF kernel with the given C and gamma; other settings at LIBSVM's defaults.
+    pub fn rbf(c: f64, gamma: f64) -> SvmParams {
+        SvmParams {
+            kernel: KernelKind::Rbf { gamma },
+            c,
+            eps: 1e-3,
+            cache_mb: 100.0,
+            shrinking: true,
+            max_iter: None,
+        }
+    }
+
+    /// Linear kernel with the given C; other settings at LIBSVM's defaults.
+    pub fn linear(c: f64) -> SvmParams {
+        SvmParams {
+            kernel: KernelKind::Linear,
+            ..SvmParams::rbf(c, 1.0)
+        }
+    }
+
+    /// Check every parameter's domain.
+    pub fn validate(&self) -> Result<(), SvmError> {
+        if !(self.c.is_finite() && self.c > 0.0) {
+            return Err(SvmError::InvalidParam(format!(
+                "C must be finite and > 0, got {}",
+                fmt_param(self.c)
+            )));
+        }
+        if !(self.eps.is_finite() && self.eps > 0.0) {
+            return Err(SvmError::InvalidParam(format!(
+                "eps must be finite and > 0, got {}",
+                fmt_param(self.eps)
+            )));
+        }
+        if !(self.cache_mb.is_finite() && self.cache_mb > 0.0) {
+            return Err(SvmError::InvalidParam(format!(
+                "cache size must be finite and > 0 MB, got {}",
+                fmt_param(self.cache_mb)
+            )));
+        }
+        if let KernelKind::Rbf { gamma } = self.kernel {
+            if !(gamma.is_finite() && gamma >= 0.0) {
+                return Err(SvmError::InvalidParam(format!(
+                    "gamma must be finite and >= 0, got {}",
+                    fmt_param(gamma)
+                )));
+            }
+        }
+        if self.max_iter == Some(0) {
+            return Err(SvmError::InvalidParam("max_iter must be > 0".into()));
+        }
+        Ok(())
+    }
+}
+
+/// A parameter value as a user would write it: plain for ordinary
+/// magnitudes, scientific (`1e-50`, `1e300`) for tiny or huge ones, so that
+/// an error never shows a valid tiny value as `0`.
+pub fn fmt_param(v: f64) -> String {
+    let a = v.abs();
+    if v != 0.0 && a.is_finite() && !(1e-4..1e15).contains(&a) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
