@@ -4,7 +4,7 @@
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::DatasetSpec;
 use crate::peers::libsvm as peer;
-use crate::svm::{SeedingMethod, SvmParams};
+use crate::svm::{CacheMode, SeedingMethod, SvmParams};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -187,9 +187,108 @@ pub struct SvmCvConfig {
     /// dependency order allows (AVG/TOP rounds, tree siblings; default true).
     #[serde(default)]
     pub seeded_parallel: Option<bool>,
+    /// Our solver's methods run once per kernel-cache mode listed here
+    /// (`per_solve`, `shared`; the registry [`CacheMode`]), each within the
+    /// setting's `cache_mb` as one budget. Unset: `ours` per solve,
+    /// `ours_shared_parallel` shared, seeded methods by `seeded_shared_cache`.
+    #[serde(default)]
+    pub caches: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Our solver's methods run once per thread count listed here. Unset:
+    /// `ours` on 1 thread, the parallel methods on the run's pool.
+    #[serde(default)]
+    pub threads: Option<Spanned<Vec<Spanned<usize>>>>,
+    /// Our solver's cells are timed this many times (the first run's rows
+    /// are the records; the median, min and max wall seconds of all runs
+    /// are on every row). Default 1, at most 100.
+    #[serde(default)]
+    pub timing_repeats: Option<Spanned<u32>>,
 }
 
+/// Most repetitions of a timed cell.
+pub const MAX_TIMING_REPEATS: u32 = 100;
+/// Most threads a cell may ask for.
+pub const MAX_CELL_THREADS: usize = 256;
+
 impl SvmCvConfig {
+    /// The configured `(cache, threads)` variants of our solver's cells, or
+    /// `None` when neither `caches` nor `threads` is given (each method's
+    /// default then). Unknown or duplicate names and bad counts are errors
+    /// at their line:col.
+    pub fn axes(&self, cfg: &ConfigFile) -> Result<Option<Vec<(CacheMode, usize)>>, ConfigError> {
+        if self.caches.is_none() && self.threads.is_none() {
+            return Ok(None);
+        }
+        let mut caches = Vec::new();
+        match &self.caches {
+            Some(list) => {
+                cfg.non_empty("caches", list)?;
+                for c in list.get_ref() {
+                    let m = CacheMode::parse(c.get_ref()).ok_or_else(|| {
+                        cfg.invalid(
+                            c.span(),
+                            &format!("unknown cache mode `{}`", c.get_ref()),
+                            &format!("use one of: {}", CacheMode::names()),
+                        )
+                    })?;
+                    if caches.contains(&m) {
+                        return Err(cfg.invalid(
+                            c.span(),
+                            &format!("cache mode `{m}` is listed twice"),
+                            "list each cache mode once",
+                        ));
+                    }
+                    caches.push(m);
+                }
+            }
+            None => caches.push(CacheMode::Shared),
+        }
+        let mut threads = Vec::new();
+        match &self.threads {
+            Some(list) => {
+                cfg.non_empty("threads", list)?;
+                for t in list.get_ref() {
+                    let v = *t.get_ref();
+                    if v == 0 || v > MAX_CELL_THREADS {
+                        return Err(cfg.invalid(
+                            t.span(),
+                            &format!("threads = {v} is out of range"),
+                            &format!("use 1 to {MAX_CELL_THREADS}"),
+                        ));
+                    }
+                    if threads.contains(&v) {
+                        return Err(cfg.invalid(
+                            t.span(),
+                            &format!("threads = {v} is listed twice"),
+                            "list each thread count once",
+                        ));
+                    }
+                    threads.push(v);
+                }
+            }
+            None => threads.push(1),
+        }
+        Ok(Some(
+            caches
+                .iter()
+                .flat_map(|&c| threads.iter().map(move |&t| (c, t)))
+                .collect(),
+        ))
+    }
+
+    /// How many times our solver's cells are timed (checked: 1 to
+    /// [`MAX_TIMING_REPEATS`]).
+    pub fn repeats(&self, cfg: &ConfigFile) -> Result<u32, ConfigError> {
+        match &self.timing_repeats {
+            None => Ok(1),
+            Some(r) if (1..=MAX_TIMING_REPEATS).contains(r.get_ref()) => Ok(*r.get_ref()),
+            Some(r) => Err(cfg.invalid(
+                r.span(),
+                &format!("timing_repeats = {} is out of range", r.get_ref()),
+                &format!("use 1 to {MAX_TIMING_REPEATS}"),
+            )),
+        }
+    }
+
     /// Whether our solver gets the parameters as `svm-train` parses them.
     pub fn float_params(&self) -> bool {
         self.libsvm_float_params.unwrap_or(true)

@@ -13,6 +13,7 @@
 //! `markdown.rs`: `render.rs` and `seeding_render.rs` (a run's section),
 //! `overview.rs` (every run against LIBSVM) and `scorecard.rs`.
 
+pub mod ablation;
 pub mod config;
 mod markdown;
 mod overview;

@@ -10,7 +10,7 @@ use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
 use crate::seed;
 use crate::svm::folds::Folds;
-use crate::svm::{KernelKind, SvmParams};
+use crate::svm::{CacheMode, KernelKind, SvmParams};
 use std::sync::Arc;
 
 /// What one cell runs: indices into the plan's datasets and settings, k and
@@ -20,10 +20,15 @@ pub(super) struct CellSpec {
     pub setting: usize,
     pub k: KValue,
     pub method: Method,
+    /// The `(cache, threads)` variant of one of our solver's methods when
+    /// the config lists `caches` / `threads`.
+    pub axes: Option<(CacheMode, usize)>,
 }
 
 /// A planned `svm_cv` run.
 pub(super) struct SvmPlan {
+    /// How many times our solver's cells are timed.
+    pub repeats: u32,
     pub seeded_shared_cache: bool,
     pub seeded_parallel: bool,
     pub head: PlanHead,
@@ -56,7 +61,10 @@ impl SvmPlan {
             core: Core {
                 dataset: dname.clone(),
                 synthetic: data.is_synthetic(),
-                method: c.method.as_str().to_string(),
+                method: match c.axes {
+                    Some((cache, t)) => format!("{} [{cache}, {t}t]", c.method.as_str()),
+                    None => c.method.as_str().to_string(),
+                },
                 ..self.head.core(i)
             },
             n: data.n() as u64,
@@ -119,6 +127,8 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         }
         datasets.push((data.name.clone(), data));
     }
+    let axes = c.axes(cfg)?;
+    let repeats = c.repeats(cfg)?;
     let mut specs = Vec::new();
     let mut cells = Vec::new();
     for (di, (dname, data)) in datasets.iter().enumerate() {
@@ -155,22 +165,32 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
                     if m == Method::LibsvmV && k == data.n() {
                         continue; // svm-train -v n is plain LOOCV; the per-fold peer covers it
                     }
-                    let key = format!(
-                        "{dname}|{}|k={}|{}",
-                        s.get_ref().label,
-                        kv.get_ref().label(),
-                        m.as_str()
-                    );
-                    cells.push(Cell {
-                        seed: seed::derive(c.seed, &key),
-                        key,
-                    });
-                    specs.push(CellSpec {
-                        dataset: di,
-                        setting: si,
-                        k: *kv.get_ref(),
-                        method: m,
-                    });
+                    let variants: Vec<Option<(CacheMode, usize)>> = match &axes {
+                        Some(v) if !m.is_peer() => v.iter().map(|&a| Some(a)).collect(),
+                        _ => vec![None],
+                    };
+                    for variant in variants {
+                        let mut key = format!(
+                            "{dname}|{}|k={}|{}",
+                            s.get_ref().label,
+                            kv.get_ref().label(),
+                            m.as_str()
+                        );
+                        if let Some((cache, t)) = variant {
+                            key.push_str(&format!("|cache={cache}|threads={t}"));
+                        }
+                        cells.push(Cell {
+                            seed: seed::derive(c.seed, &key),
+                            key,
+                        });
+                        specs.push(CellSpec {
+                            dataset: di,
+                            setting: si,
+                            k: *kv.get_ref(),
+                            method: m,
+                            axes: variant,
+                        });
+                    }
                 }
             }
         }
@@ -192,6 +212,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
     let dims: Vec<usize> = datasets.iter().map(|(_, d)| d.d()).collect();
     c.check_gamma_defaults(cfg, &dims)?;
     Ok(SvmPlan {
+        repeats,
         seeded_shared_cache: c.seeded_shared_cache.unwrap_or(true),
         seeded_parallel: c.seeded_parallel.unwrap_or(true),
         head: PlanHead {

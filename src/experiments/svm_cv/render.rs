@@ -254,6 +254,11 @@ pub(super) fn render(
         let same = v.iter().filter(|r| r.verdict == "identical").count();
         let _ = writeln!(md, "LIBSVM-compatible folds: our CV accuracy equals what `svm-train -v k` prints in {same} of {} cases (table of every run above).\n", v.len());
     }
+    let abl = super::ablation::ablation(records);
+    if !abl.is_empty() {
+        md.push_str(&super::ablation::markdown(&abl));
+        files.extend(write_rows(&abl, dir, "ablation")?);
+    }
     let published = Published::load();
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));

@@ -146,6 +146,30 @@ pub struct SvmRow {
     pub parallel: bool,
     /// Whether the solves shared one kernel cache.
     pub shared_cache: bool,
+    /// Our solver's round order (`per_round`, `chain`, ...; empty for LIBSVM).
+    pub order: String,
+    /// Our solver's seeder (`zero`, `sir`, ...; empty for LIBSVM).
+    pub seeder: String,
+    /// Our solver's kernel cache (`per_solve` or `shared`; empty for LIBSVM).
+    pub cache: String,
+    /// The kernel-cache budget in MB (ours: the whole run's; LIBSVM: `-m` per process).
+    #[serde(with = "nan_none")]
+    pub cache_mb: Option<f64>,
+    /// Threads of the run's pool (0 when unknown).
+    #[serde(with = "count")]
+    pub threads: u64,
+    /// How many times the cell was timed.
+    #[serde(with = "count")]
+    pub timing_repeats: u64,
+    /// Median wall seconds of the timed runs of the cell.
+    #[serde(with = "nan_none")]
+    pub wall_median_s: Option<f64>,
+    /// Fastest timed run of the cell.
+    #[serde(with = "nan_none")]
+    pub wall_min_s: Option<f64>,
+    /// Slowest timed run of the cell.
+    #[serde(with = "nan_none")]
+    pub wall_max_s: Option<f64>,
 }
 
 impl SvmRow {

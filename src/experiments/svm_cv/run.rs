@@ -4,16 +4,15 @@
 use super::config::Method;
 use super::plan::SvmPlan;
 use super::rows::SvmRow;
-use super::seeded::{finish, fold_row, round_row, seeded_rows, wrong_rows, Tail};
+use super::seeded::{finish, fold_row, seeded_rows, Tail};
 use crate::data::Dataset;
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::results::rows::to_records;
 use crate::results::Record;
 use crate::seed;
-use crate::svm::cv::{cross_validate, CvOptions};
 use crate::svm::folds::Folds;
-use crate::svm::{seeded_cross_validate, SeededOptions, SeedingMethod, SvmParams};
+use crate::svm::{run_cv, CacheMode, CvStrategy, SeedingMethod, SvmParams};
 use std::time::Instant;
 
 /// The tail of a LIBSVM row (nothing seeded, nothing shared).
@@ -62,50 +61,78 @@ impl CellRun<'_> {
         self.t0.elapsed().as_secs_f64()
     }
 
-    /// Our SMO from alpha = 0, rounds in sequence or in parallel on a shared cache.
-    fn ours(&self, folds: &Folds, parallel: bool) -> Result<Vec<SvmRow>, String> {
-        let opts = CvOptions {
-            parallel,
-            shared_cache_mb: parallel.then(|| self.params.cache_mb.max(100.0) * 4.0),
-        };
-        let res =
-            cross_validate(self.data, folds, self.params, &opts).map_err(|e| e.to_string())?;
-        let wall = self.wall();
-        let base = self.plan.base(self.i);
-        let mut rows: Vec<SvmRow> = res
-            .rounds
-            .iter()
-            .map(|r| {
-                let tail = Tail {
-                    seed_s: Some(0.0),
-                    role: "round".into(),
-                    wrong_rows: wrong_rows(self.data, folds, &res, r),
-                    parallel: opts.parallel,
-                    shared_cache: opts.shared_cache_mb.is_some(),
-                };
-                round_row(&base, r, tail)
-            })
-            .collect();
-        finish(&mut rows, Some(res.accuracy_pct), wall);
-        Ok(rows)
+    /// The strategy and kernel-cache budget (MB) of one of our solver's
+    /// cells: the config's `(cache, threads)` variant within the setting's
+    /// `cache_mb`, else the method's default (`ours`: per solve, 1 thread;
+    /// the parallel methods: the run's pool and a shared cache of 4x the
+    /// setting's cache, at least 400 MB).
+    fn strategy(&self, method: Method) -> (CvStrategy, f64) {
+        let seeding = method.seeding().unwrap_or(SeedingMethod::None);
+        let pool = rayon::current_num_threads().max(2);
+        let wide = self.params.cache_mb.max(100.0) * 4.0;
+        if let Some((cache, t)) = self.plan.specs[self.i].axes {
+            return (CvStrategy::of(seeding, cache, t), self.params.cache_mb);
+        }
+        match method {
+            Method::Ours => (
+                CvStrategy::of(seeding, CacheMode::PerSolve, 1),
+                self.params.cache_mb,
+            ),
+            Method::OursSharedParallel => (CvStrategy::of(seeding, CacheMode::Shared, pool), wide),
+            _ => {
+                let threads = if self.plan.seeded_parallel { pool } else { 1 };
+                if self.plan.seeded_shared_cache {
+                    (CvStrategy::of(seeding, CacheMode::Shared, threads), wide)
+                } else {
+                    (
+                        CvStrategy::of(seeding, CacheMode::PerSolve, threads),
+                        self.params.cache_mb,
+                    )
+                }
+            }
+        }
     }
 
-    /// Our SMO with alpha seeding.
-    fn seeded(&self, folds: &Folds, method: SeedingMethod) -> Result<Vec<SvmRow>, String> {
-        let opts = SeededOptions {
-            method,
-            shared_cache_mb: self
-                .plan
-                .seeded_shared_cache
-                .then(|| self.params.cache_mb.max(100.0) * 4.0),
-            parallel: self.plan.seeded_parallel,
-            seed: self.plan.head.cells[self.i].seed,
+    /// Our SMO, from alpha = 0 or seeded, on the cell's strategy; timed
+    /// `repeats` times (the first run's rows, every run's wall seconds).
+    fn ours(&self, folds: &Folds, method: Method) -> Result<Vec<SvmRow>, String> {
+        let (strategy, budget) = self.strategy(method);
+        let mut params = self.params.clone();
+        params.cache_mb = budget;
+        let seed = self.plan.head.cells[self.i].seed;
+        let mut walls = Vec::new();
+        let mut first = None;
+        for _ in 0..self.plan.repeats.max(1) {
+            let t = Instant::now();
+            let res =
+                run_cv(self.data, folds, &params, &strategy, seed).map_err(|e| e.to_string())?;
+            walls.push(t.elapsed().as_secs_f64());
+            if first.is_none() {
+                first = Some((res, self.wall()));
+            }
+        }
+        let Some((res, wall)) = first else {
+            return Err("no run".into());
         };
-        let res = seeded_cross_validate(self.data, folds, self.params, &opts)
-            .map_err(|e| e.to_string())?;
-        let wall = self.wall();
         let mut rows = seeded_rows(&self.plan.base(self.i), self.data, folds, &res);
         finish(&mut rows, Some(res.cv.accuracy_pct), wall);
+        walls.sort_by(f64::total_cmp);
+        let median = if walls.len() % 2 == 1 {
+            walls[walls.len() / 2]
+        } else {
+            0.5 * (walls[walls.len() / 2 - 1] + walls[walls.len() / 2])
+        };
+        for r in &mut rows {
+            r.order = strategy.order.as_str().into();
+            r.seeder = strategy.seeder.as_str().into();
+            r.cache = strategy.cache.as_str().into();
+            r.cache_mb = Some(budget);
+            r.threads = strategy.threads as u64;
+            r.timing_repeats = walls.len() as u64;
+            r.wall_median_s = Some(median);
+            r.wall_min_s = walls.first().copied();
+            r.wall_max_s = walls.last().copied();
+        }
         Ok(rows)
     }
 
@@ -192,10 +219,8 @@ impl Plan for SvmPlan {
             m => {
                 let folds = self.folds(data, k, cell)?;
                 match m {
-                    Method::Ours => run.ours(&folds, false),
-                    Method::OursSharedParallel => run.ours(&folds, true),
                     Method::Libsvm => run.libsvm(&folds),
-                    _ => run.seeded(&folds, m.seeding().unwrap_or(SeedingMethod::None)),
+                    m => run.ours(&folds, m),
                 }
             }
         }

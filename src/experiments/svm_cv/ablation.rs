@@ -1,0 +1,251 @@
+//! The fair ablation of our solver's k-fold CV: seeding off/on × kernel
+//! cache per solve/shared, compared only at equal threads and equal cache
+//! budget, from the cells a config runs with `caches` / `threads`.
+//!
+//! One row per CV run of our solver that records its strategy (order,
+//! seeder, cache, threads): the median wall seconds over the cell's timed
+//! repetitions with their range, the machine-independent counts (SMO
+//! iterations, kernel evaluations), the shares of prediction and seeding in
+//! the run, and the speed-up against the unseeded run with the same cache,
+//! threads and budget (a speed-up whose ranges overlap is marked so).
+
+use super::markdown::cells;
+use super::rows::{k_num, SvmRow};
+use crate::results::md_table::MdTable;
+use std::collections::BTreeMap;
+
+/// Runs faster than this (median wall seconds) are no evidence of a
+/// speed-up: the table says so instead of a ratio alone.
+pub const MIN_EVIDENCE_S: f64 = 0.5;
+
+/// One CV run in the ablation.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AblationRow {
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k.
+    pub k: String,
+    /// Threads of the run's pool.
+    pub threads: u64,
+    /// Kernel-cache budget (MB).
+    pub cache_mb: f64,
+    /// Cache mode.
+    pub cache: String,
+    /// Round order.
+    pub order: String,
+    /// Seeder.
+    pub seeder: String,
+    /// Timed repetitions.
+    pub repeats: u64,
+    /// Median wall seconds.
+    pub wall_median_s: f64,
+    /// Fastest run.
+    pub wall_min_s: f64,
+    /// Slowest run.
+    pub wall_max_s: f64,
+    /// SMO iterations (rounds and extra solves).
+    pub iterations: f64,
+    /// Kernel evaluations of the solves (the shared cache's included).
+    pub kernel_evals: f64,
+    /// Prediction seconds / wall seconds of the first timed run, in %.
+    pub predict_pct: f64,
+    /// Seeding seconds / wall seconds of the first timed run, in %.
+    pub seed_pct: f64,
+    /// Median wall of the unseeded run with the same cache, threads and
+    /// budget, divided by this run's (NaN without one).
+    pub speedup_vs_unseeded: f64,
+    /// Whether this run's and the unseeded run's [min, max] ranges overlap.
+    pub within_spread: bool,
+}
+
+/// The ablation rows of a run's records (empty when no row records its
+/// strategy).
+pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
+    let mut runs: BTreeMap<(String, String, String, String), Vec<&SvmRow>> = BTreeMap::new();
+    for r in records.iter().filter(|r| !r.cache.is_empty()) {
+        runs.entry((
+            r.core.dataset.clone(),
+            r.setting.clone(),
+            r.k.clone(),
+            r.core.method.clone(),
+        ))
+        .or_default()
+        .push(r);
+    }
+    let mut out: Vec<AblationRow> = runs
+        .values()
+        .map(|rows| {
+            let f = rows[0];
+            let wall = f.cell_wall_s.max(1e-12);
+            let sum = |g: &dyn Fn(&SvmRow) -> f64| rows.iter().map(|r| g(r)).sum::<f64>();
+            AblationRow {
+                dataset: f.core.dataset.clone(),
+                setting: f.setting.clone(),
+                k: f.k.clone(),
+                threads: f.threads,
+                cache_mb: f.cache_mb.unwrap_or(f64::NAN),
+                cache: f.cache.clone(),
+                order: f.order.clone(),
+                seeder: f.seeder.clone(),
+                repeats: f.timing_repeats,
+                wall_median_s: f.wall_median_s.unwrap_or(f.cell_wall_s),
+                wall_min_s: f.wall_min_s.unwrap_or(f.cell_wall_s),
+                wall_max_s: f.wall_max_s.unwrap_or(f.cell_wall_s),
+                iterations: sum(&|r| r.iterations as f64),
+                kernel_evals: sum(&|r| r.kernel_evals.unwrap_or(0.0)),
+                predict_pct: 100.0 * sum(&|r| r.predict_s.unwrap_or(0.0)) / wall,
+                seed_pct: 100.0 * sum(&|r| r.seed_s.unwrap_or(0.0)) / wall,
+                speedup_vs_unseeded: f64::NAN,
+                within_spread: false,
+            }
+        })
+        .collect();
+    let same = |a: &AblationRow, b: &AblationRow| {
+        (&a.dataset, &a.setting, &a.k, a.threads, &a.cache)
+            == (&b.dataset, &b.setting, &b.k, b.threads, &b.cache)
+            && a.cache_mb.to_bits() == b.cache_mb.to_bits()
+    };
+    let bases: Vec<AblationRow> = out.iter().filter(|r| r.seeder == "zero").cloned().collect();
+    for r in &mut out {
+        if let Some(b) = bases.iter().find(|b| same(b, r)) {
+            r.speedup_vs_unseeded = b.wall_median_s / r.wall_median_s;
+            r.within_spread = r.wall_min_s <= b.wall_max_s && b.wall_min_s <= r.wall_max_s;
+        }
+    }
+    out.sort_by(|a, b| {
+        (&a.dataset, &a.setting)
+            .cmp(&(&b.dataset, &b.setting))
+            .then(k_num(&a.k).total_cmp(&k_num(&b.k)))
+            .then(
+                (a.threads, &a.cache, &a.order, &a.seeder)
+                    .cmp(&(b.threads, &b.cache, &b.order, &b.seeder)),
+            )
+    });
+    out
+}
+
+/// The ablation as a Markdown table with its lead paragraph (empty without
+/// rows).
+pub fn markdown(rows: &[AblationRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut t = MdTable::new(
+        "dataset | setting | k | threads | cache | budget MB | order | seeder | wall s: median (min-max, runs) | #iter | kernel evals | predict % | seeding % | vs unseeded, same cache and threads"
+            .split(" | "),
+    );
+    for r in rows {
+        let speed = if r.speedup_vs_unseeded.is_nan() {
+            "no unseeded run".to_string()
+        } else if r.seeder == "zero" {
+            "reference".to_string()
+        } else if r.wall_median_s < MIN_EVIDENCE_S {
+            format!("{:.2}x (too short to be evidence)", r.speedup_vs_unseeded)
+        } else if r.within_spread {
+            format!("{:.2}x (inside the spread)", r.speedup_vs_unseeded)
+        } else {
+            format!("{:.2}x", r.speedup_vs_unseeded)
+        };
+        t.row(cells(
+            [&r.dataset, &r.setting, &r.k, &r.threads.to_string()],
+            [
+                r.cache.clone(),
+                format!("{:.0}", r.cache_mb),
+                r.order.clone(),
+                r.seeder.clone(),
+                format!(
+                    "{:.3} ({:.3}-{:.3}, {})",
+                    r.wall_median_s, r.wall_min_s, r.wall_max_s, r.repeats
+                ),
+                format!("{:.0}", r.iterations),
+                format!("{:.3e}", r.kernel_evals),
+                format!("{:.1}", r.predict_pct),
+                format!("{:.1}", r.seed_pct),
+                speed,
+            ],
+        ));
+    }
+    format!(
+        "**Seeding × kernel cache at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solver's and the shared cache's; the batched blocks of prediction and seeding are not counted) are the machine-independent measure; runs under 0.5 s are too short to be evidence of a speed-up; predict % and seeding % are shares of the first timed run's wall time; a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
+        t.markdown()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(method: &str, seeder: &str, cache: &str, threads: u64, walls: [f64; 3]) -> SvmRow {
+        let mut r = SvmRow {
+            setting: "s".into(),
+            k: "10".into(),
+            seeder: seeder.into(),
+            order: if seeder == "zero" {
+                "per_round"
+            } else {
+                "chain"
+            }
+            .into(),
+            cache: cache.into(),
+            cache_mb: Some(100.0),
+            threads,
+            timing_repeats: 5,
+            wall_median_s: Some(walls[1]),
+            wall_min_s: Some(walls[0]),
+            wall_max_s: Some(walls[2]),
+            cell_wall_s: walls[1],
+            iterations: 10,
+            ..SvmRow::default()
+        };
+        r.core.dataset = "d".into();
+        r.core.method = method.into();
+        r
+    }
+
+    #[test]
+    fn seeded_runs_compare_only_with_the_same_cache_and_threads() {
+        let recs = vec![
+            row(
+                "ours [per_solve, 2t]",
+                "zero",
+                "per_solve",
+                2,
+                [9.0, 10.0, 11.0],
+            ),
+            row("ours [shared, 2t]", "zero", "shared", 2, [3.0, 4.0, 5.0]),
+            row(
+                "sir [per_solve, 2t]",
+                "sir",
+                "per_solve",
+                2,
+                [4.0, 5.0, 6.0],
+            ),
+            row("sir [shared, 2t]", "sir", "shared", 2, [3.5, 4.0, 4.5]),
+            row("sir [shared, 1t]", "sir", "shared", 1, [7.0, 8.0, 9.0]),
+        ];
+        let a = ablation(&recs);
+        let get = |m: &str, c: &str, t: u64| {
+            a.iter()
+                .find(|r| r.seeder == m && r.cache == c && r.threads == t)
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(get("sir", "per_solve", 2).speedup_vs_unseeded, 2.0);
+        assert!(!get("sir", "per_solve", 2).within_spread);
+        // Against the shared-cache baseline, not the per-solve one.
+        assert_eq!(get("sir", "shared", 2).speedup_vs_unseeded, 1.0);
+        assert!(get("sir", "shared", 2).within_spread);
+        // No unseeded run on 1 thread: no comparison.
+        assert!(get("sir", "shared", 1).speedup_vs_unseeded.is_nan());
+        let md = markdown(&a);
+        assert!(md.contains("inside the spread") && md.contains("no unseeded run"));
+        // Milliseconds are no evidence.
+        let quick = vec![
+            row("ours [shared, 2t]", "zero", "shared", 2, [0.03, 0.04, 0.05]),
+            row("sir [shared, 2t]", "sir", "shared", 2, [0.01, 0.01, 0.01]),
+        ];
+        assert!(markdown(&ablation(&quick)).contains("too short to be evidence"));
+    }
+}
