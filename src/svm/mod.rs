@@ -35,6 +35,7 @@ pub mod cache;
 pub mod cv;
 pub mod folds;
 pub mod kernel;
+pub mod model_file;
 pub mod seeded_cv;
 pub mod seeding;
 pub mod smo;
