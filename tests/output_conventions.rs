@@ -149,3 +149,30 @@ fn validate_summarises_and_dry_run_counts_done_cells_and_cost() {
         text(&o.stdout)
     );
 }
+
+#[test]
+fn no_rust_debug_formatting_in_datasets_and_svm_output() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("empty")).unwrap();
+    let o = cvbench(&["datasets", "--data-dir", "empty"], dir.path(), &[]);
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("data directory: empty (from --data-dir)"),
+        "{out}"
+    );
+    let o = cvbench(&["datasets"], dir.path(), &[]);
+    let out = text(&o.stdout);
+    assert!(out.contains("(the default)"), "{out}");
+    std::fs::write(dir.path().join("d.svm"), "1 1:1\n-1 1:-1\n1 1:2\n-1 1:-2\n").unwrap();
+    for args in [
+        vec!["svm", "d.svm", "--peer", "--stats"],
+        vec!["svm", "d.svm", "-v", "2", "--peer", "--stats"],
+    ] {
+        let o = cvbench(&args, dir.path(), &[]);
+        let all = format!("{}{}", text(&o.stdout), text(&o.stderr));
+        assert!(o.status.success(), "{all}");
+        for debug in ["Some(", "None", "(Flag)", "(Default)", "true", "false"] {
+            assert!(!all.contains(debug), "{args:?}: {debug} in {all}");
+        }
+    }
+}

@@ -146,7 +146,7 @@ pub struct SvmArgs {
 
 fn parse_seeding(s: &str) -> Result<SeedingMethod, String> {
     SeedingMethod::parse(s).ok_or_else(|| {
-        format!("unknown seeding method {s:?}: use none, ato, mir, sir, avg, top or tree")
+        format!("unknown seeding method `{s}`: use none, ato, mir, sir, avg, top or tree")
     })
 }
 
