@@ -176,3 +176,27 @@ fn no_rust_debug_formatting_in_datasets_and_svm_output() {
         }
     }
 }
+
+#[test]
+fn svm_checks_its_files_before_training() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("d.svm"), "1 1:1\n-1 1:-1\n1 1:2\n-1 1:-2\n").unwrap();
+    let o = cvbench(&["svm", "d.svm", "--test", "nope.svm"], dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(err.contains("--test nope.svm: no such file"), "{err}");
+    assert_eq!(text(&o.stdout), "", "nothing trained");
+    assert!(!dir.path().join("d.svm.model").exists());
+    let o = cvbench(&["svm", "d.svm", "no/such/dir/m.model"], dir.path(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("folder no/such/dir does not exist"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(text(&o.stdout), "", "nothing trained");
+    let o = cvbench(&["svm", "d.svm", "--quiet"], dir.path(), &[]);
+    assert!(o.status.success());
+    assert_eq!(text(&o.stdout), "");
+    assert!(dir.path().join("d.svm.model").is_file());
+}

@@ -114,7 +114,7 @@ pub struct SvmArgs {
     #[arg(short = 'v', value_parser = parse_folds, allow_negative_numbers = true)]
     pub folds: Option<usize>,
     /// Quiet: print no optimisation output (`svm-train -q`).
-    #[arg(short = 'q')]
+    #[arg(short = 'q', long = "quiet")]
     pub quiet: bool,
     /// The cross-validation strategy (with -v only).
     #[command(flatten)]
