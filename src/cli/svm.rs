@@ -196,13 +196,16 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             }
         }
     }
+    if args.folds.is_none() {
+        check_model_path(&args.model_path())?;
+    }
     let out = Out {
         quiet: args.quiet,
         json: args.json,
         stats: args.stats,
     };
     let ds = read_libsvm(&args.datafile, None)?;
-    // The test set is read, and the model's folder checked, before training.
+    // The test set is read before training.
     let test = match &args.test {
         Some(t) => Some(read_libsvm(t, None)?),
         None => None,
@@ -221,7 +224,6 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
     let last = match args.folds {
         None => {
             let model_path = args.model_path();
-            check_model_path(&model_path)?;
             let rows: Vec<usize> = (0..ds.n()).collect();
             let t = std::time::Instant::now();
             let trained = train(&ds, &rows, &params, None)?;
