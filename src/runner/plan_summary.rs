@@ -45,16 +45,32 @@ fn sci(x: f64) -> String {
     }
 }
 
+/// What the unnamed parts of a kind's cell keys are, by position.
+fn part_names(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "treecv" => &["dataset", "learner", "method", "order"],
+        "svm_cv" => &["dataset", "setting", "k", "method"],
+        _ => &[],
+    }
+}
+
 /// The cells counted per value of each `|`-separated part of their keys
-/// (parts written `name=value` are named by `name`), one line per part.
+/// (parts written `name=value` are named by `name`, others by position),
+/// one line per part.
 pub fn cell_summary(plan: &dyn Plan) -> String {
     let cells = plan.cells();
+    let names = part_names(plan.head().kind);
     let mut parts: BTreeMap<usize, (String, BTreeMap<String, usize>)> = BTreeMap::new();
     for c in cells {
         for (j, part) in c.key.split('|').enumerate() {
             let (name, value) = match part.split_once('=') {
                 Some((n, v)) if !n.contains('(') => (n.to_string(), v.to_string()),
-                _ => (format!("part {}", j + 1), part.to_string()),
+                _ => (
+                    names
+                        .get(j)
+                        .map_or_else(|| format!("part {}", j + 1), |n| (*n).to_string()),
+                    part.to_string(),
+                ),
             };
             let e = parts.entry(j).or_insert_with(|| (name, BTreeMap::new()));
             *e.1.entry(value).or_insert(0) += 1;
@@ -63,7 +79,8 @@ pub fn cell_summary(plan: &dyn Plan) -> String {
     let mut out = String::new();
     for (name, values) in parts.values() {
         if name == "rep" || name == "seed" {
-            let _ = writeln!(out, "  {name}: {} values", values.len());
+            let n = values.len();
+            let _ = writeln!(out, "  {name}: {n} value{}", if n == 1 { "" } else { "s" });
             continue;
         }
         if values.len() > MAX_LISTED {
