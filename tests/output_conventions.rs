@@ -121,6 +121,7 @@ fn validate_summarises_and_dry_run_counts_done_cells_and_cost() {
         out.contains("k: 5 (8), 10 (8), 100 (8)"),
         "k in numeric order:\n{out}"
     );
+    assert!(out.contains("method: standard (12), treecv (12)"), "{out}");
     assert!(out.contains("estimated cost"), "{out}");
     assert!(!out.contains("  seed="), "{out}");
     let o = cvbench(&["validate", "c.toml", "--cells"], dir.path(), &[]);
