@@ -209,6 +209,10 @@ fn records_are_parquet_with_csv_on_request_and_export_gives_the_same_csv() {
     let csv = std::fs::read_to_string(d.join("b/my-run/records.csv")).unwrap();
     let out = ok(&cvbench(&["export", "b/my-run", "-o", "-"], d));
     assert_eq!(out, csv, "export writes the CSV `run --csv` writes");
+    ok(&cvbench(&["report", "a", "--csv"], d));
+    let from_report = std::fs::read_to_string(d.join("a/my-run/records.csv")).unwrap();
+    assert_eq!(from_report.lines().count(), csv.lines().count());
+    std::fs::remove_file(d.join("a/my-run/records.csv")).unwrap();
     ok(&cvbench(&["export", "a/my-run/records.parquet"], d));
     assert!(d.join("a/my-run/records.csv").is_file());
     // The per-cell bookkeeping is beside the cells, not in the manifest.
