@@ -131,38 +131,6 @@ pub fn workdir_revision() -> Option<String> {
     cmd("git", &["rev-parse", "HEAD"]).filter(|r| !r.is_empty())
 }
 
-/// The git revision of the working directory, with `-dirty` if it has changes.
-pub fn git_revision() -> String {
-    git_revision_excluding(None)
-}
-
-/// [`git_revision`], not counting changes under `exclude` (a run's results
-/// folder: its own outputs, tracked when results are committed, are written
-/// before its manifest and must not make the run look dirty).
-pub fn git_revision_excluding(exclude: Option<&Path>) -> String {
-    match cmd("git", &["rev-parse", "HEAD"]) {
-        Some(rev) => {
-            let top = cmd("git", &["rev-parse", "--show-toplevel"])
-                .and_then(|t| std::fs::canonicalize(t).ok());
-            let skip = exclude
-                .and_then(|p| std::fs::canonicalize(p).ok())
-                .filter(|p| top.as_ref().is_some_and(|t| p.starts_with(t) && p != t))
-                .map(|p| format!(":(exclude){}", p.display()));
-            let mut args = vec!["status", "--porcelain", "--untracked-files=no"];
-            if let Some(s) = &skip {
-                args.extend(["--", ".", s.as_str()]);
-            }
-            let dirty = cmd("git", &args).is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{rev}-dirty")
-            } else {
-                rev
-            }
-        }
-        None => "unknown (not a git checkout)".to_string(),
-    }
-}
-
 impl Machine {
     /// Describe this machine.
     pub fn this() -> Machine {
