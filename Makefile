@@ -36,7 +36,7 @@ QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # already in the data directory are only verified).
 REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale madelon madelon.t
 
-.PHONY: all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
+.PHONY: recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
 
 all: build
 
@@ -144,8 +144,38 @@ ci-targets:
 	$(MAKE) --no-print-directory -n paper-data >/dev/null
 	$(MAKE) --no-print-directory -n slurm-check >/dev/null
 	$(MAKE) --no-print-directory fuzz FUZZ_CASES=100 FUZZ_LOG=$(CI_TMP)/fuzz.log
+	$(MAKE) --no-print-directory recipes PROFILE=debug RECIPES_TMP=$(CI_TMP)/recipes
 	$(MAKE) --no-print-directory peers || echo "note: make peers could not install libsvm-tools (svm-train comparisons are SKIPPED)"
 	$(MAKE) --no-print-directory bench BENCH="test --benches"
 	$(MAKE) --no-print-directory check
 	rm -rf $(CI_TMP)
 	@echo "ci-targets: every README target ran"
+
+# The README's first-page recipes, run as written there (CI: `make
+# ci-targets`): one paper table re-run and reported; the example configs of
+# configs/examples/ on a LibSVM file (a generated SYNTHETIC stand-in for the
+# user's file); `cvbench svm` in place of `svm-train -v 10` and `svm-train`.
+RECIPES_TMP ?= $(TARGET_DIR)/recipes
+OWN         := $(RECIPES_TMP)/own
+recipes: build
+	rm -rf $(RECIPES_TMP) && mkdir -p $(OWN)
+	@echo "recipe 1: re-run one paper table (TreeCV Table 2, LSQSGD on housing)"
+	$(BIN) fetch --data-dir $(DATA_DIR) housing_scale
+	$(BIN) run --data-dir $(DATA_DIR) --out $(RECIPES_TMP)/results --quiet configs/treecv/table2-lsqsgd-housing.toml
+	$(BIN) report $(RECIPES_TMP)/results
+	grep -q "treecv-table2-lsqsgd-housing" $(RECIPES_TMP)/results/REPORT.md
+	@echo "recipe 2: cross-validate your own LibSVM file (here a generated SYNTHETIC one)"
+	awk 'BEGIN { srand(7); for (i = 0; i < 300; i++) { a = rand(); b = rand(); c = rand(); \
+	  printf "%s 1:%.4f 2:%.4f 3:%.4f\n", (a + 0.5 * b + 0.2 * rand() > 0.85 ? "+1" : "-1"), a, b, c } }' \
+	  > $(OWN)/my-data-synthetic.libsvm
+	for f in configs/examples/*.toml; do sed 's/my-data\.libsvm/my-data-synthetic.libsvm/' $$f > $(OWN)/$$(basename $$f); done
+	$(BIN) validate $(OWN)/treecv-my-data.toml
+	$(BIN) run --out $(OWN)/results --quiet $(OWN)/svm-cv-my-data.toml $(OWN)/treecv-my-data.toml
+	$(BIN) report $(OWN)/results
+	test -s $(OWN)/results/svm-cv-my-data/records.parquet && test -s $(OWN)/results/treecv-my-data/records.parquet
+	$(BIN) export $(OWN)/results/svm-cv-my-data
+	@echo "recipe 3: cvbench svm for svm-train -v 10, and svm-train"
+	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 -v 10 my-data-synthetic.libsvm | tail -1 | grep "^Cross Validation Accuracy = "
+	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 -q my-data-synthetic.libsvm && test -s my-data-synthetic.libsvm.model
+	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 my-data-synthetic.libsvm --test my-data-synthetic.libsvm | tail -1 | grep "^Accuracy = "
+	rm -rf $(RECIPES_TMP)

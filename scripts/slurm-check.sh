@@ -180,14 +180,17 @@ runs=0
 for d in "$WORK"/single/*/; do
     name=$(basename "$d")
     runs=$((runs + 1))
-    if [ ! -f "$WORK/cluster/$name/records.csv" ]; then
-        echo "slurm-check: FAIL $name: no collected records.csv" >&2
+    if [ ! -f "$WORK/cluster/$name/records.parquet" ]; then
+        echo "slurm-check: FAIL $name: no collected records.parquet" >&2
         fail=1
         continue
     fi
-    if diff <(untimed "$d/records.csv") <(untimed "$WORK/cluster/$name/records.csv") >"$WORK/diff.txt"; then
-        shards=$(grep -o '"shard": "[^"]*"' "$WORK/cluster/$name/manifest.json" | sort -u | tr '\n' ' ')
-        echo "slurm-check: $name: $(($(wc -l <"$d/records.csv") - 1)) records equal (timing aside); cells by $shards"
+    # Records are stored as Parquet; compare their CSV exports.
+    "$BIN" export "$d" -o "$WORK/single-$name.csv" >/dev/null
+    "$BIN" export "$WORK/cluster/$name" -o "$WORK/cluster-$name.csv" >/dev/null
+    if diff <(untimed "$WORK/single-$name.csv") <(untimed "$WORK/cluster-$name.csv") >"$WORK/diff.txt"; then
+        shards=$(grep -o '"shard": "[^"]*"' "$WORK/cluster/$name/cells/runs.json" | sort -u | tr '\n' ' ')
+        echo "slurm-check: $name: $(($(wc -l <"$WORK/single-$name.csv") - 1)) records equal (timing aside); cells by $shards"
     else
         echo "slurm-check: FAIL $name: collected records differ from the single-machine run:" >&2
         head -20 "$WORK/diff.txt" >&2

@@ -1,7 +1,7 @@
 //! The runner: executes a plan's cells on a rayon pool, with a progress bar,
 //! resuming finished cells (each cell's records are stored atomically under
 //! `<run>/cells/`, see [`store`]), then assembles the run folder from the
-//! cell files: `records.parquet`/`records.csv`, the kind's tables and
+//! cell files: `records.parquet` (CSV on request), the kind's tables and
 //! figures, and `manifest.json` (see [`collect`]).
 //!
 //! Results do not depend on the thread count: every cell has its own seed and
@@ -14,7 +14,9 @@
 //! temporary names and renamed, and the assembly takes a lock file.
 
 pub mod collect;
+pub mod plan_summary;
 pub mod prepare;
+pub mod progress;
 pub mod shard;
 pub mod slurm;
 pub mod store;
@@ -22,7 +24,6 @@ pub mod store;
 use crate::config::ConfigFile;
 use crate::experiments::{Context, ExperimentError};
 use crate::results::{Record, ResultsError};
-use indicatif::{ProgressBar, ProgressStyle};
 pub use prepare::{prepare, validate, Prepared};
 use rayon::prelude::*;
 pub use shard::Shard;
@@ -42,10 +43,12 @@ pub struct RunOptions {
     pub fresh: bool,
     /// Plan and print, run nothing.
     pub dry_run: bool,
-    /// Show a progress bar.
-    pub progress: bool,
+    /// How to show progress (a bar on a terminal, plain lines in a log).
+    pub progress: progress::ProgressMode,
     /// Run only this shard's cells.
     pub shard: Option<Shard>,
+    /// Also write `records.csv` beside `records.parquet`.
+    pub records_csv: bool,
 }
 
 /// What a run did.
@@ -102,16 +105,27 @@ pub fn run(
         files,
     };
     if opts.dry_run {
+        let done = mine
+            .iter()
+            .filter(|&&i| {
+                !opts.fresh
+                    && store::load(&dir, &cells[i].key, cells[i].seed, &p.identities[i]).is_some()
+            })
+            .count();
         let share = opts.shard.as_ref().map_or(String::new(), |s| {
             format!(" ({} for shard {s})", mine.len())
         });
-        println!(
-            "{}: {} cells{share} would run into {}",
-            cfg.path.display(),
-            cells.len(),
-            dir.display()
-        );
-        return Ok(summary(0, false, vec![]));
+        if opts.progress != progress::ProgressMode::Quiet {
+            println!(
+                "{}: {} cells{share}: {done} already done, {} would run into {}{}",
+                cfg.path.display(),
+                cells.len(),
+                mine.len() - done,
+                dir.display(),
+                plan_summary::cost_text(plan, &mine)
+            );
+        }
+        return Ok(summary(done, false, vec![]));
     }
     let started = Instant::now();
     let started_unix = crate::results::manifest::unix_now();
@@ -133,25 +147,13 @@ pub fn run(
         })
         .collect();
     let resumed = mine.len() - todo.len();
-    let bar = if opts.progress {
-        ProgressBar::new(todo.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {pos}/{len} cells, {elapsed} elapsed, ETA {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
     let prefix = match &opts.shard {
         Some(s) => format!("{} shard {s}", plan.name()),
         None => plan.name().to_string(),
     };
-    bar.set_prefix(prefix.clone());
+    let bar = progress::Progress::new(opts.progress, &prefix, todo.len() as u64);
     if resumed > 0 {
-        bar.println(format!(
+        bar.println(&format!(
             "{prefix}: resuming, {resumed} of {} cells already done (use --fresh to recompute)",
             mine.len()
         ));
@@ -196,7 +198,7 @@ pub fn run(
             records,
         };
         store::save(&dir, &stored)?;
-        bar.inc(1);
+        bar.inc();
         Ok(())
     };
     // Timing-sensitive plans run their cells in the calling thread, one at a time,
@@ -206,7 +208,7 @@ pub fn run(
     } else {
         pool.install(|| todo.par_iter().map(|&i| run_one(i)).collect())
     };
-    bar.finish_and_clear();
+    bar.finish();
     // Report the error that caused the stop, not a cell skipped because of it.
     let skipped = |e: &ExperimentError| matches!(e, ExperimentError::Cell { message, .. } if message.starts_with("skipped"));
     let mut first_err: Option<ExperimentError> = None;
@@ -226,6 +228,7 @@ pub fn run(
         threads,
         started_unix,
         started,
+        records_csv: opts.records_csv,
     };
     // A shard assembles only when it finds every cell there (it is the last).
     if opts.shard.is_some() && !collect::missing(&p).is_empty() {

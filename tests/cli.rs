@@ -76,7 +76,15 @@ fn run_writes_everything_and_is_thread_count_independent() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("small.toml"), SMALL).unwrap();
     let o1 = cvbench(
-        &["run", "small.toml", "--out", "r1", "--threads", "1"],
+        &[
+            "run",
+            "small.toml",
+            "--out",
+            "r1",
+            "--threads",
+            "1",
+            "--csv",
+        ],
         dir.path(),
     );
     assert!(
@@ -85,7 +93,15 @@ fn run_writes_everything_and_is_thread_count_independent() {
         String::from_utf8_lossy(&o1.stderr)
     );
     let o2 = cvbench(
-        &["run", "small.toml", "--out", "r2", "--threads", "2"],
+        &[
+            "run",
+            "small.toml",
+            "--out",
+            "r2",
+            "--threads",
+            "2",
+            "--csv",
+        ],
         dir.path(),
     );
     assert!(o2.status.success());
@@ -117,7 +133,7 @@ fn run_writes_everything_and_is_thread_count_independent() {
         assert!(m.contains(key), "manifest lacks {key}");
     }
     // Resume: a second run reuses every cell.
-    let o3 = cvbench(&["run", "small.toml", "--out", "r1"], dir.path());
+    let o3 = cvbench(&["run", "small.toml", "--out", "r1", "--csv"], dir.path());
     assert!(String::from_utf8_lossy(&o3.stdout).contains("resumed"));
     let c = std::fs::read_to_string(run.join("records.csv")).unwrap();
     assert_eq!(a, c, "resumed run must reproduce the records exactly");

@@ -90,7 +90,7 @@ fn run(root: &Path, data: Option<&str>) {
     let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
         .arg("run")
         .args(&configs)
-        .args(["--out", "r", "--data-dir", &data, "--threads", "2"])
+        .args(["--out", "r", "--data-dir", &data, "--threads", "2", "--csv"])
         .current_dir(dir.path())
         .output()
         .unwrap();

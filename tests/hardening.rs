@@ -242,7 +242,7 @@ fn validate_into_a_closed_pipe_ends_quietly() {
     )
     .unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["validate", "c.toml"])
+        .args(["validate", "c.toml", "--cells"])
         .current_dir(dir.path())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -85,9 +85,22 @@ fn fields(line: &str) -> Vec<&str> {
     out
 }
 
-/// A records.csv without its timing columns (`seconds`, `*_s`).
+/// A run's records (`records.csv` names them; they are stored as
+/// `records.parquet` and exported) without the timing columns (`seconds`, `*_s`).
 fn untimed(path: &Path) -> Vec<String> {
-    let csv = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let parquet = path.with_extension("parquet");
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["export", "-o", "-"])
+        .arg(&parquet)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        parquet.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let csv = String::from_utf8(o.stdout).unwrap();
     let mut lines = csv.lines();
     let header = fields(lines.next().unwrap());
     let keep: Vec<bool> = header
@@ -150,7 +163,7 @@ fn shards_then_collect_equal_an_unsharded_run() {
     let err = String::from_utf8_lossy(&c.stderr);
     assert!(err.contains("cells missing, e.g. `"), "{err}");
     for run in ["t", "s"] {
-        assert!(!d.join("sh").join(run).join("records.csv").exists());
+        assert!(!d.join("sh").join(run).join("records.parquet").exists());
         assert!(!d.join("sh").join(run).join("manifest.json").exists());
     }
     for i in [1, 2] {
@@ -182,7 +195,13 @@ fn shards_then_collect_equal_an_unsharded_run() {
             &std::fs::read_to_string(d.join("sh").join(run).join("manifest.json")).unwrap(),
         )
         .unwrap();
-        let runs = m["cell_runs"].as_array().unwrap();
+        // ... in the untracked file beside the cells (not in the tracked manifest).
+        assert!(m.get("cell_runs").is_none());
+        let runs: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(d.join("sh").join(run).join("cells/runs.json")).unwrap(),
+        )
+        .unwrap();
+        let runs = runs.as_array().unwrap();
         assert_eq!(runs.len(), m["cells"].as_array().unwrap().len());
         let mut shards: Vec<&str> = runs.iter().map(|r| r["shard"].as_str().unwrap()).collect();
         shards.sort_unstable();
@@ -339,7 +358,7 @@ fn a_killed_run_resumes_to_the_same_records_and_leaves_no_temporary_file() {
     child.wait().unwrap();
     let done = files_where(&cells, &|n| n.ends_with(".json")).len();
     assert!(done < 32, "the run finished before the kill ({done} cells)");
-    assert!(!d.join("k/t/records.csv").exists());
+    assert!(!d.join("k/t/records.parquet").exists());
     // A temporary file as a kill mid-write leaves it (dead writer on this host).
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .unwrap_or_else(|_| "unknown".into())

@@ -31,7 +31,7 @@ gamma = 0.2
 "#;
     std::fs::write(dir.path().join("h.toml"), cfg).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["run", "h.toml", "--out", "r", "--data-dir", &data])
+        .args(["run", "h.toml", "--out", "r", "--data-dir", &data, "--csv"])
         .current_dir(dir.path())
         .output()
         .unwrap();

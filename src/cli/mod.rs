@@ -1,5 +1,5 @@
 //! The command line: `run`, `collect`, `slurm`, `validate`, `report`,
-//! `datasets`, `fetch`, `svm`.
+//! `export`, `datasets`, `fetch`, `svm`.
 //! Exit codes: 0 success, 1 a run failed, 2 bad usage, config or data.
 
 pub mod svm;
@@ -35,6 +35,18 @@ pub struct RunIo {
     pub data_dir: Option<PathBuf>,
 }
 
+/// `--quiet` and `--json`, shared by `run` and `validate`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct OutputFlags {
+    /// Print nothing but errors (no progress, no summary).
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Print one JSON object: what ran and where the outputs are (progress
+    /// lines still go to standard error unless --quiet).
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
@@ -55,6 +67,12 @@ pub enum Command {
         /// share (SLURM_ARRAY_TASK_ID of the array's task count).
         #[arg(long, value_name = "I/N|slurm")]
         shard: Option<String>,
+        /// Also write each run's records as CSV (`records.csv`; records are
+        /// stored as Parquet, and `cvbench export` converts them later).
+        #[arg(long)]
+        csv: bool,
+        #[command(flatten)]
+        output: OutputFlags,
     },
     /// Assemble records, tables, figures and manifests from the cell files of
     /// finished shards, recomputing nothing (exit 1, writing nothing, when cells
@@ -87,19 +105,36 @@ pub enum Command {
         #[command(flatten)]
         io: RunIo,
     },
-    /// Parse a config, load its data, expand the grid and print the cells.
+    /// Parse a config, load its data, expand the grid and summarise the cells
+    /// (per dataset, method, k, ...) and their estimated cost.
     Validate {
         /// Config file.
         config: PathBuf,
         /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
         #[arg(long)]
         data_dir: Option<PathBuf>,
+        /// Also list every cell (key and seed).
+        #[arg(long)]
+        cells: bool,
+        #[command(flatten)]
+        output: OutputFlags,
     },
     /// Re-render tables, figures, REPORT.md and index.html from stored results.
     Report {
         /// Results root.
         #[arg(default_value = "results")]
         dir: PathBuf,
+        /// Also write each run's records.csv (records are stored as Parquet).
+        #[arg(long)]
+        csv: bool,
+    },
+    /// Write a stored table (a `.parquet` file, or a run folder's records) as CSV.
+    Export {
+        /// A `.parquet` table, or a run folder (its `records.parquet`).
+        table: PathBuf,
+        /// Output file (`-` for standard output; default: beside the table, `.csv`).
+        #[arg(long, short = 'o')]
+        out: Option<PathBuf>,
     },
     /// List known datasets: found where, or how to get them.
     Datasets {
@@ -201,6 +236,8 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             fresh,
             dry_run,
             shard,
+            csv,
+            output,
         } => {
             let shard = shard
                 .map(|s| runner::Shard::parse(&s, |k| std::env::var(k).ok()))
@@ -241,13 +278,30 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 threads,
                 fresh,
                 dry_run,
-                progress: !dry_run,
+                progress: if output.quiet || (output.json && dry_run) {
+                    runner::progress::ProgressMode::Quiet
+                } else {
+                    runner::progress::ProgressMode::Auto
+                },
                 shard,
+                records_csv: csv,
             };
+            let mut json_runs = Vec::new();
             for f in &files {
                 let s = runner::run(f, &ctx, &opts).map_err(classify)?;
+                json_runs.push(serde_json::json!({
+                    "config": f.path.display().to_string(),
+                    "dir": s.dir.display().to_string(),
+                    "cells": s.cells,
+                    "mine": s.mine,
+                    "resumed": s.resumed,
+                    "dry_run": dry_run,
+                    "shard": opts.shard.as_ref().map(|sh| sh.to_string()),
+                    "assembled": s.assembled,
+                    "files": s.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+                }));
                 match &opts.shard {
-                    _ if dry_run => {}
+                    _ if dry_run || output.quiet || output.json => {}
                     None => println!(
                         "{}: {} cells ({} resumed) -> {}",
                         f.path.display(),
@@ -269,6 +323,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                         }
                     ),
                 }
+            }
+            if output.json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "command": "run", "runs": json_runs })
+                );
             }
             Ok(())
         }
@@ -354,29 +414,67 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Validate { config, data_dir } => {
+        Command::Validate {
+            config,
+            data_dir,
+            cells,
+            output,
+        } => {
             let ctx = Context::new(DataDir::resolve(data_dir));
             let f = ConfigFile::read(&config).map_err(|e| classify(e.into()))?;
             let plan = runner::validate(&f, &ctx).map_err(classify)?;
-            for c in plan.cells() {
-                println!("{}  seed={}", c.key, c.seed);
+            let all: Vec<usize> = (0..plan.cells().len()).collect();
+            if output.json {
+                let mut j = serde_json::json!({
+                    "command": "validate",
+                    "config": config.display().to_string(),
+                    "valid": true,
+                    "name": plan.name(),
+                    "cells": plan.cells().len(),
+                    "estimated_cost": all.iter().map(|&i| plan.cost(i)).sum::<Option<f64>>(),
+                });
+                if cells {
+                    j["cell_list"] = plan
+                        .cells()
+                        .iter()
+                        .map(|c| serde_json::json!({"key": c.key, "seed": c.seed}))
+                        .collect();
+                }
+                println!("{j}");
+                return Ok(());
             }
+            if output.quiet {
+                return Ok(());
+            }
+            if cells {
+                for c in plan.cells() {
+                    println!("{}  seed={}", c.key, c.seed);
+                }
+            }
+            print!("{}", runner::plan_summary::cell_summary(plan.as_ref()));
             println!(
-                "{}: valid, {} cells, output folder `{}`",
+                "{}: valid, {} cells{}, output folder `{}`{}",
                 config.display(),
                 plan.cells().len(),
-                plan.name()
+                runner::plan_summary::cost_text(plan.as_ref(), &all),
+                plan.name(),
+                if cells {
+                    ""
+                } else {
+                    " (--cells lists every cell)"
+                }
             );
             Ok(())
         }
-        Command::Report { dir } => {
+        Command::Export { table, out } => export(&table, out.as_deref()).map_err(usage),
+        Command::Report { dir, csv } => {
             if !dir.is_dir() {
                 return Err(usage(anyhow::anyhow!(
                     "{}: no such results folder (give the folder `cvbench run --out` wrote, default `results`)",
                     dir.display()
                 )));
             }
-            let files = crate::report::report(&dir).map_err(classify)?;
+            let files = crate::report::report(&dir, csv).map_err(classify)?;
             for f in files {
                 println!("wrote {}", f.display());
             }
@@ -384,11 +482,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Datasets { data_dir } => {
             let dir = DataDir::resolve(data_dir);
-            println!(
-                "data directory: {} ({:?})",
-                dir.path().display(),
-                dir.source()
-            );
+            let from = match dir.source() {
+                crate::data::data_dir::DataDirSource::Flag => "from --data-dir",
+                crate::data::data_dir::DataDirSource::Env => "from $CVBENCH_DATA_DIR",
+                crate::data::data_dir::DataDirSource::Default => "the default",
+            };
+            println!("data directory: {} ({from})", dir.path().display());
             for st in crate::data::registry::status(&dir) {
                 print!("{st}");
             }
@@ -398,6 +497,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             // Bad data or parameters are usage errors; a failed solve is a run failure.
             let code = if e.downcast_ref::<crate::svm::SvmError>().is_some()
                 || e.downcast_ref::<crate::data::DataError>().is_some()
+                || e.downcast_ref::<svm::SvmUsage>().is_some()
+                || e.downcast_ref::<crate::svm::model_file::ModelFileError>()
+                    .is_some()
             {
                 2
             } else {
@@ -460,4 +562,34 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
         }
     }
+}
+
+/// `cvbench export`: a stored Parquet table as CSV (the same CSV `run`
+/// writes for summary tables).
+fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let file = if table.is_dir() {
+        table.join("records.parquet")
+    } else {
+        table.to_path_buf()
+    };
+    if !file.is_file() {
+        anyhow::bail!(
+            "{}: no such table (give a .parquet file under a results folder, or a run folder holding records.parquet)",
+            file.display()
+        );
+    }
+    let df = crate::results::table::read_parquet(&file)?;
+    match out {
+        Some(p) if p.as_os_str() == "-" => {
+            let bytes = crate::results::table::csv_bytes(&df, &file)?;
+            use std::io::Write as _;
+            std::io::stdout().write_all(&bytes)?;
+        }
+        _ => {
+            let dest = out.map_or_else(|| file.with_extension("csv"), std::path::Path::to_path_buf);
+            crate::results::table::write_csv(&df, &dest)?;
+            println!("wrote {}", dest.display());
+        }
+    }
+    Ok(())
 }

@@ -1,109 +1,31 @@
-//! `cvbench svm DATAFILE [-c C] [-g GAMMA] [-e EPS] [-m CACHE_MB] [-h 0|1]
-//! [-v K] [--libsvm-folds] [--seeding METHOD]`: one C-SVC solve (or one
-//! k-fold CV, optionally alpha-seeded) that prints what `svm-train` prints,
-//! with `svm-train`'s defaults, plus `Total #iter` and the seconds.
+//! `cvbench svm [options] DATAFILE [MODEL_FILE]`: a drop-in for LIBSVM's
+//! `svm-train` (C-SVC, linear or RBF kernel): the same options, defaults and
+//! output. Without `-v` it trains one model, prints what `svm-train` prints
+//! and writes the model in LIBSVM's format (to `MODEL_FILE`, by default
+//! `DATAFILE`'s file name plus `.model` in the current folder, as
+//! `svm-train` does), which `svm-predict` reads. With `-v K` it runs K-fold
+//! cross-validation on LIBSVM's own folds (optionally alpha-seeded) and its
+//! last line of output is `svm-train`'s `Cross Validation Accuracy = ...%`.
+//!
+//! Options that do nothing in a given call (`--seeding` without `-v`,
+//! `--test` with `-v`, `svm-train` options for models cvbench does not
+//! implement) are refused with one line and exit code 2, before any work.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::data::read_libsvm;
-use crate::peers::libsvm::{self as peer, PeerOutcome};
+use crate::data::{read_libsvm, Dataset};
+use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::svm::folds::Folds;
 use crate::svm::kernel::KernelKind;
-use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
-use crate::svm::seeding::SeedingMethod;
+use crate::svm::model_file::{read_model, write_model};
+use crate::svm::run_cv;
 use crate::svm::smo::SolveStats;
-use crate::svm::solution::train;
+use crate::svm::solution::{train, SvmModel};
 use crate::svm::SvmParams;
 
-/// Options of `cvbench svm`, named as `svm-train`'s. `-h` selects shrinking
-/// (as in `svm-train`); help is `--help`.
-#[derive(clap::Args, Debug, Clone, PartialEq)]
-#[command(disable_help_flag = true)]
-pub struct SvmArgs {
-    /// LibSVM-format data file (may be .xz, .bz2 or .gz compressed).
-    pub datafile: PathBuf,
-    /// Cost C (`svm-train -c`).
-    #[arg(short = 'c', default_value_t = 1.0, allow_negative_numbers = true)]
-    pub c: f64,
-    /// RBF gamma (default 1/num_features, as `svm-train`).
-    #[arg(short = 'g', allow_negative_numbers = true)]
-    pub gamma: Option<f64>,
-    /// Kernel: 0 linear, 2 RBF (`svm-train -t`).
-    #[arg(short = 't', default_value_t = 2, value_parser = parse_kernel_type)]
-    pub kernel_type: u8,
-    /// Stopping tolerance (`svm-train -e`).
-    #[arg(short = 'e', default_value_t = 1e-3, allow_negative_numbers = true)]
-    pub eps: f64,
-    /// Kernel cache size in MB (`svm-train -m`).
-    #[arg(short = 'm', default_value_t = 100.0, allow_negative_numbers = true)]
-    pub cache_mb: f64,
-    /// Shrinking heuristic, 0 or 1 (`svm-train -h`).
-    #[arg(short = 'h', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
-    pub shrinking: u8,
-    /// k-fold cross-validation (`svm-train -v k`).
-    #[arg(short = 'v', value_parser = parse_folds, allow_negative_numbers = true)]
-    pub folds: Option<usize>,
-    /// With -v: LIBSVM's own folds (glibc rand(), seed 1), reproducing `svm-train -v k`.
-    #[arg(long)]
-    pub libsvm_folds: bool,
-    /// With -v and without --libsvm-folds: seed of the stratified folds.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// With -v: run the folds in parallel.
-    #[arg(long)]
-    pub parallel: bool,
-    /// With -v: a kernel cache of this many MB shared by all folds.
-    #[arg(long, allow_negative_numbers = true)]
-    pub shared_cache_mb: Option<f64>,
-    /// With -v: alpha seeding between rounds (Wen et al. 2017): none, ato,
-    /// mir, sir, tree (k-fold and leave-one-out), avg, top (leave-one-out only).
-    #[arg(long, default_value = "none", value_parser = parse_seeding)]
-    pub seeding: SeedingMethod,
-    /// Without -v: predict this LibSVM test file and print `svm-predict`'s
-    /// `Accuracy = ...% (correct/total) (classification)` line.
-    #[arg(long)]
-    pub test: Option<PathBuf>,
-    /// Also print counters and timings.
-    #[arg(long)]
-    pub stats: bool,
-    /// Use -c/-g/-e exactly as given. By default they are rounded to f32, as
-    /// the installed `svm-train` (Debian 3.24+ds, which parses them with
-    /// `strtof`) does, so that both print the same numbers.
-    #[arg(long)]
-    pub exact_params: bool,
-    /// Also run `svm-train` with the same options and print its output.
-    #[arg(long)]
-    pub peer: bool,
-    /// Print help.
-    #[arg(long, action = clap::ArgAction::Help)]
-    pub help: Option<bool>,
-}
-
-fn parse_seeding(s: &str) -> Result<SeedingMethod, String> {
-    SeedingMethod::parse(s).ok_or_else(|| {
-        format!("unknown seeding method {s:?}: use none, ato, mir, sir, avg, top or tree")
-    })
-}
-
-fn parse_folds(s: &str) -> Result<usize, String> {
-    match s.parse::<i64>() {
-        Ok(k) if k >= 2 => Ok(k as usize),
-        Ok(_) => Err(format!(
-            "n-fold cross validation needs n >= 2, got {s} (svm-train: \"n must >= 2\")"
-        )),
-        Err(_) => Err(format!("expected a number of folds >= 2, got `{s}`")),
-    }
-}
-
-fn parse_kernel_type(s: &str) -> Result<u8, String> {
-    match s {
-        "0" => Ok(0),
-        "2" => Ok(2),
-        _ => Err(format!(
-            "kernel type {s} is not supported (0 = linear, 2 = RBF)"
-        )),
-    }
-}
+#[path = "svm_args.rs"]
+mod args;
+pub use args::{CvFlags, SvmArgs, SvmUsage};
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -131,15 +53,46 @@ pub fn fmt_g(x: f64) -> String {
     }
 }
 
-fn print_solve(iterations: u64, nu: f64, stats: &SolveStats, show_stats: bool) {
-    println!("optimization finished, #iter = {iterations}");
-    println!("nu = {nu:.6}");
-    println!("obj = {:.6}, rho = {:.6}", stats.objective, stats.rho);
-    println!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv);
-    println!("Total nSV = {}", stats.n_sv);
-    if show_stats {
-        println!(
-            "[stats] kernel_evals = {}, cache hits/misses = {}/{}, shared fills = {}, \
+/// Where the output goes: svm-train's text (quiet or not), or JSON.
+struct Out {
+    quiet: bool,
+    json: bool,
+    stats: bool,
+}
+
+impl Out {
+    /// An optimisation line (silenced by -q and --json).
+    fn info(&self, line: &str) {
+        if !self.quiet && !self.json {
+            println!("{line}");
+        }
+    }
+
+    /// A result line (silenced by --json only).
+    fn result(&self, line: &str) {
+        if !self.json {
+            println!("{line}");
+        }
+    }
+
+    /// A `--stats` line.
+    fn stat(&self, line: &str) {
+        if self.stats && !self.json {
+            println!("[stats] {line}");
+        }
+    }
+
+    fn solve(&self, iterations: u64, nu: f64, stats: &SolveStats) {
+        self.info(&format!("optimization finished, #iter = {iterations}"));
+        self.info(&format!("nu = {nu:.6}"));
+        self.info(&format!(
+            "obj = {:.6}, rho = {:.6}",
+            stats.objective, stats.rho
+        ));
+        self.info(&format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
+        self.info(&format!("Total nSV = {}", stats.n_sv));
+        self.stat(&format!(
+            "kernel_evals = {}, cache hits/misses = {}/{}, shared fills = {}, \
              shrink events = {} ({} vars), reconstructions = {}, kkt = {:.3e}, \
              init {:.4}s, train {:.4}s, predict {:.4}s",
             stats.kernel_evals,
@@ -153,20 +106,20 @@ fn print_solve(iterations: u64, nu: f64, stats: &SolveStats, show_stats: bool) {
             stats.timings.init_s,
             stats.timings.train_s,
             stats.timings.predict_s
-        );
+        ));
     }
 }
 
-/// Run the command.
-pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
-    let ds = read_libsvm(&args.datafile, None)?;
-    let kernel = if args.kernel_type == 0 {
+/// The parameters the solver uses: as given with `--exact-params`, else as
+/// `svm-train` parses them.
+fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, SvmParams)> {
+    let kernel = if args.kernel_type == "0" {
         KernelKind::Linear
     } else {
         KernelKind::Rbf {
             gamma: args
                 .gamma
-                .unwrap_or(if ds.d() > 0 { 1.0 / ds.d() as f64 } else { 0.0 }),
+                .unwrap_or_else(|| crate::svm::default_gamma(ds.d())),
         }
     };
     let given = SvmParams {
@@ -183,7 +136,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
     } else {
         peer::as_parsed_checked(&given)?
     };
-    if let Some(mb) = args.shared_cache_mb {
+    if let Some(mb) = args.cv.shared_cache_mb {
         if !(mb.is_finite() && mb > 0.0) {
             return Err(crate::svm::SvmError::InvalidParam(format!(
                 "--shared-cache-mb must be finite and > 0, got {}",
@@ -196,91 +149,257 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         // svm-train computes the default 1/num_features in double.
         params.kernel = given.kernel;
     }
-    match args.folds {
-        None => {
-            let rows: Vec<usize> = (0..ds.n()).collect();
-            let out = train(&ds, &rows, &params, None)?;
-            if out.single_class {
-                println!("WARNING: training data in only one class. See README for details.");
-            } else {
-                print_solve(out.stats.iterations, out.nu, &out.stats, args.stats);
-                if out.stats.hit_max_iter {
-                    println!("WARNING: reaching max number of iterations");
-                }
-            }
-            if let Some(test) = &args.test {
-                let td = read_libsvm(test, Some(ds.d()))?;
-                let t = std::time::Instant::now();
-                let correct = (0..td.n())
-                    .filter(|&i| out.model.predict(td.row(i)) == td.y[i])
-                    .count();
-                let secs = t.elapsed().as_secs_f64();
-                println!(
-                    "Accuracy = {}% ({correct}/{}) (classification)",
-                    fmt_g(100.0 * correct as f64 / td.n().max(1) as f64),
-                    td.n()
-                );
-                if args.stats {
-                    println!("[stats] predict {secs:.4}s");
-                }
-            }
-        }
-        Some(k) => {
-            let folds = if args.libsvm_folds {
-                Folds::libsvm(&ds, k)?
-            } else if k >= ds.n() {
-                Folds::loocv(ds.n())
-            } else {
-                Folds::stratified(&ds, k, args.seed)?
-            };
-            args.seeding.check_k(folds.k(), ds.n())?;
-            let opts = SeededOptions {
-                method: args.seeding,
-                parallel: args.parallel,
-                shared_cache_mb: args.shared_cache_mb,
-                seed: args.seed,
-            };
-            let seeded = seeded_cross_validate(&ds, &folds, &params, &opts)?;
-            let res = &seeded.cv;
-            for r in &res.rounds {
-                if r.single_class {
-                    println!("WARNING: training data in only one class. See README for details.");
-                } else {
-                    print_solve(r.stats.iterations, r.nu, &r.stats, args.stats);
-                }
-            }
-            println!("Cross Validation Accuracy = {}%", fmt_g(res.accuracy_pct));
-            println!("Total #iter = {}", seeded.total_iterations());
-            println!(
-                "Seeding = {}, init = {:.6}s, total = {:.6}s",
-                args.seeding.as_str(),
-                seeded.init_seconds(),
-                res.wall_s
-            );
-            if args.stats {
-                println!(
-                    "[stats] folds = {}, round iterations = {}, extra solves = {}, kernel evals = {}, parallel = {}, shared cache = {}",
-                    folds.kind,
-                    res.total_iterations,
-                    seeded.extra.len(),
-                    res.total_kernel_evals,
-                    seeded.parallel,
-                    seeded.shared_cache
-                );
-            }
-        }
+    Ok((given, params))
+}
+
+/// Check, before any training, that the model file can be written.
+fn check_model_path(path: &Path) -> Result<(), SvmUsage> {
+    if path.is_dir() {
+        return Err(SvmUsage(format!(
+            "model file {} is a folder: give a file name",
+            path.display()
+        )));
     }
-    if args.peer {
-        let (plain, _temp) = args.datafile_plain()?;
-        match peer::run_svm_train(&plain, &given, args.folds, None)? {
-            PeerOutcome::Ran(t) => println!(
-                "[svm-train] #iter = {:?}, obj = {:?}, nSV = {:?}, CV accuracy = {:?}, wall {:.4}s",
-                t.iterations, t.obj, t.n_sv, t.cv_accuracy_pct, t.wall_s
-            ),
-            PeerOutcome::Skipped(s) => println!("[svm-train] {s}"),
+    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
+    if let Some(p) = parent {
+        if !p.is_dir() {
+            return Err(SvmUsage(format!(
+                "model file {}: folder {} does not exist (create it, or give another path)",
+                path.display(),
+                p.display()
+            )));
         }
     }
     Ok(())
+}
+
+/// A number for JSON (`null` when not finite).
+fn jnum(x: f64) -> serde_json::Value {
+    serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// Run the command.
+pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
+    args.check()?;
+    // Files are checked before the work.
+    for (what, f) in [
+        ("training file", Some(&args.datafile)),
+        ("--test", args.test.as_ref()),
+    ] {
+        if let Some(f) = f {
+            if !f.is_file() {
+                return Err(SvmUsage(format!(
+                    "{what} {}: no such file (give a LibSVM-format file; .xz, .bz2 and .gz are read too)",
+                    f.display()
+                ))
+                .into());
+            }
+        }
+    }
+    if args.folds.is_none() {
+        check_model_path(&args.model_path())?;
+    }
+    let out = Out {
+        quiet: args.quiet,
+        json: args.json,
+        stats: args.stats,
+    };
+    let ds = read_libsvm(&args.datafile, None)?;
+    // The test set is read before training.
+    let test = match &args.test {
+        Some(t) => Some(read_libsvm(t, None)?),
+        None => None,
+    };
+    let (given, params) = solver_params(args, &ds)?;
+    let mut json = serde_json::json!({
+        "command": "svm",
+        "datafile": args.datafile.display().to_string(),
+        "rows": ds.n(),
+        "features": ds.d(),
+        "kernel": if args.kernel_type == "0" { "linear" } else { "rbf" },
+        "c": jnum(params.c),
+        "gamma": match params.kernel { KernelKind::Rbf { gamma } => jnum(gamma), KernelKind::Linear => serde_json::Value::Null },
+        "eps": jnum(params.eps),
+    });
+    let last = match args.folds {
+        None => {
+            let model_path = args.model_path();
+            let rows: Vec<usize> = (0..ds.n()).collect();
+            let t = std::time::Instant::now();
+            let trained = train(&ds, &rows, &params, None)?;
+            let secs = t.elapsed().as_secs_f64();
+            if trained.single_class {
+                out.info("WARNING: training data in only one class. See README for details.");
+            } else {
+                out.solve(trained.stats.iterations, trained.nu, &trained.stats);
+                if trained.stats.hit_max_iter {
+                    out.info("WARNING: reaching max number of iterations");
+                }
+            }
+            write_model(&trained.model, &model_path)?;
+            json["model_file"] = model_path.display().to_string().into();
+            json["iterations"] = trained.stats.iterations.into();
+            json["objective"] = jnum(trained.stats.objective);
+            json["rho"] = jnum(trained.stats.rho);
+            json["n_sv"] = trained.model.n_sv().into();
+            json["seconds"] = jnum(secs);
+            match (&args.test, test) {
+                (Some(tpath), Some(td)) => {
+                    // Predict with the model as written, read back.
+                    let model = read_model(&model_path)?;
+                    let t = std::time::Instant::now();
+                    let correct = count_correct(&model, &td);
+                    out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
+                    let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
+                    json["test"] = serde_json::json!({
+                        "file": tpath.display().to_string(),
+                        "accuracy_pct": jnum(pct),
+                        "correct": correct,
+                        "total": td.n(),
+                    });
+                    Some(format!(
+                        "Accuracy = {}% ({correct}/{}) (classification)",
+                        fmt_g(pct),
+                        td.n()
+                    ))
+                }
+                _ => None,
+            }
+        }
+        Some(k) => {
+            let folds = if args.cv.stratified {
+                if k >= ds.n() {
+                    Folds::loocv(ds.n())
+                } else {
+                    Folds::stratified(&ds, k, args.cv.seed.unwrap_or(1))?
+                }
+            } else {
+                Folds::libsvm(&ds, k)?
+            };
+            let (strategy, budget) = args.cv.strategy(args.cache_mb);
+            crate::svm::strategy::check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
+            let mut cv_params = params.clone();
+            cv_params.cache_mb = budget;
+            let seeded = run_cv(
+                &ds,
+                &folds,
+                &cv_params,
+                &strategy,
+                args.cv.seed.unwrap_or(1),
+            )?;
+            let res = &seeded.cv;
+            for r in &res.rounds {
+                if r.single_class {
+                    out.info("WARNING: training data in only one class. See README for details.");
+                } else {
+                    out.solve(r.stats.iterations, r.nu, &r.stats);
+                }
+            }
+            out.info(&format!("Total #iter = {}", seeded.total_iterations()));
+            out.info(&format!(
+                "Seeding = {}, init = {:.6}s, total = {:.6}s",
+                strategy.label(),
+                seeded.init_seconds(),
+                res.wall_s
+            ));
+            out.stat(&format!(
+                "folds = {}, order = {}, seeder = {}, cache = {} ({} MB), threads = {}, round iterations = {}, extra solves = {}, kernel evals = {}, parallel = {}, shared cache = {}",
+                folds.kind,
+                strategy.order,
+                strategy.seeder,
+                strategy.cache,
+                crate::svm::fmt_param(budget),
+                strategy.threads,
+                res.total_iterations,
+                seeded.extra.len(),
+                res.total_kernel_evals,
+                if seeded.parallel { "yes" } else { "no" },
+                if seeded.shared_cache { "yes" } else { "no" }
+            ));
+            json["folds"] = serde_json::json!({
+                "k": folds.k(),
+                "kind": folds.kind,
+                "seeding": strategy.label(),
+                "order": strategy.order.as_str(),
+                "seeder": strategy.seeder.as_str(),
+                "cache": strategy.cache.as_str(),
+                "cache_mb": jnum(budget),
+                "threads": strategy.threads,
+            });
+            json["cv_accuracy_pct"] = jnum(res.accuracy_pct);
+            json["correct"] = res.correct.into();
+            json["iterations"] = seeded.total_iterations().into();
+            json["seconds"] = jnum(res.wall_s);
+            Some(format!(
+                "Cross Validation Accuracy = {}%",
+                fmt_g(res.accuracy_pct)
+            ))
+        }
+    };
+    if args.peer {
+        let line = run_peer(args, &given)?;
+        json["peer"] = line.clone().into();
+        out.result(&line);
+    }
+    if let Some(l) = last {
+        out.result(&l);
+    }
+    if args.json {
+        println!("{json}");
+    }
+    Ok(())
+}
+
+/// Correct predictions of `model` on `td`.
+fn count_correct(model: &SvmModel, td: &Dataset) -> usize {
+    (0..td.n())
+        .filter(|&i| model.predict(td.row(i)) == td.y[i])
+        .count()
+}
+
+/// Run `svm-train` with the same options; one line saying what it printed.
+fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
+    let (plain, _temp) = args.datafile_plain()?;
+    // svm-train writes a model without -v: into a temporary file, not beside ours.
+    let model_tmp = if args.folds.is_none() {
+        Some(
+            crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".model", b"").map_err(
+                |source| crate::svm::SvmError::Io {
+                    what: "creating a temporary model file for svm-train".into(),
+                    source,
+                },
+            )?,
+        )
+    } else {
+        None
+    };
+    let outcome = peer::run_svm_train(
+        &plain,
+        given,
+        args.folds,
+        model_tmp.as_ref().map(|t| t.path()),
+    )?;
+    Ok(match outcome {
+        PeerOutcome::Ran(t) => peer_line(&t),
+        PeerOutcome::Skipped(s) => format!("[svm-train] {s}"),
+    })
+}
+
+/// `svm-train`'s results on one line, without Rust formatting.
+fn peer_line(t: &PeerTrain) -> String {
+    let mut s = match (t.iterations.as_slice(), t.obj.as_slice(), t.n_sv.as_slice()) {
+        ([it], [obj], [nsv]) => format!("[svm-train] #iter = {it}, obj = {obj:.6}, nSV = {nsv}"),
+        (its, _, _) => format!(
+            "[svm-train] Total #iter = {} ({} solves)",
+            its.iter().sum::<u64>(),
+            its.len()
+        ),
+    };
+    if let Some(a) = t.cv_accuracy_pct {
+        s.push_str(&format!(", CV accuracy = {}%", fmt_g(a)));
+    }
+    s.push_str(&format!(", wall {:.4}s", t.wall_s));
+    s
 }
 
 impl SvmArgs {
@@ -303,48 +422,5 @@ impl SvmArgs {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::{Args, Command, FromArgMatches};
-
-    #[test]
-    fn fmt_g_matches_printf() {
-        assert_eq!(fmt_g(77.03703703703704), "77.037");
-        assert_eq!(fmt_g(100.0), "100");
-        assert_eq!(fmt_g(84.81481481481481), "84.8148");
-        assert_eq!(fmt_g(0.5), "0.5");
-        assert_eq!(fmt_g(1234567.0), "1.23457e+06");
-        assert_eq!(fmt_g(0.0000123), "1.23e-05");
-    }
-
-    #[test]
-    fn parses_svm_train_style_flags_as_a_subcommand() {
-        let cmd = SvmArgs::augment_args(Command::new("svm"));
-        let root = Command::new("cvbench").subcommand(cmd);
-        root.clone().debug_assert();
-        let m = root
-            .try_get_matches_from([
-                "cvbench",
-                "svm",
-                "heart",
-                "-c",
-                "2182",
-                "-g",
-                "0.2",
-                "-h",
-                "0",
-                "-v",
-                "10",
-                "--libsvm-folds",
-            ])
-            .unwrap();
-        let (_, sub) = m.subcommand().unwrap();
-        let a = SvmArgs::from_arg_matches(sub).unwrap();
-        assert_eq!(a.c, 2182.0);
-        assert_eq!(a.gamma, Some(0.2));
-        assert_eq!(a.shrinking, 0);
-        assert_eq!(a.folds, Some(10));
-        assert!(a.libsvm_folds);
-        assert_eq!(a.kernel_type, 2);
-    }
-}
+#[path = "svm_tests.rs"]
+mod tests;

@@ -32,8 +32,8 @@ pub struct DatasetSpec {
     /// A synthetic generator call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthetic: Option<SyntheticSpec>,
-    /// A data file (relative paths: the working directory first, then the
-    /// data directory).
+    /// A data file (relative paths: the config file's folder first, then
+    /// the working directory, then the data directory).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<PathBuf>,
     /// The file's format (required with `path`): libsvm | idx | uci_covtype |
@@ -186,7 +186,7 @@ impl DatasetSpec {
                         dataset: self.display_name(),
                         file: given.display().to_string(),
                         looked,
-                        hint: "Fix the path: a relative path is looked up in the working directory, then in the data directory (--data-dir or CVBENCH_DATA_DIR).".into(),
+                        hint: "Fix the path: a relative path is looked up in the config file's folder, then in the working directory, then in the data directory (--data-dir or CVBENCH_DATA_DIR).".into(),
                     });
                 }
             }

@@ -280,6 +280,7 @@ pub struct Context {
     pub data_dir: DataDir,
     cache: Mutex<HashMap<String, (Arc<Dataset>, u64)>>,
     used: Mutex<Vec<(String, u64)>>,
+    config_dir: Mutex<Option<PathBuf>>,
 }
 
 impl Context {
@@ -289,21 +290,53 @@ impl Context {
             data_dir,
             cache: Mutex::new(HashMap::new()),
             used: Mutex::new(Vec::new()),
+            config_dir: Mutex::new(None),
         }
+    }
+
+    /// The folder of the config being planned: a relative data `path` is
+    /// looked up there first (then in the working directory, then in the
+    /// data directory).
+    pub fn set_config_dir(&self, dir: Option<&Path>) {
+        if let Ok(mut c) = self.config_dir.lock() {
+            *c = dir.map(Path::to_path_buf);
+        }
+    }
+
+    /// `spec` with a relative `path` (and `labels`) resolved against the
+    /// config's folder, where the file is there.
+    fn in_config_dir(&self, spec: &DatasetSpec) -> DatasetSpec {
+        let mut s = spec.clone();
+        let base = self.config_dir.lock().ok().and_then(|c| c.clone());
+        if let Some(base) = base.filter(|b| !b.as_os_str().is_empty()) {
+            for p in [&mut s.path, &mut s.labels].into_iter().flatten() {
+                let joined = base.join(&*p);
+                if p.is_relative() && joined.exists() {
+                    *p = joined;
+                }
+            }
+        }
+        s
     }
 
     /// Load a dataset (once per spec per process; its fingerprint is computed
     /// at load time and the use is logged for [`Context::take_used`]).
     pub fn dataset(&self, spec: &DatasetSpec) -> Result<Arc<Dataset>, DataError> {
         let key = format!("{spec:?}");
-        let cached = self.cache.lock().ok().and_then(|c| c.get(&key).cloned());
+        let spec = &self.in_config_dir(spec);
+        let key_resolved = format!("{spec:?}");
+        let cached = self
+            .cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&key_resolved).cloned());
         let (d, fp) = match cached {
             Some(hit) => hit,
             None => {
                 let d = Arc::new(spec.load(&self.data_dir)?);
                 let fp = fingerprint(&d);
                 if let Ok(mut c) = self.cache.lock() {
-                    c.insert(key.clone(), (d.clone(), fp));
+                    c.insert(key_resolved.clone(), (d.clone(), fp));
                 }
                 (d, fp)
             }

@@ -23,41 +23,102 @@ pub struct Later {
 /// What the report says of a run's provenance.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Provenance {
-    /// Problems that flag the run (dirty tree, code changed since).
+    /// Problems that flag the run (dirty tree, code changed since, no revision).
     pub problems: Vec<String>,
     /// Later numbers-neutral commits to the kind's code (not a flag).
     pub neutral: usize,
+    /// Why the run's revision could not be checked against this cvbench's
+    /// code (neither flagged nor claimed clean).
+    pub unchecked: Option<String>,
 }
 
-/// The provenance of a run: made from a dirty tree, or from a revision older
-/// than the code of its kind now. `later(rev)` counts the commits since
-/// `rev` that touched that code (`None`: unknown, e.g. no git).
+/// The cvbench that renders the report: its built-in revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Head {
+    /// The commit (without `-dirty`); `None` when not built from a checkout.
+    pub revision: Option<String>,
+}
+
+impl Head {
+    /// This binary's revision, built in at compile time.
+    pub fn of_this_build() -> Head {
+        Head::parse(crate::results::manifest::BUILD_REVISION)
+    }
+
+    /// A revision as a manifest records it.
+    pub fn parse(rev: &str) -> Head {
+        let sha = rev.trim().trim_end_matches("-dirty");
+        let known = !sha.is_empty() && sha.chars().all(|c| c.is_ascii_hexdigit());
+        Head {
+            revision: known.then(|| sha.to_string()),
+        }
+    }
+}
+
+/// The first 10 characters of a revision.
+pub fn short(rev: &str) -> &str {
+    let end = rev.char_indices().nth(10).map_or(rev.len(), |(i, _)| i);
+    &rev[..end]
+}
+
+/// A recorded revision as the report prints it.
+pub fn revision_text(rev: &str) -> String {
+    let r = rev.trim();
+    match Head::parse(r).revision {
+        Some(sha) => format!(
+            "{}{}",
+            short(&sha),
+            if r.ends_with("-dirty") { "-dirty" } else { "" }
+        ),
+        None => "(no git revision: not built from a git checkout)".to_string(),
+    }
+}
+
+/// The provenance of a run: made from a dirty tree, without a recorded
+/// revision, or from a revision older than the code of its kind now.
+/// `later(rev)` counts the commits since `rev` that touched that code
+/// (`None`: unknown, e.g. the report does not run inside cvbench's checkout).
 pub fn provenance(
     manifest: &Manifest,
-    head: &str,
+    head: &Head,
     later: impl Fn(&str) -> Option<Later>,
 ) -> Provenance {
     let mut out = Provenance::default();
     let rev = manifest.git_revision.trim();
-    let (sha, dirty) = match rev.strip_suffix("-dirty") {
-        Some(s) => (s, true),
-        None => (rev, false),
+    let Some(sha) = Head::parse(rev).revision else {
+        out.problems.push(
+            "no cvbench git revision recorded (made by a cvbench not built from a git checkout)"
+                .to_string(),
+        );
+        return out;
     };
-    if dirty {
+    if rev.ends_with("-dirty") {
         out.problems
             .push("made from a tree with uncommitted changes (`-dirty`)".to_string());
     }
-    if sha.is_empty() || sha == "unknown" {
-        out.problems.push("no git revision recorded".to_string());
-    } else if sha != head.trim() {
-        if let Some(l) = later(sha) {
-            out.neutral = l.neutral;
-            let n = l.changing;
-            if n > 0 {
-                out.problems.push(format!(
-                    "revision {} is older than the code that renders it ({n} later commit{} the kind's code)",
-                    &sha[..sha.len().min(10)],
-                    if n == 1 { " touches" } else { "s touch" }
+    let Some(head) = &head.revision else {
+        out.unchecked = Some(
+            "this cvbench was not built from a git checkout, so its code cannot be compared".into(),
+        );
+        return out;
+    };
+    if sha != *head {
+        match later(&sha) {
+            Some(l) => {
+                out.neutral = l.neutral;
+                let n = l.changing;
+                if n > 0 {
+                    out.problems.push(format!(
+                        "revision {} is older than the code that renders it ({n} later commit{} the kind's code)",
+                        short(&sha),
+                        if n == 1 { " touches" } else { "s touch" }
+                    ));
+                }
+            }
+            None => {
+                out.unchecked = Some(format!(
+                    "revision {} is not in the git history of the folder the report ran in (run `cvbench report` inside cvbench's checkout to check it)",
+                    short(&sha)
                 ));
             }
         }
@@ -66,22 +127,48 @@ pub fn provenance(
 }
 
 /// The report's provenance section for the runs checked (name and
-/// provenance, in report order) against HEAD `head`.
-pub fn section(checked: &[(String, Provenance)], head: &str) -> String {
-    let short = &head[..head.len().min(10)];
+/// provenance, in report order) against this cvbench's revision.
+pub fn section(checked: &[(String, Provenance)], head: &Head) -> String {
+    let against = match &head.revision {
+        Some(h) => format!("against this cvbench's revision `{}`", short(h)),
+        None => "this cvbench was not built from a git checkout".to_string(),
+    };
     let flagged: Vec<_> = checked
         .iter()
         .filter(|(_, p)| !p.problems.is_empty())
         .collect();
-    let mut md = if flagged.is_empty() {
-        format!("Every run was made from a clean tree at a revision whose code of its kind is unchanged since, but for commits marked `Numbers: unchanged` (`manifest.json`, `git_revision`, against `{short}`).\n\n")
-    } else {
+    let unchecked: Vec<_> = checked
+        .iter()
+        .filter(|(_, p)| p.problems.is_empty() && p.unchecked.is_some())
+        .collect();
+    let mut md = String::new();
+    if checked.is_empty() {
+        md.push_str("No runs.\n\n");
+    } else if flagged.is_empty() && unchecked.is_empty() {
+        md.push_str(&format!("Every run was made from a clean tree at a revision whose code of its kind is unchanged since, but for commits marked `Numbers: unchanged` (`manifest.json`, `git_revision`, {against}).\n\n"));
+    }
+    if !flagged.is_empty() {
         let mut t = MdTable::new(["run", "problem"]);
         for (run, p) in &flagged {
             t.row([format!("`{run}`"), MdTable::text(&p.problems.join("; "))]);
         }
-        format!("{} of {} runs are flagged: their numbers may not come from the code as it is now (`manifest.json`, `git_revision`, against HEAD `{short}`). Re-run them to clear the flag.\n\n{}\n", flagged.len(), checked.len(), t.markdown())
-    };
+        md.push_str(&format!("{} of {} runs are flagged: their numbers may not come from the code as it is now (`manifest.json`, `git_revision`, {against}). Re-run them to clear the flag.\n\n{}\n", flagged.len(), checked.len(), t.markdown()));
+    }
+    if !unchecked.is_empty() {
+        let mut t = MdTable::new(["run", "not checked because"]);
+        for (run, p) in &unchecked {
+            t.row([
+                format!("`{run}`"),
+                MdTable::text(p.unchecked.as_deref().unwrap_or_default()),
+            ]);
+        }
+        md.push_str(&format!(
+            "{} of {} runs could not be checked against the code ({against}):\n\n{}\n",
+            unchecked.len(),
+            checked.len(),
+            t.markdown()
+        ));
+    }
     let neutral: Vec<_> = checked
         .iter()
         .filter(|(_, p)| p.problems.is_empty() && p.neutral > 0)
@@ -152,13 +239,14 @@ mod tests {
     #[test]
     fn provenance_flags_dirty_and_older_revisions_but_not_neutral_commits() {
         let never = |_: &str| Some(Later::default());
-        assert!(provenance(&manifest("abc"), "abc", never)
+        let h = |r: &str| Head::parse(r);
+        assert!(provenance(&manifest("abc"), &h("abc"), never)
             .problems
             .is_empty());
-        let p = provenance(&manifest("abc-dirty"), "abc", never).problems;
+        let p = provenance(&manifest("abc-dirty"), &h("abc"), never).problems;
         assert_eq!(p.len(), 1);
         assert!(p[0].contains("uncommitted"));
-        let p = provenance(&manifest("abc"), "def", |r: &str| {
+        let p = provenance(&manifest("abc"), &h("def"), |r: &str| {
             (r == "abc").then_some(Later {
                 changing: 3,
                 neutral: 0,
@@ -167,11 +255,11 @@ mod tests {
         assert_eq!(p.problems.len(), 1);
         assert!(p.problems[0].contains("3 later commits"), "{p:?}");
         // Older, but nothing of the kind's code changed since: not flagged.
-        assert!(provenance(&manifest("abc"), "def", never)
+        assert!(provenance(&manifest("abc"), &h("def"), never)
             .problems
             .is_empty());
         // Only numbers-neutral commits since: not flagged, but counted.
-        let p = provenance(&manifest("abc"), "def", |_: &str| {
+        let p = provenance(&manifest("abc"), &h("def"), |_: &str| {
             Some(Later {
                 changing: 0,
                 neutral: 2,
@@ -179,6 +267,40 @@ mod tests {
         });
         assert!(p.problems.is_empty());
         assert_eq!(p.neutral, 2);
+    }
+
+    #[test]
+    fn runs_outside_a_checkout_are_said_so_and_never_claimed_clean() {
+        let never = |_: &str| Some(Later::default());
+        let p = provenance(
+            &manifest("unknown (not a git checkout)"),
+            &Head::parse("abc"),
+            never,
+        );
+        assert!(
+            p.problems[0].contains("no cvbench git revision recorded"),
+            "{p:?}"
+        );
+        // A revision the report's folder does not know: not checked, not clean.
+        let p = provenance(&manifest("abc"), &Head::parse("def"), |_: &str| None);
+        assert!(p.problems.is_empty() && p.unchecked.is_some());
+        let s = section(&[("r".into(), p)], &Head::parse("def"));
+        assert!(!s.contains("Every run was made from a clean tree"), "{s}");
+        assert!(s.contains("could not be checked"), "{s}");
+        // A report made by a cvbench without a revision says so in full.
+        let s = section(
+            &[(
+                "r".into(),
+                provenance(&manifest("abc"), &Head::parse("unknown (x"), never),
+            )],
+            &Head::parse("unknown (x"),
+        );
+        assert!(s.contains("not built from a git checkout"), "{s}");
+        assert!(!s.contains("(n`"), "{s}");
+        assert_eq!(
+            revision_text("unknown (not a git checkout)"),
+            "(no git revision: not built from a git checkout)"
+        );
     }
 
     #[test]

@@ -23,8 +23,13 @@ pub struct Manifest {
     pub cells: Vec<(String, u64)>,
     /// Worker threads used for cells (0 = all cores).
     pub threads: usize,
-    /// Git revision of the harness (and whether the tree had local changes).
+    /// cvbench's own git revision, built in at compile time (`-dirty` when
+    /// it was built from a tree with uncommitted changes outside `results/`).
     pub git_revision: String,
+    /// The git revision of the folder the run was started in, when that is a
+    /// git checkout (the user's project, or cvbench's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workdir_git_revision: Option<String>,
     /// Machine description.
     pub machine: Machine,
     /// Versions.
@@ -33,11 +38,37 @@ pub struct Manifest {
     pub started_unix: u64,
     /// Wall-clock seconds of the run (including resumed cells' loading).
     pub seconds: f64,
+    /// Seconds the cells took to compute, summed over cells, also those a
+    /// resumed run loaded (absent in manifests of older versions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute_seconds: Option<f64>,
     /// Files written, relative to the run folder.
     pub files: Vec<String>,
-    /// Which shard, host and time made each cell (in cell order).
-    #[serde(default)]
+    /// Which shard, host and time made each cell: only in manifests of older
+    /// versions; now in the untracked [`CELL_RUNS_FILE`] beside the cells,
+    /// since it changes on every re-run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cell_runs: Vec<CellRun>,
+}
+
+/// Where a run folder keeps [`CellRun`]s (in its untracked `cells/` folder).
+pub const CELL_RUNS_FILE: &str = "cells/runs.json";
+
+/// cvbench's git revision, built in at compile time by `build.rs`.
+pub const BUILD_REVISION: &str = env!("CVBENCH_GIT_REVISION");
+
+/// Write the per-cell bookkeeping of a run folder to [`CELL_RUNS_FILE`].
+pub fn write_cell_runs(dir: &Path, runs: &[CellRun]) -> Result<(), super::ResultsError> {
+    let bytes = serde_json::to_vec_pretty(runs).unwrap_or_default();
+    super::table::write_atomic(&dir.join(CELL_RUNS_FILE), &bytes)
+}
+
+/// Read [`CELL_RUNS_FILE`] of a run folder (empty when absent).
+pub fn read_cell_runs(dir: &Path) -> Vec<CellRun> {
+    std::fs::read_to_string(dir.join(CELL_RUNS_FILE))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default()
 }
 
 /// Where and when one cell was computed.
@@ -95,36 +126,9 @@ pub fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// The git revision of the working directory, with `-dirty` if it has changes.
-pub fn git_revision() -> String {
-    git_revision_excluding(None)
-}
-
-/// [`git_revision`], not counting changes under `exclude` (a run's results
-/// folder: its own outputs, tracked when results are committed, are written
-/// before its manifest and must not make the run look dirty).
-pub fn git_revision_excluding(exclude: Option<&Path>) -> String {
-    match cmd("git", &["rev-parse", "HEAD"]) {
-        Some(rev) => {
-            let top = cmd("git", &["rev-parse", "--show-toplevel"])
-                .and_then(|t| std::fs::canonicalize(t).ok());
-            let skip = exclude
-                .and_then(|p| std::fs::canonicalize(p).ok())
-                .filter(|p| top.as_ref().is_some_and(|t| p.starts_with(t) && p != t))
-                .map(|p| format!(":(exclude){}", p.display()));
-            let mut args = vec!["status", "--porcelain", "--untracked-files=no"];
-            if let Some(s) = &skip {
-                args.extend(["--", ".", s.as_str()]);
-            }
-            let dirty = cmd("git", &args).is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{rev}-dirty")
-            } else {
-                rev
-            }
-        }
-        None => "unknown (not a git checkout)".to_string(),
-    }
+/// The git revision of the working directory when it is a git checkout.
+pub fn workdir_revision() -> Option<String> {
+    cmd("git", &["rev-parse", "HEAD"]).filter(|r| !r.is_empty())
 }
 
 impl Machine {
@@ -179,7 +183,8 @@ impl Manifest {
             seed,
             cells,
             threads,
-            git_revision: git_revision(),
+            git_revision: BUILD_REVISION.to_string(),
+            workdir_git_revision: workdir_revision(),
             machine: Machine::this(),
             versions: Versions {
                 cvbench: env!("CARGO_PKG_VERSION").to_string(),
@@ -193,6 +198,7 @@ impl Manifest {
             },
             started_unix,
             seconds,
+            compute_seconds: None,
             files,
             cell_runs: Vec::new(),
         }

@@ -256,7 +256,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
 
 /// Write a frame as CSV, atomically.
 pub fn write_csv(df: &DataFrame, path: &Path) -> Result<(), ResultsError> {
-    encode(path, |buf, df| CsvWriter::new(buf).finish(df), df)
+    write_atomic(path, &csv_bytes(df, path)?)
+}
+
+/// A frame as CSV bytes (`path` names it in errors).
+pub fn csv_bytes(df: &DataFrame, path: &Path) -> Result<Vec<u8>, ResultsError> {
+    let mut buf = Vec::new();
+    CsvWriter::new(&mut buf)
+        .finish(&mut df.clone())
+        .map_err(|source| ResultsError::Table {
+            path: path.to_path_buf(),
+            source,
+        })?;
+    Ok(buf)
 }
 
 /// Write a frame as Parquet, atomically.

@@ -1,5 +1,5 @@
 //! Assembling a run folder from its cell files, without recomputing:
-//! `records.parquet`/`records.csv` (cells in plan order), the kind's tables
+//! `records.parquet` (cells in plan order; `records.csv` on request), the kind's tables
 //! and figures, and `manifest.json` with which shard, host and time made each
 //! cell. Used by `cvbench run` after its cells and by `cvbench collect` after
 //! the shards of a cluster job. Nothing is written unless every cell is there.
@@ -9,7 +9,7 @@ use super::store::{self, AssemblyLock, StoredCell};
 use crate::config::ConfigFile;
 use crate::experiments::{Context, ExperimentError};
 use crate::results::manifest::{CellRun, Manifest};
-use crate::results::table::{to_frame, write_atomic, write_table};
+use crate::results::table::{to_frame, write_atomic, write_csv, write_parquet};
 use crate::results::Record;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -24,6 +24,8 @@ pub struct RunInfo<'a> {
     pub started_unix: u64,
     /// Start instant (for the manifest's seconds).
     pub started: Instant,
+    /// Also write `records.csv` (records are stored as Parquet).
+    pub records_csv: bool,
 }
 
 /// Keys of the cells that have no matching stored file, in plan order.
@@ -64,7 +66,19 @@ pub fn assemble(p: &Prepared, info: &RunInfo) -> Result<Vec<PathBuf>, Experiment
     let _lock = AssemblyLock::acquire(&p.dir)?;
     let dir = &p.dir;
     let records: Vec<Record> = stored.iter().flat_map(|s| s.records.clone()).collect();
-    let mut files = write_table(&to_frame(&records)?, dir, "records")?;
+    // Records are stored as Parquet (the canonical copy); CSV on request
+    // (`run --csv`, or `cvbench export` later).
+    let frame = to_frame(&records)?;
+    let mut files = vec![dir.join("records.parquet")];
+    write_parquet(&frame, &files[0])?;
+    let csv = dir.join("records.csv");
+    if info.records_csv {
+        write_csv(&frame, &csv)?;
+        files.push(csv);
+    } else if csv.is_file() {
+        // A stale copy from an earlier run would disagree with the records.
+        let _ = std::fs::remove_file(&csv);
+    }
     let rendered = p.kind.render(dir, info.config, &records)?;
     files.extend(rendered.files);
     let mut manifest = Manifest::new(
@@ -85,11 +99,9 @@ pub fn assemble(p: &Prepared, info: &RunInfo) -> Result<Vec<PathBuf>, Experiment
             .map(|f| f.strip_prefix(dir).unwrap_or(f).display().to_string())
             .collect(),
     );
-    // Dirty means code or configs changed, not this results folder (its
-    // files were just written, and are tracked where results are committed).
-    manifest.git_revision =
-        crate::results::manifest::git_revision_excluding(dir.parent().or(Some(dir.as_path())));
-    manifest.cell_runs = stored
+    // Per-cell bookkeeping changes on every re-run: kept beside the cells,
+    // untracked; the manifest keeps the cells' own compute time.
+    let runs: Vec<CellRun> = stored
         .iter()
         .map(|s| {
             let o = s.origin.clone().unwrap_or_default();
@@ -102,6 +114,8 @@ pub fn assemble(p: &Prepared, info: &RunInfo) -> Result<Vec<PathBuf>, Experiment
             }
         })
         .collect();
+    manifest.compute_seconds = Some(runs.iter().map(|r| r.seconds).sum());
+    crate::results::manifest::write_cell_runs(dir, &runs)?;
     let mpath = dir.join("manifest.json");
     write_atomic(&mpath, &manifest.to_json())?;
     files.push(mpath);
@@ -149,6 +163,7 @@ pub fn collect(
             threads: 0,
             started_unix,
             started,
+            records_csv: false,
         };
         out.push((p.dir.clone(), assemble(p, &info)?));
     }

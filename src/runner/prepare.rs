@@ -21,6 +21,7 @@ pub struct Prepared {
 /// Plan a config (loading its data) and compute its cells' identities.
 pub fn prepare(cfg: &ConfigFile, ctx: &Context, out: &Path) -> Result<Prepared, ExperimentError> {
     let kind = kind_of(cfg)?;
+    ctx.set_config_dir(cfg.path.parent());
     let _ = ctx.take_used();
     crate::experiments::preflight(cfg, ctx)?;
     let plan = kind.plan(cfg, ctx)?;
@@ -38,6 +39,7 @@ pub fn prepare(cfg: &ConfigFile, ctx: &Context, out: &Path) -> Result<Prepared, 
 /// Plan a config and list its cells (for `cvbench validate`).
 pub fn validate(cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
     let kind = kind_of(cfg)?;
+    ctx.set_config_dir(cfg.path.parent());
     crate::experiments::preflight(cfg, ctx)?;
     kind.plan(cfg, ctx)
 }

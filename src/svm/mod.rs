@@ -41,6 +41,7 @@ pub mod error;
 pub mod folds;
 pub mod kernel;
 pub mod kernel_block;
+pub mod model_file;
 pub mod params;
 pub mod rounds;
 pub mod seeded_cv;

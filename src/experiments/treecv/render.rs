@@ -50,7 +50,19 @@ pub(super) fn render(
 ) -> Result<Rendered, ExperimentError> {
     let g = groups(rows);
     let mut files = Vec::new();
-    let summary: Vec<SummaryRow> = g.iter().map(|(k, v)| SummaryRow::of(k, v)).collect();
+    // k in numeric order (5, 10, 100, n), as the report's tables show it.
+    let mut sorted: Vec<(&GroupKey, &Group)> = g.iter().collect();
+    sorted.sort_by(|(a, _), (b, _)| {
+        (&a.0, &a.1, &a.2, &a.3, k_order(&a.4), a.5).cmp(&(
+            &b.0,
+            &b.1,
+            &b.2,
+            &b.3,
+            k_order(&b.4),
+            b.5,
+        ))
+    });
+    let summary: Vec<SummaryRow> = sorted.iter().map(|(k, v)| SummaryRow::of(k, v)).collect();
     files.extend(write_table(
         &to_frame(&to_records(&summary)?)?,
         dir,

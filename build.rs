@@ -1,0 +1,61 @@
+//! Build script: records cvbench's own git revision (with `-dirty` when the
+//! tree had uncommitted changes outside `results/`) as the environment
+//! variable `CVBENCH_GIT_REVISION`, so that a run's manifest names the code
+//! that made it, whichever folder the binary runs in.
+
+use std::process::Command;
+
+fn git(args: &[&str]) -> Option<String> {
+    let out = Command::new("git").args(args).output().ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+fn main() {
+    let value = match git(&["rev-parse", "HEAD"]) {
+        Some(rev) if !rev.is_empty() => {
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ".",
+                ":(exclude)results",
+            ])
+            .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{rev}-dirty")
+            } else {
+                rev
+            }
+        }
+        _ => "unknown (not built from a git checkout)".to_string(),
+    };
+    println!("cargo:rustc-env=CVBENCH_GIT_REVISION={value}");
+    // Re-run when HEAD moves, a commit or checkout changes the index, or the
+    // sources change (not on every file written under results/).
+    let mut watch: Vec<String> = ["HEAD", "index", "packed-refs"]
+        .iter()
+        .filter_map(|p| git(&["rev-parse", "--git-path", p]))
+        .collect();
+    if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watch.extend(git(&["rev-parse", "--git-path", &r]));
+    }
+    watch.extend(
+        [
+            "build.rs",
+            "Cargo.toml",
+            "Cargo.lock",
+            "src",
+            "configs",
+            "benches",
+            "tests",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
+    );
+    for w in watch {
+        println!("cargo:rerun-if-changed={w}");
+    }
+}

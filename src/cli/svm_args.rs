@@ -1,0 +1,318 @@
+//! The options of `cvbench svm` (named as `svm-train`'s) and the checks
+//! that refuse what it does not implement or what would do nothing.
+
+use std::path::PathBuf;
+
+use crate::svm::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod};
+
+/// A command line that asks for something `cvbench svm` does not do, or for
+/// an option that would do nothing (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct SvmUsage(pub String);
+
+/// The cross-validation strategy flags: they apply with `-v K` only.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+pub struct CvFlags {
+    /// With -v: stratified folds (a seeded shuffle within each class) instead
+    /// of LIBSVM's folds (`svm-train -v K`'s, the default).
+    #[arg(long)]
+    pub stratified: bool,
+    /// With -v --stratified: the seed of the stratified folds.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// LIBSVM's folds (the default with -v; kept for old scripts).
+    #[arg(long, hide = true, conflicts_with = "stratified")]
+    pub libsvm_folds: bool,
+    /// With -v: run the folds in parallel.
+    #[arg(long)]
+    pub parallel: bool,
+    /// With -v: a kernel cache of this many MB shared by all folds.
+    #[arg(long, allow_negative_numbers = true)]
+    pub shared_cache_mb: Option<f64>,
+    /// With -v: alpha seeding between rounds (Wen et al. 2017): none, ato,
+    /// mir, sir, tree (k-fold and leave-one-out), avg, top (leave-one-out only).
+    #[arg(long, value_parser = parse_seeding)]
+    pub seeding: Option<SeedingMethod>,
+    /// With -v: the round order (per_round, chain, full_model, tree);
+    /// overrides the order of --seeding.
+    #[arg(long, value_parser = parse_order)]
+    pub order: Option<RoundOrder>,
+    /// With -v: the seeder (zero, carry, ato, mir, sir, avg, top); overrides
+    /// the seeder of --seeding (alone: with its first meaningful order).
+    #[arg(long, value_parser = parse_seeder)]
+    pub seeder: Option<SeederKind>,
+    /// With -v: the kernel cache, per_solve or shared, within -m MB in all
+    /// (default per_solve; --shared-cache-mb MB means shared within MB).
+    #[arg(long, value_parser = parse_cache)]
+    pub cache: Option<CacheMode>,
+    /// With -v: threads of the run (default 1; --parallel: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl CvFlags {
+    /// The flags given on the command line (each applies only with `-v`).
+    fn given(&self) -> Vec<&'static str> {
+        let mut g = Vec::new();
+        let mut add = |on: bool, name| {
+            if on {
+                g.push(name);
+            }
+        };
+        add(self.stratified, "--stratified");
+        add(self.seed.is_some(), "--seed");
+        add(self.libsvm_folds, "--libsvm-folds");
+        add(self.parallel, "--parallel");
+        add(self.shared_cache_mb.is_some(), "--shared-cache-mb");
+        add(self.seeding.is_some(), "--seeding");
+        add(self.order.is_some(), "--order");
+        add(self.seeder.is_some(), "--seeder");
+        add(self.cache.is_some(), "--cache");
+        add(self.threads.is_some(), "--threads");
+        g
+    }
+
+    /// The CV strategy the flags ask for, and the kernel-cache budget in MB
+    /// (`cache_mb` is `-m`).
+    pub fn strategy(&self, cache_mb: f64) -> (CvStrategy, f64) {
+        let (mut order, mut seeder) = self.seeding().axes();
+        if let Some(s) = self.seeder {
+            seeder = s;
+            if !s.orders().contains(&order) {
+                order = s.orders()[0];
+            }
+        }
+        if let Some(o) = self.order {
+            order = o;
+        }
+        let (cache, budget) = match (self.cache, self.shared_cache_mb) {
+            (Some(c), _) => (c, cache_mb),
+            (None, Some(mb)) => (CacheMode::Shared, mb),
+            (None, None) => (CacheMode::PerSolve, cache_mb),
+        };
+        let threads = match self.threads {
+            Some(t) => usize::from(t),
+            None if self.parallel => rayon::current_num_threads().max(2),
+            None => 1,
+        };
+        (
+            CvStrategy {
+                order,
+                seeder,
+                cache,
+                threads,
+            },
+            budget,
+        )
+    }
+
+    /// The seeding method (none unless given).
+    pub fn seeding(&self) -> SeedingMethod {
+        self.seeding.unwrap_or(SeedingMethod::None)
+    }
+}
+
+/// Options of `cvbench svm`, named as `svm-train`'s. `-h` selects shrinking
+/// (as in `svm-train`); help is `--help`.
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+#[command(disable_help_flag = true)]
+pub struct SvmArgs {
+    /// LibSVM-format training file (may be .xz, .bz2 or .gz compressed).
+    pub datafile: PathBuf,
+    /// Where to write the model (default: DATAFILE's file name plus `.model`,
+    /// in the current folder, as `svm-train`). Not with -v.
+    pub model_file: Option<PathBuf>,
+    /// SVM type: 0 = C-SVC, the only one implemented (`svm-train -s`).
+    #[arg(short = 's', default_value = "0")]
+    pub svm_type: String,
+    /// Kernel: 0 linear, 2 RBF (`svm-train -t`).
+    #[arg(short = 't', default_value = "2")]
+    pub kernel_type: String,
+    /// Cost C (`svm-train -c`).
+    #[arg(short = 'c', default_value_t = 1.0, allow_negative_numbers = true)]
+    pub c: f64,
+    /// RBF gamma (default 1/num_features, as `svm-train`).
+    #[arg(short = 'g', allow_negative_numbers = true)]
+    pub gamma: Option<f64>,
+    /// Stopping tolerance (`svm-train -e`).
+    #[arg(short = 'e', default_value_t = 1e-3, allow_negative_numbers = true)]
+    pub eps: f64,
+    /// Kernel cache size in MB (`svm-train -m`).
+    #[arg(short = 'm', default_value_t = 100.0, allow_negative_numbers = true)]
+    pub cache_mb: f64,
+    /// Shrinking heuristic, 0 or 1 (`svm-train -h`).
+    #[arg(short = 'h', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
+    pub shrinking: u8,
+    /// Probability estimates: only 0 (`svm-train -b`).
+    #[arg(short = 'b', default_value = "0")]
+    pub probability: String,
+    /// Unsupported `svm-train` options (polynomial/sigmoid kernel and
+    /// nu/epsilon parameters, class weights): refused with a clear message.
+    #[arg(short = 'd', hide = true, allow_negative_numbers = true)]
+    pub degree: Option<String>,
+    #[arg(short = 'r', hide = true, allow_negative_numbers = true)]
+    #[doc(hidden)]
+    pub coef0: Option<String>,
+    #[arg(short = 'n', hide = true, allow_negative_numbers = true)]
+    #[doc(hidden)]
+    pub nu: Option<String>,
+    #[arg(short = 'p', hide = true, allow_negative_numbers = true)]
+    #[doc(hidden)]
+    pub epsilon_svr: Option<String>,
+    #[arg(short = 'w', hide = true, allow_negative_numbers = true)]
+    #[doc(hidden)]
+    pub weight: Vec<String>,
+    /// k-fold cross-validation (`svm-train -v k`).
+    #[arg(short = 'v', value_parser = parse_folds, allow_negative_numbers = true)]
+    pub folds: Option<usize>,
+    /// Quiet: print no optimisation output (`svm-train -q`).
+    #[arg(short = 'q', long = "quiet")]
+    pub quiet: bool,
+    /// The cross-validation strategy (with -v only).
+    #[command(flatten)]
+    pub cv: CvFlags,
+    /// Without -v: predict this LibSVM test file with the model read back
+    /// from the model file, and print `svm-predict`'s
+    /// `Accuracy = ...% (correct/total) (classification)` line.
+    #[arg(long)]
+    pub test: Option<PathBuf>,
+    /// Also print counters and timings (before the last line).
+    #[arg(long)]
+    pub stats: bool,
+    /// Print one JSON object (what ran, the results, the files written)
+    /// instead of svm-train's text.
+    #[arg(long)]
+    pub json: bool,
+    /// Use -c/-g/-e exactly as given. By default they are rounded to f32, as
+    /// the installed `svm-train` (Debian 3.24+ds, which parses them with
+    /// `strtof`) does, so that both print the same numbers.
+    #[arg(long)]
+    pub exact_params: bool,
+    /// Also run `svm-train` with the same options and print its results.
+    #[arg(long)]
+    pub peer: bool,
+    /// Print help.
+    #[arg(long, action = clap::ArgAction::Help)]
+    pub help: Option<bool>,
+}
+
+fn parse_seeding(s: &str) -> Result<SeedingMethod, String> {
+    SeedingMethod::parse(s).ok_or_else(|| {
+        format!(
+            "unknown seeding method `{s}`: use {}",
+            SeedingMethod::names()
+        )
+    })
+}
+
+fn parse_order(s: &str) -> Result<RoundOrder, String> {
+    RoundOrder::parse(s)
+        .ok_or_else(|| format!("unknown round order `{s}`: use {}", RoundOrder::names()))
+}
+
+fn parse_seeder(s: &str) -> Result<SeederKind, String> {
+    SeederKind::parse(s).ok_or_else(|| format!("unknown seeder `{s}`: use {}", SeederKind::names()))
+}
+
+fn parse_cache(s: &str) -> Result<CacheMode, String> {
+    CacheMode::parse(s)
+        .ok_or_else(|| format!("unknown cache mode `{s}`: use {}", CacheMode::names()))
+}
+
+fn parse_folds(s: &str) -> Result<usize, String> {
+    match s.parse::<i64>() {
+        Ok(k) if k >= 2 => Ok(k as usize),
+        Ok(_) => Err(format!(
+            "n-fold cross validation needs n >= 2, got {s} (svm-train: \"n must >= 2\")"
+        )),
+        Err(_) => Err(format!("expected a number of folds >= 2, got `{s}`")),
+    }
+}
+
+impl SvmArgs {
+    /// Refuse what `cvbench svm` does not implement and options that would
+    /// do nothing in this call: one line naming the option and what is
+    /// supported.
+    pub fn check(&self) -> Result<(), SvmUsage> {
+        let no = |m: String| Err(SvmUsage(m));
+        if self.svm_type != "0" {
+            return no(format!(
+                "-s {}: only C-SVC (-s 0) is implemented; nu-SVC, one-class SVM, epsilon-SVR and nu-SVR are not",
+                self.svm_type
+            ));
+        }
+        if self.kernel_type != "0" && self.kernel_type != "2" {
+            return no(format!(
+                "-t {}: only the linear (-t 0) and RBF (-t 2, the default) kernels are implemented",
+                self.kernel_type
+            ));
+        }
+        if self.probability != "0" {
+            return no(format!(
+                "-b {}: probability estimates are not implemented (only -b 0)",
+                self.probability
+            ));
+        }
+        for (given, flag, what) in [
+            (&self.degree, "-d", "the polynomial kernel's degree"),
+            (&self.coef0, "-r", "the polynomial/sigmoid kernels' coef0"),
+            (&self.nu, "-n", "nu of nu-SVC, one-class SVM and nu-SVR"),
+            (&self.epsilon_svr, "-p", "epsilon of epsilon-SVR"),
+        ] {
+            if let Some(v) = given {
+                return no(format!(
+                    "{flag} {v}: sets {what}, which cvbench does not implement (C-SVC, -t 0 or 2)"
+                ));
+            }
+        }
+        if !self.weight.is_empty() {
+            return no(
+                "-wi WEIGHT: class weights are not implemented (cvbench trains with one C for both classes)"
+                    .into(),
+            );
+        }
+        if self.kernel_type == "0" && self.gamma.is_some() {
+            return no(
+                "-g sets the RBF kernel's gamma; with -t 0 (linear) it does nothing: drop it"
+                    .into(),
+            );
+        }
+        match self.folds {
+            None => {
+                if let Some(flag) = self.cv.given().first() {
+                    return no(format!(
+                        "{flag} applies to cross-validation only: add -v K, or drop {flag}"
+                    ));
+                }
+            }
+            Some(_) => {
+                if self.test.is_some() {
+                    return no("--test predicts with the trained model, and -v trains none (as svm-train -v): drop -v or --test".into());
+                }
+                if let Some(m) = &self.model_file {
+                    return no(format!(
+                        "model file {}: -v writes no model (as svm-train -v): drop -v or the model file",
+                        m.display()
+                    ));
+                }
+                if self.cv.seed.is_some() && !self.cv.stratified {
+                    return no("--seed is the seed of --stratified folds; LIBSVM's folds (the default) use glibc rand() seeded with 1: add --stratified or drop --seed".into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The model file: as given, else `svm-train`'s default (the data file's
+    /// name plus `.model`, in the current folder).
+    pub fn model_path(&self) -> PathBuf {
+        self.model_file.clone().unwrap_or_else(|| {
+            let name = self
+                .datafile
+                .file_name()
+                .map_or_else(|| "data".into(), |n| n.to_string_lossy().into_owned());
+            PathBuf::from(format!("{name}.model"))
+        })
+    }
+}

@@ -1,0 +1,144 @@
+//! Unit tests of `cvbench svm`'s argument handling.
+
+use super::*;
+use clap::{Args, Command, FromArgMatches};
+
+#[test]
+fn fmt_g_matches_printf() {
+    assert_eq!(fmt_g(77.03703703703704), "77.037");
+    assert_eq!(fmt_g(100.0), "100");
+    assert_eq!(fmt_g(84.81481481481481), "84.8148");
+    assert_eq!(fmt_g(0.5), "0.5");
+    assert_eq!(fmt_g(1234567.0), "1.23457e+06");
+    assert_eq!(fmt_g(0.0000123), "1.23e-05");
+}
+
+#[test]
+fn parses_svm_train_style_flags_as_a_subcommand() {
+    let cmd = SvmArgs::augment_args(Command::new("svm"));
+    let root = Command::new("cvbench").subcommand(cmd);
+    root.clone().debug_assert();
+    let m = root
+        .try_get_matches_from([
+            "cvbench",
+            "svm",
+            "heart",
+            "-c",
+            "2182",
+            "-g",
+            "0.2",
+            "-h",
+            "0",
+            "-v",
+            "10",
+            "--libsvm-folds",
+        ])
+        .unwrap();
+    let (_, sub) = m.subcommand().unwrap();
+    let a = SvmArgs::from_arg_matches(sub).unwrap();
+    assert_eq!(a.c, 2182.0);
+    assert_eq!(a.gamma, Some(0.2));
+    assert_eq!(a.shrinking, 0);
+    assert_eq!(a.folds, Some(10));
+    assert!(a.cv.libsvm_folds);
+    assert_eq!(a.kernel_type, "2");
+}
+
+fn parse(args: &[&str]) -> Result<SvmArgs, String> {
+    let cmd = SvmArgs::augment_args(Command::new("svm"));
+    let root = Command::new("cvbench").subcommand(cmd);
+    let mut all = vec!["cvbench", "svm"];
+    all.extend_from_slice(args);
+    let m = root.try_get_matches_from(all).map_err(|e| e.to_string())?;
+    let (_, sub) = m.subcommand().ok_or("no subcommand")?;
+    SvmArgs::from_arg_matches(sub).map_err(|e| e.to_string())
+}
+
+fn refused(args: &[&str]) -> String {
+    let a = parse(args).unwrap_or_else(|e| panic!("{args:?} should parse: {e}"));
+    match a.check() {
+        Err(e) => e.to_string(),
+        Ok(()) => panic!("{args:?} should be refused"),
+    }
+}
+
+#[test]
+fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
+    for (args, want) in [
+        (vec!["d", "-s", "1"], "-s 1: only C-SVC (-s 0)"),
+        (
+            vec!["d", "-t", "1"],
+            "-t 1: only the linear (-t 0) and RBF (-t 2",
+        ),
+        (vec!["d", "-t", "3"], "-t 3"),
+        (vec!["d", "-b", "1"], "-b 1: probability estimates"),
+        (
+            vec!["d", "-d", "3"],
+            "-d 3: sets the polynomial kernel's degree",
+        ),
+        (vec!["d", "-r", "1"], "-r 1"),
+        (vec!["d", "-n", "0.5"], "-n 0.5"),
+        (vec!["d", "-p", "0.1"], "-p 0.1"),
+        (vec!["d", "-w1", "5"], "-wi WEIGHT: class weights"),
+        (
+            vec!["d", "-t", "0", "-g", "0.5"],
+            "with -t 0 (linear) it does nothing",
+        ),
+    ] {
+        let e = refused(&args);
+        assert!(e.contains(want), "{args:?}: {e}");
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+    for ok in [
+        vec!["d", "-s", "0", "-t", "0", "-b", "0", "-q"],
+        vec!["d", "m.model", "-c", "2"],
+        vec!["d", "-v", "5", "--seeding", "sir", "--parallel"],
+        vec!["d", "-v", "5", "--stratified", "--seed", "3"],
+        vec!["d", "--test", "t"],
+    ] {
+        let a = parse(&ok).unwrap();
+        assert!(a.check().is_ok(), "{ok:?}: {:?}", a.check());
+    }
+}
+
+#[test]
+fn options_that_would_do_nothing_are_refused() {
+    for (args, want) in [
+        (
+            vec!["d", "--seeding", "ato"],
+            "--seeding applies to cross-validation only",
+        ),
+        (
+            vec!["d", "--parallel"],
+            "--parallel applies to cross-validation only",
+        ),
+        (
+            vec!["d", "--shared-cache-mb", "10"],
+            "--shared-cache-mb applies",
+        ),
+        (vec!["d", "--stratified"], "--stratified applies"),
+        (
+            vec!["d", "-v", "3", "--test", "t"],
+            "--test predicts with the trained model",
+        ),
+        (vec!["d", "m", "-v", "3"], "-v writes no model"),
+        (
+            vec!["d", "-v", "3", "--seed", "2"],
+            "--seed is the seed of --stratified",
+        ),
+    ] {
+        let e = refused(&args);
+        assert!(e.contains(want), "{args:?}: {e}");
+    }
+}
+
+#[test]
+fn the_default_model_file_is_the_data_file_name_plus_model() {
+    let a = parse(&["some/dir/heart_scale"]).unwrap();
+    assert_eq!(
+        a.model_path(),
+        std::path::PathBuf::from("heart_scale.model")
+    );
+    let a = parse(&["heart_scale", "out/x.model"]).unwrap();
+    assert_eq!(a.model_path(), std::path::PathBuf::from("out/x.model"));
+}

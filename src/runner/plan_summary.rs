@@ -1,0 +1,102 @@
+//! What `cvbench validate` and `cvbench run --dry-run` say about a plan: the
+//! cells counted per value of each part of their keys (datasets, methods,
+//! k, ...) and the estimated cost, instead of one line per cell.
+
+use crate::experiments::Plan;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// Parts with more distinct values than this are only counted.
+const MAX_LISTED: usize = 12;
+
+/// The estimated cost of the cells `which`, as a clause to append (empty
+/// when the kind estimates none).
+pub fn cost_text(plan: &dyn Plan, which: &[usize]) -> String {
+    let costs: Option<Vec<f64>> = which.iter().map(|&i| plan.cost(i)).collect();
+    match costs {
+        Some(c) if !c.is_empty() => {
+            let total: f64 = c.iter().sum();
+            let max = c.iter().copied().fold(0.0, f64::max);
+            format!(
+                ", estimated cost {} (largest cell {}; {})",
+                sci(total),
+                sci(max),
+                unit(plan.head().kind)
+            )
+        }
+        _ => String::new(),
+    }
+}
+
+fn unit(kind: &str) -> &'static str {
+    match kind {
+        "treecv" => "point updates x stored features per row",
+        _ => "the kind's cost units",
+    }
+}
+
+/// `1.2e9`-style for large numbers, plain below 10^5.
+fn sci(x: f64) -> String {
+    if x < 1e5 {
+        format!("{x:.0}")
+    } else {
+        let e = x.log10().floor();
+        format!("{:.1}e{}", x / 10f64.powf(e), e as i64)
+    }
+}
+
+/// What the unnamed parts of a kind's cell keys are, by position.
+fn part_names(kind: &str) -> &'static [&'static str] {
+    match kind {
+        "treecv" => &["dataset", "learner", "method", "order"],
+        "svm_cv" => &["dataset", "setting", "k", "method"],
+        _ => &[],
+    }
+}
+
+/// The cells counted per value of each `|`-separated part of their keys
+/// (parts written `name=value` are named by `name`, others by position),
+/// one line per part.
+pub fn cell_summary(plan: &dyn Plan) -> String {
+    let cells = plan.cells();
+    let names = part_names(plan.head().kind);
+    let mut parts: BTreeMap<usize, (String, BTreeMap<String, usize>)> = BTreeMap::new();
+    for c in cells {
+        for (j, part) in c.key.split('|').enumerate() {
+            let (name, value) = match part.split_once('=') {
+                Some((n, v)) if !n.contains('(') => (n.to_string(), v.to_string()),
+                _ => (
+                    names
+                        .get(j)
+                        .map_or_else(|| format!("part {}", j + 1), |n| (*n).to_string()),
+                    part.to_string(),
+                ),
+            };
+            let e = parts.entry(j).or_insert_with(|| (name, BTreeMap::new()));
+            *e.1.entry(value).or_insert(0) += 1;
+        }
+    }
+    let mut out = String::new();
+    for (name, values) in parts.values() {
+        if name == "rep" || name == "seed" {
+            let n = values.len();
+            let _ = writeln!(out, "  {name}: {n} value{}", if n == 1 { "" } else { "s" });
+            continue;
+        }
+        if values.len() > MAX_LISTED {
+            let _ = writeln!(out, "  {name}: {} distinct values", values.len());
+            continue;
+        }
+        let mut v: Vec<(&String, &usize)> = values.iter().collect();
+        // Numbers in numeric order (5, 10, 100), words after.
+        v.sort_by(|a, b| match (a.0.parse::<f64>(), b.0.parse::<f64>()) {
+            (Ok(x), Ok(y)) => x.total_cmp(&y),
+            (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+            (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+            _ => a.0.cmp(b.0),
+        });
+        let list: Vec<String> = v.iter().map(|(k, n)| format!("{k} ({n})")).collect();
+        let _ = writeln!(out, "  {name}: {}", list.join(", "));
+    }
+    out
+}
