@@ -5,10 +5,10 @@ use super::config::{FoldMode, Method, SvmCvConfig};
 use super::rows::SvmRow;
 use crate::config::{ConfigFile, KValue};
 use crate::data::Dataset;
+use crate::experiments::cell_key::{no_duplicates, CellKey, CellList};
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
-use crate::seed;
 use crate::svm::folds::Folds;
 use crate::svm::{KernelKind, SvmParams};
 use std::sync::Arc;
@@ -93,6 +93,26 @@ impl SvmPlan {
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, ExperimentError> {
     let c: SvmCvConfig = cfg.parse()?;
     c.check_lists(cfg)?;
+    // Entries that would give one cell twice (their labels are the keys).
+    let settings = c.settings.get_ref().iter();
+    no_duplicates(
+        cfg,
+        "settings",
+        settings.map(|s| (format!("label = {:?}", s.get_ref().label), s.span())),
+    )?;
+    no_duplicates(
+        cfg,
+        "k",
+        c.k.get_ref()
+            .iter()
+            .map(|k| (k.get_ref().label(), k.span())),
+    )?;
+    let methods = c.methods.get_ref().iter();
+    no_duplicates(
+        cfg,
+        "methods",
+        methods.map(|m| (m.as_str(), c.methods.span())),
+    )?;
     let peers_wanted = c.methods.get_ref().iter().any(|m| m.is_peer());
     let peers_ok = peer::available();
     if peers_wanted && !peers_ok {
@@ -120,7 +140,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         datasets.push((data.name.clone(), data));
     }
     let mut specs = Vec::new();
-    let mut cells = Vec::new();
+    let mut cells = CellList::new(cfg, c.seed);
     for (di, (dname, data)) in datasets.iter().enumerate() {
         for (si, s) in c.settings.get_ref().iter().enumerate() {
             for kv in c.k.get_ref() {
@@ -155,16 +175,11 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
                     if m == Method::LibsvmV && k == data.n() {
                         continue; // svm-train -v n is plain LOOCV; the per-fold peer covers it
                     }
-                    let key = format!(
-                        "{dname}|{}|k={}|{}",
-                        s.get_ref().label,
-                        kv.get_ref().label(),
-                        m.as_str()
-                    );
-                    cells.push(Cell {
-                        seed: seed::derive(c.seed, &key),
-                        key,
-                    });
+                    let key = CellKey::new(dname)
+                        .part(&s.get_ref().label)
+                        .field("k", kv.get_ref().label())
+                        .part(m.as_str());
+                    cells.push(key, s.span())?;
                     specs.push(CellSpec {
                         dataset: di,
                         setting: si,
@@ -199,7 +214,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
             name: c.name.into_inner(),
             base_seed: c.seed,
             exclusive: c.exclusive.unwrap_or(true),
-            cells,
+            cells: cells.into_cells(),
         },
         fold_mode: c.folds.unwrap_or(FoldMode::Libsvm),
         datasets,
