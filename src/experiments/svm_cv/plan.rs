@@ -125,17 +125,20 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
     for spec in c.datasets.get_ref() {
         let data = ctx.dataset(spec)?;
         let bad = data.y.iter().any(|&y| y != 1.0 && y != -1.0);
+        let (message, fix) = if data.n() < 2 {
+            (
+                "has fewer than 2 rows",
+                "check the data file (k-fold CV needs at least 2 rows)",
+            )
+        } else {
+            (
+                "needs labels in {-1, +1}",
+                "add a label transform (one_vs_rest, even_odd or map)",
+            )
+        };
         if bad || data.n() < 2 {
-            return Err(cfg
-                .invalid(
-                    c.datasets.span(),
-                    &format!(
-                        "dataset {} needs labels in {{-1, +1}} and at least 2 rows",
-                        data.name
-                    ),
-                    "add a label transform (one_vs_rest, even_odd or map)",
-                )
-                .into());
+            let message = format!("dataset {} {message}", data.name);
+            return Err(cfg.invalid(c.datasets.span(), &message, fix).into());
         }
         datasets.push((data.name.clone(), data));
     }
