@@ -530,6 +530,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn format_names_are_the_config_names_and_labels_rules_hold() {
+        for f in Format::ALL {
+            let parsed: Format = toml::from_str::<toml::Table>(&format!("f = \"{}\"", f.name()))
+                .unwrap()["f"]
+                .clone()
+                .try_into()
+                .unwrap();
+            assert_eq!(parsed, f);
+            assert!(Format::names().contains(f.name()));
+        }
+        assert!(Format::Idx.check_labels(false).is_err());
+        assert!(Format::Libsvm.check_labels(true).is_err());
+        assert!(Format::Madelon.check_labels(false).is_ok());
+        let e = Format::Idx
+            .read_files(Path::new("x"), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs `labels"), "{e}");
+    }
+
+    #[test]
     fn builtin_registry_parses_and_has_required_entries() {
         let reg = Registry::from_toml(REGISTRY_TOML).unwrap();
         for name in [
