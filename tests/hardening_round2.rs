@@ -348,3 +348,42 @@ fn bad_output_folders_values_and_names_are_usage_errors() {
         assert_exit(&o, 2, &["c.toml:2:8:", "cvbench report"]);
     }
 }
+
+/// Issue 21, 11: an unsharded run whose cells another process removed while
+/// it finished (a concurrent `--fresh`) says so, not "run the missing shards".
+#[test]
+fn cells_removed_by_another_run_are_reported_as_a_race() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = tiny_treecv().replace("k = [2]", "k = [2, 3]");
+    std::fs::write(dir.path().join("c.toml"), t).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "c.toml", "--out", "out", "--threads", "1"])
+        .current_dir(dir.path())
+        .env_remove("CVBENCH_DATA_DIR")
+        .env("CVBENCH_TEST_CELL_DELAY_MS", "1500")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first cell's file appears; remove it while the second cell waits.
+    let cells = dir.path().join("out/t/cells");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let first = loop {
+        let json: Vec<_> = std::fs::read_dir(&cells)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        if let Some(p) = json.first() {
+            break p.clone();
+        }
+        assert!(std::time::Instant::now() < deadline, "no cell was written");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    std::fs::remove_file(first).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_exit(&o, 1, &["disappeared while this run finished", "--fresh"]);
+    assert!(!stderr(&o).contains("missing shards"), "{}", stderr(&o));
+}
