@@ -227,119 +227,145 @@ fn plan_bkl(
     BklProblem::new(b.n_features)
         .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1"))?;
     if let Some(f) = &b.figure1 {
-        in_range(
-            cfg,
-            &span,
-            "figure1.repetitions",
-            f.repetitions,
-            1,
-            MAX_REPETITIONS,
-        )?;
-        in_range(
-            cfg,
-            &span,
-            "figure1.fresh_examples",
-            f.fresh_examples,
-            0,
-            MAX_FRESH_EXAMPLES,
-        )?;
-        in_range(cfg, &span, "figure1.n_max", f.n_max, 1, MAX_POINTS)?;
-        if f.s == 0 || f.n_min < f.s || f.n_max < f.n_min {
-            return Err(cfg
-                .invalid(
-                    span,
-                    "figure1 needs s >= 1 and s <= n_min <= n_max",
-                    "the paper uses n_min = 10, n_max = 30, s = 10, repetitions = 1000",
-                )
-                .into());
-        }
-        let sizes = (f.n_max - f.n_min).saturating_add(1);
-        if sizes.saturating_mul(2) > MAX_CELLS {
-            return Err(cfg
-                .invalid(
-                    span,
-                    &format!(
-                        "figure1 n_min..n_max spans {sizes} sizes, more than {MAX_CELLS} cells"
-                    ),
-                    "the paper uses n_min = 10, n_max = 30",
-                )
-                .into());
-        }
-        for n in f.n_min..=f.n_max {
-            for procedure in [Procedure::HoldOut, Procedure::Progressive] {
-                let run = BklRun {
-                    n_features: b.n_features,
-                    n_train: n - f.s,
-                    s: f.s,
-                    procedure,
-                    delay: 0,
-                    fresh: f.fresh_examples,
-                    reps: f.repetitions,
-                    seed,
-                };
-                // Cell keys keep the spellings `reps=` and `fresh=` of
-                // before the config keys were renamed: a key seeds its
-                // cell, so renaming it would change the numbers.
-                let key = CellKey::new("figure1")
-                    .field("N", b.n_features)
-                    .field("n", n)
-                    .field("s", f.s)
-                    .part(procedure_name(procedure))
-                    .field("reps", f.repetitions)
-                    .field("fresh", f.fresh_examples);
-                let study = "figure1";
-                cells.push(key, span.clone(), Work::Bkl { study, run })?;
-            }
-        }
+        plan_figure1(cfg, seed, &span, b.n_features, f, cells)?;
     }
     if let Some(t) = &b.table {
-        in_range(
-            cfg,
-            &span,
-            "table.repetitions",
-            t.repetitions,
-            1,
-            MAX_REPETITIONS,
-        )?;
-        in_range(
-            cfg,
-            &span,
-            "table.fresh_examples",
-            t.fresh_examples,
-            0,
-            MAX_FRESH_EXAMPLES,
-        )?;
-        for &d in &t.delays {
-            in_range(cfg, &span, "a table delay", d, 0, MAX_POINTS)?;
+        plan_table(cfg, seed, &span, b.n_features, t, cells)?;
+    }
+    Ok(())
+}
+
+/// Figure 1's cells: hold-out and progressive for each total size `n`.
+fn plan_figure1(
+    cfg: &ConfigFile,
+    seed: u64,
+    span: &Range<usize>,
+    n_features: usize,
+    f: &config::Figure1Spec,
+    cells: &mut Cells,
+) -> Result<(), ExperimentError> {
+    let span = span.clone();
+    in_range(
+        cfg,
+        &span,
+        "figure1.repetitions",
+        f.repetitions,
+        1,
+        MAX_REPETITIONS,
+    )?;
+    in_range(
+        cfg,
+        &span,
+        "figure1.fresh_examples",
+        f.fresh_examples,
+        0,
+        MAX_FRESH_EXAMPLES,
+    )?;
+    in_range(cfg, &span, "figure1.n_max", f.n_max, 1, MAX_POINTS)?;
+    if f.s == 0 || f.n_min < f.s || f.n_max < f.n_min {
+        return Err(cfg
+            .invalid(
+                span,
+                "figure1 needs s >= 1 and s <= n_min <= n_max",
+                "the paper uses n_min = 10, n_max = 30, s = 10, repetitions = 1000",
+            )
+            .into());
+    }
+    let sizes = (f.n_max - f.n_min).saturating_add(1);
+    if sizes.saturating_mul(2) > MAX_CELLS {
+        return Err(cfg
+            .invalid(
+                span,
+                &format!("figure1 n_min..n_max spans {sizes} sizes, more than {MAX_CELLS} cells"),
+                "the paper uses n_min = 10, n_max = 30",
+            )
+            .into());
+    }
+    for n in f.n_min..=f.n_max {
+        for procedure in [Procedure::HoldOut, Procedure::Progressive] {
+            let run = BklRun {
+                n_features,
+                n_train: n - f.s,
+                s: f.s,
+                procedure,
+                delay: 0,
+                fresh: f.fresh_examples,
+                reps: f.repetitions,
+                seed,
+            };
+            // Cell keys keep the spellings `reps=` and `fresh=` of
+            // before the config keys were renamed: a key seeds its
+            // cell, so renaming it would change the numbers.
+            let key = CellKey::new("figure1")
+                .field("N", n_features)
+                .field("n", n)
+                .field("s", f.s)
+                .part(procedure_name(procedure))
+                .field("reps", f.repetitions)
+                .field("fresh", f.fresh_examples);
+            let study = "figure1";
+            cells.push(key, span.clone(), Work::Bkl { study, run })?;
         }
-        let published = published()?;
-        for row in &published.table {
-            let mut delays = vec![0];
-            if row.procedure == Procedure::Progressive {
-                delays.extend(t.delays.iter().copied().filter(|&d| d > 0));
-            }
-            for delay in delays {
-                let run = BklRun {
-                    n_features: b.n_features,
-                    n_train: row.n_train,
-                    s: row.s,
-                    procedure: row.procedure,
-                    delay,
-                    fresh: t.fresh_examples,
-                    reps: t.repetitions,
-                    seed,
-                };
-                let study = if delay == 0 { "table" } else { "delay" };
-                let key = CellKey::new(study)
-                    .field("N", b.n_features)
-                    .field("train", row.n_train)
-                    .field("s", row.s)
-                    .part(procedure_name(row.procedure))
-                    .field("delay", delay)
-                    .field("reps", t.repetitions)
-                    .field("fresh", t.fresh_examples);
-                cells.push(key, span.clone(), Work::Bkl { study, run })?;
-            }
+    }
+    Ok(())
+}
+
+/// The table's cells: one per published row (and delay).
+fn plan_table(
+    cfg: &ConfigFile,
+    seed: u64,
+    span: &Range<usize>,
+    n_features: usize,
+    t: &config::TableSpec,
+    cells: &mut Cells,
+) -> Result<(), ExperimentError> {
+    let span = span.clone();
+    in_range(
+        cfg,
+        &span,
+        "table.repetitions",
+        t.repetitions,
+        1,
+        MAX_REPETITIONS,
+    )?;
+    in_range(
+        cfg,
+        &span,
+        "table.fresh_examples",
+        t.fresh_examples,
+        0,
+        MAX_FRESH_EXAMPLES,
+    )?;
+    for &d in &t.delays {
+        in_range(cfg, &span, "a table delay", d, 0, MAX_POINTS)?;
+    }
+    let published = published()?;
+    for row in &published.table {
+        let mut delays = vec![0];
+        if row.procedure == Procedure::Progressive {
+            delays.extend(t.delays.iter().copied().filter(|&d| d > 0));
+        }
+        for delay in delays {
+            let run = BklRun {
+                n_features,
+                n_train: row.n_train,
+                s: row.s,
+                procedure: row.procedure,
+                delay,
+                fresh: t.fresh_examples,
+                reps: t.repetitions,
+                seed,
+            };
+            let study = if delay == 0 { "table" } else { "delay" };
+            let key = CellKey::new(study)
+                .field("N", n_features)
+                .field("train", row.n_train)
+                .field("s", row.s)
+                .part(procedure_name(row.procedure))
+                .field("delay", delay)
+                .field("reps", t.repetitions)
+                .field("fresh", t.fresh_examples);
+            cells.push(key, span.clone(), Work::Bkl { study, run })?;
         }
     }
     Ok(())
