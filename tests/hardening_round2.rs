@@ -387,3 +387,59 @@ fn cells_removed_by_another_run_are_reported_as_a_race() {
     assert_exit(&o, 1, &["disappeared while this run finished", "--fresh"]);
     assert!(!stderr(&o).contains("missing shards"), "{}", stderr(&o));
 }
+
+/// Issue 21, 8: SIGINT during an svm_cv `libsvm` cell leaves no
+/// `cvbench-svm-*` folder with copies of the data.
+#[cfg(unix)]
+#[test]
+fn sigint_during_a_peer_cell_leaves_no_temporary_folder() {
+    let on_path = |p: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(p).is_file()))
+    };
+    if !on_path("svm-train") || !on_path("svm-predict") {
+        eprintln!("SKIPPED: svm-train/svm-predict not installed (make peers)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let c = "kind = \"svm_cv\"\nname = \"s\"\nseed = 1\nk = [10]\nmethods = [\"libsvm\"]\n[[datasets]]\nsynthetic = { generator = \"linear-classification\", n = 3000, d = 20 }\n[[settings]]\nlabel = \"p\"\nc = 100\n";
+    std::fs::write(dir.path().join("c.toml"), c).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "c.toml", "--out", "out"])
+        .current_dir(dir.path())
+        .env_remove("CVBENCH_DATA_DIR")
+        .env("TMPDIR", tmp.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ours = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(tmp.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("cvbench-svm-"))
+            })
+            .collect()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while ours().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    if o.status.success() {
+        eprintln!("SKIPPED: the run finished before the interruption");
+        return;
+    }
+    assert_exit(&o, 130, &["interrupted"]);
+    assert!(ours().is_empty(), "left behind: {:?}", ours());
+}
