@@ -3,7 +3,7 @@
 
 use super::config::{FoldMode, Method, SvmCvConfig};
 use super::rows::SvmRow;
-use crate::config::{ConfigFile, KValue};
+use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::Dataset;
 use crate::experiments::cell_key::{no_duplicates, CellKey, CellList};
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
@@ -93,26 +93,7 @@ impl SvmPlan {
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, ExperimentError> {
     let c: SvmCvConfig = cfg.parse()?;
     c.check_lists(cfg)?;
-    // Entries that would give one cell twice (their labels are the keys).
-    let settings = c.settings.get_ref().iter();
-    no_duplicates(
-        cfg,
-        "settings",
-        settings.map(|s| (format!("label = {:?}", s.get_ref().label), s.span())),
-    )?;
-    no_duplicates(
-        cfg,
-        "k",
-        c.k.get_ref()
-            .iter()
-            .map(|k| (k.get_ref().label(), k.span())),
-    )?;
-    let methods = c.methods.get_ref().iter();
-    no_duplicates(
-        cfg,
-        "methods",
-        methods.map(|m| (m.as_str(), c.methods.span())),
-    )?;
+    check_duplicates(cfg, &c)?;
     let peers_wanted = c.methods.get_ref().iter().any(|m| m.is_peer());
     let peers_ok = peer::available();
     if peers_wanted && !peers_ok {
@@ -224,4 +205,28 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         settings,
         specs,
     })
+}
+
+/// Entries that would give one cell twice (their labels are the keys): two
+/// settings with one label, a `k` or a method listed twice.
+fn check_duplicates(cfg: &ConfigFile, c: &SvmCvConfig) -> Result<(), ConfigError> {
+    let settings = c.settings.get_ref().iter();
+    no_duplicates(
+        cfg,
+        "settings",
+        settings.map(|s| (format!("label = {:?}", s.get_ref().label), s.span())),
+    )?;
+    no_duplicates(
+        cfg,
+        "k",
+        c.k.get_ref()
+            .iter()
+            .map(|k| (k.get_ref().label(), k.span())),
+    )?;
+    let methods = c.methods.get_ref().iter();
+    no_duplicates(
+        cfg,
+        "methods",
+        methods.map(|m| (m.as_str(), c.methods.span())),
+    )
 }
