@@ -192,6 +192,8 @@ impl ConfigFile {
             Some("is longer than 200 bytes")
         } else if name.starts_with('-') || name.starts_with(' ') || name.ends_with(' ') {
             Some("starts with `-` or has leading/trailing spaces")
+        } else if is_results_root_file(name) {
+            Some("is the name of a file `cvbench report` writes beside the run folders (REPORT.md, index.html, tables and figures)")
         } else {
             None
         };
@@ -216,6 +218,22 @@ impl ConfigFile {
             fix: fix.to_string(),
         }
     }
+}
+
+/// The file name extensions of what `cvbench report` writes at the results
+/// root beside the run folders (`REPORT.md`, `index.html`, the overview
+/// tables and figures): a run folder may not be named like one.
+pub const RESULTS_ROOT_FILE_EXTENSIONS: &[&str] =
+    &["md", "html", "htm", "csv", "parquet", "json", "png", "svg"];
+
+/// Whether `name` (a run folder) could clash with a file at the results root.
+pub fn is_results_root_file(name: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && RESULTS_ROOT_FILE_EXTENSIONS
+                .iter()
+                .any(|e| e.eq_ignore_ascii_case(ext))
+    })
 }
 
 /// A `k` value: an integer, or `"n"` for leave-one-out.
@@ -254,33 +272,112 @@ pub enum NValue {
     All,
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum IntOrString {
-    Int(i64),
-    Str(String),
+/// A value that is an integer or a word (`k`: a number or "n"; `n`: a
+/// number or "all"), read by one visitor so that any other value (a float
+/// such as 2.5, a negative number, a boolean, another word) gets an error
+/// saying what is allowed, not serde's "did not match any variant".
+struct IntOrWord {
+    /// The key, for messages (`k`, `n`).
+    key: &'static str,
+    /// The one word allowed besides integers.
+    word: &'static str,
+    /// What the word means.
+    meaning: &'static str,
+    /// The smallest integer allowed.
+    min: u64,
+}
+
+enum IntOrWordValue {
+    Int(u64),
+    Word,
+}
+
+impl IntOrWord {
+    fn expected(&self) -> String {
+        format!(
+            "{} must be an integer >= {} or \"{}\" ({})",
+            self.key, self.min, self.word, self.meaning
+        )
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for &IntOrWord {
+    type Value = IntOrWordValue;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(&self.expected())
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntOrWordValue, E> {
+        if v < self.min {
+            return Err(E::custom(format!("{}, found {v}", self.expected())));
+        }
+        Ok(IntOrWordValue::Int(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntOrWordValue, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::custom(format!("{}, found {v}", self.expected()))),
+        }
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<IntOrWordValue, E> {
+        Err(E::custom(format!(
+            "{}, found the non-integer {v}",
+            self.expected()
+        )))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<IntOrWordValue, E> {
+        Err(E::custom(format!("{}, found {v}", self.expected())))
+    }
+
+    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IntOrWordValue, E> {
+        if v == self.word {
+            return Ok(IntOrWordValue::Word);
+        }
+        Err(E::custom(format!("{}, found \"{v}\"", self.expected())))
+    }
+}
+
+impl IntOrWord {
+    fn read<'de, D: serde::Deserializer<'de>>(&self, d: D) -> Result<IntOrWordValue, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+/// A value too large for this machine's `usize` is an error, not a wrap.
+fn to_usize<E: serde::de::Error>(key: &str, v: u64) -> Result<usize, E> {
+    usize::try_from(v).map_err(|_| E::custom(format!("{key} = {v} is too large")))
 }
 
 impl<'de> Deserialize<'de> for KValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match IntOrString::deserialize(d)? {
-            IntOrString::Int(k) if k >= 0 => Ok(KValue::Folds(k as usize)),
-            IntOrString::Str(s) if s == "n" => Ok(KValue::Loo),
-            _ => Err(serde::de::Error::custom(
-                "k must be a positive integer or \"n\" (leave-one-out)",
-            )),
+        let k = IntOrWord {
+            key: "k",
+            word: "n",
+            meaning: "leave-one-out",
+            min: 0,
+        };
+        match k.read(d)? {
+            IntOrWordValue::Int(v) => Ok(KValue::Folds(to_usize("k", v)?)),
+            IntOrWordValue::Word => Ok(KValue::Loo),
         }
     }
 }
 
 impl<'de> Deserialize<'de> for NValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        match IntOrString::deserialize(d)? {
-            IntOrString::Int(n) if n > 0 => Ok(NValue::Size(n as usize)),
-            IntOrString::Str(s) if s == "all" => Ok(NValue::All),
-            _ => Err(serde::de::Error::custom(
-                "n must be a positive integer or \"all\"",
-            )),
+        let n = IntOrWord {
+            key: "n",
+            word: "all",
+            meaning: "the whole dataset",
+            min: 1,
+        };
+        match n.read(d)? {
+            IntOrWordValue::Int(v) => Ok(NValue::Size(to_usize("n", v)?)),
+            IntOrWordValue::Word => Ok(NValue::All),
         }
     }
 }
@@ -318,6 +415,34 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("x.toml:2:"));
+    }
+
+    #[test]
+    fn k_and_n_errors_say_what_is_allowed() {
+        for (text, want) in [
+            (
+                "k = [2.5]",
+                "k must be an integer >= 0 or \"n\" (leave-one-out), found the non-integer 2.5",
+            ),
+            ("k = [-3]", "found -3"),
+            ("k = [true]", "found true"),
+            ("k = [\"m\"]", "found \"m\""),
+        ] {
+            let c = ConfigFile::from_text("x.toml", format!("kind = \"a\"\n{text}\n"));
+            let e = c.parse::<S>().unwrap_err().to_string();
+            assert!(e.contains(want) && e.contains("x.toml:2:"), "{e}");
+            assert!(!e.contains("untagged"), "{e}");
+        }
+        #[derive(Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct N {
+            n: Vec<NValue>,
+        }
+        let c = ConfigFile::from_text("x.toml", "n = [0]\n");
+        let e = c.parse::<N>().unwrap_err().to_string();
+        assert!(e.contains("n must be an integer >= 1 or \"all\""), "{e}");
+        let c = ConfigFile::from_text("x.toml", "n = [\"all\", 7]\n");
+        assert_eq!(c.parse::<N>().unwrap().n, [NValue::All, NValue::Size(7)]);
     }
 
     #[test]

@@ -4,8 +4,14 @@
 //! - Every atomic write ([`crate::results::table::write_atomic`]) holds
 //!   [`write_guard`] while its temporary file exists.
 //! - Other temporary files (the decompressed copy `cvbench svm --peer` hands
-//!   to `svm-train`) are [`TempFile`]s: removed on drop, and registered so that
-//!   an interruption removes them too.
+//!   to `svm-train`) are [`TempFile`]s, temporary folders [`TempDir`]s, and a
+//!   run folder's assembly lock is [`register`]ed: removed on drop, and
+//!   registered so that an interruption removes them too.
+//! - Temporary folders are named `<prefix>...-<pid>` under the system's
+//!   temporary folder (see [`TEMP_DIR_PREFIXES`]): on an interruption those of
+//!   this process are removed, and [`remove_orphan_temp_dirs`] (called when a
+//!   run starts) removes those of processes that are gone (killed with
+//!   SIGKILL, or older builds).
 //! - [`install`] (called once by the binary) starts a thread that, on SIGINT or
 //!   SIGTERM, waits for the write in flight to finish (taking the write lock
 //!   and keeping it, so no new one starts), removes the registered temporary
@@ -16,6 +22,10 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
+
+/// Name prefixes of our temporary folders under the system's temporary
+/// folder; each such folder's name ends with `-<pid>` of its process.
+pub const TEMP_DIR_PREFIXES: &[&str] = &["cvbench-svm-", "cvbench-tmp-"];
 
 static WRITES: Mutex<()> = Mutex::new(());
 static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -76,12 +86,119 @@ impl Drop for TempFile {
     }
 }
 
+/// A path (a file such as a lock, or a folder) that an interruption removes;
+/// dropping the guard only unregisters it (the owner removes it).
+#[derive(Debug)]
+pub struct Registered(PathBuf);
+
+/// Register `path` for removal on SIGINT/SIGTERM until the guard drops. Call
+/// it while holding [`write_guard`] around the path's creation, so that an
+/// interruption either comes before the path exists or sees it registered.
+pub fn register(path: &Path) -> Registered {
+    lock(&TEMPS).push(path.to_path_buf());
+    Registered(path.to_path_buf())
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        let p = &self.0;
+        lock(&TEMPS).retain(|q| q != p);
+    }
+}
+
+/// A temporary folder `<tmp>/<name>-<pid>`, removed with its content on
+/// drop and on SIGINT/SIGTERM. `name` must start with one of
+/// [`TEMP_DIR_PREFIXES`] (so that a folder left by a killed process is found).
+#[derive(Debug)]
+pub struct TempDir {
+    path: PathBuf,
+    _registered: Registered,
+}
+
+impl TempDir {
+    /// Create `<tmp>/<name>-<pid>` (emptied first if it is there).
+    pub fn new(name: &str) -> std::io::Result<TempDir> {
+        let path = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+        let _writes = write_guard();
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)?;
+        let registered = register(&path);
+        Ok(TempDir {
+            path,
+            _registered: registered,
+        })
+    }
+
+    /// Where the folder is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Whether process `pid` runs on this machine (`/proc/<pid>` exists; where
+/// there is no `/proc`, assumed alive, so nothing of another is removed).
+pub fn pid_alive(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        Path::new("/proc").join(pid.to_string()).exists()
+    } else {
+        true
+    }
+}
+
+/// Our temporary folders under `tmp` (names with a prefix of
+/// [`TEMP_DIR_PREFIXES`] ending in `-<pid>`) whose process `gone` says is gone.
+fn our_temp_dirs(tmp: &Path, gone: &dyn Fn(u32) -> bool) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            TEMP_DIR_PREFIXES.iter().any(|p| name.starts_with(p))
+                && name
+                    .rsplit_once('-')
+                    .and_then(|(_, pid)| pid.parse::<u32>().ok())
+                    .is_some_and(gone)
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
+/// Remove the temporary folders left by processes of ours that are gone
+/// (killed with SIGKILL, which leaves no chance to clean up); returns how
+/// many. Folders of running processes are left alone.
+pub fn remove_orphan_temp_dirs() -> usize {
+    let me = std::process::id();
+    let gone = |pid: u32| pid != me && !pid_alive(pid);
+    our_temp_dirs(&std::env::temp_dir(), &gone)
+        .iter()
+        .filter(|p| std::fs::remove_dir_all(p).is_ok())
+        .count()
+}
+
 /// Remove every registered temporary file (while holding the write lock) and
 /// exit with `code`. Never returns.
 fn clean_exit(code: i32) -> ! {
     let _writes = write_guard();
     for p in lock(&TEMPS).iter() {
-        let _ = std::fs::remove_file(p);
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(p);
+        } else {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    // Temporary folders of this process that were not registered.
+    let me = std::process::id();
+    for p in our_temp_dirs(&std::env::temp_dir(), &|pid| pid == me) {
+        let _ = std::fs::remove_dir_all(p);
     }
     eprintln!(
         "interrupted: stopped (finished cells are kept; run the same command again to resume)"
@@ -126,5 +243,26 @@ mod tests {
         drop(t);
         assert!(!p.exists());
         assert!(!lock(&TEMPS).contains(&p));
+    }
+
+    #[test]
+    fn temp_dirs_are_registered_and_orphans_found_by_pid() {
+        let d = TempDir::new("cvbench-tmp-unit").unwrap();
+        let p = d.path().to_path_buf();
+        std::fs::write(p.join("x"), b"1").unwrap();
+        assert!(lock(&TEMPS).contains(&p));
+        drop(d);
+        assert!(!p.exists() && !lock(&TEMPS).contains(&p));
+        let tmp = tempfile::tempdir().unwrap();
+        for name in [
+            "cvbench-svm-ab-12",
+            "cvbench-svm-ab-13",
+            "other-12",
+            "cvbench-svm-x",
+        ] {
+            std::fs::create_dir(tmp.path().join(name)).unwrap();
+        }
+        let found = our_temp_dirs(tmp.path(), &|pid| pid == 12);
+        assert_eq!(found, [tmp.path().join("cvbench-svm-ab-12")]);
     }
 }

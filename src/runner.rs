@@ -14,6 +14,7 @@
 //! temporary names and renamed, and the assembly takes a lock file.
 
 pub mod collect;
+pub mod out;
 pub mod plan_summary;
 pub mod prepare;
 pub mod progress;
@@ -23,7 +24,7 @@ pub mod store;
 
 use crate::config::ConfigFile;
 use crate::experiments::{Context, ExperimentError};
-use crate::results::{Record, ResultsError};
+use crate::results::Record;
 pub use prepare::{prepare, validate, Prepared};
 use rayon::prelude::*;
 pub use shard::Shard;
@@ -80,12 +81,30 @@ fn test_delay() {
 }
 
 /// Run a config end to end (or one shard's share of it). Config and data
-/// errors surface before any cell runs.
+/// errors surface before any cell runs. All of the run's parallel work
+/// (planning, cells, and the parallel methods inside a cell) runs on one
+/// pool of `opts.threads` threads.
 pub fn run(
     cfg: &ConfigFile,
     ctx: &Context,
     opts: &RunOptions,
 ) -> Result<RunSummary, ExperimentError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| ExperimentError::Cell {
+            cell: String::new(),
+            message: format!("thread pool: {e}"),
+        })?;
+    pool.install(|| run_in_pool(cfg, ctx, opts))
+}
+
+fn run_in_pool(
+    cfg: &ConfigFile,
+    ctx: &Context,
+    opts: &RunOptions,
+) -> Result<RunSummary, ExperimentError> {
+    out::check(&opts.out)?;
     let p = prepare(cfg, ctx, &opts.out)?;
     let (plan, dir) = (p.plan.as_ref(), p.dir.clone());
     let cells = plan.cells();
@@ -132,12 +151,10 @@ pub fn run(
     if opts.fresh && opts.shard.is_none() {
         let _ = std::fs::remove_dir_all(dir.join("cells"));
     }
-    // `create_dir_all` tolerates another process creating it at the same time.
-    std::fs::create_dir_all(dir.join("cells")).map_err(|source| ResultsError::Io {
-        path: dir.clone(),
-        source,
-    })?;
+    out::make(&opts.out, &dir)?;
     crate::results::atomic::clean_stale(&dir);
+    // Temporary folders of earlier runs that were killed (SIGKILL).
+    crate::interrupt::remove_orphan_temp_dirs();
     let todo: Vec<usize> = mine
         .iter()
         .copied()
@@ -158,18 +175,12 @@ pub fn run(
             mine.len()
         ));
     }
+    // Cells at once (recorded in the manifest): one for timing plans.
     let threads = if plan.exclusive() {
         1
     } else {
         opts.threads.unwrap_or(0)
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| ExperimentError::Cell {
-            cell: String::new(),
-            message: format!("thread pool: {e}"),
-        })?;
     let host = crate::results::atomic::host();
     let shard_label = opts.shard.as_ref().map(|s| s.to_string());
     let failed = AtomicBool::new(false);
@@ -201,12 +212,13 @@ pub fn run(
         bar.inc();
         Ok(())
     };
-    // Timing-sensitive plans run their cells in the calling thread, one at a time,
-    // so that a cell may still use the global pool (parallel TreeCV) undisturbed.
+    // Timing-sensitive plans run their cells one at a time, so that a cell
+    // may use the whole pool (parallel TreeCV) undisturbed; the pool is the
+    // run's (we are inside `pool.install`), so `--threads` bounds it too.
     let outcomes: Vec<Result<(), ExperimentError>> = if plan.exclusive() {
         todo.iter().map(|&i| run_one(i)).collect()
     } else {
-        pool.install(|| todo.par_iter().map(|&i| run_one(i)).collect())
+        todo.par_iter().map(|&i| run_one(i)).collect()
     };
     bar.finish();
     // Report the error that caused the stop, not a cell skipped because of it.
@@ -234,6 +246,19 @@ pub fn run(
     if opts.shard.is_some() && !collect::missing(&p).is_empty() {
         return Ok(summary(resumed, false, vec![]));
     }
-    let files = collect::assemble(&p, &info)?;
+    let files = collect::assemble(&p, &info).map_err(|e| match e {
+        // Unsharded, every cell was there a moment ago: another process
+        // removed some (a concurrent `--fresh`), not a missing shard.
+        ExperimentError::Incomplete {
+            run,
+            missing,
+            total,
+        } if opts.shard.is_none() => ExperimentError::Raced {
+            run,
+            missing,
+            total,
+        },
+        e => e,
+    })?;
     Ok(summary(resumed, true, files))
 }

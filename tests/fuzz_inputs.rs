@@ -1,6 +1,7 @@
 //! Fuzz tests on stable Rust (proptest): the LibSVM, IDX and UCI readers and
 //! the config path (parse, shared checks, each kind's plan) get arbitrary
-//! bytes and mutated real-looking inputs. Each must return a value or an
+//! bytes and mutated real-looking inputs, and config keys and sizes at their
+//! edges (`fuzz_config_keys_and_sizes`). Each must return a value or an
 //! error: never panic, abort, or ask the allocator for more than a small
 //! multiple of the input's size (a counting global allocator records the
 //! largest single request).
@@ -527,3 +528,7 @@ fn fuzz_config_path() {
         planned.load(Ordering::Relaxed)
     );
 }
+
+/// The fuzz target for config keys and sizes.
+#[path = "fuzz_inputs/config_keys.rs"]
+mod config_keys;

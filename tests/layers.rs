@@ -3,8 +3,9 @@
 //!
 //! Imports are read from the source text: `crate::`, `super::` and `self::`
 //! paths (with `{...}` groups), and paths that start with a child module's
-//! name. Comments, unit-test modules and `pub use` re-exports (a parent
-//! naming what its children offer) are not imports.
+//! name, in the whole file. Comments, unit-test modules (wherever they are
+//! in the file) and `pub use` re-exports (a parent naming what its children
+//! offer) are not imports.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -57,10 +58,104 @@ fn modules(src: &Path) -> BTreeMap<Module, String> {
     out
 }
 
-/// The code of a file that can import: no unit-test module, no comments,
-/// no `pub use` re-exports.
+/// The end (byte offset just past the closing `}`) of the block whose `{`
+/// is at `open`, skipping braces inside string, raw string and char
+/// literals and comments.
+fn block_end(text: &str, open: usize) -> usize {
+    let b = text.as_bytes();
+    let (mut i, mut depth) = (open, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'r' if matches!(b.get(i + 1), Some(b'#' | b'"'))
+                && !b[i.saturating_sub(1)].is_ascii_alphanumeric() =>
+            {
+                let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+                if b.get(i + 1 + hashes) == Some(&b'"') {
+                    let close = format!("\"{}", "#".repeat(hashes));
+                    let from = i + 2 + hashes;
+                    i = text[from..]
+                        .find(&close)
+                        .map_or(b.len(), |p| from + p + close.len())
+                        - 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            // A char literal ('{', '\'', '\u{7b}'), not a lifetime.
+            b'\'' if b.get(i + 2) == Some(&b'\'') => i += 2,
+            b'\'' if b.get(i + 1) == Some(&b'\\') => {
+                i += 2;
+                while i < b.len() && b[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// The whole file without its unit-test modules: every `#[cfg(test)] mod`
+/// (a body in braces, or a `mod name;` declaration of a test file) is cut
+/// out, wherever it is, and the rest is kept.
+fn without_test_modules(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + "#[cfg(test)]".len()..];
+        let item = after.trim_start();
+        let skipped = after.len() - item.len();
+        if item.starts_with("mod ")
+            || item.starts_with("pub mod ")
+            || item.starts_with("pub(crate) mod ")
+        {
+            let semi = item.find(';');
+            let open = item.find('{');
+            let end = match (semi, open) {
+                (Some(s), Some(o)) if s < o => s + 1,
+                (Some(s), None) => s + 1,
+                (_, Some(o)) => block_end(item, o),
+                (None, None) => item.len(),
+            };
+            rest = &item[end..];
+        } else {
+            out.push_str(&rest[at..at + "#[cfg(test)]".len() + skipped]);
+            rest = item;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The code of a file that can import: the whole file but its unit-test
+/// modules, comments and `pub use` re-exports.
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]\nmod ").next().unwrap_or("");
+    let text = without_test_modules(text);
     let mut out = String::new();
     let mut skipping = false;
     for line in text.lines() {
@@ -83,6 +178,17 @@ fn code(text: &str) -> String {
         }
     }
     out
+}
+
+#[test]
+fn test_modules_are_cut_wherever_they_are() {
+    let text = "#[cfg(test)]\nmod a;\nuse crate::x::Y;\n#[cfg(test)]\nmod t {\n    const C: char = '{';\n    use crate::z::W;\n    fn f() { let _ = \"}\"; }\n}\nuse crate::v::U;\n";
+    let c = code(text);
+    assert!(
+        c.contains("crate::x::Y") && c.contains("crate::v::U"),
+        "{c}"
+    );
+    assert!(!c.contains("crate::z::W") && !c.contains("mod a"), "{c}");
 }
 
 fn ident(s: &str) -> usize {

@@ -166,7 +166,7 @@ pub struct Failure {
 
 fn classify(e: ExperimentError) -> Failure {
     let code = match e {
-        ExperimentError::Config(_) | ExperimentError::Data(_) => 2,
+        ExperimentError::Config(_) | ExperimentError::Data(_) | ExperimentError::Output { .. } => 2,
         _ => 1,
     };
     Failure {
@@ -246,12 +246,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             if let Some(t) = threads {
                 check_threads(t)?;
             }
-            if out.exists() && !out.is_dir() {
-                return Err(usage(anyhow::anyhow!(
-                    "--out {} is a file, not a folder: give a folder for the results (created if missing)",
-                    out.display()
-                )));
-            }
+            runner::out::check(&out).map_err(classify)?;
             let ctx = Context::new(DataDir::resolve(data_dir));
             // Validate every config before running any, so a typo in the last
             // one does not waste the first one's hours.
@@ -359,11 +354,6 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 out,
                 data_dir,
             } = io;
-            if tasks == 0 || cpus == Some(0) {
-                return Err(usage(anyhow::anyhow!(
-                    "--tasks and --cpus must be at least 1"
-                )));
-            }
             let data = DataDir::resolve(data_dir);
             let data_path = data.path().to_path_buf();
             let ctx = Context::new(data);
@@ -376,11 +366,6 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 cells += plan.cells().len();
                 exclusive |= plan.exclusive();
                 names.push(plan.name().to_string());
-            }
-            if tasks > cells {
-                eprintln!(
-                    "warning: {tasks} tasks for {cells} cells: some tasks will have nothing to do"
-                );
             }
             let bin = std::env::current_exe().map_err(|e| Failure {
                 code: 1,
@@ -395,9 +380,14 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 exclusive,
             };
             let fail = |e: runner::slurm::SlurmError| Failure {
-                code: 1,
+                code: if matches!(e, runner::slurm::SlurmError::Value { .. }) {
+                    2
+                } else {
+                    1
+                },
                 error: e.into(),
             };
+            opts.check(cells).map_err(fail)?;
             let s = runner::slurm::write_scripts(&configs, &names, &out, &data_path, &bin, &opts)
                 .map_err(fail)?;
             println!(

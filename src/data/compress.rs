@@ -136,11 +136,9 @@ fn zip_first_member<'a, R: Read + 'a>(mut r: R) -> std::io::Result<Box<dyn Read 
 
 /// Read the whole decompressed content of `path` into memory.
 pub fn read_all(path: &Path) -> Result<Vec<u8>, DataError> {
-    let mut r = open(path)?;
-    let mut out = Vec::new();
-    r.read_to_end(&mut out)
-        .map_err(|e| DataError::io(path, e))?;
-    Ok(out)
+    let r = open(path)?;
+    super::limits::read_to_end_bounded(r, &path.display().to_string())
+        .map_err(|e| DataError::io(path, e))
 }
 
 /// Lower-case hex sha256 of everything `r` yields.

@@ -20,7 +20,7 @@ use super::{compress, DataError, Dataset, Features, Row};
 /// The dataset is named after the file, without its compression suffix.
 pub fn read_libsvm(path: &Path, min_features: Option<usize>) -> Result<Dataset, DataError> {
     let r = compress::open(path)?;
-    read_libsvm_from(r, path, min_features)
+    super::limits::non_empty(read_libsvm_from(r, path, min_features)?, path)
 }
 
 /// Like [`read_libsvm`], from any buffered reader; `source` is only used for
@@ -40,9 +40,8 @@ pub fn read_libsvm_from(
 
     loop {
         buf.clear();
-        let k = r
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| DataError::io(source, e))?;
+        let k = super::limits::read_line_bounded(&mut r, &mut buf)
+            .map_err(|e| super::limits::line_error(source, line_no + 1, e))?;
         if k == 0 {
             break;
         }

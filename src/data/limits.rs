@@ -67,6 +67,96 @@ pub fn check_dense(what: &str, n: usize, d: usize) -> Result<(), DataError> {
     )
 }
 
+/// The longest line a text data file may have: 64 MiB. The widest public
+/// LibSVM rows take a few hundred KiB; a longer "line" is a file that is not
+/// line-oriented text (such as `/dev/zero`), read no further.
+pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// Read one line (through its `\n`, if any) into `buf`, appending, but never
+/// more than [`MAX_LINE_BYTES`]: returns the bytes read (0 at the end), or
+/// an error naming the limit when the line is longer.
+pub fn read_line_bounded(
+    r: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+) -> std::io::Result<usize> {
+    let mut read = 0;
+    loop {
+        let chunk = match r.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(read);
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(p) => (p + 1, true),
+            None => (chunk.len(), false),
+        };
+        if buf.len() + take > MAX_LINE_BYTES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "a line longer than {} MiB (no newline?): this is not a line-oriented text data file",
+                    MAX_LINE_BYTES >> 20
+                ),
+            ));
+        }
+        buf.extend_from_slice(&chunk[..take]);
+        r.consume(take);
+        read += take;
+        if done {
+            return Ok(read);
+        }
+    }
+}
+
+/// The error of [`read_line_bounded`] at line `line` of `path`: a too-long
+/// line is a parse error naming the line; others are I/O errors.
+pub fn line_error(path: &std::path::Path, line: usize, e: std::io::Error) -> DataError {
+    if e.kind() == std::io::ErrorKind::InvalidData {
+        DataError::Parse {
+            path: path.to_path_buf(),
+            line,
+            msg: e.to_string(),
+        }
+    } else {
+        DataError::io(path, e)
+    }
+}
+
+/// A data file's dataset, unless it has no rows: an empty file (or one of
+/// blank and comment lines only) is an error that says so, not a dataset
+/// that later fails with a misleading message (about labels or folds).
+pub fn non_empty(ds: super::Dataset, path: &std::path::Path) -> Result<super::Dataset, DataError> {
+    if ds.n() > 0 {
+        return Ok(ds);
+    }
+    Err(DataError::Format {
+        path: path.to_path_buf(),
+        msg: "no data rows: the file is empty or holds only blank and comment lines; check that it is the right file and that it was written or downloaded completely".into(),
+    })
+}
+
+/// Read all of `r`, but never more than this machine's memory: an error
+/// naming the limit (for `what`) otherwise.
+pub fn read_to_end_bounded(r: impl std::io::Read, what: &str) -> Result<Vec<u8>, std::io::Error> {
+    use std::io::Read;
+    let limit = memory_bytes();
+    let mut out = Vec::new();
+    r.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+    if out.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "{what} is larger than this machine's memory ({})",
+                gib(u128::from(limit))
+            ),
+        ));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,5 +173,25 @@ mod tests {
         let e = check_dense("x", 10, usize::MAX).unwrap_err().to_string();
         assert!(e.contains("more than cvbench supports"), "{e}");
         assert!(check_alloc("y", u128::MAX, 8).is_err());
+    }
+
+    #[test]
+    fn lines_are_read_whole_up_to_the_limit() {
+        let mut r = std::io::BufReader::with_capacity(3, &b"ab\ncdef\nlast"[..]);
+        let mut b = Vec::new();
+        assert_eq!(read_line_bounded(&mut r, &mut b).unwrap(), 3);
+        assert_eq!(b, b"ab\n");
+        b.clear();
+        assert_eq!(read_line_bounded(&mut r, &mut b).unwrap(), 5);
+        b.clear();
+        assert_eq!(read_line_bounded(&mut r, &mut b).unwrap(), 4);
+        assert_eq!(b, b"last");
+        b.clear();
+        assert_eq!(read_line_bounded(&mut r, &mut b).unwrap(), 0);
+        // An endless line (like /dev/zero) stops at the limit.
+        let mut zero = std::io::BufReader::new(std::io::repeat(0));
+        let e = read_line_bounded(&mut zero, &mut b).unwrap_err();
+        assert!(e.to_string().contains("64 MiB"), "{e}");
+        assert!(b.len() <= MAX_LINE_BYTES);
     }
 }

@@ -38,12 +38,97 @@ pub enum Format {
     Madelon,
 }
 
+/// Whether a format reads a labels file next to its main file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelsFile {
+    /// Always (MNIST IDX: images and labels).
+    Required,
+    /// When given (madelon: without it, the labels are unknown).
+    Optional,
+    /// Never (the labels are in the main file).
+    None,
+}
+
 impl Format {
-    /// How many files the format reads.
-    pub fn n_files(self) -> usize {
+    /// Every format, in the order the docs list them.
+    pub const ALL: [Format; 5] = [
+        Format::Libsvm,
+        Format::Idx,
+        Format::UciCovtype,
+        Format::UciMsd,
+        Format::Madelon,
+    ];
+
+    /// The format's name in configs and the registry (`format = "..."`).
+    pub fn name(self) -> &'static str {
         match self {
-            Format::Idx | Format::Madelon => 2,
-            Format::Libsvm | Format::UciCovtype | Format::UciMsd => 1,
+            Format::Libsvm => "libsvm",
+            Format::Idx => "idx",
+            Format::UciCovtype => "uci_covtype",
+            Format::UciMsd => "uci_msd",
+            Format::Madelon => "madelon",
+        }
+    }
+
+    /// Every format's name, quoted and joined by ` | ` (for messages).
+    pub fn names() -> String {
+        Format::ALL
+            .iter()
+            .map(|f| format!("\"{}\"", f.name()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    /// Whether the format reads a labels file.
+    pub fn labels_file(self) -> LabelsFile {
+        match self {
+            Format::Idx => LabelsFile::Required,
+            Format::Madelon => LabelsFile::Optional,
+            Format::Libsvm | Format::UciCovtype | Format::UciMsd => LabelsFile::None,
+        }
+    }
+
+    /// Whether a labels file may (or must) be given with this format.
+    pub fn check_labels(self, given: bool) -> Result<(), DataError> {
+        match (self.labels_file(), given) {
+            (LabelsFile::Required, false) => Err(DataError::Spec(format!(
+                "format \"{}\" needs `labels = \"<labels file>\"` next to `path` (the images)",
+                self.name()
+            ))),
+            (LabelsFile::None, true) => Err(DataError::Spec(format!(
+                "`labels` is only allowed with format \"idx\" or \"madelon\", not \"{}\"",
+                self.name()
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// How many files the format reads in the registry (its labels file included).
+    pub fn n_files(self) -> usize {
+        match self.labels_file() {
+            LabelsFile::None => 1,
+            LabelsFile::Required | LabelsFile::Optional => 2,
+        }
+    }
+
+    /// Read a dataset of this format: the one dispatch from a format to its
+    /// reader, for the registry and for `path = ...` datasets alike.
+    /// `min_features` raises a LibSVM file's feature count (dense formats
+    /// have their own).
+    pub fn read_files(
+        self,
+        main: &Path,
+        labels: Option<&Path>,
+        min_features: Option<usize>,
+    ) -> Result<Dataset, DataError> {
+        self.check_labels(labels.is_some())?;
+        match (self, labels) {
+            (Format::Libsvm, _) => libsvm::read_libsvm(main, min_features),
+            (Format::Idx, Some(l)) => idx::read_mnist(main, l, "idx"),
+            (Format::UciCovtype, _) => uci::read_covtype(main),
+            (Format::UciMsd, _) => uci::read_msd(main),
+            (Format::Madelon, l) => uci::read_madelon(main, l),
+            (Format::Idx, None) => Err(DataError::Spec("format \"idx\" needs `labels`".into())),
         }
     }
 
@@ -57,13 +142,8 @@ impl Format {
                 files.len()
             )));
         }
-        let ds = match self {
-            Format::Libsvm => libsvm::read_libsvm(&files[0], Some(n_features))?,
-            Format::Idx => idx::read_mnist(&files[0], &files[1], "idx")?,
-            Format::UciCovtype => uci::read_covtype(&files[0])?,
-            Format::UciMsd => uci::read_msd(&files[0])?,
-            Format::Madelon => uci::read_madelon(&files[0], Some(&files[1]))?,
-        };
+        let labels = files.get(1).map(PathBuf::as_path);
+        let ds = self.read_files(&files[0], labels, Some(n_features))?;
         if ds.d() != n_features {
             return Err(DataError::Format {
                 path: files[0].clone(),
@@ -448,6 +528,27 @@ pub fn load(name: &str, dir: &DataDir) -> Result<Dataset, DataError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn format_names_are_the_config_names_and_labels_rules_hold() {
+        for f in Format::ALL {
+            let parsed: Format = toml::from_str::<toml::Table>(&format!("f = \"{}\"", f.name()))
+                .unwrap()["f"]
+                .clone()
+                .try_into()
+                .unwrap();
+            assert_eq!(parsed, f);
+            assert!(Format::names().contains(f.name()));
+        }
+        assert!(Format::Idx.check_labels(false).is_err());
+        assert!(Format::Libsvm.check_labels(true).is_err());
+        assert!(Format::Madelon.check_labels(false).is_ok());
+        let e = Format::Idx
+            .read_files(Path::new("x"), None, None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("needs `labels"), "{e}");
+    }
 
     #[test]
     fn builtin_registry_parses_and_has_required_entries() {

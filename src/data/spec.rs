@@ -110,25 +110,12 @@ impl DatasetSpec {
         }
         if self.path.is_some() {
             let Some(format) = self.format else {
-                return Err(DataError::Spec(
-                    "`path` needs `format` = \"libsvm\" | \"idx\" | \"uci_covtype\" | \"uci_msd\" | \"madelon\""
-                        .into(),
-                ));
+                return Err(DataError::Spec(format!(
+                    "`path` needs `format` = {}",
+                    Format::names()
+                )));
             };
-            match format {
-                Format::Idx if self.labels.is_none() => {
-                    return Err(DataError::Spec(
-                        "format \"idx\" needs `labels = \"<IDX labels file>\"` next to `path` (the images)"
-                            .into(),
-                    ))
-                }
-                Format::Libsvm | Format::UciCovtype | Format::UciMsd if self.labels.is_some() => {
-                    return Err(DataError::Spec(format!(
-                        "`labels` is only allowed with format \"idx\" or \"madelon\", not {format:?}"
-                    )))
-                }
-                _ => {}
-            }
+            format.check_labels(self.labels.is_some())?;
             if self.n_features.is_some() && format != Format::Libsvm {
                 return Err(DataError::Spec(
                     "`n_features` is only allowed with format \"libsvm\"".into(),
@@ -190,16 +177,7 @@ impl DatasetSpec {
                     });
                 }
             }
-            match (format, labels) {
-                (Format::Libsvm, _) => libsvm::read_libsvm(&main, self.n_features)?,
-                (Format::Idx, Some(l)) => super::idx::read_mnist(&main, &l, "file")?,
-                (Format::Idx, None) => {
-                    return Err(DataError::Spec("format \"idx\" needs `labels`".into()))
-                }
-                (Format::UciCovtype, _) => super::uci::read_covtype(&main)?,
-                (Format::UciMsd, _) => super::uci::read_msd(&main)?,
-                (Format::Madelon, l) => super::uci::read_madelon(&main, l.as_deref())?,
-            }
+            format.read_files(&main, labels.as_deref(), self.n_features)?
         } else {
             return Err(DataError::Spec("no dataset source".into()));
         };

@@ -43,7 +43,7 @@ pub fn read_dense_text(
     n_features: Option<usize>,
 ) -> Result<Dataset, DataError> {
     let r = compress::open(path)?;
-    read_dense_text_from(r, path, sep, label, n_features)
+    super::limits::non_empty(read_dense_text_from(r, path, sep, label, n_features)?, path)
 }
 
 /// Like [`read_dense_text`], from any buffered reader; `source` names the
@@ -60,18 +60,23 @@ pub fn read_dense_text_from(
     let mut values: Vec<f64> = Vec::new();
     let mut y: Vec<f64> = Vec::new();
     let mut row: Vec<f64> = Vec::new();
-    let mut line = String::new();
+    let mut line: Vec<u8> = Vec::new();
     let mut line_no = 0usize;
     loop {
         line.clear();
-        let k = r
-            .read_line(&mut line)
-            .map_err(|e| DataError::io(source, e))?;
+        let k = super::limits::read_line_bounded(&mut r, &mut line)
+            .map_err(|e| super::limits::line_error(source, line_no + 1, e))?;
         if k == 0 {
             break;
         }
         line_no += 1;
-        let text = line.trim();
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| DataError::Parse {
+                path: source.to_path_buf(),
+                line: line_no,
+                msg: "expected UTF-8 text, found invalid bytes".into(),
+            })?
+            .trim();
         if text.is_empty() {
             continue;
         }

@@ -3,12 +3,20 @@
 //! at a time into record rows, and renders tables, figures and a report
 //! section from stored records. The runner and the result writers are
 //! generic and know nothing of any paper.
+//!
+//! This file holds what every kind implements and gets ([`Kind`], [`Plan`],
+//! [`Context`], ...); the list of kinds is apart, in [`registry`], so that
+//! the kinds import this file and nothing here imports a kind.
 
+pub mod cell_key;
 #[cfg(test)]
 mod figure_tests;
 pub mod progressive;
+pub mod registry;
 pub mod svm_cv;
 pub mod treecv;
+
+pub use registry::kinds;
 
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::{DataDir, DataError, Dataset, DatasetSpec};
@@ -40,6 +48,27 @@ pub enum ExperimentError {
         missing: Vec<String>,
         /// Cells in the plan.
         total: usize,
+    },
+    /// An unsharded run found cells missing when it assembled: another
+    /// process removed them meanwhile (a second `--fresh` run of the config).
+    #[error("{run}: {} of {total} cells disappeared while this run finished, e.g. {}: another process (a second `cvbench run --fresh` of this config?) removed them\n  fix: wait for the other run to finish, or run this command again without --fresh to recompute only what is missing", missing.len(), missing.iter().take(3).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))]
+    Raced {
+        /// The run (config name).
+        run: String,
+        /// Keys of the missing cells, in plan order.
+        missing: Vec<String>,
+        /// Cells in the plan.
+        total: usize,
+    },
+    /// The results folder (`--out`) cannot hold the run.
+    #[error("--out {} {message}\n  fix: {fix}", path.display())]
+    Output {
+        /// The folder that could not be made or written.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+        /// What to do.
+        fix: String,
     },
     /// A cell failed while running.
     #[error("cell {cell}: {message}")]
@@ -162,9 +191,29 @@ pub trait Plan: Send + Sync {
     }
 }
 
+/// A number a cell computed that must be finite (an estimate, an error
+/// rate, an objective): the value, or a failed cell named `cell` that says
+/// which number (`what`) was not finite. Nothing is recorded for a failed
+/// cell, so a NaN never reaches a table as if it were a result.
+pub fn finite_or_fail(cell: &str, what: &str, value: f64) -> Result<f64, ExperimentError> {
+    if value.is_finite() {
+        return Ok(value);
+    }
+    Err(ExperimentError::Cell {
+        cell: cell.to_string(),
+        message: format!(
+            "{what} is {value}: the computation overflowed or diverged (feature values or labels too large? a learning rate too large?), so the cell has no result; scale the data (a `minmax` transform) or change the learner's parameters"
+        ),
+    })
+}
+
 /// The most cells one config may expand to, for every kind: a larger grid is
 /// almost surely a typo, and planning it would exhaust memory.
 pub const MAX_CELLS: usize = 1_000_000;
+
+/// The most repetitions a config (or one of its blocks) may ask for, for
+/// every kind.
+pub const MAX_REPETITIONS: usize = 100_000;
 
 /// An experiment kind (one per paper).
 pub trait Kind: Sync {
@@ -205,15 +254,6 @@ pub trait Kind: Sync {
         let _ = runs;
         Vec::new()
     }
-}
-
-/// Every experiment kind the harness knows, in the report's order.
-pub fn kinds() -> Vec<&'static dyn Kind> {
-    vec![
-        &treecv::TreecvKind,
-        &progressive::kind::ProgressiveKind,
-        &svm_cv::SvmCvKind,
-    ]
 }
 
 #[derive(serde::Deserialize)]

@@ -80,6 +80,20 @@ pub enum LearnerError {
         /// The value given.
         value: f64,
     },
+    /// The data is too wide for the learner's model (ridge's d × d matrix).
+    #[error(
+        "{learner} keeps a d × d matrix: {d} features is more than its limit of {max} ({what})"
+    )]
+    TooWide {
+        /// The learner's name.
+        learner: String,
+        /// The data's feature count.
+        d: usize,
+        /// The most features the learner takes.
+        max: usize,
+        /// What the limit protects.
+        what: &'static str,
+    },
     /// A spec key that the learner type does not take.
     #[error("`{key}` applies to {applies_to} only, not to {learner}")]
     NotApplicable {

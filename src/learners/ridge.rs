@@ -20,6 +20,24 @@ impl Ridge {
     /// The default penalty.
     pub const DEFAULT_LAMBDA: f64 = 1.0;
 
+    /// The most features ridge takes: its model is a `d × d` matrix (128 MiB
+    /// at this width), and TreeCV keeps several models at once.
+    pub const MAX_FEATURES: usize = 4096;
+
+    /// Check, before any model is allocated, that data with `d` features
+    /// fits: at most [`Ridge::MAX_FEATURES`].
+    pub fn check_features(&self, d: usize) -> Result<(), LearnerError> {
+        if d > Self::MAX_FEATURES {
+            return Err(LearnerError::TooWide {
+                learner: self.name(),
+                d,
+                max: Self::MAX_FEATURES,
+                what: "8 × d² bytes per model",
+            });
+        }
+        Ok(())
+    }
+
     /// Ridge regression with penalty `lambda` (finite, > 0).
     pub fn new(lambda: f64) -> Result<Ridge, LearnerError> {
         Ok(Ridge {

@@ -160,6 +160,15 @@ impl AnyLearner {
         }
     }
 
+    /// Check that data with `d` features fits the learner's model before any
+    /// is allocated (ridge keeps a `d × d` matrix; the others a vector).
+    pub fn check_features(&self, d: usize) -> Result<(), LearnerError> {
+        match self {
+            AnyLearner::Ridge(l) => l.check_features(d),
+            AnyLearner::Pegasos(_) | AnyLearner::Lsqsgd(_) => Ok(()),
+        }
+    }
+
     /// Whether the learner needs labels in {-1, +1} (a classifier).
     pub fn requires_binary_labels(&self) -> bool {
         matches!(self, AnyLearner::Pegasos(_))

@@ -42,14 +42,9 @@ pub fn temp_path(path: &Path) -> PathBuf {
     ))
 }
 
-/// Whether process `pid` runs on this machine.
+/// Whether process `pid` runs on this machine (see [`crate::interrupt::pid_alive`]).
 pub fn pid_alive(pid: u32) -> bool {
-    if cfg!(target_os = "linux") {
-        Path::new("/proc").join(pid.to_string()).exists()
-    } else {
-        // Without /proc we cannot tell: assume alive (never remove another's file).
-        true
-    }
+    crate::interrupt::pid_alive(pid)
 }
 
 /// Whether a temporary file name (as made by [`temp_path`]) belongs to a

@@ -3,7 +3,7 @@
 
 use super::store;
 use crate::config::ConfigFile;
-use crate::experiments::{Context, ExperimentError, Kind, Plan};
+use crate::experiments::{registry, Context, ExperimentError, Kind, Plan};
 use std::path::{Path, PathBuf};
 
 /// A planned config: its kind, plan, cell identities and run folder.
@@ -45,13 +45,15 @@ pub fn validate(cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, Experi
 }
 
 /// The experiment kind a config names (an error naming the known kinds otherwise).
-fn kind_of(cfg: &ConfigFile) -> Result<&'static dyn crate::experiments::Kind, ExperimentError> {
-    let kinds = crate::experiments::kinds();
-    let known: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+fn kind_of(cfg: &ConfigFile) -> Result<&'static dyn Kind, ExperimentError> {
+    let known: Vec<&str> = registry::kinds().iter().map(|k| k.name()).collect();
     let name = cfg.kind(&known)?;
     // `cfg.kind` only returns names from `known`, so the search succeeds.
-    Ok(kinds
-        .into_iter()
-        .find(|k| k.name() == name)
-        .unwrap_or(&crate::experiments::treecv::TreecvKind))
+    registry::kind_named(&name).ok_or_else(|| {
+        ExperimentError::Config(cfg.invalid(
+            0..0,
+            &format!("unknown kind `{name}`"),
+            "use a known kind",
+        ))
+    })
 }

@@ -20,6 +20,89 @@ pub enum SlurmError {
     /// `sbatch` missing or failing.
     #[error("sbatch: {0}")]
     Sbatch(String),
+    /// A value that cannot go into a job script, or a task count that does
+    /// not fit the cells (bad usage).
+    #[error("{what} {value:?} {problem}\n  fix: {fix}")]
+    Value {
+        /// The option or path (`--partition`, `the config path`).
+        what: String,
+        /// The value given.
+        value: String,
+        /// What is wrong with it.
+        problem: String,
+        /// What to do.
+        fix: String,
+    },
+}
+
+/// A value written into a job script: no control character anywhere (a
+/// newline would add a line that every task runs), and for `#SBATCH` option
+/// values (`sbatch_option`) no white space either (it would add options).
+pub fn script_value<'a>(
+    what: &str,
+    value: &'a str,
+    sbatch_option: bool,
+) -> Result<&'a str, SlurmError> {
+    let bad = |problem: &str, fix: &str| SlurmError::Value {
+        what: what.to_string(),
+        value: value.to_string(),
+        problem: problem.to_string(),
+        fix: fix.to_string(),
+    };
+    if value.chars().any(char::is_control) {
+        return Err(bad(
+            "contains a control character (such as a newline): it would be written into the job scripts as a command",
+            "give the value without control characters",
+        ));
+    }
+    if sbatch_option && (value.is_empty() || value.chars().any(char::is_whitespace)) {
+        return Err(bad(
+            "is empty or contains white space: an #SBATCH option takes one word",
+            "give one word, e.g. --partition short --time 04:00:00 --mem 8G",
+        ));
+    }
+    Ok(value)
+}
+
+impl SlurmOptions {
+    /// Check the options against a plan of `cells` cells before anything is
+    /// written: at least one task and no more tasks than cells (a task with
+    /// no cell would only queue), `--cpus` at least 1, and the `#SBATCH`
+    /// values ([`script_value`]).
+    pub fn check(&self, cells: usize) -> Result<(), SlurmError> {
+        let count = |what: &str, value: usize, problem: String, fix: String| SlurmError::Value {
+            what: what.to_string(),
+            value: value.to_string(),
+            problem,
+            fix,
+        };
+        if self.tasks == 0 || self.tasks > cells {
+            return Err(count(
+                "--tasks",
+                self.tasks,
+                format!("is not in 1..={cells} (the configs have {cells} cells; each task runs a share of them)"),
+                format!("use --tasks between 1 and {cells}"),
+            ));
+        }
+        if self.cpus == Some(0) {
+            return Err(count(
+                "--cpus",
+                0,
+                "is 0".into(),
+                "use --cpus 1 or more".into(),
+            ));
+        }
+        for (what, v) in [
+            ("--partition", &self.partition),
+            ("--time", &self.time),
+            ("--mem", &self.mem),
+        ] {
+            if let Some(v) = v {
+                script_value(what, v, true)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// What to ask SLURM for.
@@ -84,6 +167,7 @@ pub fn write_scripts(
         let path = path.to_path_buf();
         move |source| SlurmError::Io { path, source }
     };
+    opts.check(usize::MAX)?;
     std::fs::create_dir_all(out).map_err(io(out))?;
     let out = absolute(out);
     let (dir, job) = match names {
@@ -97,10 +181,23 @@ pub fn write_scripts(
     let cwd = absolute(Path::new("."));
     let bin = absolute(bin);
     let data = absolute(data_dir);
+    // Every path written into the scripts, checked (the #SBATCH --output
+    // lines hold `dir` unquoted).
+    for (what, p) in [
+        ("the results folder", &dir),
+        ("the working folder", &cwd),
+        ("the cvbench binary", &bin),
+        ("the data folder", &data),
+    ] {
+        script_value(what, &p.display().to_string(), false)?;
+    }
     let cfgs: Vec<String> = configs
         .iter()
-        .map(|c| sh(&absolute(c).display().to_string()))
-        .collect();
+        .map(|c| {
+            let c = absolute(c).display().to_string();
+            script_value("the config path", &c, false).map(sh)
+        })
+        .collect::<Result<_, _>>()?;
     let disp = |p: &Path| sh(&p.display().to_string());
     let mut common = String::new();
     if let Some(p) = &opts.partition {
@@ -264,5 +361,62 @@ mod tests {
         assert!(c.contains(" collect --out "));
         let sub = std::fs::read_to_string(&s.submit).unwrap();
         assert!(sub.contains("--dependency=afterok:$jid"));
+    }
+
+    #[test]
+    fn values_with_control_characters_and_too_many_tasks_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = SlurmOptions {
+            tasks: 2,
+            partition: Some("x\ntouch PWNED".into()),
+            ..SlurmOptions::default()
+        };
+        let e = write_scripts(
+            &[],
+            &["x".into()],
+            dir.path(),
+            dir.path(),
+            Path::new("/b"),
+            &opts,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("--partition") && e.contains("control character"),
+            "{e}"
+        );
+        assert!(!dir.path().join("x/slurm/array.sbatch").exists());
+        let opts = SlurmOptions {
+            tasks: 2,
+            time: Some("1:00 --wrap=x".into()),
+            ..SlurmOptions::default()
+        };
+        assert!(opts
+            .check(5)
+            .unwrap_err()
+            .to_string()
+            .contains("white space"));
+        let opts = SlurmOptions {
+            tasks: 100_000_000,
+            ..SlurmOptions::default()
+        };
+        let e = opts.check(12).unwrap_err().to_string();
+        assert!(e.contains("--tasks") && e.contains("1..=12"), "{e}");
+        let bad_path = dir.path().join("a\nb");
+        let opts = SlurmOptions {
+            tasks: 1,
+            ..SlurmOptions::default()
+        };
+        let e = write_scripts(
+            &[],
+            &["x".into()],
+            dir.path(),
+            &bad_path,
+            Path::new("/b"),
+            &opts,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("the data folder"), "{e}");
     }
 }

@@ -11,6 +11,18 @@ use super::paper::TieKind;
 use crate::config::{ConfigError, ConfigFile};
 use crate::learners::LearnerSpec;
 
+/// The most points a theorem setting or BKL size may ask for (`n`, `n_max`,
+/// `n_train + s`, a delay): more would run for days.
+pub const MAX_POINTS: usize = 1_000_000;
+/// The most fresh examples per repetition of a BKL study.
+pub const MAX_FRESH_EXAMPLES: usize = 1_000_000;
+/// The most checkpoints of a stream (each is a test-set evaluation).
+pub const MAX_CHECKPOINTS: usize = 10_000;
+/// The most sampled members of a stream's progressive hypothesis.
+pub const MAX_MEMBERS: usize = 100_000;
+/// The fewest points of a stream (and of its `n`).
+pub const MIN_STREAM: usize = 10;
+
 /// Figure 1: hold-out against progressive validation for a range of `n`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -5,16 +5,21 @@
 use std::sync::Arc;
 use toml::Spanned;
 
-use super::config::{self, ProgressiveConfig, StreamBlock};
+use super::config::{
+    self, ProgressiveConfig, StreamBlock, MAX_CHECKPOINTS, MAX_FRESH_EXAMPLES, MAX_MEMBERS,
+    MAX_POINTS, MIN_STREAM,
+};
 use super::generator::BklProblem;
 use super::paper::{published, BklRun, Procedure};
 use super::rows::procedure_name;
 use super::theorems::BklPopulation;
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::Dataset;
-use crate::experiments::{Cell, Context, ExperimentError, PlanHead, MAX_CELLS};
+use crate::experiments::cell_key::{CellKey, CellList};
+use crate::experiments::{Context, ExperimentError, PlanHead, MAX_CELLS, MAX_REPETITIONS};
 use crate::learners::{AnyLearner, LearnerSpec};
 use crate::seed;
+use std::ops::Range;
 
 /// A loaded population.
 pub(super) enum PopInst {
@@ -121,23 +126,52 @@ fn real_learner(cfg: &ConfigFile, spec: &Spanned<LearnerSpec>) -> Result<AnyLear
     Ok(learner)
 }
 
+/// The cells of a progressive plan as they are listed, with what each runs.
+struct Cells<'a> {
+    list: CellList<'a>,
+    work: Vec<Work>,
+}
+
+impl Cells<'_> {
+    /// Add a cell listed by the config entry at `span` (a key listed twice
+    /// is an error at the second entry).
+    fn push(&mut self, key: CellKey, span: Range<usize>, w: Work) -> Result<(), ConfigError> {
+        self.list.push(key, span)?;
+        self.work.push(w);
+        Ok(())
+    }
+}
+
 /// Check a progressive config and build its plan: one cell per BKL run,
 /// theorem setting (k-fold or progressive) and stream repetition.
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, ExperimentError> {
     let c: ProgressiveConfig = config::parse(cfg)?;
-    let mut work = Vec::new();
-    let mut cells = Vec::new();
-    let mut keys = std::collections::HashSet::new();
-    let mut push = |key: String, w: Work, work: &mut Vec<Work>| {
-        if keys.insert(key.clone()) {
-            cells.push(Cell {
-                seed: seed::derive(c.seed, &key),
-                key,
-            });
-            work.push(w);
-        }
+    check_whole(cfg, &c)?;
+    let mut cells = Cells {
+        list: CellList::new(cfg, c.seed),
+        work: Vec::new(),
     };
-    // Whole-config checks, reported at `name`.
+    if let Some(bkl) = &c.bkl {
+        plan_bkl(cfg, c.seed, bkl, &mut cells)?;
+    }
+    let pops = plan_theorems(cfg, ctx, &c, &mut cells)?;
+    let streams = plan_streams(cfg, ctx, &c, &mut cells)?;
+    Ok(ProgressivePlan {
+        head: PlanHead {
+            kind: "progressive",
+            name: c.name.into_inner(),
+            base_seed: c.seed,
+            exclusive: false,
+            cells: cells.list.into_cells(),
+        },
+        pops,
+        streams,
+        work: cells.work,
+    })
+}
+
+/// Whole-config checks, reported at `name`.
+fn check_whole(cfg: &ConfigFile, c: &ProgressiveConfig) -> Result<(), ConfigError> {
     let whole = [
         (
             c.bkl.is_none() && c.theorems.is_empty() && c.stream.is_empty(),
@@ -155,264 +189,355 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             "fix tail_a",
         ),
     ];
-    if let Some((_, message, fix)) = whole.iter().find(|w| w.0) {
-        return Err(cfg.invalid(c.name.span(), message, fix).into());
+    match whole.iter().find(|w| w.0) {
+        Some((_, message, fix)) => Err(cfg.invalid(c.name.span(), message, fix)),
+        None => Ok(()),
     }
-    if let Some(bkl) = &c.bkl {
-        let span = bkl.span();
-        let b = bkl.get_ref();
-        BklProblem::new(b.n_features)
-            .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1"))?;
-        if let Some(f) = &b.figure1 {
-            if f.s == 0 || f.repetitions == 0 || f.n_min < f.s || f.n_max < f.n_min {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        "figure1 needs s >= 1, repetitions >= 1 and s <= n_min <= n_max",
-                        "the paper uses n_min = 10, n_max = 30, s = 10, repetitions = 1000",
-                    )
-                    .into());
-            }
-            let sizes = (f.n_max - f.n_min).saturating_add(1);
-            if sizes.saturating_mul(2) > MAX_CELLS {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        &format!(
-                            "figure1 n_min..n_max spans {sizes} sizes, more than {} cells",
-                            MAX_CELLS
-                        ),
-                        "the paper uses n_min = 10, n_max = 30",
-                    )
-                    .into());
-            }
-            for n in f.n_min..=f.n_max {
-                for procedure in [Procedure::HoldOut, Procedure::Progressive] {
-                    let run = BklRun {
-                        n_features: b.n_features,
-                        n_train: n - f.s,
-                        s: f.s,
-                        procedure,
-                        delay: 0,
-                        fresh: f.fresh_examples,
-                        reps: f.repetitions,
-                        seed: c.seed,
-                    };
-                    // Cell keys keep the spellings `reps=` and `fresh=` of
-                    // before the config keys were renamed: a key seeds its
-                    // cell, so renaming it would change the numbers.
-                    let key = format!(
-                        "figure1|N={}|n={n}|s={}|{}|reps={}|fresh={}",
-                        b.n_features,
-                        f.s,
-                        procedure_name(procedure),
-                        f.repetitions,
-                        f.fresh_examples
-                    );
-                    push(
-                        key,
-                        Work::Bkl {
-                            study: "figure1",
-                            run,
-                        },
-                        &mut work,
-                    );
-                }
-            }
-        }
-        if let Some(t) = &b.table {
-            if t.repetitions == 0 {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        "table.repetitions must be >= 1",
-                        "the paper uses 1000",
-                    )
-                    .into());
-            }
-            let published = published()?;
-            for row in &published.table {
-                let mut delays = vec![0];
-                if row.procedure == Procedure::Progressive {
-                    delays.extend(t.delays.iter().copied().filter(|&d| d > 0));
-                }
-                for delay in delays {
-                    let run = BklRun {
-                        n_features: b.n_features,
-                        n_train: row.n_train,
-                        s: row.s,
-                        procedure: row.procedure,
-                        delay,
-                        fresh: t.fresh_examples,
-                        reps: t.repetitions,
-                        seed: c.seed,
-                    };
-                    let study = if delay == 0 { "table" } else { "delay" };
-                    let key = format!(
-                        "{study}|N={}|train={}|s={}|{}|delay={delay}|reps={}|fresh={}",
-                        b.n_features,
-                        row.n_train,
-                        row.s,
-                        procedure_name(row.procedure),
-                        t.repetitions,
-                        t.fresh_examples
-                    );
-                    push(key, Work::Bkl { study, run }, &mut work);
-                }
-            }
+}
+
+/// `value` (of the key `what`) must be in `lo..=hi`: an error at `span` otherwise.
+fn in_range(
+    cfg: &ConfigFile,
+    span: &Range<usize>,
+    what: &str,
+    value: usize,
+    lo: usize,
+    hi: usize,
+) -> Result<(), ConfigError> {
+    if (lo..=hi).contains(&value) {
+        return Ok(());
+    }
+    Err(cfg.invalid(
+        span.clone(),
+        &format!("{what} = {value} is not in {lo}..={hi}"),
+        &format!("set {what} between {lo} and {hi}"),
+    ))
+}
+
+/// The BKL study's cells: Figure 1 (hold-out and progressive for each `n`)
+/// and the table's rows (with their delays).
+fn plan_bkl(
+    cfg: &ConfigFile,
+    seed: u64,
+    bkl: &Spanned<config::BklSection>,
+    cells: &mut Cells,
+) -> Result<(), ExperimentError> {
+    let span = bkl.span();
+    let b = bkl.get_ref();
+    BklProblem::new(b.n_features)
+        .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1"))?;
+    if let Some(f) = &b.figure1 {
+        plan_figure1(cfg, seed, &span, b.n_features, f, cells)?;
+    }
+    if let Some(t) = &b.table {
+        plan_table(cfg, seed, &span, b.n_features, t, cells)?;
+    }
+    Ok(())
+}
+
+/// Figure 1's cells: hold-out and progressive for each total size `n`.
+fn plan_figure1(
+    cfg: &ConfigFile,
+    seed: u64,
+    span: &Range<usize>,
+    n_features: usize,
+    f: &config::Figure1Spec,
+    cells: &mut Cells,
+) -> Result<(), ExperimentError> {
+    let span = span.clone();
+    in_range(
+        cfg,
+        &span,
+        "figure1.repetitions",
+        f.repetitions,
+        1,
+        MAX_REPETITIONS,
+    )?;
+    in_range(
+        cfg,
+        &span,
+        "figure1.fresh_examples",
+        f.fresh_examples,
+        0,
+        MAX_FRESH_EXAMPLES,
+    )?;
+    in_range(cfg, &span, "figure1.n_max", f.n_max, 1, MAX_POINTS)?;
+    if f.s == 0 || f.n_min < f.s || f.n_max < f.n_min {
+        return Err(cfg
+            .invalid(
+                span,
+                "figure1 needs s >= 1 and s <= n_min <= n_max",
+                "the paper uses n_min = 10, n_max = 30, s = 10, repetitions = 1000",
+            )
+            .into());
+    }
+    let sizes = (f.n_max - f.n_min).saturating_add(1);
+    if sizes.saturating_mul(2) > MAX_CELLS {
+        return Err(cfg
+            .invalid(
+                span,
+                &format!("figure1 n_min..n_max spans {sizes} sizes, more than {MAX_CELLS} cells"),
+                "the paper uses n_min = 10, n_max = 30",
+            )
+            .into());
+    }
+    for n in f.n_min..=f.n_max {
+        for procedure in [Procedure::HoldOut, Procedure::Progressive] {
+            let run = BklRun {
+                n_features,
+                n_train: n - f.s,
+                s: f.s,
+                procedure,
+                delay: 0,
+                fresh: f.fresh_examples,
+                reps: f.repetitions,
+                seed,
+            };
+            // Cell keys keep the spellings `reps=` and `fresh=` of
+            // before the config keys were renamed: a key seeds its
+            // cell, so renaming it would change the numbers.
+            let key = CellKey::new("figure1")
+                .field("N", n_features)
+                .field("n", n)
+                .field("s", f.s)
+                .part(procedure_name(procedure))
+                .field("reps", f.repetitions)
+                .field("fresh", f.fresh_examples);
+            let study = "figure1";
+            cells.push(key, span.clone(), Work::Bkl { study, run })?;
         }
     }
+    Ok(())
+}
+
+/// The table's cells: one per published row (and delay).
+fn plan_table(
+    cfg: &ConfigFile,
+    seed: u64,
+    span: &Range<usize>,
+    n_features: usize,
+    t: &config::TableSpec,
+    cells: &mut Cells,
+) -> Result<(), ExperimentError> {
+    let span = span.clone();
+    in_range(
+        cfg,
+        &span,
+        "table.repetitions",
+        t.repetitions,
+        1,
+        MAX_REPETITIONS,
+    )?;
+    in_range(
+        cfg,
+        &span,
+        "table.fresh_examples",
+        t.fresh_examples,
+        0,
+        MAX_FRESH_EXAMPLES,
+    )?;
+    for &d in &t.delays {
+        in_range(cfg, &span, "a table delay", d, 0, MAX_POINTS)?;
+    }
+    let published = published()?;
+    for row in &published.table {
+        let mut delays = vec![0];
+        if row.procedure == Procedure::Progressive {
+            delays.extend(t.delays.iter().copied().filter(|&d| d > 0));
+        }
+        for delay in delays {
+            let run = BklRun {
+                n_features,
+                n_train: row.n_train,
+                s: row.s,
+                procedure: row.procedure,
+                delay,
+                fresh: t.fresh_examples,
+                reps: t.repetitions,
+                seed,
+            };
+            let study = if delay == 0 { "table" } else { "delay" };
+            let key = CellKey::new(study)
+                .field("N", n_features)
+                .field("train", row.n_train)
+                .field("s", row.s)
+                .part(procedure_name(row.procedure))
+                .field("delay", delay)
+                .field("reps", t.repetitions)
+                .field("fresh", t.fresh_examples);
+            cells.push(key, span.clone(), Work::Bkl { study, run })?;
+        }
+    }
+    Ok(())
+}
+
+/// A theorem block's population, checked and loaded.
+fn population(
+    cfg: &ConfigFile,
+    ctx: &Context,
+    seed: u64,
+    tb: &Spanned<config::TheoremBlock>,
+) -> Result<PopInst, ConfigError> {
+    let span = tb.span();
+    let p = &tb.get_ref().population;
+    match (&p.synthetic, &p.train) {
+        (Some(s), None) => {
+            if p.learner.is_some() || p.test.is_some() || p.test_fraction.is_some() {
+                return Err(cfg.invalid(
+                    span,
+                    "a synthetic population takes no learner or test set",
+                    "remove learner/test/test_fraction",
+                ));
+            }
+            let problem = BklProblem::new(s.n_features)
+                .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1"))?;
+            Ok(PopInst::Synthetic(BklPopulation {
+                problem,
+                tie: s.tie,
+            }))
+        }
+        (None, Some(train)) => {
+            let l = p.learner.as_ref().ok_or_else(|| {
+                cfg.invalid(
+                    span.clone(),
+                    "a real population needs a learner",
+                    "add learner = { type = \"pegasos\", lambda = 1e-4 }",
+                )
+            })?;
+            let learner = real_learner(cfg, l)?;
+            let (tr, te) = load_pair(ctx, train, p.test.as_deref(), p.test_fraction, seed)
+                .map_err(|m| cfg.invalid(span.clone(), &m, "check the dataset names and files"))?;
+            if learner.requires_binary_labels() && tr.y.iter().any(|&y| y != 1.0 && y != -1.0) {
+                return Err(cfg.invalid(
+                    span,
+                    &format!("pegasos needs ±1 labels, {} has others", tr.name),
+                    "use a binary dataset",
+                ));
+            }
+            Ok(PopInst::Real {
+                train: tr,
+                test: te,
+                learner,
+                shuffle: p.shuffle,
+            })
+        }
+        _ => Err(cfg.invalid(
+            span,
+            "a population is either `synthetic = {...}` or `train = \"...\"`",
+            "give exactly one of them",
+        )),
+    }
+}
+
+/// The theorem blocks' cells (one per k-fold and progressive setting) and
+/// their populations.
+fn plan_theorems(
+    cfg: &ConfigFile,
+    ctx: &Context,
+    c: &ProgressiveConfig,
+    cells: &mut Cells,
+) -> Result<Vec<PopInst>, ConfigError> {
     let mut pops = Vec::new();
     for tb in &c.theorems {
         let span = tb.span();
         let t = tb.get_ref();
-        let p = &t.population;
-        let inst = match (&p.synthetic, &p.train) {
-            (Some(s), None) => {
-                if p.learner.is_some() || p.test.is_some() || p.test_fraction.is_some() {
-                    return Err(cfg
-                        .invalid(
-                            span,
-                            "a synthetic population takes no learner or test set",
-                            "remove learner/test/test_fraction",
-                        )
-                        .into());
-                }
-                let problem = BklProblem::new(s.n_features).map_err(|e| {
-                    cfg.invalid(span.clone(), &e.to_string(), "set n_features >= 1")
-                })?;
-                PopInst::Synthetic(BklPopulation {
-                    problem,
-                    tie: s.tie,
-                })
-            }
-            (None, Some(train)) => {
-                let l = p.learner.as_ref().ok_or_else(|| {
-                    cfg.invalid(
-                        span.clone(),
-                        "a real population needs a learner",
-                        "add learner = { type = \"pegasos\", lambda = 1e-4 }",
-                    )
-                })?;
-                let learner = real_learner(cfg, l)?;
-                let (tr, te) = load_pair(ctx, train, p.test.as_deref(), p.test_fraction, c.seed)
-                    .map_err(|m| {
-                        cfg.invalid(span.clone(), &m, "check the dataset names and files")
-                    })?;
-                if learner.requires_binary_labels() && tr.y.iter().any(|&y| y != 1.0 && y != -1.0) {
-                    return Err(cfg
-                        .invalid(
-                            span,
-                            &format!("pegasos needs ±1 labels, {} has others", tr.name),
-                            "use a binary dataset",
-                        )
-                        .into());
-                }
-                PopInst::Real {
-                    train: tr,
-                    test: te,
-                    learner,
-                    shuffle: p.shuffle,
-                }
-            }
-            _ => {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        "a population is either `synthetic = {...}` or `train = \"...\"`",
-                        "give exactly one of them",
-                    )
-                    .into())
-            }
-        };
-        if t.repetitions == 0 {
-            return Err(cfg
-                .invalid(span, "repetitions must be >= 1", "set repetitions")
-                .into());
-        }
+        let inst = population(cfg, ctx, c.seed, tb)?;
+        in_range(cfg, &span, "repetitions", t.repetitions, 1, MAX_REPETITIONS)?;
         if t.kfold.is_empty() && t.progressive.is_empty() {
-            return Err(cfg
-                .invalid(
-                    span,
-                    "this theorems block has no setting: `kfold` and `progressive` are both empty",
-                    "add kfold = [{ n = 12, k = 3 }] or progressive = [{ n_train = 5, s = 10 }]",
-                )
-                .into());
+            return Err(cfg.invalid(
+                span,
+                "this theorems block has no setting: `kfold` and `progressive` are both empty",
+                "add kfold = [{ n = 12, k = 3 }] or progressive = [{ n_train = 5, s = 10 }]",
+            ));
         }
         let pi = pops.len();
-        let pname = format!("{}|{}", inst.name(), inst.learner());
+        let (pop_name, pop_learner) = (inst.name(), inst.learner());
         let pool_n = match &inst {
             PopInst::Real { train, .. } => train.n(),
-            PopInst::Synthetic(_) => usize::MAX,
+            PopInst::Synthetic(_) => MAX_POINTS,
         };
         pops.push(inst);
         for kf in &t.kfold {
-            if kf.k < 2 || kf.k > kf.n || !kf.n.is_multiple_of(kf.k) || kf.n > pool_n {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        &format!("k-fold setting n = {}, k = {} is invalid", kf.n, kf.k),
-                        "use 2 <= k <= n with k dividing n (and n within the dataset)",
-                    )
-                    .into());
+            in_range(cfg, &span, "a k-fold setting's n", kf.n, 2, pool_n)?;
+            if kf.k < 2 || kf.k > kf.n || !kf.n.is_multiple_of(kf.k) {
+                return Err(cfg.invalid(
+                    span,
+                    &format!("k-fold setting n = {}, k = {} is invalid", kf.n, kf.k),
+                    "use 2 <= k <= n with k dividing n (and n within the dataset)",
+                ));
             }
-            push(
-                format!("kfold|{pname}|n={}|k={}|reps={}", kf.n, kf.k, t.repetitions),
+            let key = CellKey::new("kfold")
+                .part(&pop_name)
+                .part(&pop_learner)
+                .field("n", kf.n)
+                .field("k", kf.k)
+                .field("reps", t.repetitions);
+            let reps = t.repetitions;
+            let (n, k) = (kf.n, kf.k);
+            cells.push(
+                key,
+                span.clone(),
                 Work::KFold {
                     pop: pi,
-                    n: kf.n,
-                    k: kf.k,
-                    reps: t.repetitions,
+                    n,
+                    k,
+                    reps,
                 },
-                &mut work,
-            );
+            )?;
         }
         for pv in &t.progressive {
-            if pv.s == 0 || pv.n_train + pv.s > pool_n {
-                return Err(cfg
-                    .invalid(
-                        span,
-                        "progressive setting needs s >= 1 and n_train + s within the dataset",
-                        "fix the setting",
-                    )
-                    .into());
+            if pv.s == 0 || pv.n_train.saturating_add(pv.s) > pool_n {
+                return Err(cfg.invalid(
+                    span,
+                    &format!("progressive setting needs s >= 1 and n_train + s <= {pool_n} (the population's points)"),
+                    "fix the setting",
+                ));
             }
-            push(
-                format!(
-                    "progressive_check|{pname}|train={}|s={}|reps={}",
-                    pv.n_train, pv.s, t.repetitions
-                ),
-                Work::Pv {
-                    pop: pi,
-                    n_train: pv.n_train,
-                    s: pv.s,
-                    reps: t.repetitions,
-                },
-                &mut work,
-            );
+            let key = CellKey::new("progressive_check")
+                .part(&pop_name)
+                .part(&pop_learner)
+                .field("train", pv.n_train)
+                .field("s", pv.s)
+                .field("reps", t.repetitions);
+            let work = Work::Pv {
+                pop: pi,
+                n_train: pv.n_train,
+                s: pv.s,
+                reps: t.repetitions,
+            };
+            cells.push(key, span.clone(), work)?;
         }
     }
+    Ok(pops)
+}
+
+/// The stream blocks' cells (one per learner and repetition) and their data.
+fn plan_streams(
+    cfg: &ConfigFile,
+    ctx: &Context,
+    c: &ProgressiveConfig,
+    cells: &mut Cells,
+) -> Result<Vec<StreamData>, ConfigError> {
     let mut streams = Vec::new();
     for sb in &c.stream {
         let span = sb.span();
         let b = sb.get_ref();
         if !(b.holdout_fraction > 0.0 && b.holdout_fraction < 1.0) || b.learners.is_empty() {
-            return Err(cfg
-                .invalid(
-                    span,
-                    "a stream needs learners and 0 < holdout_fraction < 1",
-                    "fix the stream block",
-                )
-                .into());
+            return Err(cfg.invalid(
+                span,
+                "a stream needs learners and 0 < holdout_fraction < 1",
+                "fix the stream block",
+            ));
         }
+        in_range(cfg, &span, "repetitions", b.repetitions, 1, MAX_REPETITIONS)?;
+        in_range(cfg, &span, "checkpoints", b.checkpoints, 1, MAX_CHECKPOINTS)?;
+        in_range(cfg, &span, "members", b.members, 1, MAX_MEMBERS)?;
         if b.repetitions.saturating_mul(b.learners.len()) > MAX_CELLS {
-            return Err(cfg
-                .invalid(
-                    span,
-                    &format!("repetitions × learners is more than {} cells", MAX_CELLS),
-                    "use fewer repetitions (each is a cell)",
-                )
-                .into());
+            return Err(cfg.invalid(
+                span,
+                &format!("repetitions × learners is more than {MAX_CELLS} cells"),
+                "use fewer repetitions (each is a cell)",
+            ));
         }
         let learners = b
             .learners
@@ -421,12 +546,18 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
             .collect::<Result<Vec<_>, _>>()?;
         let (tr, te) = load_pair(ctx, &b.train, b.test.as_deref(), b.test_fraction, c.seed)
             .map_err(|m| cfg.invalid(span.clone(), &m, "check the dataset names and files"))?;
-        if tr.n() < 10 {
-            return Err(cfg
-                .invalid(span, "the stream has fewer than 10 points", "use more data")
-                .into());
+        if tr.n() < MIN_STREAM {
+            return Err(cfg.invalid(
+                span,
+                &format!("the stream has {} points, fewer than {MIN_STREAM}", tr.n()),
+                "use more data",
+            ));
+        }
+        if let Some(n) = b.n {
+            in_range(cfg, &span, "n", n, MIN_STREAM, tr.n())?;
         }
         let di = streams.len();
+        let train_name = tr.name.clone();
         streams.push(StreamData {
             train: tr,
             test: te,
@@ -434,35 +565,25 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<ProgressivePlan, E
         });
         for learner in learners {
             for rep in 0..b.repetitions {
-                push(
-                    format!(
-                        "stream|{}|{}|n={}|rep={rep}",
-                        streams[di].train.name,
-                        learner.name(),
-                        b.n.map_or("all".to_string(), |n| n.to_string())
-                    ),
+                let key = CellKey::new("stream")
+                    .part(&train_name)
+                    .part(learner.name())
+                    .field("n", b.n.map_or("all".to_string(), |n| n.to_string()))
+                    .field("rep", rep);
+                let learner = learner.clone();
+                cells.push(
+                    key,
+                    span.clone(),
                     Work::Stream {
                         data: di,
-                        learner: learner.clone(),
+                        learner,
                         rep,
                     },
-                    &mut work,
-                );
+                )?;
             }
         }
     }
-    Ok(ProgressivePlan {
-        head: PlanHead {
-            kind: "progressive",
-            name: c.name.into_inner(),
-            base_seed: c.seed,
-            exclusive: false,
-            cells,
-        },
-        pops,
-        streams,
-        work,
-    })
+    Ok(streams)
 }
 
 /// Load `train` and either `test` or a split of `train` (seeded).

@@ -6,13 +6,13 @@ use std::sync::Arc;
 use super::paper::run_bkl;
 use super::plan::{PopInst, ProgressivePlan, StreamData, Work};
 use super::rows::{finite, procedure_name, Row};
-use super::stream::{progressive_stream, StreamSpec};
+use super::stream::{progressive_stream, StreamResult, StreamSpec};
 use super::theorems::{
     run_kfold_check, run_progressive_check, DatasetPopulation, KFoldCheck, ProgressiveCheck,
 };
 use super::ProgressiveError;
 use crate::data::Dataset;
-use crate::experiments::{ExperimentError, Plan, PlanHead};
+use crate::experiments::{finite_or_fail, ExperimentError, Plan, PlanHead};
 use crate::learners::AnyLearner;
 use crate::results::rows::{to_records, Core};
 use crate::results::Record;
@@ -69,9 +69,19 @@ impl Plan for ProgressivePlan {
         let key = &self.head.cells[i].key;
         let cell_seed = self.head.cells[i].seed;
         let core = || self.head.core(i);
+        // Every estimate and true error must be a number: a NaN or an
+        // infinity fails the cell (it would otherwise be stored as absent).
+        let must = |what: &str, values: &mut dyn Iterator<Item = f64>| {
+            for v in values {
+                finite_or_fail(key, what, v)?;
+            }
+            Ok::<(), ExperimentError>(())
+        };
         let rows = match &self.work[i] {
             Work::Bkl { study, run } => {
                 let recs = run_bkl(run).map_err(|e| cell_err(key, e))?;
+                must("the estimate", &mut recs.iter().map(|r| r.estimate))?;
+                must("the true error", &mut recs.iter().map(|r| r.true_exact))?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: (*study).to_string(),
@@ -105,6 +115,10 @@ impl Plan for ProgressivePlan {
                 };
                 let recs = with_population!(p, pop => run_kfold_check(pop, &check))
                     .map_err(|e| cell_err(key, e))?;
+                let values = recs.iter().flat_map(|r| [r.est_k, r.est_1]);
+                must("the k-fold or hold-out estimate", &mut values.into_iter())?;
+                let values = recs.iter().flat_map(|r| [r.true_k, r.true_1]);
+                must("the true error", &mut values.into_iter())?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: "kfold".into(),
@@ -136,6 +150,13 @@ impl Plan for ProgressivePlan {
                 };
                 let recs = with_population!(p, pop => run_progressive_check(pop, &check))
                     .map_err(|e| cell_err(key, e))?;
+                let values = recs.iter().flat_map(|r| [r.est_p, r.est_ho]);
+                must(
+                    "the progressive or hold-out estimate",
+                    &mut values.into_iter(),
+                )?;
+                let values = recs.iter().flat_map(|r| [r.true_p, r.true_ho]);
+                must("the true error", &mut values.into_iter())?;
                 recs.into_iter()
                     .map(|r| Row {
                         study: "progressive_check".into(),
@@ -155,7 +176,21 @@ impl Plan for ProgressivePlan {
             }
             Work::Stream { data, learner, rep } => {
                 let sd = &self.streams[*data];
-                stream_rows(core(), sd, learner, *rep, cell_seed).map_err(|e| cell_err(key, e))?
+                let (rows, res) = stream_rows(core(), sd, learner, *rep, cell_seed)
+                    .map_err(|e| cell_err(key, e))?;
+                let estimates = [res.progressive_estimate, res.holdout_estimate];
+                must(
+                    "the progressive or hold-out estimate",
+                    &mut estimates.into_iter(),
+                )?;
+                let running = res.points.iter().map(|p| p.running_loss);
+                must("the running progressive loss", &mut running.into_iter())?;
+                let errors = [res.final_test_error, res.holdout_test_error];
+                let errors = errors
+                    .into_iter()
+                    .chain(res.points.iter().map(|p| p.test_error));
+                must("a test-set error", &mut errors.into_iter())?;
+                rows
             }
         };
         Ok(to_records(&rows)?)
@@ -168,7 +203,7 @@ fn stream_rows(
     learner: &AnyLearner,
     rep: usize,
     seed: u64,
-) -> Result<Vec<Row>, ProgressiveError> {
+) -> Result<(Vec<Row>, StreamResult), ProgressiveError> {
     let b = &sd.block;
     let train: Arc<Dataset> = match b.n {
         Some(n) if n < sd.train.n() => {
@@ -219,5 +254,5 @@ fn stream_rows(
         test_error: finite(res.final_test_error),
         ..base
     });
-    Ok(rows)
+    Ok((rows, res))
 }

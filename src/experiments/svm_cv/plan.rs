@@ -3,12 +3,12 @@
 
 use super::config::{FoldMode, Method, SvmCvConfig};
 use super::rows::SvmRow;
-use crate::config::{ConfigFile, KValue};
+use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::Dataset;
+use crate::experiments::cell_key::{no_duplicates, CellKey, CellList};
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
-use crate::seed;
 use crate::svm::folds::Folds;
 use crate::svm::{CacheMode, KernelKind, SvmParams};
 use std::sync::Arc;
@@ -101,6 +101,7 @@ impl SvmPlan {
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, ExperimentError> {
     let c: SvmCvConfig = cfg.parse()?;
     c.check_lists(cfg)?;
+    check_duplicates(cfg, &c)?;
     let peers_wanted = c.methods.get_ref().iter().any(|m| m.is_peer());
     let peers_ok = peer::available();
     if peers_wanted && !peers_ok {
@@ -113,24 +114,27 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
     for spec in c.datasets.get_ref() {
         let data = ctx.dataset(spec)?;
         let bad = data.y.iter().any(|&y| y != 1.0 && y != -1.0);
+        let (message, fix) = if data.n() < 2 {
+            (
+                "has fewer than 2 rows",
+                "check the data file (k-fold CV needs at least 2 rows)",
+            )
+        } else {
+            (
+                "needs labels in {-1, +1}",
+                "add a label transform (one_vs_rest, even_odd or map)",
+            )
+        };
         if bad || data.n() < 2 {
-            return Err(cfg
-                .invalid(
-                    c.datasets.span(),
-                    &format!(
-                        "dataset {} needs labels in {{-1, +1}} and at least 2 rows",
-                        data.name
-                    ),
-                    "add a label transform (one_vs_rest, even_odd or map)",
-                )
-                .into());
+            let message = format!("dataset {} {message}", data.name);
+            return Err(cfg.invalid(c.datasets.span(), &message, fix).into());
         }
         datasets.push((data.name.clone(), data));
     }
     let axes = c.axes(cfg)?;
     let repeats = c.repeats(cfg)?;
     let mut specs = Vec::new();
-    let mut cells = Vec::new();
+    let mut cells = CellList::new(cfg, c.seed);
     for (di, (dname, data)) in datasets.iter().enumerate() {
         for (si, s) in c.settings.get_ref().iter().enumerate() {
             for kv in c.k.get_ref() {
@@ -170,19 +174,16 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
                         _ => vec![None],
                     };
                     for variant in variants {
-                        let mut key = format!(
-                            "{dname}|{}|k={}|{}",
-                            s.get_ref().label,
-                            kv.get_ref().label(),
-                            m.as_str()
-                        );
+                        let mut key = CellKey::new(dname)
+                            .part(&s.get_ref().label)
+                            .field("k", kv.get_ref().label())
+                            .part(m.as_str());
                         if let Some((cache, t)) = variant {
-                            key.push_str(&format!("|cache={cache}|threads={t}"));
+                            key = key
+                                .field("cache", cache.as_str())
+                                .field("threads", t.to_string());
                         }
-                        cells.push(Cell {
-                            seed: seed::derive(c.seed, &key),
-                            key,
-                        });
+                        cells.push(key, s.span())?;
                         specs.push(CellSpec {
                             dataset: di,
                             setting: si,
@@ -220,11 +221,35 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
             name: c.name.into_inner(),
             base_seed: c.seed,
             exclusive: c.exclusive.unwrap_or(true),
-            cells,
+            cells: cells.into_cells(),
         },
         fold_mode: c.folds.unwrap_or(FoldMode::Libsvm),
         datasets,
         settings,
         specs,
     })
+}
+
+/// Entries that would give one cell twice (their labels are the keys): two
+/// settings with one label, a `k` or a method listed twice.
+fn check_duplicates(cfg: &ConfigFile, c: &SvmCvConfig) -> Result<(), ConfigError> {
+    let settings = c.settings.get_ref().iter();
+    no_duplicates(
+        cfg,
+        "settings",
+        settings.map(|s| (format!("label = {:?}", s.get_ref().label), s.span())),
+    )?;
+    no_duplicates(
+        cfg,
+        "k",
+        c.k.get_ref()
+            .iter()
+            .map(|k| (k.get_ref().label(), k.span())),
+    )?;
+    let methods = c.methods.get_ref().iter();
+    no_duplicates(
+        cfg,
+        "methods",
+        methods.map(|m| (m.as_str(), c.methods.span())),
+    )
 }

@@ -3,7 +3,7 @@
 //! leave-one-out figure. The seeding rows come from each run's `seeding`
 //! table (`seeding.parquet`, written by the run's render from its records).
 
-use super::config::{num, num_at, Published};
+use super::config::{num, num_at, pub_row, Published};
 use super::rows::{SeedingRow, SvmRow};
 use crate::results::rows::from_records;
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
@@ -18,13 +18,6 @@ const DATASETS: [(&str, &str); 5] = [
     ("mnist", "MNIST"),
     ("w8a", "Webdata"),
 ];
-
-/// The published row whose `dataset` is exactly `key`.
-fn pub_row(rows: &[toml::Table], key: &str) -> Option<toml::Table> {
-    rows.iter()
-        .find(|t| t.get("dataset").and_then(|v| v.as_str()) == Some(key))
-        .cloned()
-}
 
 /// What data a run's dataset is, against the paper's `key` dataset.
 pub fn data_used(dataset: &str, key: &str, setting: &str) -> DataUsed {

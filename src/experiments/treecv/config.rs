@@ -6,6 +6,7 @@
 use crate::config::{ConfigError, ConfigFile, KValue, NValue};
 use crate::cv::Order;
 use crate::data::DatasetSpec;
+use crate::experiments::cell_key::no_duplicates;
 use crate::learners::{AnyLearner, LearnerSpec};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -14,9 +15,8 @@ use toml::Spanned;
 /// The published numbers (experiments/treecv/published.toml), embedded.
 pub const PUBLISHED: &str = include_str!("../../../experiments/treecv/published.toml");
 
-/// The most repetitions a treecv config may ask for (the paper: 100); each
-/// is a cell per grid point, so this bounds the plan's size.
-pub const MAX_REPETITIONS: usize = 100_000;
+/// The most repetitions a config may ask for (the paper: 100), shared by every kind.
+pub use crate::experiments::MAX_REPETITIONS;
 
 /// Heading of the report's Table 2 comparison section (the paper's pattern
 /// against ours); each run's section links to it.
@@ -188,6 +188,14 @@ pub fn applies(l: &LearnerSpec, dataset: &str) -> bool {
         .is_none_or(|on| on.iter().any(|d| d == dataset))
 }
 
+/// An `n` value as it appears in cell keys: `all` or the number.
+pub fn n_label(n: NValue) -> String {
+    match n {
+        NValue::All => "all".to_string(),
+        NValue::Size(n) => n.to_string(),
+    }
+}
+
 impl Grid {
     /// The block's lists are not empty and its own `repetitions`, if set,
     /// is at least 1. Returns the block's repetitions (`default`: the
@@ -199,11 +207,45 @@ impl Grid {
         if let Some(n) = &self.n {
             cfg.non_empty("n", n)?;
         }
+        // An entry listed twice would give the same cells twice.
+        let list = |span: std::ops::Range<usize>| move |m: &str| (m.to_string(), span.clone());
+        let methods = list(self.methods.span());
+        no_duplicates(
+            cfg,
+            "methods",
+            self.methods.get_ref().iter().map(|m| methods(m.as_str())),
+        )?;
+        let orders = list(self.orders.span());
+        no_duplicates(
+            cfg,
+            "orders",
+            self.orders.get_ref().iter().map(|o| orders(o.as_str())),
+        )?;
+        no_duplicates(
+            cfg,
+            "k",
+            self.k
+                .get_ref()
+                .iter()
+                .map(|k| (k.get_ref().label(), k.span())),
+        )?;
+        if let Some(n) = &self.n {
+            no_duplicates(
+                cfg,
+                "n",
+                n.get_ref()
+                    .iter()
+                    .map(|v| (n_label(*v.get_ref()), v.span())),
+            )?;
+        }
         match &self.repetitions {
-            Some(r) if *r.get_ref() == 0 => Err(cfg.invalid(
+            Some(r) if *r.get_ref() == 0 || *r.get_ref() > MAX_REPETITIONS => Err(cfg.invalid(
                 r.span(),
-                "repetitions must be at least 1",
-                "set repetitions = 1 or more, or remove it to use the config's",
+                &format!(
+                    "repetitions = {} is not in 1..={MAX_REPETITIONS}",
+                    r.get_ref()
+                ),
+                "set repetitions between 1 and 100000, or remove it to use the config's",
             )),
             Some(r) => Ok(*r.get_ref()),
             None => Ok(default),

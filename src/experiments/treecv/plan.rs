@@ -6,10 +6,9 @@ use super::config::{applies, Method, TreecvConfig};
 use crate::config::{ConfigError, ConfigFile, KValue, NValue};
 use crate::cv::Order;
 use crate::data::Dataset;
-use crate::experiments::{Cell, Context, ExperimentError, PlanHead, MAX_CELLS};
+use crate::experiments::cell_key::{CellKey, CellList};
+use crate::experiments::{Context, ExperimentError, PlanHead};
 use crate::learners::AnyLearner;
-use crate::seed;
-use std::collections::HashSet;
 use std::sync::Arc;
 use toml::Spanned;
 
@@ -49,14 +48,11 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<TreecvPlan, Experi
     let (datasets, dataset_specs) = load_datasets(cfg, ctx, &c, &learners)?;
     let names: Vec<&str> = datasets.iter().map(|(d, _)| d.as_str()).collect();
     c.check_on(cfg, &names)?;
-    let mut grid = Expansion {
-        cfg,
-        base_seed: c.seed,
-        span: c.grid.span(),
-        cells: Vec::new(),
-        specs: Vec::new(),
-        seen: HashSet::new(),
-    };
+    check_learner_names(cfg, &c, &learners, &names)?;
+    // A cell listed by two blocks is kept once (blocks add up); within a
+    // block, duplicate entries were refused by `Grid::check`.
+    let mut cells = CellList::new(cfg, c.seed);
+    let mut specs = Vec::new();
     for g in c.grid.get_ref() {
         let reps = g.check(cfg, *c.repetitions.get_ref())?;
         let all = [Spanned::new(0..0, NValue::All)];
@@ -73,16 +69,15 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<TreecvPlan, Experi
                         for &method in g.methods.get_ref() {
                             for &order in g.orders.get_ref() {
                                 for rep in 0..reps {
-                                    let key = format!(
-                                        "{dname}|{}|{}|{}|k={}|n={n_label}|rep={rep}",
-                                        l.name(),
-                                        method.as_str(),
-                                        order.as_str(),
-                                        kv.get_ref().label()
-                                    );
-                                    grid.push(
-                                        key,
-                                        CellSpec {
+                                    let key = CellKey::new(dname)
+                                        .part(l.name())
+                                        .part(method.as_str())
+                                        .part(order.as_str())
+                                        .field("k", kv.get_ref().label())
+                                        .field("n", &n_label)
+                                        .field("rep", rep);
+                                    if cells.push_or_skip(key, c.grid.span())? {
+                                        specs.push(CellSpec {
                                             dataset: di,
                                             learner: li,
                                             method,
@@ -91,8 +86,8 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<TreecvPlan, Experi
                                             n,
                                             n_label: n_label.clone(),
                                             rep,
-                                        },
-                                    )?;
+                                        });
+                                    }
                                 }
                             }
                         }
@@ -107,13 +102,13 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<TreecvPlan, Experi
             name: c.name.get_ref().clone(),
             base_seed: c.seed,
             exclusive: c.exclusive,
-            cells: grid.cells,
+            cells: cells.into_cells(),
         },
         datasets,
         dataset_specs,
         learner_specs: c.learner_specs(),
         learners,
-        specs: grid.specs,
+        specs,
     })
 }
 
@@ -140,6 +135,15 @@ fn load_datasets(
                 .into());
         }
         for (l, ls) in learners.iter().zip(c.learners.get_ref()) {
+            if applies(ls.get_ref(), &data.name) {
+                l.check_features(data.d()).map_err(|e| {
+                    cfg.invalid(
+                        ls.span(),
+                        &format!("dataset {}: {e}", data.name),
+                        "use fewer features (a subset of columns) or another learner, or restrict this learner with `on = [...]`",
+                    )
+                })?;
+            }
             if applies(ls.get_ref(), &data.name)
                 && l.requires_binary_labels()
                 && data.y.iter().any(|&y| y != 1.0 && y != -1.0)
@@ -196,35 +200,32 @@ fn check_k(
     ))
 }
 
-/// The cells of a grid as it is expanded: a key listed twice (by two
-/// blocks) is kept once, and the total is bounded by [`MAX_CELLS`].
-struct Expansion<'a> {
-    cfg: &'a ConfigFile,
-    base_seed: u64,
-    /// The `grid` key's span (for the size error).
-    span: std::ops::Range<usize>,
-    cells: Vec<Cell>,
-    specs: Vec<CellSpec>,
-    seen: HashSet<String>,
-}
-
-impl Expansion<'_> {
-    fn push(&mut self, key: String, spec: CellSpec) -> Result<(), ConfigError> {
-        if !self.seen.insert(key.clone()) {
-            return Ok(());
+/// Two learners with one name (so the same parameters) that both run on a
+/// dataset would give the same cells twice: an error at the second.
+fn check_learner_names(
+    cfg: &ConfigFile,
+    c: &TreecvConfig,
+    learners: &[AnyLearner],
+    datasets: &[&str],
+) -> Result<(), ConfigError> {
+    let specs = c.learners.get_ref();
+    for j in 0..learners.len() {
+        for i in 0..j {
+            let shared = datasets
+                .iter()
+                .find(|d| applies(specs[i].get_ref(), d) && applies(specs[j].get_ref(), d));
+            if let (true, Some(d)) = (learners[i].name() == learners[j].name(), shared) {
+                let (line, col) = cfg.line_col(specs[i].span().start);
+                return Err(cfg.invalid(
+                    specs[j].span(),
+                    &format!(
+                        "learner {} is listed twice (also at line {line}, column {col}) and both run on dataset {d}: they would give the same cells",
+                        learners[j].name()
+                    ),
+                    "remove the duplicate learner, or restrict one of them with `on = [...]`",
+                ));
+            }
         }
-        if self.cells.len() == MAX_CELLS {
-            return Err(self.cfg.invalid(
-                self.span.clone(),
-                &format!("the grid expands to more than {MAX_CELLS} cells"),
-                "use fewer repetitions or smaller lists, or split the config",
-            ));
-        }
-        self.cells.push(Cell {
-            seed: seed::derive(self.base_seed, &key),
-            key,
-        });
-        self.specs.push(spec);
-        Ok(())
     }
+    Ok(())
 }

@@ -8,7 +8,7 @@ use crate::cv::standard::{standard_cv, standard_cv_parallel};
 use crate::cv::treecv::{treecv, Strategy};
 use crate::cv::{Chunks, Counters, CvOutcome, Order};
 use crate::data::{Dataset, Features};
-use crate::experiments::{ExperimentError, Plan, PlanHead};
+use crate::experiments::{finite_or_fail, ExperimentError, Plan, PlanHead};
 use crate::learners::{AnyLearner, IncrementalLearner};
 use crate::results::rows::{to_records, Core};
 use crate::results::Record;
@@ -81,9 +81,7 @@ impl Plan for TreecvPlan {
         };
         let out =
             out.ok_or_else(|| fail(format!("k = {k} folds do not fit n = {} points", c.n)))?;
-        if !out.estimate.is_finite() {
-            return Err(fail(format!("estimate is {} (diverged?)", out.estimate)));
-        }
+        finite_or_fail(&cell.key, "the CV estimate", out.estimate)?;
         let row = TreecvRow {
             core: Core {
                 rep: Some(c.rep as i64),
