@@ -54,7 +54,8 @@ k = [8]
         threads: Some(1),
         fresh: false,
         dry_run: false,
-        progress: false,
+        progress: cvbench::runner::progress::ProgressMode::Quiet,
+        records_csv: false,
         shard: None,
     };
     let s = run(&cfg, &ctx, &opts).unwrap();

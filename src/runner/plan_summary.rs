@@ -31,6 +31,7 @@ pub fn cost_text(plan: &dyn Plan, which: &[usize]) -> String {
 fn unit(kind: &str) -> &'static str {
     match kind {
         "treecv" => "point updates x stored features per row",
+        "svm_cv" => "training rows x rounds x timed repetitions",
         _ => "the kind's cost units",
     }
 }

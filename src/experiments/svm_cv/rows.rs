@@ -586,7 +586,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"shared_cache"));
+        assert_eq!(names.last(), Some(&"wall_max_s"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -594,7 +594,25 @@ mod tests {
         // A run stored before the core and seeding columns, counts as floats.
         let mut old = recs[0].clone();
         old.0.retain(|(n, _)| {
-            !["kind", "run", "cell", "rep", "seconds", "seed_s", "role"].contains(&n.as_str())
+            ![
+                "kind",
+                "run",
+                "cell",
+                "rep",
+                "seconds",
+                "seed_s",
+                "role",
+                "order",
+                "seeder",
+                "cache",
+                "cache_mb",
+                "threads",
+                "timing_repeats",
+                "wall_median_s",
+                "wall_min_s",
+                "wall_max_s",
+            ]
+            .contains(&n.as_str())
         });
         old.set("iterations", 12.0);
         let back = SvmRow::read(&[old]).unwrap();

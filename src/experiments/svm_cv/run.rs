@@ -201,6 +201,20 @@ impl Plan for SvmPlan {
         &self.head
     }
 
+    /// Training rows summed over the rounds, `n (k - 1)`, times the timed
+    /// repetitions of our solver's cells.
+    fn cost(&self, i: usize) -> Option<f64> {
+        let c = &self.specs[i];
+        let n = self.datasets[c.dataset].1.n() as f64;
+        let k = c.k.resolve(n as usize) as f64;
+        let reps = if c.method.is_peer() {
+            1.0
+        } else {
+            f64::from(self.plan_repeats())
+        };
+        Some(n * (k - 1.0) * reps)
+    }
+
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
         let c = &self.specs[i];
         let cell = &self.head.cells[i];
@@ -229,6 +243,12 @@ impl Plan for SvmPlan {
             message,
         })?;
         Ok(to_records(&rows)?)
+    }
+}
+
+impl SvmPlan {
+    fn plan_repeats(&self) -> u32 {
+        self.repeats.max(1)
     }
 }
 

@@ -18,9 +18,20 @@ use super::rows::{write_rows, BenchRow, Key, SeedingRow, SvmRow};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
+use crate::svm::SeedingMethod;
 
-/// The baseline and the seeded methods, in table order.
-pub(super) const METHODS: [&str; 7] = ["ours", "ato", "mir", "sir", "avg", "top", "tree"];
+/// The baseline and the seeded methods, in table order: `ours` and every
+/// seeded preset of the registry ([`SeedingMethod::ALL`]).
+pub(super) fn methods() -> Vec<&'static str> {
+    std::iter::once("ours")
+        .chain(
+            SeedingMethod::ALL
+                .iter()
+                .filter(|m| **m != SeedingMethod::None)
+                .map(|m| m.as_str()),
+        )
+        .collect()
+}
 
 /// Totals of one (dataset, setting, k, method) run.
 #[derive(Clone, Debug, Default)]
@@ -49,9 +60,10 @@ impl RunTotals {
 /// Group round and extra rows of our solver's methods by (dataset, setting, k) and method.
 pub(super) fn group(rows: &[SvmRow]) -> BTreeMap<Key, BTreeMap<String, Vec<&SvmRow>>> {
     let mut out: BTreeMap<Key, BTreeMap<String, Vec<&SvmRow>>> = BTreeMap::new();
+    let methods = methods();
     for r in rows {
         let m = &r.core.method;
-        if !METHODS.contains(&m.as_str()) {
+        if !methods.contains(&m.as_str()) {
             continue;
         }
         out.entry((r.core.dataset.clone(), r.setting.clone(), r.k.clone()))
@@ -196,7 +208,8 @@ fn seeding_table(rows: &[SeedingRow]) -> MdTable {
             k.parse().unwrap_or(f64::NAN)
         }
     };
-    let method_pos = |m: &str| METHODS.iter().position(|x| *x == m);
+    let methods = methods();
+    let method_pos = |m: &str| methods.iter().position(|x| *x == m);
     let mut sorted: Vec<&SeedingRow> = rows.iter().collect();
     sorted.sort_by(|a, b| {
         (&a.dataset, &a.setting)
@@ -551,6 +564,28 @@ pub(super) fn benchmark_section(
 mod tests {
     use super::*;
     use crate::results::rows::Core;
+
+    /// A seeder the config can run but the tables drop would be silent
+    /// data loss: every preset of the registry is a config method and a
+    /// table row.
+    #[test]
+    fn every_seeding_preset_is_a_config_method_and_a_table_row() {
+        use super::super::config::Method;
+        let shown = methods();
+        for &m in SeedingMethod::ALL {
+            if m == SeedingMethod::None {
+                continue;
+            }
+            let parsed: Method =
+                serde::Deserialize::deserialize(serde::de::value::StrDeserializer::<
+                    serde::de::value::Error,
+                >::new(m.as_str()))
+                .unwrap_or_else(|e| panic!("preset {m} is not a config method: {e}"));
+            assert_eq!(parsed.seeding(), Some(m));
+            assert_eq!(parsed.as_str(), m.as_str());
+            assert!(shown.contains(&m.as_str()), "preset {m} has no table row");
+        }
+    }
 
     fn row(method: &str, fold: i64, obj: f64, correct: u64, wrong: &str) -> SvmRow {
         SvmRow {
