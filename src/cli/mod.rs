@@ -144,7 +144,7 @@ pub enum Command {
     },
     /// Train one C-SVC on a LibSVM file and print what LIBSVM's svm-train prints
     /// (same options and defaults; -v K for cross-validation).
-    Svm(svm::SvmArgs),
+    Svm(Box<svm::SvmArgs>),
     /// Download datasets from their canonical sources and verify checksums.
     Fetch {
         /// Dataset names (default: all).
