@@ -157,11 +157,12 @@ pub fn seeding_verdict(rows: &[&SeedingRow], paper_acc: f64, data: &DataUsed) ->
     (v, words)
 }
 
-const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline at every k run, and the largest speed-up at the same k as in the paper (among the k run); else not reproduced (times are this machine's, so never 'reproduced')";
+const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline at every k run, and the largest speed-up at the same k as in the paper (among the k run); not run: fewer than two k (Table 3 is a trend over k); else not reproduced (times are this machine's, so never 'reproduced')";
 
 /// Table 3 verdict from (k, our speed-up, the paper's speed-up) triples.
 pub fn table3_verdict(s: &[(String, f64, f64)]) -> Verdict {
-    if s.is_empty() {
+    // Table 3 is a trend over k: one k cannot show it.
+    if s.len() < 2 {
         return Verdict::NotRun;
     }
     let faster = s.iter().all(|x| x.1 > 1.0);
@@ -170,7 +171,7 @@ pub fn table3_verdict(s: &[(String, f64, f64)]) -> Verdict {
             .max_by(|a, b| f(a).total_cmp(&f(b)))
             .map(|x| x.0.clone())
     };
-    let same_peak = s.len() < 2 || argmax(&|x| x.1) == argmax(&|x| x.2);
+    let same_peak = argmax(&|x| x.1) == argmax(&|x| x.2);
     if faster && same_peak {
         Verdict::PatternReproduced
     } else {
@@ -443,6 +444,17 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
 mod tests {
     use super::*;
     use crate::experiments::svm_cv::rows::write_rows;
+
+    /// Issue 18, 3: a Table 3 verdict needs at least two k.
+    #[test]
+    fn table3_with_one_k_is_not_run() {
+        let one = [("10".to_string(), 3.0, 2.0)];
+        assert_eq!(table3_verdict(&one), Verdict::NotRun);
+        let two = [("3".to_string(), 2.0, 1.5), ("10".to_string(), 3.0, 2.0)];
+        assert_eq!(table3_verdict(&two), Verdict::PatternReproduced);
+        let peak_elsewhere = [("3".to_string(), 4.0, 1.5), ("10".to_string(), 3.0, 2.0)];
+        assert_eq!(table3_verdict(&peak_elsewhere), Verdict::NotReproduced);
+    }
 
     fn row(m: &str, k: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
         SeedingRow {
