@@ -10,7 +10,8 @@
 
 use super::folds::Folds;
 pub use super::rounds::{CvResult, CvRound};
-use super::strategy::{CacheMode, CvStrategy, SeedingMethod};
+use super::seeded_cv::{seeded_cross_validate, SeededOptions};
+use super::strategy::SeedingMethod;
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -22,31 +23,24 @@ pub struct CvOptions {
     /// A kernel cache shared by all rounds within this budget in MB (`None`:
     /// one cache of `params.cache_mb` per solve). The budget is the run's
     /// whole kernel-cache memory: the shared cache takes 3/4 of it, the
-    /// running solves' column caches the rest ([`CvStrategy::cache_split`]).
+    /// running solves' column caches the rest ([`super::CvStrategy::cache_split`]).
     pub shared_cache_mb: Option<f64>,
 }
 
 /// Run k-fold CV of a C-SVC with the given folds (see the module doc): the
-/// per-round order with the zero seeder of [`super::seeded_cv::run_cv`].
+/// per-round order with the zero seeder of [`super::seeded_cv::run_cv`]
+/// (through [`seeded_cross_validate`]'s cache and thread options).
 pub fn cross_validate(
     ds: &Dataset,
     folds: &Folds,
     params: &SvmParams,
     opts: &CvOptions,
 ) -> Result<CvResult, SvmError> {
-    let mut p = params.clone();
-    let cache = match opts.shared_cache_mb {
-        Some(mb) => {
-            p.cache_mb = mb;
-            CacheMode::Shared
-        }
-        None => CacheMode::PerSolve,
+    let opts = SeededOptions {
+        method: SeedingMethod::None,
+        shared_cache_mb: opts.shared_cache_mb,
+        parallel: opts.parallel,
+        seed: 0,
     };
-    let threads = if opts.parallel {
-        rayon::current_num_threads().max(2)
-    } else {
-        1
-    };
-    let strategy = CvStrategy::of(SeedingMethod::None, cache, threads);
-    Ok(super::seeded_cv::run_cv(ds, folds, &p, &strategy, 0)?.cv)
+    Ok(seeded_cross_validate(ds, folds, params, &opts)?.cv)
 }
