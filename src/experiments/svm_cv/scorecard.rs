@@ -144,7 +144,7 @@ pub fn seeding_verdict(rows: &[&SeedingRow], paper_acc: f64, data: &DataUsed) ->
             "{:.2}x",
             base.total_s / s.total_s
         )),
-        if exact { "all exact" } else { "NOT all exact" },
+        exactness_words(&seeded),
         base.accuracy_pct
     );
     let pattern = exact && fewer && sir_faster;
@@ -155,6 +155,33 @@ pub fn seeding_verdict(rows: &[&SeedingRow], paper_acc: f64, data: &DataUsed) ->
         _ => Verdict::NotReproduced,
     };
     (v, words)
+}
+
+/// What "exact" means in a verdict, and where held-out rows flipped.
+fn exactness_words(seeded: &[&&SeedingRow]) -> String {
+    let flips: Vec<String> = seeded
+        .iter()
+        .filter(|r| r.rows_flipped > 0)
+        .map(|r| {
+            format!(
+                "{} flipped {} row(s) ({})",
+                r.method.to_uppercase(),
+                r.rows_flipped,
+                r.folds_changed
+            )
+        })
+        .collect();
+    let all = seeded.iter().all(|r| r.exactness == "exact");
+    let head = if all {
+        "exact (every round's objective within 1e-3 relative of the baseline's, at most one held-out row flipped per fold)"
+    } else {
+        "NOT exact (a round's objective off by more than 1e-3 relative, or more than one held-out row flipped in a fold)"
+    };
+    if flips.is_empty() {
+        format!("{head}; no row flipped")
+    } else {
+        format!("{head}; {}", flips.join(", "))
+    }
 }
 
 const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline at every k run, and the largest speed-up at the same k as in the paper (among the k run); not run: fewer than two k (Table 3 is a trend over k); else not reproduced (times are this machine's, so never 'reproduced')";
@@ -444,6 +471,23 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
 mod tests {
     use super::*;
     use crate::experiments::svm_cv::rows::write_rows;
+
+    /// Issue 18, 6: "exact" says what it means and where rows flipped.
+    #[test]
+    fn exactness_words_name_the_rule_and_the_flips() {
+        let mut a = row("sir", "10", 1.0, 5.0, "exact");
+        a.rows_flipped = 1;
+        a.folds_changed = "3:117".into();
+        let b = row("mir", "10", 1.0, 5.0, "exact");
+        let w = exactness_words(&[&&a, &&b]);
+        assert!(
+            w.contains("within 1e-3 relative") && w.contains("SIR flipped 1 row(s) (3:117)"),
+            "{w}"
+        );
+        let c = row("ato", "10", 1.0, 5.0, "not exact");
+        assert!(exactness_words(&[&&c]).starts_with("NOT exact"));
+        assert!(exactness_words(&[&&b]).ends_with("no row flipped"));
+    }
 
     /// Issue 18, 3: a Table 3 verdict needs at least two k.
     #[test]
