@@ -188,6 +188,31 @@ impl SvmRow {
         )
     }
 
+    /// The kernel cache and threads the row's run had, in words
+    /// (`shared cache, 2 threads`; for runs stored before the strategy
+    /// columns, from `shared_cache` and `parallel`).
+    pub fn setup(&self) -> String {
+        if !self.cache.is_empty() {
+            let t = self.threads;
+            let cache = self.cache.replace('_', "-");
+            format!("{cache} cache, {t} thread{}", if t == 1 { "" } else { "s" })
+        } else {
+            format!(
+                "{} cache, {}",
+                if self.shared_cache {
+                    "shared"
+                } else {
+                    "per-solve"
+                },
+                if self.parallel {
+                    "parallel"
+                } else {
+                    "1 thread"
+                }
+            )
+        }
+    }
+
     /// Seconds of the round: init + train + predict (parts a method does
     /// not time are skipped).
     pub fn round_seconds(&self) -> f64 {
@@ -363,6 +388,8 @@ pub struct SeedingRow {
     pub rows_flipped: u64,
     /// `baseline`, `exact`, `NOT EXACT` or `no baseline`.
     pub exactness: String,
+    /// The kernel cache and threads the run had ([`SvmRow::setup`]).
+    pub setup: String,
 }
 
 impl SeedingRow {

@@ -114,7 +114,7 @@ pub fn baseline_verdict(
     }
 }
 
-const SEEDING_RULE: &str = "one verdict per method the paper reports (ATO, MIR, SIR): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; not run: the method or the baseline has no run";
+const SEEDING_RULE: &str = "one verdict per method the paper reports (ATO, MIR, SIR): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like)";
 
 /// The seeded methods of Table 1, each judged on its own.
 pub const TABLE1_SEEDED: [&str; 3] = ["ato", "mir", "sir"];
@@ -136,6 +136,18 @@ pub fn seeding_verdicts(
             let Some(r) = rows.iter().find(|r| r.method == m) else {
                 return (m, Verdict::NotRun, format!("{} not run", m.to_uppercase()));
             };
+            if r.setup != base.setup {
+                return (
+                    m,
+                    Verdict::NotRun,
+                    format!(
+                        "not like with like: the baseline ran with {}, {} with {} (the ablation configs compare them at equal cache and threads)",
+                        base.setup,
+                        m.to_uppercase(),
+                        r.setup
+                    ),
+                );
+            }
             let exact = r.exactness == "exact";
             let fewer = r.iterations < base.iterations;
             let faster = r.total_s < base.total_s;
@@ -592,6 +604,14 @@ mod tests {
         assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
         assert_eq!(verdict_of(&rows, t3), Verdict::PatternReproduced);
         assert_eq!(verdict_of(&rows, loocv), Verdict::PatternReproduced);
+        // A baseline with another cache or thread count: no speed verdict.
+        let mut unlike = madelon(10.0);
+        for r in unlike.iter_mut().filter(|r| r.method == "ours") {
+            r.setup = "per-solve cache, 1 thread".into();
+        }
+        let dir3 = tempfile::tempdir().unwrap();
+        let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]);
+        assert_eq!(verdict_of(&rows3, t1), Verdict::NotRun);
         // SIR now slower than the baseline at k = 10: its Table 1 row and
         // Table 3 flip; ATO (still faster) keeps its own verdict (issue 18, 4).
         let dir2 = tempfile::tempdir().unwrap();

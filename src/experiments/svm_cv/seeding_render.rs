@@ -193,6 +193,7 @@ fn seeding_rows((d, st, k): &Key, methods: &BTreeMap<String, Vec<&SvmRow>>) -> V
                 .join(" "),
             rows_flipped: flipped as u64,
             exactness: verdict.into(),
+            setup: rr.first().map(|r| r.setup()).unwrap_or_default(),
         });
     }
     out
@@ -217,11 +218,12 @@ fn seeding_table(rows: &[SeedingRow]) -> MdTable {
             .then(sorted_k(&a.k).total_cmp(&sorted_k(&b.k)))
             .then(method_pos(&a.method).cmp(&method_pos(&b.method)))
     });
-    let mut t = MdTable::new("dataset | setting | k | method | init s | rest s | total s | speed-up | #iter | acc % | majority % | max obj gap | folds changed (fold:rows) | exact".split(" | "));
+    let mut t = MdTable::new("dataset | setting | k | method | cache, threads | init s | rest s | total s | speed-up | #iter | acc % | majority % | max obj gap | folds changed (fold:rows) | exact".split(" | "));
     for r in sorted {
         t.row(cells(
             [&r.dataset, &r.setting, &r.k, &r.method],
             [
+                r.setup.clone(),
                 fmt_s(r.init_s),
                 fmt_s(r.rest_s),
                 fmt_s(r.total_s),
