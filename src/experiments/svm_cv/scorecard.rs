@@ -114,7 +114,7 @@ pub fn baseline_verdict(
     }
 }
 
-const SEEDING_RULE: &str = "one verdict per method the paper reports (ATO, MIR, SIR): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like)";
+const SEEDING_RULE: &str = "one verdict per method the paper reports (ATO, MIR, SIR): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like), or both took under 0.5 s (no evidence of a speed-up)";
 
 /// The seeded methods of Table 1, each judged on its own.
 pub const TABLE1_SEEDED: [&str; 3] = ["ato", "mir", "sir"];
@@ -145,6 +145,21 @@ pub fn seeding_verdicts(
                         base.setup,
                         m.to_uppercase(),
                         r.setup
+                    ),
+                );
+            }
+            if base.total_s.max(r.total_s) < super::ablation::MIN_EVIDENCE_S {
+                return (
+                    m,
+                    Verdict::NotRun,
+                    format!(
+                        "too short to be evidence of a speed-up: baseline {:.3} s, {} {:.3} s (#iter {:.0} against {:.0}; {})",
+                        base.total_s,
+                        m.to_uppercase(),
+                        r.total_s,
+                        r.iterations,
+                        base.iterations,
+                        exactness_words(&[r])
                     ),
                 );
             }
@@ -612,6 +627,14 @@ mod tests {
         let dir3 = tempfile::tempdir().unwrap();
         let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]);
         assert_eq!(verdict_of(&rows3, t1), Verdict::NotRun);
+        // Milliseconds are no evidence of a speed-up.
+        let dir4 = tempfile::tempdir().unwrap();
+        let mut short = madelon(10.0);
+        for r in short.iter_mut() {
+            r.total_s *= 1e-3;
+        }
+        let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]);
+        assert_eq!(verdict_of(&rows4, t1), Verdict::NotRun);
         // SIR now slower than the baseline at k = 10: its Table 1 row and
         // Table 3 flip; ATO (still faster) keeps its own verdict (issue 18, 4).
         let dir2 = tempfile::tempdir().unwrap();
