@@ -7,6 +7,12 @@
 //! - `svm_cv10/a9a`: 10-fold CV, our sequential baseline, our parallel folds
 //!   with one shared kernel cache, and `svm-train -v 10`, on the same folds.
 //!
+//! - `svm_predict/a9a`: predicting fold 0 with the model of the other folds:
+//!   the batched kernel block (`predict_rows`) against LIBSVM's pair-by-pair
+//!   `k_function` (`SvmModel::predict`), the same labels.
+//! - `svm_cv10/a9a` also runs SIR and tree (shared cache, 2 threads) beside
+//!   the unseeded run with the same cache and threads.
+//!
 //! Data come from `CVBENCH_DATA_DIR`; a9a is cut to its first
 //! `CVBENCH_BENCH_A9A_ROWS` rows (default 3000; `all` for the full set,
 //! which takes hours at the paper's C = 100, gamma = 0.5). Without the data
@@ -20,8 +26,10 @@ use cvbench::data::{read_libsvm, Dataset};
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
 use cvbench::svm::cv::{cross_validate, CvOptions};
 use cvbench::svm::folds::Folds;
+use cvbench::svm::kernel::KernelData;
+use cvbench::svm::rounds::predict_rows;
 use cvbench::svm::solution::train;
-use cvbench::svm::SvmParams;
+use cvbench::svm::{run_cv, CacheMode, CvStrategy, SeedingMethod, SvmParams};
 
 fn load(name: &str) -> Option<Dataset> {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {
@@ -99,6 +107,34 @@ fn bench_fold(c: &mut Criterion) {
     }
 }
 
+fn bench_predict(c: &mut Criterion) {
+    let Some(ds) = a9a() else { return };
+    let params = SvmParams::libsvm_defaults(ds.d());
+    let folds = Folds::libsvm(&ds, 10).expect("folds");
+    let out = train(&ds, &folds.train_rows(0), &params, None).expect("train");
+    let kd = KernelData::new(&ds, params.kernel);
+    let test = folds.test_rows(0).to_vec();
+    let batched = predict_rows(&kd, &out.model, &test, None).0;
+    let pairwise: Vec<f64> = test
+        .iter()
+        .map(|&r| out.model.predict(kd.ds.row(r)))
+        .collect();
+    assert_eq!(batched, pairwise, "the batched labels are LIBSVM's");
+    let mut g = c.benchmark_group(format!("svm_predict/{}", ds.name));
+    g.sample_size(10);
+    g.bench_function("batched_block", |b| {
+        b.iter(|| predict_rows(&kd, &out.model, &test, None))
+    });
+    g.bench_function("pairwise_k_function", |b| {
+        b.iter(|| {
+            test.iter()
+                .map(|&r| out.model.predict(kd.ds.row(r)))
+                .collect::<Vec<f64>>()
+        })
+    });
+    g.finish();
+}
+
 fn bench_cv(c: &mut Criterion) {
     let Some(ds) = a9a() else { return };
     let params = SvmParams::rbf(100.0, 0.5);
@@ -116,6 +152,12 @@ fn bench_cv(c: &mut Criterion) {
         };
         b.iter(|| cross_validate(&ds, &folds, &ours, &opts).expect("cv"))
     });
+    for method in [SeedingMethod::None, SeedingMethod::Sir, SeedingMethod::Tree] {
+        let strategy = CvStrategy::of(method, CacheMode::Shared, 2);
+        g.bench_function(format!("{}_shared_2_threads", strategy.label()), |b| {
+            b.iter(|| run_cv(&ds, &folds, &ours, &strategy, 1).expect("cv"))
+        });
+    }
     if peer::available() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let file = tmp.path().join("all.libsvm");
@@ -139,5 +181,5 @@ fn bench_cv(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_fold, bench_cv);
+criterion_group!(benches, bench_fold, bench_predict, bench_cv);
 criterion_main!(benches);
