@@ -34,6 +34,7 @@
 pub mod cache;
 pub mod cv;
 pub mod folds;
+pub mod grid;
 pub mod kernel;
 pub mod seeded_cv;
 pub mod seeding;
