@@ -356,7 +356,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut pts = vec![];
         for c in [-1.0, 1.0, 3.0] {
-            for g in [-3.0, -1.0, 1.0] {
+            for g in [-3.0f64, -1.0, 1.0] {
                 pts.push((c, g, 80.0 + c - g.abs()));
             }
         }
