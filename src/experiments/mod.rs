@@ -8,6 +8,7 @@
 mod figure_tests;
 pub mod progressive;
 pub mod svm_cv;
+pub mod svm_grid;
 pub mod treecv;
 
 use crate::config::{ConfigError, ConfigFile};
@@ -213,6 +214,7 @@ pub fn kinds() -> Vec<&'static dyn Kind> {
         &treecv::TreecvKind,
         &progressive::kind::ProgressiveKind,
         &svm_cv::SvmCvKind,
+        &svm_grid::SvmGridKind,
     ]
 }
 
