@@ -46,7 +46,12 @@ pub struct GridPeerRun {
 
 fn axis_arg(a: &Option<Axis>) -> String {
     match a {
-        Some(a) => format!("{},{},{}", py_float(a.begin), py_float(a.end), py_float(a.step)),
+        Some(a) => format!(
+            "{},{},{}",
+            py_float(a.begin),
+            py_float(a.end),
+            py_float(a.step)
+        ),
         None => "null".into(),
     }
 }
@@ -72,8 +77,16 @@ pub fn parse_output(text: &str, with_c: bool, with_g: bool) -> Result<GridPeerRu
             return Err(bad(l));
         }
         let mut it = f.iter();
-        let c = if with_c { Some(num(it.next().unwrap_or(&""), l)?) } else { None };
-        let g = if with_g { Some(num(it.next().unwrap_or(&""), l)?) } else { None };
+        let c = if with_c {
+            Some(num(it.next().unwrap_or(&""), l)?)
+        } else {
+            None
+        };
+        let g = if with_g {
+            Some(num(it.next().unwrap_or(&""), l)?)
+        } else {
+            None
+        };
         let rate = num(it.next().unwrap_or(&""), l)?;
         run.points.push((c, g, rate));
     }
@@ -83,8 +96,16 @@ pub fn parse_output(text: &str, with_c: bool, with_g: bool) -> Result<GridPeerRu
         return Err(bad(last));
     }
     let mut it = f.iter();
-    let c = if with_c { Some(num(it.next().unwrap_or(&""), last)?) } else { None };
-    let g = if with_g { Some(num(it.next().unwrap_or(&""), last)?) } else { None };
+    let c = if with_c {
+        Some(num(it.next().unwrap_or(&""), last)?)
+    } else {
+        None
+    };
+    let g = if with_g {
+        Some(num(it.next().unwrap_or(&""), last)?)
+    } else {
+        None
+    };
     run.best = (c, g, num(it.next().unwrap_or(&""), last)?);
     Ok(run)
 }

@@ -108,7 +108,10 @@ pub struct SvmGridConfig {
 impl SvmGridConfig {
     /// The grid (checked: ranges, point count), with line:col on error.
     pub fn grid(&self, cfg: &ConfigFile) -> Result<Grid, ConfigError> {
-        let axis = |v: &Option<Spanned<Vec<f64>>>, what: &str, default: Axis| -> Result<Option<Axis>, ConfigError> {
+        let axis = |v: &Option<Spanned<Vec<f64>>>,
+                    what: &str,
+                    default: Axis|
+         -> Result<Option<Axis>, ConfigError> {
             let Some(v) = v else { return Ok(Some(default)) };
             let r = v.get_ref();
             if r.len() != 3 {
@@ -120,7 +123,11 @@ impl SvmGridConfig {
             }
             let text = format!("{},{},{}", r[0], r[1], r[2]);
             Axis::parse(what, &text).map_err(|e| {
-                cfg.invalid(v.span(), &e.to_string(), "use a non-zero step pointing from begin to end, at most 10,000 values")
+                cfg.invalid(
+                    v.span(),
+                    &e.to_string(),
+                    "use a non-zero step pointing from begin to end, at most 10,000 values",
+                )
             })
         };
         let c = axis(&self.log2c, "log2c", Axis::default_c())?;
@@ -150,7 +157,11 @@ impl SvmGridConfig {
         match &self.k {
             None => Ok(5),
             Some(k) if *k.get_ref() >= 2 => Ok(*k.get_ref()),
-            Some(k) => Err(cfg.invalid(k.span(), "k must be at least 2", "use k = 5 (grid.py's default)")),
+            Some(k) => Err(cfg.invalid(
+                k.span(),
+                "k must be at least 2",
+                "use k = 5 (grid.py's default)",
+            )),
         }
     }
 }

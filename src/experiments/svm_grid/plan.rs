@@ -171,7 +171,10 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
                 push(
                     format!("{}|{}|log2g={gname}", d.name, level.name()),
                     di,
-                    Work::Row { level: li, log2g: *g },
+                    Work::Row {
+                        level: li,
+                        log2g: *g,
+                    },
                 );
             }
         }
@@ -180,7 +183,11 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         }
         for (ti, t) in tests.iter().enumerate() {
             if t.dataset == di {
-                push(format!("{}|guide|{}", d.name, t.raw.name), di, Work::Guide(ti));
+                push(
+                    format!("{}|guide|{}", d.name, t.raw.name),
+                    di,
+                    Work::Guide(ti),
+                );
             }
         }
     }

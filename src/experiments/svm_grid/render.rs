@@ -41,7 +41,10 @@ pub(super) struct LevelStats {
 /// Rows grouped: dataset → level → stats (levels in first-seen order).
 pub(super) fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelStats)>> {
     let mut out: BTreeMap<String, Vec<(String, LevelStats)>> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r.role == ROLE_FOLD || r.role == ROLE_CELL) {
+    for r in rows
+        .iter()
+        .filter(|r| r.role == ROLE_FOLD || r.role == ROLE_CELL)
+    {
         let v = out.entry(r.core.dataset.clone()).or_default();
         let pos = match v.iter().position(|(m, _)| *m == r.core.method) {
             Some(p) => p,
@@ -64,8 +67,12 @@ pub(super) fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelSta
         } else {
             s.kernel_fills += r.kernel_fills;
             s.distance_pairs = s.distance_pairs.max(r.distance_pairs);
-            s.wall_s += if r.core.seconds.is_finite() { r.core.seconds } else { 0.0 };
-            s.block_s += r.block_seconds.unwrap_or(0.0);
+            s.wall_s += if r.core.seconds.is_finite() {
+                r.core.seconds
+            } else {
+                0.0
+            };
+            s.block_s += r.block_s.unwrap_or(0.0);
             if !r.note.is_empty() {
                 s.note = r.note.clone();
             }
@@ -123,14 +130,28 @@ pub(super) fn render(
 
     let _ = writeln!(md, "**Best (C, gamma) per reuse level, beside `svm-grid`'s** ({} grid points, {}-fold CV on LIBSVM's folds; rate = `svm-train -v`'s printed rate; agreement = points whose rate equals `svm-grid`'s)\n", grid.points.len(), c.k.as_ref().map_or(5, |k| *k.get_ref()));
     let mut t = MdTable::new([
-        "dataset", "reuse", "exact", "log2 C", "log2 gamma", "CV rate %", "svm-grid's choice", "same choice", "points equal to svm-grid's", "max |rate diff|",
+        "dataset",
+        "reuse",
+        "exact",
+        "log2 C",
+        "log2 gamma",
+        "CV rate %",
+        "svm-grid's choice",
+        "same choice",
+        "points equal to svm-grid's",
+        "max |rate diff|",
     ]);
     for (ds, levels) in &lv {
         for (name, s) in levels {
             let Some(b) = choose(grid, s) else { continue };
             let peer = peer_best.get(ds);
             let pchoice = peer.map_or("–".into(), |p| {
-                format!("{} / {} / {}", fmt_exp(p.log2c), fmt_exp(p.log2g), fmt_exp(p.rate))
+                format!(
+                    "{} / {} / {}",
+                    fmt_exp(p.log2c),
+                    fmt_exp(p.log2g),
+                    fmt_exp(p.rate)
+                )
             });
             let same = peer.map_or("–".into(), |p| {
                 if p.log2c == b.log2c && p.log2g == b.log2g {
@@ -159,7 +180,11 @@ pub(super) fn render(
             t.row([
                 ds.clone(),
                 name.clone(),
-                if s.exact { "yes".into() } else { "warm start".to_string() },
+                if s.exact {
+                    "yes".into()
+                } else {
+                    "warm start".to_string()
+                },
                 fmt_exp(b.log2c),
                 fmt_exp(b.log2g),
                 py_float(b.rate),
@@ -175,13 +200,30 @@ pub(super) fn render(
 
     let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none` and against `svm-grid` timed in the same run)\n");
     let mut t = MdTable::new([
-        "dataset", "reuse", "threads", "SMO iterations", "kernel evals (solver)", "kernel fills", "distance pairs", "block s", "seconds", "x vs none", "x vs svm-grid", "note",
+        "dataset",
+        "reuse",
+        "threads",
+        "SMO iterations",
+        "kernel evals (solver)",
+        "kernel fills",
+        "distance pairs",
+        "block s",
+        "seconds",
+        "x vs none",
+        "x vs svm-grid",
+        "note",
     ]);
     for (ds, levels) in &lv {
-        let none_s = levels.iter().find(|(n, _)| n == "none").map(|(_, s)| s.wall_s);
+        let none_s = levels
+            .iter()
+            .find(|(n, _)| n == "none")
+            .map(|(_, s)| s.wall_s);
         let peer_s = peer_best.get(ds).map(|p| p.core.seconds);
         for (name, s) in levels {
-            let ratio = |base: Option<f64>| base.filter(|b| b.is_finite() && s.wall_s > 0.0).map_or("–".into(), |b| format!("{:.1}", b / s.wall_s));
+            let ratio = |base: Option<f64>| {
+                base.filter(|b| b.is_finite() && s.wall_s > 0.0)
+                    .map_or("–".into(), |b| format!("{:.1}", b / s.wall_s))
+            };
             t.row([
                 ds.clone(),
                 name.clone(),
@@ -198,7 +240,20 @@ pub(super) fn render(
             ]);
         }
         if let Some(p) = peer_best.get(ds) {
-            t.row([ds.clone(), "svm-grid (grid.py, one svm-train at a time)".into(), "1".into(), "–".into(), "–".into(), "–".into(), "–".into(), "–".into(), format!("{:.3}", p.core.seconds), "–".into(), "1.0".into(), String::new()]);
+            t.row([
+                ds.clone(),
+                "svm-grid (grid.py, one svm-train at a time)".into(),
+                "1".into(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                format!("{:.3}", p.core.seconds),
+                "–".into(),
+                "1.0".into(),
+                String::new(),
+            ]);
         }
     }
     md.push_str(&t.markdown());
@@ -220,8 +275,13 @@ pub(super) fn render(
             continue;
         }
         let best = choose(grid, s).and_then(|b| Some((b.log2c?, b.log2g?, b.rate)));
-        let n = rows.iter().find(|r| r.core.dataset == *ds).map_or(0, |r| r.n);
-        let synthetic = rows.iter().any(|r| r.core.dataset == *ds && r.core.synthetic);
+        let n = rows
+            .iter()
+            .find(|r| r.core.dataset == *ds)
+            .map_or(0, |r| r.n);
+        let synthetic = rows
+            .iter()
+            .any(|r| r.core.dataset == *ds && r.core.synthetic);
         let data = ContourData {
             title: format!("{ds}: {}-fold CV accuracy over (C, gamma)", c.k.as_ref().map_or(5, |k| *k.get_ref())),
             subtitle: format!(
@@ -235,7 +295,16 @@ pub(super) fn render(
             g_range: grid.g.as_ref().map_or((0.0, 0.0), |a| (a.begin, a.end)),
             best,
         };
-        let stem = format!("contour-{}", ds.replace(['/', ' '], "_"));
+        let stem: String = format!("contour-{ds}")
+            .chars()
+            .map(|ch| {
+                if ch.is_ascii_alphanumeric() || ch == '-' || ch == '.' {
+                    ch
+                } else {
+                    '_'
+                }
+            })
+            .collect();
         let written = render_to(&data, &dir.join(format!("{stem}.png"))).map_err(|m| {
             ExperimentError::Cell {
                 cell: stem.clone(),
@@ -251,13 +320,26 @@ pub(super) fn render(
     if !guide.is_empty() {
         let published = Published::load();
         let _ = writeln!(md, "**The practical guide's Appendix A** (Hsu, Chang & Lin): test accuracy with default parameters on the original data, after scaling to [-1, 1] (ranges learned on the training file, applied to the test file, as `svm-scale -s`/`-r`), at the (C, gamma) our grid chooses (as today's `grid.py`) and at the guide's published choice\n");
-        let mut t = MdTable::new(["dataset", "step", "C", "gamma", "CV rate %", "test accuracy % (ours)", "published %"]);
+        let mut t = MdTable::new([
+            "dataset",
+            "step",
+            "C",
+            "gamma",
+            "CV rate %",
+            "test accuracy % (ours)",
+            "published %",
+        ]);
         for r in &guide {
             let p = published.guide.iter().find(|g| g.dataset == r.core.dataset);
             let pubv = p.map(|p| match r.step.as_str() {
                 "original-default" => format!("{}", p.original),
                 "scaled-default" => format!("{}", p.scaled),
-                "grid-chosen" => format!("{} (at C = {}, gamma = {})", p.grid, 2f64.powf(p.log2c), 2f64.powf(p.log2g)),
+                "grid-chosen" => format!(
+                    "{} (at C = {}, gamma = {})",
+                    p.grid,
+                    2f64.powf(p.log2c),
+                    2f64.powf(p.log2g)
+                ),
                 "guide-point" => format!("{}", p.grid),
                 _ => "–".into(),
             });
@@ -267,7 +349,9 @@ pub(super) fn render(
                 r.c.map_or("–".into(), py_float),
                 r.gamma.map_or("–".into(), |g| format!("{g:.6}")),
                 r.cv_rate.map_or("–".into(), py_float),
-                r.rate.map_or("–".into(), |v| format!("{v:.3} ({}/{})", r.correct, r.n_test)),
+                r.rate.map_or("–".into(), |v| {
+                    format!("{v:.3} ({}/{})", r.correct, r.n_test)
+                }),
                 pubv.unwrap_or_else(|| "–".into()),
             ]);
         }

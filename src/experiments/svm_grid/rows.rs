@@ -74,7 +74,7 @@ pub struct GridRow {
     pub kernel_fills: u64,
     /// Seconds on distance blocks and kernel fills (cell rows).
     #[serde(with = "nan_none")]
-    pub block_seconds: Option<f64>,
+    pub block_s: Option<f64>,
     /// The guide step (`original-default`, `scaled-default`, `grid-chosen`,
     /// `guide-point`).
     pub step: String,

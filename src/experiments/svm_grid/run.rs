@@ -112,7 +112,12 @@ impl GridPlan {
         Ok((res, cost, threads))
     }
 
-    fn row_cell(&self, i: usize, level: usize, log2g: Option<f64>) -> Result<Vec<GridRow>, ExperimentError> {
+    fn row_cell(
+        &self,
+        i: usize,
+        level: usize,
+        log2g: Option<f64>,
+    ) -> Result<Vec<GridRow>, ExperimentError> {
         let reuse = &self.levels[level];
         let ds = &self.datasets[self.specs[i].dataset].data;
         let points: Vec<Point> = self
@@ -172,7 +177,7 @@ impl GridPlan {
             log2g,
             distance_pairs: cost.distance_pairs,
             kernel_fills: cost.kernel_fills,
-            block_seconds: Some(cost.block_seconds),
+            block_s: Some(cost.block_seconds),
             note: cost.gamma_blocks_note.clone().unwrap_or_default(),
             ..base
         });
@@ -218,7 +223,14 @@ impl GridPlan {
     }
 
     /// Train on all of `train` at `(c, gamma)`, predict `test`.
-    fn test_accuracy(&self, i: usize, train_ds: &Dataset, test: &Dataset, c: f64, gamma: f64) -> Result<(usize, f64), ExperimentError> {
+    fn test_accuracy(
+        &self,
+        i: usize,
+        train_ds: &Dataset,
+        test: &Dataset,
+        c: f64,
+        gamma: f64,
+    ) -> Result<(usize, f64), ExperimentError> {
         let params = peer::as_parsed_by_svm_train(&SvmParams::rbf(c, gamma));
         let all: Vec<usize> = (0..train_ds.n()).collect();
         let t = Instant::now();
@@ -235,7 +247,12 @@ impl GridPlan {
         let mut base = self.base(i);
         base.core.method = "guide".into();
         let mut rows = Vec::new();
-        let mut step = |name: &str, train_ds: &Dataset, test: &Dataset, p: Point, cv: Option<f64>| -> Result<(), ExperimentError> {
+        let mut step = |name: &str,
+                        train_ds: &Dataset,
+                        test: &Dataset,
+                        p: Point,
+                        cv: Option<f64>|
+         -> Result<(), ExperimentError> {
             let dg = default_gamma(train_ds);
             let (c, g) = (p.c(), p.gamma(dg));
             let (correct, secs) = self.test_accuracy(i, train_ds, test, c, g)?;
@@ -258,7 +275,10 @@ impl GridPlan {
             });
             Ok(())
         };
-        let default = Point { log2c: None, log2g: None };
+        let default = Point {
+            log2c: None,
+            log2g: None,
+        };
         step("original-default", &d.raw, &t.raw, default, None)?;
         step("scaled-default", &d.data, &t.scaled, default, None)?;
         // The grid, exactly as grid.py runs it (exact reuse), and its choice.
@@ -268,9 +288,16 @@ impl GridPlan {
         for (p, r) in self.grid.points.iter().zip(&res) {
             best.update(p.log2c, p.log2g, grid_rate(r.correct, r.n));
         }
-        let chosen = Point { log2c: best.log2c, log2g: best.log2g };
+        let chosen = Point {
+            log2c: best.log2c,
+            log2g: best.log2g,
+        };
         step("grid-chosen", &d.data, &t.scaled, chosen, Some(best.rate))?;
-        if let Some(pubrow) = Published::load().guide.into_iter().find(|g| g.dataset == d.name) {
+        if let Some(pubrow) = Published::load()
+            .guide
+            .into_iter()
+            .find(|g| g.dataset == d.name)
+        {
             let gp = Point {
                 log2c: Some(pubrow.log2c),
                 log2g: Some(pubrow.log2g),

@@ -14,7 +14,14 @@ const SECTION: &str = "Model selection — Hsu, Chang & Lin's practical guide an
 /// Published test accuracies are given to three decimals.
 const TOL: f64 = 0.001;
 
-fn row(artifact: String, paper_value: String, ours: String, data: DataUsed, verdict: Verdict, rule: &str) -> ScoreRow {
+fn row(
+    artifact: String,
+    paper_value: String,
+    ours: String,
+    data: DataUsed,
+    verdict: Verdict,
+    rule: &str,
+) -> ScoreRow {
     ScoreRow {
         paper: PAPER.into(),
         artifact,
@@ -39,37 +46,77 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     let mut out = Vec::new();
     for p in &published.guide {
         let steps = [
-            ("original-default", "default parameters, original data", p.original),
-            ("scaled-default", "default parameters, scaled data", p.scaled),
+            (
+                "original-default",
+                "default parameters, original data",
+                p.original,
+            ),
+            (
+                "scaled-default",
+                "default parameters, scaled data",
+                p.scaled,
+            ),
             ("guide-point", "at the guide's (C, gamma)", p.grid),
-            ("grid-chosen", "at the (C, gamma) our grid (= today's grid.py) chooses", p.grid),
+            (
+                "grid-chosen",
+                "at the (C, gamma) our grid (= today's grid.py) chooses",
+                p.grid,
+            ),
         ];
         for (step, what, value) in steps {
-            let found = all.iter().flat_map(|(_, rows)| rows).find(|r| {
-                r.role == ROLE_GUIDE && r.core.dataset == p.dataset && r.step == step
-            });
-            let artifact = format!("Appendix A, {} ({}): test accuracy {what}", p.guide_name, p.dataset);
+            let found = all
+                .iter()
+                .flat_map(|(_, rows)| rows)
+                .find(|r| r.role == ROLE_GUIDE && r.core.dataset == p.dataset && r.step == step);
+            let artifact = format!(
+                "Appendix A, {} ({}): test accuracy {what}",
+                p.guide_name, p.dataset
+            );
             let Some(r) = found else {
-                out.push(row(artifact, format!("{value}%"), "–".into(), DataUsed::None, Verdict::NotRun, "needs a run of configs/grid/guide.toml"));
+                out.push(row(
+                    artifact,
+                    format!("{value}%"),
+                    "–".into(),
+                    DataUsed::None,
+                    Verdict::NotRun,
+                    "needs a run of configs/grid/guide.toml",
+                ));
                 continue;
             };
             let ours = r.rate.unwrap_or(f64::NAN);
             let ok = (ours - value).abs() <= TOL;
-            let at = format!(" at C = {}, gamma = {}", r.c.unwrap_or(f64::NAN), r.gamma.unwrap_or(f64::NAN));
+            let at = format!(
+                " at C = {}, gamma = {}",
+                r.c.unwrap_or(f64::NAN),
+                r.gamma.unwrap_or(f64::NAN)
+            );
             let (verdict, rule) = if ok {
-                (Verdict::Reproduced, "|ours - published| <= 0.001 percentage points")
+                (
+                    Verdict::Reproduced,
+                    "|ours - published| <= 0.001 percentage points",
+                )
             } else if step == "grid-chosen" {
                 (
                     Verdict::NotReproduced,
                     "|ours - published| <= 0.001 pp; differs because the chosen point differs: LIBSVM's fold assignment changed since the guide was written, so today's grid.py (and ours, identical to it) picks another (C, gamma); the guide's own point is scored in the row above",
                 )
             } else {
-                (Verdict::NotReproduced, "|ours - published| <= 0.001 percentage points")
+                (
+                    Verdict::NotReproduced,
+                    "|ours - published| <= 0.001 percentage points",
+                )
             };
             out.push(row(
                 artifact,
                 format!("{value}%"),
-                format!("{ours:.3}%{}", if step == "grid-chosen" || step == "guide-point" { at } else { String::new() }),
+                format!(
+                    "{ours:.3}%{}",
+                    if step == "grid-chosen" || step == "guide-point" {
+                        at
+                    } else {
+                        String::new()
+                    }
+                ),
                 DataUsed::Paper(format!("{} / {}.t", p.dataset, p.dataset)),
                 verdict,
                 rule,
@@ -78,18 +125,32 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     }
     // Agreement with svm-grid: the exact levels' choice and every point's rate.
     for (run, rows) in &all {
-        let Some(cfg_grid) = grid_of(runs, run) else { continue };
+        let Some(cfg_grid) = grid_of(runs, run) else {
+            continue;
+        };
         for (ds, lvls) in levels(rows) {
-            let Some(peer) = rows.iter().find(|r| r.role == ROLE_PEER && r.core.dataset == ds) else { continue };
-            let peer_pts: Vec<&GridRow> = rows.iter().filter(|r| r.role == ROLE_PEER_POINT && r.core.dataset == ds).collect();
+            let Some(peer) = rows
+                .iter()
+                .find(|r| r.role == ROLE_PEER && r.core.dataset == ds)
+            else {
+                continue;
+            };
+            let peer_pts: Vec<&GridRow> = rows
+                .iter()
+                .filter(|r| r.role == ROLE_PEER_POINT && r.core.dataset == ds)
+                .collect();
             for (name, s) in lvls.iter().filter(|(_, s)| s.exact) {
-                let Some(b) = choose(&cfg_grid, s) else { continue };
+                let Some(b) = choose(&cfg_grid, s) else {
+                    continue;
+                };
                 let same_choice = b.log2c == peer.log2c && b.log2g == peer.log2g;
                 let equal = peer_pts
                     .iter()
                     .filter(|pp| {
                         let k = (pp.log2c.map(f64::to_bits), pp.log2g.map(f64::to_bits));
-                        s.points.get(&k).is_some_and(|&(c, n)| grid_rate(c as usize, n as usize) == pp.rate.unwrap_or(f64::NAN))
+                        s.points.get(&k).is_some_and(|&(c, n)| {
+                            grid_rate(c as usize, n as usize) == pp.rate.unwrap_or(f64::NAN)
+                        })
                     })
                     .count();
                 let ok = same_choice && equal == peer_pts.len() && equal == s.points.len();
