@@ -166,3 +166,98 @@ mod tests {
         assert!(parse_output("", true, true).is_err());
     }
 }
+
+/// The Python program of the scikit-learn peer: `GridSearchCV(SVC(), grid,
+/// cv=PredefinedSplit(folds), n_jobs=-1)` on a LibSVM file; prints
+/// `seconds best_C best_gamma best_accuracy_pct`.
+const SKLEARN_PY: &str = r#"
+import sys, time
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.model_selection import GridSearchCV, PredefinedSplit
+from sklearn.svm import SVC
+data, folds, cs, gs, jobs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+X, y = load_svmlight_file(data)
+X = X.toarray()
+fold = np.loadtxt(folds, dtype=int)
+grid = {"C": [float(v) for v in cs.split(",")], "gamma": [float(v) for v in gs.split(",")]}
+t = time.perf_counter()
+s = GridSearchCV(SVC(kernel="rbf", tol=1e-3, cache_size=100), grid, cv=PredefinedSplit(fold), n_jobs=jobs)
+s.fit(X, y)
+print(time.perf_counter() - t, s.best_params_["C"], s.best_params_["gamma"], 100 * s.best_score_)
+"#;
+
+/// Whether `python3` can import scikit-learn.
+pub fn sklearn_available() -> bool {
+    find_program("python3").is_some_and(|py| {
+        Command::new(py)
+            .args(["-c", "import sklearn"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// What the scikit-learn peer reported.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SklearnRun {
+    /// Seconds of `GridSearchCV.fit` (measured inside Python).
+    pub fit_s: f64,
+    /// Chosen C.
+    pub c: f64,
+    /// Chosen gamma.
+    pub gamma: f64,
+    /// Its mean held-out accuracy over the folds, in %.
+    pub score_pct: f64,
+}
+
+/// Run `GridSearchCV` on `file` with the given C and gamma values and fold
+/// of each row (`fold_of[r]`), on `n_jobs` processes.
+pub fn run_sklearn_grid(
+    file: &Path,
+    cs: &[f64],
+    gammas: &[f64],
+    fold_of: &[usize],
+    n_jobs: usize,
+) -> Result<SklearnRun, SvmError> {
+    let py = find_program("python3").ok_or_else(|| SvmError::Peer("python3 not found".into()))?;
+    let work = tempfile::tempdir().map_err(|source| SvmError::Io {
+        what: "a temporary folder for scikit-learn".into(),
+        source,
+    })?;
+    let folds = work.path().join("folds.txt");
+    let text: String = fold_of.iter().map(|f| format!("{f}\n")).collect();
+    std::fs::write(&folds, text).map_err(|source| SvmError::Io {
+        what: "writing the folds for scikit-learn".into(),
+        source,
+    })?;
+    let list = |v: &[f64]| v.iter().map(|x| py_float(*x)).collect::<Vec<_>>().join(",");
+    let out = Command::new(py)
+        .args(["-c", SKLEARN_PY])
+        .arg(file)
+        .arg(&folds)
+        .arg(list(cs))
+        .arg(list(gammas))
+        .arg(n_jobs.to_string())
+        .output()
+        .map_err(|source| SvmError::Io {
+            what: "running scikit-learn".into(),
+            source,
+        })?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let f: Vec<f64> = text
+        .split_whitespace()
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    if !out.status.success() || f.len() != 4 {
+        return Err(SvmError::Peer(format!(
+            "scikit-learn GridSearchCV failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(SklearnRun {
+        fit_s: f[0],
+        c: f[1],
+        gamma: f[2],
+        score_pct: f[3],
+    })
+}

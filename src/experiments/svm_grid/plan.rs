@@ -26,6 +26,8 @@ pub(super) enum Work {
     },
     /// LIBSVM's `svm-grid` on the whole grid.
     Peer,
+    /// scikit-learn's `GridSearchCV(SVC(), n_jobs = all cores)` on the same grid and folds.
+    Sklearn,
     /// The practical guide's test-set table (index into the plan's tests).
     Guide(usize),
 }
@@ -149,6 +151,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         v
     };
     let peers_ok = crate::peers::grid::available();
+    let sklearn_ok = c.peer && crate::peers::grid::sklearn_available();
     if c.peer && !peers_ok {
         eprintln!(
             "{}: note: python3, svm-grid or svm-train not found: the svm-grid peer cells are skipped (`make peers` installs LIBSVM's tools)",
@@ -180,6 +183,9 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         }
         if c.peer && peers_ok {
             push(format!("{}|svm-grid", d.name), di, Work::Peer);
+        }
+        if c.peer && sklearn_ok {
+            push(format!("{}|sklearn", d.name), di, Work::Sklearn);
         }
         for (ti, t) in tests.iter().enumerate() {
             if t.dataset == di {

@@ -117,7 +117,12 @@ pub(super) fn render(
     let lv = levels(rows);
     let peer_best: BTreeMap<String, &GridRow> = rows
         .iter()
-        .filter(|r| r.role == ROLE_PEER)
+        .filter(|r| r.role == ROLE_PEER && r.core.method == "svm-grid")
+        .map(|r| (r.core.dataset.clone(), r))
+        .collect();
+    let sklearn: BTreeMap<String, &GridRow> = rows
+        .iter()
+        .filter(|r| r.role == ROLE_PEER && r.core.method == "sklearn")
         .map(|r| (r.core.dataset.clone(), r))
         .collect();
     let mut peer_pts: BTreeMap<String, BTreeMap<PKey, f64>> = BTreeMap::new();
@@ -253,6 +258,30 @@ pub(super) fn render(
                 "–".into(),
                 "1.0".into(),
                 String::new(),
+            ]);
+        }
+        if let Some(p) = sklearn.get(ds) {
+            let x = peer_s
+                .filter(|s| s.is_finite())
+                .map_or("–".into(), |s| format!("{:.1}", s / p.core.seconds));
+            t.row([
+                ds.clone(),
+                "scikit-learn GridSearchCV(SVC())".into(),
+                p.threads.to_string(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                "–".into(),
+                format!("{:.3}", p.core.seconds),
+                "–".into(),
+                x,
+                MdTable::text(&format!(
+                    "chooses C = {}, gamma = {} (mean fold accuracy {:.4}%)",
+                    p.c.map_or("–".into(), py_float),
+                    p.gamma.map_or("–".into(), py_float),
+                    p.rate.unwrap_or(f64::NAN)
+                )),
             ]);
         }
     }

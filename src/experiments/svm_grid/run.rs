@@ -222,6 +222,53 @@ impl GridPlan {
         Ok(rows)
     }
 
+    fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
+        let ds = &self.datasets[self.specs[i].dataset].data;
+        let dir = tempfile::tempdir().map_err(|e| self.cell_err(i, e))?;
+        let file = dir.path().join(&ds.name);
+        let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
+        let all: Vec<usize> = (0..ds.n()).collect();
+        crate::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
+        let mut fold_of = vec![0usize; ds.n()];
+        for h in 0..folds.k() {
+            for &r in folds.test_rows(h) {
+                fold_of[r] = h;
+            }
+        }
+        let dg = default_gamma(ds);
+        let mut cs: Vec<f64> = Vec::new();
+        let mut gs: Vec<f64> = Vec::new();
+        for p in &self.grid.points {
+            let (c, g) = point_params(p, dg);
+            if !cs.contains(&c) {
+                cs.push(c);
+            }
+            if !gs.contains(&g) {
+                gs.push(g);
+            }
+        }
+        let run = crate::peers::grid::run_sklearn_grid(&file, &cs, &gs, &fold_of, self.threads)
+            .map_err(|e| self.cell_err(i, e))?;
+        let mut base = self.base(i);
+        base.core.method = "sklearn".into();
+        base.threads = self.threads as u64;
+        Ok(vec![GridRow {
+            core: Core {
+                seconds: run.fit_s,
+                ..base.core.clone()
+            },
+            role: ROLE_PEER.into(),
+            c: Some(run.c),
+            gamma: Some(run.gamma),
+            log2c: Some(run.c.log2()),
+            log2g: Some(run.gamma.log2()),
+            rate: Some(run.score_pct),
+            note: "scikit-learn GridSearchCV(SVC(), cv = LIBSVM's folds, n_jobs = threads); rate = mean fold accuracy".into(),
+            ..base
+        }])
+    }
+
     /// Train on all of `train` at `(c, gamma)`, predict `test`.
     fn test_accuracy(
         &self,
@@ -330,6 +377,7 @@ impl Plan for GridPlan {
         let rows = match self.specs[i].work.clone() {
             Work::Row { level, log2g } => self.row_cell(i, level, log2g)?,
             Work::Peer => self.peer_cell(i)?,
+            Work::Sklearn => self.sklearn_cell(i)?,
             Work::Guide(ti) => self.guide_cell(i, ti)?,
         };
         Ok(records(&rows)?)
