@@ -351,33 +351,54 @@ pub fn run_grid(
         None
     };
 
-    for (_, members) in &groups {
-        let gamma = points[members[0]].1;
-        let params = params_at(base, points[members[0]].0, gamma);
-        let kd = KernelData::new(ds, params.kernel);
-        let shared = match &dist {
-            Some(d) => {
-                let tb = Instant::now();
-                let sh = fill_kernel(d, gamma, opts.reuse.threads);
-                cost.kernel_fills += (n as u64) * (n as u64);
-                cost.block_seconds += tb.elapsed().as_secs_f64();
-                Some(sh)
-            }
-            None => None,
+    // With threads, several gammas at a time (each with its own kernel
+    // matrix), so that long chains of different gammas share the cores.
+    let width = if opts.reuse.threads {
+        rayon::current_num_threads().clamp(1, 4)
+    } else {
+        1
+    };
+    let one_group =
+        |members: &Vec<usize>| -> Result<(Vec<(usize, PointResult)>, u64, f64), SvmError> {
+            let gamma = points[members[0]].1;
+            let params = params_at(base, points[members[0]].0, gamma);
+            let kd = KernelData::new(ds, params.kernel);
+            let tb = Instant::now();
+            let shared = dist
+                .as_ref()
+                .map(|d| fill_kernel(d, gamma, opts.reuse.threads));
+            let (fills, fill_s) = if shared.is_some() {
+                ((n as u64) * (n as u64), tb.elapsed().as_secs_f64())
+            } else {
+                (0, 0.0)
+            };
+            let unit = Unit {
+                kd: &kd,
+                shared: shared.as_ref(),
+                dist: dist.as_ref(),
+                gamma,
+            };
+            let results = if opts.reuse.c_path {
+                ctx.c_path_unit(&unit, points, members)?
+            } else {
+                ctx.independent_unit(&unit, points, members)?
+            };
+            Ok((results, fills, fill_s))
         };
-        let unit = Unit {
-            kd: &kd,
-            shared: shared.as_ref(),
-            dist: dist.as_ref(),
-            gamma,
-        };
-        let results = if opts.reuse.c_path {
-            ctx.c_path_unit(&unit, points, members)?
+    let members: Vec<&Vec<usize>> = groups.iter().map(|(_, m)| m).collect();
+    for chunk in members.chunks(width) {
+        let done: Vec<Result<(Vec<(usize, PointResult)>, u64, f64), SvmError>> = if width > 1 {
+            chunk.par_iter().map(|m| one_group(m)).collect()
         } else {
-            ctx.independent_unit(&unit, points, members)?
+            chunk.iter().map(|m| one_group(m)).collect()
         };
-        for (i, r) in results {
-            sink(i, r)?;
+        for d in done {
+            let (results, fills, fill_s) = d?;
+            cost.kernel_fills += fills;
+            cost.block_seconds += fill_s;
+            for (i, r) in results {
+                sink(i, r)?;
+            }
         }
     }
     cost.wall_seconds = t0.elapsed().as_secs_f64();
