@@ -271,14 +271,17 @@ fn parse(args: &[String]) -> anyhow::Result<Opts> {
 
 /// A resume file's entries `(log2c, log2g) -> rate`, in first-seen order
 /// (a later line for the same point replaces the rate, as in grid.py).
-fn read_resume(path: &Path) -> anyhow::Result<Vec<((Option<f64>, Option<f64>), f64)>> {
+/// Resumed points: `((log2c, log2g), rate)` in first-seen order.
+type Resumed = Vec<((Option<f64>, Option<f64>), f64)>;
+
+fn read_resume(path: &Path) -> anyhow::Result<Resumed> {
     let text = std::fs::read_to_string(path).with_context(|| {
         format!(
             "file for resumption not found or unreadable: {}",
             path.display()
         )
     })?;
-    let mut out: Vec<((Option<f64>, Option<f64>), f64)> = Vec::new();
+    let mut out: Resumed = Vec::new();
     let grab = |line: &str, key: &str, extra: &str| -> Option<String> {
         let at = line.find(key)? + key.len();
         let s: String = line[at..]

@@ -203,7 +203,7 @@ pub(super) fn render(
     md.push_str(&t.markdown());
     md.push('\n');
 
-    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none` and against `svm-grid` timed in the same run)\n");
+    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none` and against `svm-grid` timed in the same run; each gamma row is a cell here, so each computes its own distance blocks and the rows run one after another — `cvbench grid` computes the distances once and runs several gammas at a time; where one grid point needs millions of SMO iterations for every method, the iteration counts say so)\n");
     let mut t = MdTable::new([
         "dataset",
         "reuse",

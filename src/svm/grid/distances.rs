@@ -218,9 +218,9 @@ mod tests {
             for a in 0..n {
                 let mut col = vec![0f32; n];
                 kd.fill_column(a, 1, &rows, None, &mut col, &mut scratch);
-                for r in 0..n {
+                for (r, &cv) in col.iter().enumerate() {
                     let k = (-gamma * dist.train_row(a)[r]).exp() as f32;
-                    assert_eq!(k.to_bits(), col[r].to_bits(), "train {a},{r}");
+                    assert_eq!(k.to_bits(), cv.to_bits(), "train {a},{r}");
                     let p = (-gamma * dist.predict_row(a)[r]).exp();
                     let q = k_function(kd.kind, kd.ds.row(a), kd.ds.row(r));
                     assert_eq!(p.to_bits(), q.to_bits(), "predict {a},{r}");

@@ -158,11 +158,11 @@ impl Reuse {
 }
 
 trait ChainOrTree {
-    fn is_chain_or_tree(self) -> bool;
+    fn is_chain_or_tree(&self) -> bool;
 }
 
 impl ChainOrTree for SeedingMethod {
-    fn is_chain_or_tree(self) -> bool {
+    fn is_chain_or_tree(&self) -> bool {
         matches!(
             self,
             SeedingMethod::Ato | SeedingMethod::Mir | SeedingMethod::Sir | SeedingMethod::Tree
@@ -358,36 +358,35 @@ pub fn run_grid(
     } else {
         1
     };
-    let one_group =
-        |members: &Vec<usize>| -> Result<(Vec<(usize, PointResult)>, u64, f64), SvmError> {
-            let gamma = points[members[0]].1;
-            let params = params_at(base, points[members[0]].0, gamma);
-            let kd = KernelData::new(ds, params.kernel);
-            let tb = Instant::now();
-            let shared = dist
-                .as_ref()
-                .map(|d| fill_kernel(d, gamma, opts.reuse.threads));
-            let (fills, fill_s) = if shared.is_some() {
-                ((n as u64) * (n as u64), tb.elapsed().as_secs_f64())
-            } else {
-                (0, 0.0)
-            };
-            let unit = Unit {
-                kd: &kd,
-                shared: shared.as_ref(),
-                dist: dist.as_ref(),
-                gamma,
-            };
-            let results = if opts.reuse.c_path {
-                ctx.c_path_unit(&unit, points, members)?
-            } else {
-                ctx.independent_unit(&unit, points, members)?
-            };
-            Ok((results, fills, fill_s))
+    let one_group = |members: &Vec<usize>| -> Result<GroupDone, SvmError> {
+        let gamma = points[members[0]].1;
+        let params = params_at(base, points[members[0]].0, gamma);
+        let kd = KernelData::new(ds, params.kernel);
+        let tb = Instant::now();
+        let shared = dist
+            .as_ref()
+            .map(|d| fill_kernel(d, gamma, opts.reuse.threads));
+        let (fills, fill_s) = if shared.is_some() {
+            ((n as u64) * (n as u64), tb.elapsed().as_secs_f64())
+        } else {
+            (0, 0.0)
         };
+        let unit = Unit {
+            kd: &kd,
+            shared: shared.as_ref(),
+            dist: dist.as_ref(),
+            gamma,
+        };
+        let results = if opts.reuse.c_path {
+            ctx.c_path_unit(&unit, points, members)?
+        } else {
+            ctx.independent_unit(&unit, points, members)?
+        };
+        Ok((results, fills, fill_s))
+    };
     let members: Vec<&Vec<usize>> = groups.iter().map(|(_, m)| m).collect();
     for chunk in members.chunks(width) {
-        let done: Vec<Result<(Vec<(usize, PointResult)>, u64, f64), SvmError>> = if width > 1 {
+        let done: Vec<Result<GroupDone, SvmError>> = if width > 1 {
             chunk.par_iter().map(|m| one_group(m)).collect()
         } else {
             chunk.iter().map(|m| one_group(m)).collect()
@@ -404,6 +403,9 @@ pub fn run_grid(
     cost.wall_seconds = t0.elapsed().as_secs_f64();
     Ok(cost)
 }
+
+/// A gamma group's points, kernel values filled and seconds spent filling.
+type GroupDone = (Vec<(usize, PointResult)>, u64, f64);
 
 /// `base` with C and (for RBF) gamma set.
 pub fn params_at(base: &SvmParams, c: f64, gamma: f64) -> SvmParams {

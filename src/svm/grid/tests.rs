@@ -70,7 +70,10 @@ fn run(ds: &Dataset, reuse: Reuse, threads: usize) -> Vec<PointResult> {
         .collect()
 }
 
-fn key(r: &[PointResult]) -> Vec<(usize, Vec<(usize, u64, u64)>)> {
+/// Per point: correct predictions and per fold (correct, iterations, kernel evaluations).
+type Key = Vec<(usize, Vec<(usize, u64, u64)>)>;
+
+fn key(r: &[PointResult]) -> Key {
     r.iter()
         .map(|p| {
             (
