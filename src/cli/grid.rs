@@ -228,7 +228,9 @@ fn parse(args: &[String]) -> anyhow::Result<Opts> {
             }
             "--threads" => {
                 let v = value(i, flag)?;
-                let max = super::max_threads();
+                // The bound of `cvbench run --threads` (results do not depend on it).
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                let max = (8 * cores).max(64);
                 o.threads = Some(
                     v.parse::<usize>()
                         .ok()
