@@ -82,6 +82,8 @@ datasets: build
 # LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
 peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }
+	@# scikit-learn's GridSearchCV, a parallel peer of `cvbench grid` (best effort).
+	@python3 -c 'import sklearn' >/dev/null 2>&1 || pip install scikit-learn || echo "note: scikit-learn not installed (GridSearchCV peer skipped)"
 
 reproduce-long: build
 	$(BIN) fetch --data-dir $(DATA_DIR) a9a w8a

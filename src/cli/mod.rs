@@ -2,6 +2,7 @@
 //! `export`, `datasets`, `fetch`, `svm`.
 //! Exit codes: 0 success, 1 a run failed, 2 bad usage, config or data.
 
+pub mod grid;
 pub mod svm;
 
 use crate::config::ConfigFile;
@@ -145,6 +146,10 @@ pub enum Command {
     /// Train one C-SVC on a LibSVM file and print what LIBSVM's svm-train prints
     /// (same options and defaults; -v K for cross-validation).
     Svm(Box<svm::SvmArgs>),
+    /// Search (C, gamma) by k-fold CV: a drop-in for LIBSVM's grid.py
+    /// (`svm-grid`), same options and output, with reuse across grid points
+    /// and folds (`cvbench grid --help`).
+    Grid(Box<grid::GridArgs>),
     /// Download datasets from their canonical sources and verify checksums.
     Fetch {
         /// Dataset names (default: all).
@@ -483,6 +488,19 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             }
             Ok(())
         }
+        Command::Grid(args) => grid::run(&args).map_err(|e| {
+            // Bad options, ranges, data or parameters are usage errors.
+            let code = if e.downcast_ref::<crate::svm::grid::GridError>().is_some()
+                || e.downcast_ref::<crate::svm::SvmError>().is_some()
+                || e.downcast_ref::<crate::data::DataError>().is_some()
+                || e.downcast_ref::<std::io::Error>().is_some()
+            {
+                2
+            } else {
+                1
+            };
+            Failure { code, error: e }
+        }),
         Command::Svm(args) => svm::run(&args).map_err(|e| {
             // Bad data or parameters are usage errors; a failed solve is a run failure.
             let code = if e.downcast_ref::<crate::svm::SvmError>().is_some()

@@ -23,6 +23,7 @@ pub mod idx;
 pub mod libsvm;
 pub mod limits;
 pub mod registry;
+pub mod scale;
 pub mod spec;
 pub mod status;
 pub mod synthetic;

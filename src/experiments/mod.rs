@@ -14,6 +14,7 @@ mod figure_tests;
 pub mod progressive;
 pub mod registry;
 pub mod svm_cv;
+pub mod svm_grid;
 pub mod treecv;
 
 pub use registry::kinds;

@@ -10,6 +10,7 @@ pub fn kinds() -> Vec<&'static dyn Kind> {
         &super::treecv::TreecvKind,
         &super::progressive::kind::ProgressiveKind,
         &super::svm_cv::SvmCvKind,
+        &super::svm_grid::SvmGridKind,
     ]
 }
 

@@ -2,5 +2,7 @@
 //! solver layer, not in it: `svm` never runs a subprocess.
 //!
 //! - [`libsvm`]: LIBSVM's `svm-train` / `svm-predict` on exactly our folds.
+//! - [`grid`]: LIBSVM's `grid.py` (`svm-grid`), timed, its rates and choice parsed.
 
+pub mod grid;
 pub mod libsvm;

@@ -135,7 +135,7 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(23, 190, 207),
 ];
 
-fn register_fonts() {
+pub(crate) fn register_fonts() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The embedded font is valid; failure here would only drop text.

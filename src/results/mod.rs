@@ -4,6 +4,7 @@
 
 pub mod atomic;
 pub mod figures;
+pub mod grid_contour;
 pub mod manifest;
 pub mod md_table;
 pub mod rows;

@@ -250,6 +250,25 @@ impl SharedKernelCache {
         Some(c)
     }
 
+    /// Store a precomputed column `a` (length `n`, unsigned kernel values),
+    /// evicting the least recently used column when full.
+    pub fn insert(&self, a: usize, col: Arc<[f32]>) {
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        if g.cols[a].is_some() {
+            g.unlink(a);
+            g.count -= 1;
+        }
+        while g.count >= self.capacity_columns {
+            let old = g.next[self.n] as usize;
+            g.unlink(old);
+            g.cols[old] = None;
+            g.count -= 1;
+        }
+        g.cols[a] = Some(col);
+        g.count += 1;
+        g.push_back(a, self.n);
+    }
+
     /// Column `a` (`K(x_a, x_r)` for every row `r`, unsigned), computing it if
     /// absent. `scratch` is a zeroed buffer of length `d` (left zeroed).
     pub fn column(&self, kd: &KernelData<'_>, a: usize, scratch: &mut [f64]) -> Arc<[f32]> {

@@ -39,6 +39,7 @@ pub mod cache;
 pub mod cv;
 pub mod error;
 pub mod folds;
+pub mod grid;
 pub mod kernel;
 pub mod kernel_block;
 pub mod model_file;

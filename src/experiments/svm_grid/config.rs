@@ -1,0 +1,167 @@
+//! The `svm_grid` config schema (`kind = "svm_grid"`) and the practical
+//! guide's published numbers (`experiments/guide/published.toml`).
+
+use crate::config::{ConfigError, ConfigFile};
+use crate::data::DatasetSpec;
+use crate::svm::grid::{Axis, Grid, Reuse};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The published numbers (experiments/guide/published.toml), embedded.
+pub const PUBLISHED: &str = include_str!("../../../experiments/guide/published.toml");
+
+/// One dataset's row of the practical guide's Appendix A.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuideRow {
+    /// Our dataset name (training file).
+    pub dataset: String,
+    /// The guide's name for it.
+    pub guide_name: String,
+    /// Test accuracy (%) with default parameters on the original data.
+    pub original: f64,
+    /// Test accuracy (%) with default parameters after scaling.
+    pub scaled: f64,
+    /// Test accuracy (%) after grid search (C, gamma) on the scaled data.
+    pub grid: f64,
+    /// The guide's chosen `log2 C`.
+    pub log2c: f64,
+    /// The guide's chosen `log2 gamma`.
+    pub log2g: f64,
+}
+
+/// The published table.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Published {
+    /// One row per dataset.
+    pub guide: Vec<GuideRow>,
+}
+
+impl Published {
+    /// The embedded published numbers.
+    pub fn load() -> Published {
+        toml::from_str(PUBLISHED).expect("experiments/guide/published.toml parses")
+    }
+}
+
+/// One entry of `[[guide]]`: a training dataset (one of `datasets`, by name)
+/// and its test set.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuideSpec {
+    /// The training dataset's name (as in `datasets`).
+    pub dataset: String,
+    /// The test set.
+    pub test: DatasetSpec,
+}
+
+/// The `svm_grid` config schema.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SvmGridConfig {
+    /// Must be "svm_grid".
+    pub kind: String,
+    /// Output folder name.
+    pub name: Spanned<String>,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+    /// Note printed in the report.
+    #[serde(default)]
+    pub note: String,
+    /// Base seed (fold seeders' random choices).
+    pub seed: u64,
+    /// Number of folds (LIBSVM's folds, as grid.py; default 5).
+    #[serde(default)]
+    pub k: Option<Spanned<usize>>,
+    /// `[begin, end, step]` of log2 C (default grid.py's -5, 15, 2).
+    #[serde(default)]
+    pub log2c: Option<Spanned<Vec<f64>>>,
+    /// `[begin, end, step]` of log2 gamma (default grid.py's 3, -15, -2).
+    #[serde(default)]
+    pub log2g: Option<Spanned<Vec<f64>>>,
+    /// Reuse levels to run and compare (`none`, `gamma`, `gamma+cpath`, `all`, ...).
+    pub reuse: Spanned<Vec<Spanned<String>>>,
+    /// Memory budget of the gamma blocks in MB (default 2048).
+    #[serde(default)]
+    pub memory_mb: Option<f64>,
+    /// Threads of the `threads` reuse (default: all cores).
+    #[serde(default)]
+    pub threads: Option<usize>,
+    /// Scale every dataset to [-1, 1] with ranges learned on it (svm-scale),
+    /// the test sets of `[[guide]]` with the training ranges.
+    #[serde(default)]
+    pub scale: bool,
+    /// Time LIBSVM's `svm-grid` on each dataset in the same run (when installed).
+    #[serde(default)]
+    pub peer: bool,
+    /// Run cells one at a time (timing); default true.
+    #[serde(default)]
+    pub exclusive: Option<bool>,
+    /// Training datasets (binary labels).
+    pub datasets: Spanned<Vec<DatasetSpec>>,
+    /// The practical guide's test-set table for some datasets.
+    #[serde(default)]
+    pub guide: Vec<Spanned<GuideSpec>>,
+}
+
+impl SvmGridConfig {
+    /// The grid (checked: ranges, point count), with line:col on error.
+    pub fn grid(&self, cfg: &ConfigFile) -> Result<Grid, ConfigError> {
+        let axis = |v: &Option<Spanned<Vec<f64>>>,
+                    what: &str,
+                    default: Axis|
+         -> Result<Option<Axis>, ConfigError> {
+            let Some(v) = v else { return Ok(Some(default)) };
+            let r = v.get_ref();
+            if r.len() != 3 {
+                return Err(cfg.invalid(
+                    v.span(),
+                    &format!("{what} needs [begin, end, step], got {} numbers", r.len()),
+                    "write e.g. log2c = [-5, 15, 2]",
+                ));
+            }
+            let text = format!("{},{},{}", r[0], r[1], r[2]);
+            Axis::parse(what, &text).map_err(|e| {
+                cfg.invalid(
+                    v.span(),
+                    &e.to_string(),
+                    "use a non-zero step pointing from begin to end, at most 10,000 values",
+                )
+            })
+        };
+        let c = axis(&self.log2c, "log2c", Axis::default_c())?;
+        let g = axis(&self.log2g, "log2g", Axis::default_g())?;
+        Grid::new(c, g).map_err(|e| {
+            let span = self.log2c.as_ref().map_or(0..0, |s| s.span());
+            cfg.invalid(span, &e.to_string(), "use larger steps or shorter ranges")
+        })
+    }
+
+    /// The reuse levels (checked), with line:col on error.
+    pub fn levels(&self, cfg: &ConfigFile) -> Result<Vec<Reuse>, ConfigError> {
+        cfg.non_empty("reuse", &self.reuse)?;
+        self.reuse
+            .get_ref()
+            .iter()
+            .map(|s| {
+                Reuse::parse(s.get_ref()).map_err(|e| {
+                    cfg.invalid(s.span(), &e, "e.g. reuse = [\"none\", \"gamma\", \"all\"]")
+                })
+            })
+            .collect()
+    }
+
+    /// The number of folds, checked (>= 2).
+    pub fn folds(&self, cfg: &ConfigFile) -> Result<usize, ConfigError> {
+        match &self.k {
+            None => Ok(5),
+            Some(k) if *k.get_ref() >= 2 => Ok(*k.get_ref()),
+            Some(k) => Err(cfg.invalid(
+                k.span(),
+                "k must be at least 2",
+                "use k = 5 (grid.py's default)",
+            )),
+        }
+    }
+}

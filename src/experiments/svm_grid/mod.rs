@@ -1,0 +1,67 @@
+//! Model selection over a (C, gamma) grid (issue 19): LIBSVM's `grid.py`
+//! reproduced point for point with reuse across grid points and folds, its
+//! cost per reuse level, and Hsu, Chang & Lin's practical guide (Appendix A)
+//! reproduced from a config.
+//!
+//! One cell = one dataset × reuse level × gamma row of the grid (rows per
+//! point and fold, and one with the cell's costs), plus one `svm-grid` peer
+//! cell per dataset and one guide cell per `[[guide]]` entry.
+//!
+//! Files: `config.rs` (schema, published numbers), `plan.rs` (config →
+//! cells), `run.rs` (a cell → rows), `rows.rs` (the typed rows), and from
+//! stored rows only: `render.rs` (the section, tables, contour) and
+//! `scorecard.rs`.
+
+pub mod config;
+mod plan;
+mod render;
+pub mod rows;
+mod run;
+pub mod scorecard;
+
+use super::{Context, ExperimentError, Kind, Plan, Rendered};
+use crate::config::ConfigFile;
+use crate::results::scorecard::{ScoreRow, StoredRun};
+use crate::results::Record;
+use config::SvmGridConfig;
+use rows::GridRow;
+use std::path::Path;
+
+/// The `svm_grid` experiment kind.
+pub struct SvmGridKind;
+
+impl Kind for SvmGridKind {
+    fn name(&self) -> &'static str {
+        "svm_grid"
+    }
+    fn title(&self) -> &'static str {
+        "Model selection — Hsu, Chang & Lin's practical guide and grid.py"
+    }
+    fn notes_folder(&self) -> &'static str {
+        "guide"
+    }
+    fn sources(&self) -> &'static [&'static str] {
+        &["src/experiments/svm_grid", "src/svm"]
+    }
+
+    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
+        Ok(Box::new(plan::plan(cfg, ctx)?))
+    }
+
+    fn render(
+        &self,
+        dir: &Path,
+        config: &ConfigFile,
+        records: &[Record],
+    ) -> Result<Rendered, ExperimentError> {
+        let c: SvmGridConfig = config.parse()?;
+        let grid = c.grid(config)?;
+        let rows = GridRow::read(records)?;
+        let (md, files) = render::render(dir, &c, &grid, &rows)?;
+        Rendered::section(dir, md, String::new(), files)
+    }
+
+    fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {
+        scorecard::scorecard(runs)
+    }
+}

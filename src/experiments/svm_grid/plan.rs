@@ -1,0 +1,217 @@
+//! An `svm_grid` config expanded into cells: per dataset, one cell per
+//! (reuse level, gamma row of the grid), one `svm-grid` peer cell (when
+//! asked for and installed) and one practical-guide cell per `[[guide]]`.
+//! A gamma row is the unit of the C path and of resume: a killed run
+//! recomputes only the rows it had not finished.
+
+use super::config::SvmGridConfig;
+use crate::config::ConfigFile;
+use crate::data::scale::ScaleRanges;
+use crate::data::Dataset;
+use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
+use crate::seed;
+use crate::svm::grid::pyfmt::py_float;
+use crate::svm::grid::{Grid, Reuse};
+use std::sync::Arc;
+
+/// What a cell does.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Work {
+    /// The points of one gamma row with one reuse level.
+    Row {
+        /// Index into the plan's levels.
+        level: usize,
+        /// The row's `log2 gamma` (`None`: gamma not searched).
+        log2g: Option<f64>,
+    },
+    /// LIBSVM's `svm-grid` on the whole grid.
+    Peer,
+    /// scikit-learn's `GridSearchCV(SVC(), n_jobs = all cores)` on the same grid and folds.
+    Sklearn,
+    /// The practical guide's test-set table (index into the plan's tests).
+    Guide(usize),
+}
+
+/// One cell.
+pub(super) struct CellSpec {
+    pub dataset: usize,
+    pub work: Work,
+}
+
+/// A training dataset as the grid sees it.
+pub(super) struct GridData {
+    /// Name in outputs.
+    pub name: String,
+    /// As loaded.
+    pub raw: Arc<Dataset>,
+    /// Scaled with its own ranges (when `scale`), else the same as `raw`.
+    pub data: Arc<Dataset>,
+    /// The ranges (when `scale`).
+    pub ranges: Option<ScaleRanges>,
+}
+
+/// A test set of the guide table: the training dataset's index, the test
+/// set as loaded and scaled with the training ranges.
+pub(super) struct GuideTest {
+    pub dataset: usize,
+    pub raw: Arc<Dataset>,
+    pub scaled: Arc<Dataset>,
+}
+
+/// A planned `svm_grid` run.
+pub(super) struct GridPlan {
+    pub head: PlanHead,
+    pub grid: Grid,
+    pub levels: Vec<Reuse>,
+    pub k: usize,
+    pub memory_mb: f64,
+    pub threads: usize,
+    pub datasets: Vec<GridData>,
+    pub tests: Vec<GuideTest>,
+    pub specs: Vec<CellSpec>,
+}
+
+/// Parse, check and expand a config (loads and scales its datasets).
+pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, ExperimentError> {
+    let c: SvmGridConfig = cfg.parse()?;
+    cfg.non_empty("datasets", &c.datasets)?;
+    let grid = c.grid(cfg)?;
+    let levels = c.levels(cfg)?;
+    let k = c.folds(cfg)?;
+    let threads = c
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    let mut datasets = Vec::new();
+    for spec in c.datasets.get_ref() {
+        let raw = ctx.dataset(spec)?;
+        let mut labels: Vec<f64> = Vec::new();
+        for &y in &raw.y {
+            if !labels.contains(&y) {
+                labels.push(y);
+            }
+        }
+        if labels.len() > 2 || raw.n() < k {
+            return Err(cfg
+                .invalid(
+                    c.datasets.span(),
+                    &format!(
+                        "dataset {} has {} labels and {} rows: the grid needs binary labels and at least k = {k} rows",
+                        raw.name,
+                        labels.len(),
+                        raw.n()
+                    ),
+                    "add a one_vs_rest or map transform, or choose a smaller k",
+                )
+                .into());
+        }
+        let (data, ranges) = if c.scale {
+            let r = ScaleRanges::learn(&raw, -1.0, 1.0)?;
+            (Arc::new(r.apply(&raw, true)), Some(r))
+        } else {
+            (raw.clone(), None)
+        };
+        datasets.push(GridData {
+            name: raw.name.clone(),
+            raw,
+            data,
+            ranges,
+        });
+    }
+    let mut tests = Vec::new();
+    for g in &c.guide {
+        let spec = g.get_ref();
+        let Some(di) = datasets.iter().position(|d| d.name == spec.dataset) else {
+            return Err(cfg
+                .invalid(
+                    g.span(),
+                    &format!("guide dataset `{}` is not one of `datasets`", spec.dataset),
+                    "name a training dataset listed under [[datasets]]",
+                )
+                .into());
+        };
+        let raw = ctx.dataset(&spec.test)?;
+        let scaled = match &datasets[di].ranges {
+            Some(r) => Arc::new(r.apply(&raw, true)),
+            None => raw.clone(),
+        };
+        tests.push(GuideTest {
+            dataset: di,
+            raw,
+            scaled,
+        });
+    }
+    let rows: Vec<Option<f64>> = {
+        let mut v: Vec<Option<f64>> = Vec::new();
+        for p in &grid.points {
+            if !v.contains(&p.log2g) {
+                v.push(p.log2g);
+            }
+        }
+        v
+    };
+    let peers_ok = crate::peers::grid::available();
+    let sklearn_ok = c.peer && crate::peers::grid::sklearn_available();
+    if c.peer && !peers_ok {
+        eprintln!(
+            "{}: note: python3, svm-grid or svm-train not found: the svm-grid peer cells are skipped (`make peers` installs LIBSVM's tools)",
+            cfg.path.display()
+        );
+    }
+    let mut cells = Vec::new();
+    let mut specs = Vec::new();
+    let mut push = |key: String, dataset: usize, work: Work| {
+        cells.push(Cell {
+            seed: seed::derive(c.seed, &key),
+            key,
+        });
+        specs.push(CellSpec { dataset, work });
+    };
+    for (di, d) in datasets.iter().enumerate() {
+        for (li, level) in levels.iter().enumerate() {
+            for g in &rows {
+                let gname = g.map_or("null".to_string(), py_float);
+                push(
+                    format!("{}|{}|log2g={gname}", d.name, level.name()),
+                    di,
+                    Work::Row {
+                        level: li,
+                        log2g: *g,
+                    },
+                );
+            }
+        }
+        if c.peer && peers_ok {
+            push(format!("{}|svm-grid", d.name), di, Work::Peer);
+        }
+        if c.peer && sklearn_ok {
+            push(format!("{}|sklearn", d.name), di, Work::Sklearn);
+        }
+        for (ti, t) in tests.iter().enumerate() {
+            if t.dataset == di {
+                push(
+                    format!("{}|guide|{}", d.name, t.raw.name),
+                    di,
+                    Work::Guide(ti),
+                );
+            }
+        }
+    }
+    Ok(GridPlan {
+        head: PlanHead {
+            kind: "svm_grid",
+            name: c.name.into_inner(),
+            base_seed: c.seed,
+            exclusive: c.exclusive.unwrap_or(true),
+            cells,
+        },
+        grid,
+        levels,
+        k,
+        memory_mb: c.memory_mb.unwrap_or(2048.0),
+        threads,
+        datasets,
+        tests,
+        specs,
+    })
+}

@@ -1,0 +1,385 @@
+//! Running one `svm_grid` cell: a gamma row of the grid with one reuse
+//! level (rows per point and fold, plus the cell's costs), `svm-grid` on the
+//! whole grid, or the practical guide's test-set table.
+
+use super::config::Published;
+use super::plan::{GridPlan, Work};
+use super::rows::{records, GridRow, ROLE_CELL, ROLE_FOLD, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+use crate::data::{Dataset, Row};
+use crate::experiments::{ExperimentError, Plan, PlanHead};
+use crate::peers::libsvm as peer;
+use crate::results::rows::Core;
+use crate::results::Record;
+use crate::svm::folds::Folds;
+use crate::svm::grid::pyfmt::grid_rate;
+use crate::svm::grid::select::Best;
+use crate::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
+use crate::svm::solution::train;
+use crate::svm::{KernelKind, SvmParams};
+use std::time::Instant;
+
+/// `1 / (highest feature index present)`: `svm-train`'s default gamma for
+/// the file it reads (a feature that never occurs does not count).
+pub(super) fn default_gamma(ds: &Dataset) -> f64 {
+    let mut max = 0usize;
+    for i in 0..ds.n() {
+        let hi = match ds.row(i) {
+            Row::Sparse(idx, _) => idx.last().map_or(0, |&j| j as usize + 1),
+            Row::Dense(x) => x.iter().rposition(|&v| v != 0.0).map_or(0, |j| j + 1),
+        };
+        max = max.max(hi);
+    }
+    if max == 0 {
+        0.0
+    } else {
+        1.0 / max as f64
+    }
+}
+
+/// `(C, gamma)` of a point as `svm-train` reads them (single precision; the
+/// default gamma in double).
+fn point_params(p: &Point, default_g: f64) -> (f64, f64) {
+    let given = SvmParams::rbf(p.c(), p.gamma(default_g));
+    let parsed = peer::as_parsed_by_svm_train(&given);
+    let g = match (p.log2g, parsed.kernel) {
+        (None, _) => default_g,
+        (_, KernelKind::Rbf { gamma }) => gamma,
+        _ => default_g,
+    };
+    (parsed.c, g)
+}
+
+impl GridPlan {
+    fn base(&self, i: usize) -> GridRow {
+        let spec = &self.specs[i];
+        let d = &self.datasets[spec.dataset];
+        GridRow {
+            core: Core {
+                dataset: d.name.clone(),
+                synthetic: d.raw.is_synthetic(),
+                ..self.head.core(i)
+            },
+            n: d.data.n() as u64,
+            d: d.data.d() as u64,
+            k: self.k as u64,
+            threads: 1,
+            ..GridRow::default()
+        }
+    }
+
+    fn cell_err(&self, i: usize, e: impl std::fmt::Display) -> ExperimentError {
+        ExperimentError::Cell {
+            cell: self.head.cells[i].key.clone(),
+            message: e.to_string(),
+        }
+    }
+
+    /// Cross-validate `points` of the dataset with `reuse`.
+    fn solve(
+        &self,
+        i: usize,
+        ds: &Dataset,
+        points: &[Point],
+        reuse: &Reuse,
+    ) -> Result<(Vec<PointResult>, GridCost, usize), ExperimentError> {
+        let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
+        let dg = default_gamma(ds);
+        let values: Vec<(f64, f64)> = points.iter().map(|p| point_params(p, dg)).collect();
+        let base = peer::as_parsed_by_svm_train(&SvmParams::rbf(1.0, dg));
+        let threads = if reuse.threads { self.threads } else { 1 };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| self.cell_err(i, e))?;
+        let mut out: Vec<Option<PointResult>> = vec![None; points.len()];
+        let opts = GridOptions {
+            reuse: reuse.clone(),
+            memory_mb: self.memory_mb,
+            seed: self.head.cells[i].seed,
+        };
+        let cost = pool
+            .install(|| {
+                run_grid(ds, &folds, &base, &values, &opts, &mut |j, r| {
+                    out[j] = Some(r);
+                    Ok(())
+                })
+            })
+            .map_err(|e| self.cell_err(i, e))?;
+        let res = out
+            .into_iter()
+            .map(|r| r.ok_or_else(|| self.cell_err(i, "a grid point was not solved")))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((res, cost, threads))
+    }
+
+    fn row_cell(
+        &self,
+        i: usize,
+        level: usize,
+        log2g: Option<f64>,
+    ) -> Result<Vec<GridRow>, ExperimentError> {
+        let reuse = &self.levels[level];
+        let ds = &self.datasets[self.specs[i].dataset].data;
+        let points: Vec<Point> = self
+            .grid
+            .points
+            .iter()
+            .filter(|p| p.log2g == log2g)
+            .copied()
+            .collect();
+        let (res, cost, threads) = self.solve(i, ds, &points, reuse)?;
+        let mut base = self.base(i);
+        base.core.method = reuse.name();
+        base.exact = reuse.exact();
+        base.threads = threads as u64;
+        let mut rows = Vec::new();
+        for (p, r) in points.iter().zip(&res) {
+            for f in &r.folds {
+                rows.push(GridRow {
+                    core: Core {
+                        seconds: f.seconds,
+                        ..base.core.clone()
+                    },
+                    role: ROLE_FOLD.into(),
+                    log2c: p.log2c,
+                    log2g: p.log2g,
+                    c: Some(r.c),
+                    gamma: Some(r.gamma),
+                    fold: Some(f.fold as i64),
+                    n_test: f.n_test as u64,
+                    correct: f.correct as u64,
+                    iterations: f.iterations,
+                    kernel_evals: f.kernel_evals,
+                    warm: f.warm,
+                    ..base.clone()
+                });
+            }
+            if r.extra_iterations > 0 || r.extra_kernel_evals > 0 {
+                rows.push(GridRow {
+                    role: ROLE_FOLD.into(),
+                    log2c: p.log2c,
+                    log2g: p.log2g,
+                    c: Some(r.c),
+                    gamma: Some(r.gamma),
+                    iterations: r.extra_iterations,
+                    kernel_evals: r.extra_kernel_evals,
+                    note: "solves that are not rounds (seeded CV's tree nodes, seeders)".into(),
+                    ..base.clone()
+                });
+            }
+        }
+        rows.push(GridRow {
+            core: Core {
+                seconds: cost.wall_seconds,
+                ..base.core.clone()
+            },
+            role: ROLE_CELL.into(),
+            log2g,
+            distance_pairs: cost.distance_pairs,
+            kernel_fills: cost.kernel_fills,
+            block_s: Some(cost.block_seconds),
+            note: cost.gamma_blocks_note.clone().unwrap_or_default(),
+            ..base
+        });
+        Ok(rows)
+    }
+
+    fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
+        let ds = &self.datasets[self.specs[i].dataset].data;
+        let dir = tempfile::tempdir().map_err(|e| self.cell_err(i, e))?;
+        let file = dir.path().join(&ds.name);
+        let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
+        let all: Vec<usize> = (0..ds.n()).collect();
+        crate::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        let run = crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
+            .map_err(|e| self.cell_err(i, e))?;
+        let mut base = self.base(i);
+        base.core.method = "svm-grid".into();
+        let mut rows: Vec<GridRow> = run
+            .points
+            .iter()
+            .map(|&(c, g, rate)| GridRow {
+                role: ROLE_PEER_POINT.into(),
+                log2c: c,
+                log2g: g,
+                rate: Some(rate),
+                ..base.clone()
+            })
+            .collect();
+        rows.push(GridRow {
+            core: Core {
+                seconds: run.wall_s,
+                ..base.core.clone()
+            },
+            role: ROLE_PEER.into(),
+            c: run.best.0,
+            gamma: run.best.1,
+            log2c: run.best.0.map(f64::log2),
+            log2g: run.best.1.map(f64::log2),
+            rate: Some(run.best.2),
+            ..base
+        });
+        Ok(rows)
+    }
+
+    fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
+        let ds = &self.datasets[self.specs[i].dataset].data;
+        let dir = tempfile::tempdir().map_err(|e| self.cell_err(i, e))?;
+        let file = dir.path().join(&ds.name);
+        let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
+        let all: Vec<usize> = (0..ds.n()).collect();
+        crate::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
+        let mut fold_of = vec![0usize; ds.n()];
+        for h in 0..folds.k() {
+            for &r in folds.test_rows(h) {
+                fold_of[r] = h;
+            }
+        }
+        let dg = default_gamma(ds);
+        let mut cs: Vec<f64> = Vec::new();
+        let mut gs: Vec<f64> = Vec::new();
+        for p in &self.grid.points {
+            let (c, g) = point_params(p, dg);
+            if !cs.contains(&c) {
+                cs.push(c);
+            }
+            if !gs.contains(&g) {
+                gs.push(g);
+            }
+        }
+        let run = crate::peers::grid::run_sklearn_grid(&file, &cs, &gs, &fold_of, self.threads)
+            .map_err(|e| self.cell_err(i, e))?;
+        let mut base = self.base(i);
+        base.core.method = "sklearn".into();
+        base.threads = self.threads as u64;
+        Ok(vec![GridRow {
+            core: Core {
+                seconds: run.fit_s,
+                ..base.core.clone()
+            },
+            role: ROLE_PEER.into(),
+            c: Some(run.c),
+            gamma: Some(run.gamma),
+            log2c: Some(run.c.log2()),
+            log2g: Some(run.gamma.log2()),
+            rate: Some(run.score_pct),
+            note: "scikit-learn GridSearchCV(SVC(), cv = LIBSVM's folds, n_jobs = threads); rate = mean fold accuracy".into(),
+            ..base
+        }])
+    }
+
+    /// Train on all of `train` at `(c, gamma)`, predict `test`.
+    fn test_accuracy(
+        &self,
+        i: usize,
+        train_ds: &Dataset,
+        test: &Dataset,
+        c: f64,
+        gamma: f64,
+    ) -> Result<(usize, f64), ExperimentError> {
+        let params = peer::as_parsed_by_svm_train(&SvmParams::rbf(c, gamma));
+        let all: Vec<usize> = (0..train_ds.n()).collect();
+        let t = Instant::now();
+        let out = train(train_ds, &all, &params, None).map_err(|e| self.cell_err(i, e))?;
+        let correct = (0..test.n())
+            .filter(|&r| out.model.predict(test.row(r)) == test.y[r])
+            .count();
+        Ok((correct, t.elapsed().as_secs_f64()))
+    }
+
+    fn guide_cell(&self, i: usize, ti: usize) -> Result<Vec<GridRow>, ExperimentError> {
+        let t = &self.tests[ti];
+        let d = &self.datasets[t.dataset];
+        let mut base = self.base(i);
+        base.core.method = "guide".into();
+        let mut rows = Vec::new();
+        let mut step = |name: &str,
+                        train_ds: &Dataset,
+                        test: &Dataset,
+                        p: Point,
+                        cv: Option<f64>|
+         -> Result<(), ExperimentError> {
+            let dg = default_gamma(train_ds);
+            let (c, g) = (p.c(), p.gamma(dg));
+            let (correct, secs) = self.test_accuracy(i, train_ds, test, c, g)?;
+            rows.push(GridRow {
+                core: Core {
+                    seconds: secs,
+                    ..base.core.clone()
+                },
+                role: ROLE_GUIDE.into(),
+                step: name.into(),
+                log2c: p.log2c,
+                log2g: p.log2g,
+                c: Some(c),
+                gamma: Some(g),
+                n_test: test.n() as u64,
+                correct: correct as u64,
+                rate: Some(100.0 * correct as f64 / test.n().max(1) as f64),
+                cv_rate: cv,
+                ..base.clone()
+            });
+            Ok(())
+        };
+        let default = Point {
+            log2c: None,
+            log2g: None,
+        };
+        step("original-default", &d.raw, &t.raw, default, None)?;
+        step("scaled-default", &d.data, &t.scaled, default, None)?;
+        // The grid, exactly as grid.py runs it (exact reuse), and its choice.
+        let exact = Reuse::parse("gamma+threads").map_err(|e| self.cell_err(i, e))?;
+        let (res, _, _) = self.solve(i, &d.data, &self.grid.points, &exact)?;
+        let mut best = Best::default();
+        for (p, r) in self.grid.points.iter().zip(&res) {
+            best.update(p.log2c, p.log2g, grid_rate(r.correct, r.n));
+        }
+        let chosen = Point {
+            log2c: best.log2c,
+            log2g: best.log2g,
+        };
+        step("grid-chosen", &d.data, &t.scaled, chosen, Some(best.rate))?;
+        if let Some(pubrow) = Published::load()
+            .guide
+            .into_iter()
+            .find(|g| g.dataset == d.name)
+        {
+            let gp = Point {
+                log2c: Some(pubrow.log2c),
+                log2g: Some(pubrow.log2g),
+            };
+            let cv = self
+                .grid
+                .points
+                .iter()
+                .position(|p| *p == gp)
+                .map(|j| grid_rate(res[j].correct, res[j].n));
+            let cv = match cv {
+                Some(v) => Some(v),
+                None => {
+                    let (r, _, _) = self.solve(i, &d.data, &[gp], &exact)?;
+                    r.first().map(|r| grid_rate(r.correct, r.n))
+                }
+            };
+            step("guide-point", &d.data, &t.scaled, gp, cv)?;
+        }
+        Ok(rows)
+    }
+}
+
+impl Plan for GridPlan {
+    fn head(&self) -> &PlanHead {
+        &self.head
+    }
+
+    fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
+        let rows = match self.specs[i].work.clone() {
+            Work::Row { level, log2g } => self.row_cell(i, level, log2g)?,
+            Work::Peer => self.peer_cell(i)?,
+            Work::Sklearn => self.sklearn_cell(i)?,
+            Work::Guide(ti) => self.guide_cell(i, ti)?,
+        };
+        Ok(records(&rows)?)
+    }
+}

@@ -1,0 +1,699 @@
+//! Solving every (C, gamma) point of a grid with k-fold CV, reusing work.
+//!
+//! Reuse, each switchable ([`Reuse`]):
+//! - **gamma blocks**: the squared distances ([`super::distances`]) are
+//!   computed once; each gamma fills the whole kernel matrix with one `exp`
+//!   per entry into a [`SharedKernelCache`] that every C and fold of that
+//!   gamma reads, and held-out rows are predicted from the prediction-form
+//!   distances. Bit-identical to computing from scratch (tested), so the
+//!   rates are exactly those of `svm-train -v`. Used only when
+//!   [`super::distances::bytes_needed`] fits the memory budget.
+//! - **C path**: at a fixed gamma and fold, the points are solved in
+//!   increasing C, each warm started from the previous optimum scaled by
+//!   `t = C'/C`: `alpha' = t alpha`, `G' = t (G + e) - e`, `G_bar' = t G_bar`
+//!   (exact in exact arithmetic; no kernel evaluation), then SMO to the
+//!   usual stopping rule. Reaches the same optimum within the stopping
+//!   tolerance, so a held-out row near the boundary may flip.
+//! - **fold seeding**: each point runs the seeded CV of
+//!   [`crate::svm::seeded_cv`] (alpha seeding across folds). Exclusive with
+//!   the two above (the seeded CV builds its own kernel cache).
+//! - **threads**: independent solves (folds, chains) on the current rayon
+//!   pool. Each solve is single-threaded and results are collected in a
+//!   fixed order, so every number except the seconds is the same for any
+//!   thread count.
+//!
+//! Points are processed in units (all points of one gamma, or a chunk of
+//! points), and each finished unit is handed to a sink in the caller's point
+//! order, so a caller can stream results (and resume after a kill).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::distances::{bytes_needed, Distances};
+use crate::data::Dataset;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::folds::Folds;
+use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
+use crate::svm::seeding::SeedingMethod;
+use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
+use crate::svm::{SvmError, SvmParams};
+
+/// Which reuse is on (see the module doc).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reuse {
+    /// Distances computed once, one kernel matrix per gamma.
+    pub gamma_blocks: bool,
+    /// Warm start along increasing C.
+    pub c_path: bool,
+    /// Alpha seeding across folds with this method (`None`: off).
+    pub fold_seeding: Option<SeedingMethod>,
+    /// Independent solves in parallel on the current rayon pool.
+    pub threads: bool,
+}
+
+impl Reuse {
+    /// No reuse: every (point, fold) from `alpha = 0`, one at a time
+    /// (grid.py's way).
+    pub fn none() -> Reuse {
+        Reuse {
+            gamma_blocks: false,
+            c_path: false,
+            fold_seeding: None,
+            threads: false,
+        }
+    }
+
+    /// Gamma blocks, C path and threads.
+    pub fn all() -> Reuse {
+        Reuse {
+            gamma_blocks: true,
+            c_path: true,
+            fold_seeding: None,
+            threads: true,
+        }
+    }
+
+    /// Parse `none`, `all`, or a `+`/`,`-separated list of `gamma`, `cpath`,
+    /// `folds` (tree seeding), `folds-<method>`, `threads`.
+    pub fn parse(s: &str) -> Result<Reuse, String> {
+        match s {
+            "none" => return Ok(Reuse::none()),
+            "all" => return Ok(Reuse::all()),
+            _ => {}
+        }
+        let mut r = Reuse::none();
+        for part in s.split(['+', ',']) {
+            match part {
+                "gamma" => r.gamma_blocks = true,
+                "cpath" => r.c_path = true,
+                "threads" => r.threads = true,
+                "folds" => r.fold_seeding = Some(SeedingMethod::Tree),
+                p if p.starts_with("folds-") => {
+                    let m = &p["folds-".len()..];
+                    let method = SeedingMethod::ALL
+                        .iter()
+                        .copied()
+                        .find(|x| x.as_str() == m && x.is_chain_or_tree())
+                        .ok_or_else(|| {
+                            format!("unknown fold seeding `{m}`: use ato, mir, sir or tree")
+                        })?;
+                    r.fold_seeding = Some(method);
+                }
+                other => {
+                    return Err(format!(
+                        "unknown reuse `{other}`: use none, all, or a list of gamma, cpath, folds, folds-<sir|mir|ato|tree>, threads"
+                    ))
+                }
+            }
+        }
+        r.check()?;
+        Ok(r)
+    }
+
+    /// Fold seeding cannot be combined with gamma blocks or the C path.
+    pub fn check(&self) -> Result<(), String> {
+        if self.fold_seeding.is_some() && (self.gamma_blocks || self.c_path) {
+            return Err(
+                "fold seeding (`folds`) runs its own seeded CV per point and cannot be combined with `gamma` or `cpath`"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// The canonical name (`none`, `all`, or the parts joined with `+`).
+    pub fn name(&self) -> String {
+        if *self == Reuse::none() {
+            return "none".into();
+        }
+        if *self == Reuse::all() {
+            return "all".into();
+        }
+        let mut parts: Vec<String> = Vec::new();
+        if self.gamma_blocks {
+            parts.push("gamma".into());
+        }
+        if self.c_path {
+            parts.push("cpath".into());
+        }
+        if let Some(m) = self.fold_seeding {
+            parts.push(if m == SeedingMethod::Tree {
+                "folds".into()
+            } else {
+                format!("folds-{}", m.as_str())
+            });
+        }
+        if self.threads {
+            parts.push("threads".into());
+        }
+        parts.join("+")
+    }
+
+    /// True when every rate is bit-identical to the baseline's (no warm start).
+    pub fn exact(&self) -> bool {
+        !self.c_path && self.fold_seeding.is_none()
+    }
+}
+
+trait ChainOrTree {
+    fn is_chain_or_tree(&self) -> bool;
+}
+
+impl ChainOrTree for SeedingMethod {
+    fn is_chain_or_tree(&self) -> bool {
+        matches!(
+            self,
+            SeedingMethod::Ato | SeedingMethod::Mir | SeedingMethod::Sir | SeedingMethod::Tree
+        )
+    }
+}
+
+/// One fold of one grid point.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FoldStat {
+    /// The held-out fold.
+    pub fold: usize,
+    /// Held-out rows.
+    pub n_test: usize,
+    /// Correctly predicted held-out rows.
+    pub correct: usize,
+    /// SMO iterations of the fold's solve.
+    pub iterations: u64,
+    /// Kernel evaluations of the solve (diagonal and columns it computed).
+    pub kernel_evals: u64,
+    /// Wall-clock seconds of the solve and the prediction.
+    pub seconds: f64,
+    /// Whether the solve started from a warm start.
+    pub warm: bool,
+}
+
+/// One grid point's cross-validation.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PointResult {
+    /// C.
+    pub c: f64,
+    /// gamma (ignored by a linear kernel).
+    pub gamma: f64,
+    /// Correct held-out predictions over all folds.
+    pub correct: usize,
+    /// Rows.
+    pub n: usize,
+    /// Per fold, in fold order.
+    pub folds: Vec<FoldStat>,
+    /// Iterations of solves that are not rounds (the seeded CV's tree nodes).
+    pub extra_iterations: u64,
+    /// Kernel evaluations outside the rounds' solves (tree nodes, seeders).
+    pub extra_kernel_evals: u64,
+}
+
+impl PointResult {
+    /// `100 * correct / n`.
+    pub fn accuracy_pct(&self) -> f64 {
+        100.0 * self.correct as f64 / self.n as f64
+    }
+
+    /// SMO iterations of every solve of this point.
+    pub fn iterations(&self) -> u64 {
+        self.folds.iter().map(|f| f.iterations).sum::<u64>() + self.extra_iterations
+    }
+
+    /// Kernel evaluations of every solve of this point.
+    pub fn kernel_evals(&self) -> u64 {
+        self.folds.iter().map(|f| f.kernel_evals).sum::<u64>() + self.extra_kernel_evals
+    }
+
+    /// Seconds summed over folds (CPU-like: parallel folds add up).
+    pub fn seconds(&self) -> f64 {
+        self.folds.iter().map(|f| f.seconds).sum()
+    }
+}
+
+/// Whole-grid costs outside the per-point solves.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GridCost {
+    /// Whether gamma blocks were used (asked for and within the budget).
+    pub gamma_blocks_used: bool,
+    /// Why gamma blocks were not used when asked for.
+    pub gamma_blocks_note: Option<String>,
+    /// Row pairs whose distances were computed (once).
+    pub distance_pairs: u64,
+    /// Kernel values filled from distances (`n^2` per gamma).
+    pub kernel_fills: u64,
+    /// Seconds spent on distances and kernel fills.
+    pub block_seconds: f64,
+    /// Wall-clock seconds of the whole run.
+    pub wall_seconds: f64,
+}
+
+/// Settings of a grid run.
+#[derive(Clone, Debug)]
+pub struct GridOptions {
+    /// Which reuse is on.
+    pub reuse: Reuse,
+    /// Memory budget in MB for the gamma blocks.
+    pub memory_mb: f64,
+    /// Seed of the seeders' random choices (fold seeding only).
+    pub seed: u64,
+}
+
+/// Cross-validate every point `(C, gamma)` of `points` with `folds`, the
+/// other settings from `base` (its kernel decides RBF or linear). `sink`
+/// receives each finished point as `(index into points, result)`, unit by
+/// unit, in increasing index within a unit, on the calling thread. Returns
+/// the whole-grid costs.
+pub fn run_grid(
+    ds: &Dataset,
+    folds: &Folds,
+    base: &SvmParams,
+    points: &[(f64, f64)],
+    opts: &GridOptions,
+    sink: &mut dyn FnMut(usize, PointResult) -> Result<(), SvmError>,
+) -> Result<GridCost, SvmError> {
+    let t0 = Instant::now();
+    opts.reuse.check().map_err(SvmError::InvalidParam)?;
+    if folds.n != ds.n() {
+        return Err(SvmError::InvalidFolds(format!(
+            "folds are for {} rows, the dataset has {}",
+            folds.n,
+            ds.n()
+        )));
+    }
+    folds.validate()?;
+    check_finite_features(ds)?;
+    for &(c, g) in points {
+        params_at(base, c, g).validate()?;
+    }
+    let rbf = matches!(base.kernel, KernelKind::Rbf { .. });
+    let mut cost = GridCost::default();
+    let ctx = Ctx {
+        ds,
+        folds,
+        base,
+        reuse: &opts.reuse,
+    };
+
+    if let Some(method) = opts.reuse.fold_seeding {
+        let chunk = if opts.reuse.threads {
+            rayon::current_num_threads().max(1) * 2
+        } else {
+            1
+        };
+        let idx: Vec<usize> = (0..points.len()).collect();
+        for unit in idx.chunks(chunk) {
+            let run = |&i: &usize| ctx.seeded_point(points[i], method, opts.seed);
+            let res: Vec<Result<PointResult, SvmError>> = if opts.reuse.threads {
+                unit.par_iter().map(run).collect()
+            } else {
+                unit.iter().map(run).collect()
+            };
+            for (&i, r) in unit.iter().zip(res) {
+                sink(i, r?)?;
+            }
+        }
+        cost.wall_seconds = t0.elapsed().as_secs_f64();
+        return Ok(cost);
+    }
+
+    // Units: the points of one gamma, in order of first appearance.
+    let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
+    for (i, &(_, g)) in points.iter().enumerate() {
+        let key = if rbf { g.to_bits() } else { 0 };
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => v.push(i),
+            None => groups.push((key, vec![i])),
+        }
+    }
+
+    let n = ds.n();
+    let blocks_fit = bytes_needed(n) <= opts.memory_mb * (1u64 << 20) as f64;
+    let dist = if opts.reuse.gamma_blocks && rbf && blocks_fit && !points.is_empty() {
+        let tb = Instant::now();
+        let kd = KernelData::new(ds, base.kernel);
+        let d = Distances::new(&kd, opts.reuse.threads);
+        cost.distance_pairs = d.pairs;
+        cost.block_seconds += tb.elapsed().as_secs_f64();
+        cost.gamma_blocks_used = true;
+        Some(d)
+    } else {
+        if opts.reuse.gamma_blocks {
+            cost.gamma_blocks_note = Some(if !rbf {
+                "linear kernel: no gamma".into()
+            } else {
+                format!(
+                    "{n} rows need {:.0} MB for the distance blocks, more than the budget of {} MB",
+                    bytes_needed(n) / (1u64 << 20) as f64,
+                    opts.memory_mb
+                )
+            });
+        }
+        None
+    };
+
+    // With threads, several gammas at a time (each with its own kernel
+    // matrix), so that long chains of different gammas share the cores.
+    let width = if opts.reuse.threads {
+        rayon::current_num_threads().clamp(1, 4)
+    } else {
+        1
+    };
+    let one_group = |members: &Vec<usize>| -> Result<GroupDone, SvmError> {
+        let gamma = points[members[0]].1;
+        let params = params_at(base, points[members[0]].0, gamma);
+        let kd = KernelData::new(ds, params.kernel);
+        let tb = Instant::now();
+        let shared = dist
+            .as_ref()
+            .map(|d| fill_kernel(d, gamma, opts.reuse.threads));
+        let (fills, fill_s) = if shared.is_some() {
+            ((n as u64) * (n as u64), tb.elapsed().as_secs_f64())
+        } else {
+            (0, 0.0)
+        };
+        let unit = Unit {
+            kd: &kd,
+            shared: shared.as_ref(),
+            dist: dist.as_ref(),
+            gamma,
+        };
+        let results = if opts.reuse.c_path {
+            ctx.c_path_unit(&unit, points, members)?
+        } else {
+            ctx.independent_unit(&unit, points, members)?
+        };
+        Ok((results, fills, fill_s))
+    };
+    let members: Vec<&Vec<usize>> = groups.iter().map(|(_, m)| m).collect();
+    for chunk in members.chunks(width) {
+        let done: Vec<Result<GroupDone, SvmError>> = if width > 1 {
+            chunk.par_iter().map(|m| one_group(m)).collect()
+        } else {
+            chunk.iter().map(|m| one_group(m)).collect()
+        };
+        for d in done {
+            let (results, fills, fill_s) = d?;
+            cost.kernel_fills += fills;
+            cost.block_seconds += fill_s;
+            for (i, r) in results {
+                sink(i, r)?;
+            }
+        }
+    }
+    cost.wall_seconds = t0.elapsed().as_secs_f64();
+    Ok(cost)
+}
+
+/// A gamma group's points, kernel values filled and seconds spent filling.
+type GroupDone = (Vec<(usize, PointResult)>, u64, f64);
+
+/// `base` with C and (for RBF) gamma set.
+pub fn params_at(base: &SvmParams, c: f64, gamma: f64) -> SvmParams {
+    let mut p = base.clone();
+    p.c = c;
+    if let KernelKind::Rbf { .. } = p.kernel {
+        p.kernel = KernelKind::Rbf { gamma };
+    }
+    p
+}
+
+/// The full kernel matrix of one gamma in a shared cache that holds it all.
+fn fill_kernel(d: &Distances, gamma: f64, parallel: bool) -> SharedKernelCache {
+    let n = d.n;
+    let mb = (n as f64 * (n as f64 * 4.0 + 64.0)) / (1u64 << 20) as f64 + 1.0;
+    let sh = SharedKernelCache::new(n, mb);
+    let col = |a: usize| -> Arc<[f32]> {
+        d.train_row(a)
+            .iter()
+            .map(|&x| (-gamma * x).exp() as f32)
+            .collect()
+    };
+    let cols: Vec<Arc<[f32]>> = if parallel {
+        (0..n).into_par_iter().map(col).collect()
+    } else {
+        (0..n).map(col).collect()
+    };
+    for (a, c) in cols.into_iter().enumerate() {
+        sh.insert(a, c);
+    }
+    sh
+}
+
+struct Ctx<'a> {
+    ds: &'a Dataset,
+    folds: &'a Folds,
+    base: &'a SvmParams,
+    reuse: &'a Reuse,
+}
+
+struct Unit<'a, 'k> {
+    kd: &'a KernelData<'k>,
+    shared: Option<&'a SharedKernelCache>,
+    dist: Option<&'a Distances>,
+    gamma: f64,
+}
+
+type Warm = (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>);
+
+impl Ctx<'_> {
+    /// One fold's solve (from `warm` if given) and prediction.
+    fn solve_fold(
+        &self,
+        u: &Unit<'_, '_>,
+        h: usize,
+        train_rows: &[usize],
+        params: &SvmParams,
+        warm: Option<&Warm>,
+    ) -> Result<(FoldStat, TrainOutput), SvmError> {
+        let t = Instant::now();
+        let w = warm.map(|(a, g)| {
+            (
+                a.as_slice(),
+                g.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
+            )
+        });
+        let out = train_seeded(u.kd, train_rows, params, w, u.shared)?;
+        let test = self.folds.test_rows(h);
+        let correct = match u.dist {
+            Some(d) => predict_from_distances(d, u.gamma, &out, test, self.ds),
+            None => test
+                .iter()
+                .filter(|&&r| out.model.predict(u.kd.ds.row(r)) == u.kd.ds.y[r])
+                .count(),
+        };
+        Ok((
+            FoldStat {
+                fold: h,
+                n_test: test.len(),
+                correct,
+                iterations: out.stats.iterations,
+                kernel_evals: out.stats.kernel_evals,
+                seconds: t.elapsed().as_secs_f64(),
+                warm: warm.is_some(),
+            },
+            out,
+        ))
+    }
+
+    fn point(&self, c: f64, gamma: f64, folds: Vec<FoldStat>) -> PointResult {
+        PointResult {
+            c,
+            gamma,
+            correct: folds.iter().map(|f| f.correct).sum(),
+            n: self.ds.n(),
+            folds,
+            extra_iterations: 0,
+            extra_kernel_evals: 0,
+        }
+    }
+
+    /// Every (point, fold) of the unit from `alpha = 0`.
+    fn independent_unit(
+        &self,
+        u: &Unit<'_, '_>,
+        points: &[(f64, f64)],
+        members: &[usize],
+    ) -> Result<Vec<(usize, PointResult)>, SvmError> {
+        let k = self.folds.k();
+        let tasks: Vec<(usize, usize)> = members
+            .iter()
+            .flat_map(|&i| (0..k).map(move |h| (i, h)))
+            .collect();
+        let run = |&(i, h): &(usize, usize)| -> Result<FoldStat, SvmError> {
+            let params = params_at(self.base, points[i].0, u.gamma);
+            let rows = self.folds.train_rows(h);
+            Ok(self.solve_fold(u, h, &rows, &params, None)?.0)
+        };
+        let stats: Vec<Result<FoldStat, SvmError>> = if self.reuse.threads {
+            tasks.par_iter().map(run).collect()
+        } else {
+            tasks.iter().map(run).collect()
+        };
+        let mut it = stats.into_iter();
+        let mut out = Vec::with_capacity(members.len());
+        for &i in members {
+            let fs: Vec<FoldStat> = it.by_ref().take(k).collect::<Result<_, _>>()?;
+            out.push((i, self.point(points[i].0, u.gamma, fs)));
+        }
+        Ok(out)
+    }
+
+    /// Per fold, the unit's points in increasing C, each warm started from
+    /// the previous one's scaled optimum.
+    fn c_path_unit(
+        &self,
+        u: &Unit<'_, '_>,
+        points: &[(f64, f64)],
+        members: &[usize],
+    ) -> Result<Vec<(usize, PointResult)>, SvmError> {
+        let mut order: Vec<usize> = members.to_vec();
+        order.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
+        let k = self.folds.k();
+        let chain = |h: usize| -> Result<Vec<FoldStat>, SvmError> {
+            let rows = self.folds.train_rows(h);
+            let mut prev: Option<(f64, TrainOutput)> = None;
+            let mut out = Vec::with_capacity(order.len());
+            for &i in &order {
+                let c = points[i].0;
+                let params = params_at(self.base, c, u.gamma);
+                let warm = prev.as_ref().and_then(|(c0, p)| scale_warm(p, *c0, c));
+                let (st, sol) = self.solve_fold(u, h, &rows, &params, warm.as_ref())?;
+                out.push(st);
+                prev = Some((c, sol));
+            }
+            Ok(out)
+        };
+        let chains: Vec<Result<Vec<FoldStat>, SvmError>> = if self.reuse.threads {
+            (0..k).into_par_iter().map(chain).collect()
+        } else {
+            (0..k).map(chain).collect()
+        };
+        let chains: Vec<Vec<FoldStat>> = chains.into_iter().collect::<Result<_, _>>()?;
+        let mut out: Vec<(usize, PointResult)> = order
+            .iter()
+            .enumerate()
+            .map(|(pos, &i)| {
+                let fs = chains.iter().map(|ch| ch[pos].clone()).collect();
+                (i, self.point(points[i].0, u.gamma, fs))
+            })
+            .collect();
+        out.sort_by_key(|(i, _)| *i);
+        Ok(out)
+    }
+
+    /// One point by the seeded CV.
+    fn seeded_point(
+        &self,
+        (c, gamma): (f64, f64),
+        method: SeedingMethod,
+        seed: u64,
+    ) -> Result<PointResult, SvmError> {
+        let params = params_at(self.base, c, gamma);
+        let r = seeded_cross_validate(
+            self.ds,
+            self.folds,
+            &params,
+            &SeededOptions {
+                method,
+                shared_cache_mb: None,
+                parallel: false,
+                seed,
+            },
+        )?;
+        let folds: Vec<FoldStat> =
+            r.cv.rounds
+                .iter()
+                .map(|rd| FoldStat {
+                    fold: rd.fold,
+                    n_test: rd.n_test,
+                    correct: rd.correct,
+                    iterations: rd.stats.iterations,
+                    kernel_evals: rd.stats.kernel_evals,
+                    seconds: rd.seed_s
+                        + rd.stats.timings.init_s
+                        + rd.stats.timings.train_s
+                        + rd.stats.timings.predict_s,
+                    warm: rd.seed_s > 0.0,
+                })
+                .collect();
+        let mut p = self.point(c, gamma, folds);
+        p.extra_iterations = r.extra.iter().map(|e| e.stats.iterations).sum();
+        p.extra_kernel_evals = r.extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>()
+            + r.cv
+                .total_kernel_evals
+                .saturating_sub(r.cv.rounds.iter().map(|x| x.stats.kernel_evals).sum());
+        Ok(p)
+    }
+}
+
+/// The warm start for C' from the optimum at C: `alpha' = t alpha`,
+/// `G' = t (G + e) - e`, `G_bar' = t G_bar` with `t = C'/C` (alphas at C
+/// go to exactly C'). Without the gradient when rounding could put an alpha
+/// at the bound that was not at it before (the solver then recomputes it).
+/// `None` after a single-class solve or when C' < C.
+pub fn scale_warm(prev: &TrainOutput, c0: f64, c1: f64) -> Option<Warm> {
+    if prev.single_class || c1 < c0 {
+        return None;
+    }
+    let t = c1 / c0;
+    let mut consistent = true;
+    let alpha: Vec<f64> = prev
+        .alpha
+        .iter()
+        .map(|&a| {
+            if a >= c0 {
+                c1
+            } else {
+                let s = a * t;
+                if s >= c1 {
+                    consistent = false;
+                    c1
+                } else {
+                    s
+                }
+            }
+        })
+        .collect();
+    let grad = consistent.then(|| {
+        (
+            prev.gradient.iter().map(|&g| t * (g + 1.0) - 1.0).collect(),
+            prev.g_bar.iter().map(|&gb| t * gb).collect(),
+        )
+    });
+    Some((alpha, grad))
+}
+
+/// Correct predictions of the held-out `test` rows from the prediction-form
+/// distances: the same sum, in the same order, as
+/// [`crate::svm::SvmModel::decision_value`] with LIBSVM's `k_function`.
+fn predict_from_distances(
+    d: &Distances,
+    gamma: f64,
+    out: &TrainOutput,
+    test: &[usize],
+    ds: &Dataset,
+) -> usize {
+    let m = &out.model;
+    let mut correct = 0;
+    for &r in test {
+        let p = if m.labels.len() < 2 {
+            m.labels[0]
+        } else {
+            let row = d.predict_row(r);
+            let mut sum = 0.0;
+            for (&sv, &coef) in m.sv_rows.iter().zip(&m.sv_coef) {
+                sum += coef * (-gamma * row[sv]).exp();
+            }
+            if sum - m.rho > 0.0 {
+                m.labels[0]
+            } else {
+                m.labels[1]
+            }
+        };
+        if p == ds.y[r] {
+            correct += 1;
+        }
+    }
+    correct
+}

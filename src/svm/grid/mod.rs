@@ -1,0 +1,40 @@
+//! Model selection over a (C, gamma) grid: LIBSVM's `grid.py` with reuse
+//! across grid points and folds.
+//!
+//! - [`range`]: grid.py's ranges, axis permutation and visiting order.
+//! - [`pyfmt`]: numbers printed as grid.py prints them.
+//! - [`distances`]: squared distances computed once for every gamma.
+//! - [`engine`]: the k-fold CV of every point with the reuse levels
+//!   (gamma blocks, C path warm start, fold seeding, threads) and their
+//!   counters.
+//! - [`select`]: grid.py's choice of the best point.
+
+pub mod distances;
+pub mod engine;
+pub mod pyfmt;
+pub mod range;
+pub mod select;
+
+pub use engine::{run_grid, FoldStat, GridCost, GridOptions, PointResult, Reuse};
+pub use range::{Axis, Grid, Point};
+
+/// Errors of grid specifications.
+#[derive(Debug, thiserror::Error)]
+pub enum GridError {
+    /// A malformed `-log2c` / `-log2g` range.
+    #[error("{flag} {value}: {why}")]
+    Range {
+        /// The option (`-log2c` or `-log2g`).
+        flag: String,
+        /// The text given.
+        value: String,
+        /// What is wrong and how to fix it.
+        why: String,
+    },
+    /// Any other bad usage.
+    #[error("{0}")]
+    Usage(String),
+}
+
+#[cfg(test)]
+mod tests;

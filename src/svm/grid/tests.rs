@@ -1,0 +1,168 @@
+//! The reuse levels agree: exact ones bit for bit (rates, iterations), warm
+//! started ones within one flipped held-out row per fold; any thread count
+//! gives the same numbers.
+
+use super::engine::{run_grid, GridOptions, PointResult, Reuse};
+use crate::data::Dataset;
+use crate::svm::folds::Folds;
+use crate::svm::SvmParams;
+
+/// Two overlapping Gaussian-like blobs (deterministic, synthetic).
+fn blobs(n: usize) -> Dataset {
+    let mut rows = Vec::with_capacity(n);
+    let mut y = Vec::with_capacity(n);
+    let mut s: u64 = 12345;
+    let mut next = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    for i in 0..n {
+        let label = if i % 3 == 0 { -1.0 } else { 1.0 };
+        let shift = if label > 0.0 { 0.4 } else { -0.4 };
+        rows.push(vec![next() + shift, next() - shift, next() * 0.5, 0.0]);
+        y.push(label);
+    }
+    Dataset::from_dense_rows("synthetic-grid-blobs", &rows, y)
+}
+
+fn points() -> Vec<(f64, f64)> {
+    let mut p = Vec::new();
+    for g in [-3i32, -1, 1] {
+        for c in [3i32, -1, 1, 5] {
+            p.push((2f64.powi(c), 2f64.powi(g)));
+        }
+    }
+    p
+}
+
+fn run(ds: &Dataset, reuse: Reuse, threads: usize) -> Vec<PointResult> {
+    let folds = Folds::libsvm(ds, 5).unwrap();
+    let base = SvmParams::rbf(1.0, 1.0);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let pts = points();
+    let mut out: Vec<Option<PointResult>> = vec![None; pts.len()];
+    pool.install(|| {
+        run_grid(
+            ds,
+            &folds,
+            &base,
+            &pts,
+            &GridOptions {
+                reuse,
+                memory_mb: 64.0,
+                seed: 3,
+            },
+            &mut |i, r| {
+                assert!(out[i].is_none(), "point {i} reported twice");
+                out[i] = Some(r);
+                Ok(())
+            },
+        )
+        .unwrap()
+    });
+    out.into_iter()
+        .map(|r| r.expect("every point reported"))
+        .collect()
+}
+
+/// Per point: correct predictions and per fold (correct, iterations, kernel evaluations).
+type Key = Vec<(usize, Vec<(usize, u64, u64)>)>;
+
+fn key(r: &[PointResult]) -> Key {
+    r.iter()
+        .map(|p| {
+            (
+                p.correct,
+                p.folds
+                    .iter()
+                    .map(|f| (f.correct, f.iterations, f.kernel_evals))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn exact_levels_are_bit_identical_and_thread_count_free() {
+    let ds = blobs(150);
+    let none = run(&ds, Reuse::none(), 1);
+    let iters = |r: &[PointResult]| -> Vec<Vec<(usize, u64)>> {
+        r.iter()
+            .map(|p| p.folds.iter().map(|f| (f.correct, f.iterations)).collect())
+            .collect()
+    };
+    for (reuse, threads) in [
+        ("threads", 2),
+        ("gamma", 1),
+        ("gamma+threads", 1),
+        ("gamma+threads", 2),
+    ] {
+        let r = run(&ds, Reuse::parse(reuse).unwrap(), threads);
+        assert_eq!(iters(&r), iters(&none), "{reuse} on {threads} threads");
+    }
+    // Same level, any thread count: every counter equal.
+    for reuse in ["gamma+threads", "all", "folds+threads"] {
+        let a = run(&ds, Reuse::parse(reuse).unwrap(), 1);
+        let b = run(&ds, Reuse::parse(reuse).unwrap(), 3);
+        assert_eq!(key(&a), key(&b), "{reuse}");
+    }
+}
+
+#[test]
+fn warm_started_levels_flip_at_most_one_row_per_fold() {
+    let ds = blobs(150);
+    let none = run(&ds, Reuse::none(), 1);
+    for reuse in ["cpath", "all", "folds", "folds-sir"] {
+        let r = run(&ds, Reuse::parse(reuse).unwrap(), 2);
+        for (a, b) in r.iter().zip(&none) {
+            for (fa, fb) in a.folds.iter().zip(&b.folds) {
+                assert!(
+                    fa.correct.abs_diff(fb.correct) <= 1,
+                    "{reuse}: C={} g={} fold {}: {} vs {}",
+                    a.c,
+                    a.gamma,
+                    fa.fold,
+                    fa.correct,
+                    fb.correct
+                );
+            }
+        }
+    }
+    // The C path warm starts every point but the smallest C of each gamma,
+    // and saves iterations overall.
+    let cp = run(&ds, Reuse::parse("gamma+cpath").unwrap(), 1);
+    let warm = cp.iter().flat_map(|p| &p.folds).filter(|f| f.warm).count();
+    assert_eq!(warm, 3 * 3 * 5);
+    let total = |r: &[PointResult]| r.iter().map(|p| p.iterations()).sum::<u64>();
+    assert!(
+        total(&cp) < total(&none),
+        "{} vs {}",
+        total(&cp),
+        total(&none)
+    );
+}
+
+#[test]
+fn reuse_names_round_trip_and_bad_ones_fail() {
+    for s in [
+        "none",
+        "all",
+        "gamma",
+        "gamma+cpath",
+        "folds+threads",
+        "folds-sir",
+        "cpath+threads",
+    ] {
+        assert_eq!(Reuse::parse(s).unwrap().name(), s);
+    }
+    assert!(Reuse::parse("gamma+folds").is_err());
+    assert!(Reuse::parse("fast").is_err());
+    assert!(Reuse::parse("folds-avg").is_err());
+    assert!(Reuse::none().exact() && Reuse::parse("gamma+threads").unwrap().exact());
+    assert!(!Reuse::all().exact());
+}
