@@ -108,7 +108,7 @@ fn rates(records_csv: &str) -> Vec<(String, String, String, String)> {
 fn reuse_levels_agree_and_a_rerun_resumes() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("c.toml"), cfg("log2g = [-3, 1, 2]")).unwrap();
-    let o = cvbench(&["run", "c.toml", "--out", "out"], dir.path());
+    let o = cvbench(&["run", "c.toml", "--out", "out", "--csv"], dir.path());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(dir.path().join("out/g/records.csv")).unwrap();
     let r = rates(&text);
@@ -128,7 +128,7 @@ fn reuse_levels_agree_and_a_rerun_resumes() {
         assert!((x - y).abs() <= 1, "{a} {b}: {x} vs {y}");
     }
     assert!(dir.path().join("out/g/report-section.md").is_file());
-    let o = cvbench(&["run", "c.toml", "--out", "out"], dir.path());
+    let o = cvbench(&["run", "c.toml", "--out", "out", "--csv"], dir.path());
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("(9 resumed)"), "{s}");
 }
