@@ -6,7 +6,14 @@
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {
-    let out = Command::new("git").args(args).output().ok()?;
+    // `--no-optional-locks`: `git status` must not refresh (write) the index,
+    // which this script watches, or every build would re-run it and
+    // recompile the crate.
+    let out = Command::new("git")
+        .arg("--no-optional-locks")
+        .args(args)
+        .output()
+        .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
@@ -55,7 +62,12 @@ fn main() {
         .iter()
         .map(|s| s.to_string()),
     );
-    for w in watch {
+    // Only paths that exist: cargo re-runs the script on every build while a
+    // watched path is missing (a repository without `packed-refs`).
+    for w in watch
+        .into_iter()
+        .filter(|w| std::path::Path::new(w).exists())
+    {
         println!("cargo:rerun-if-changed={w}");
     }
 }

@@ -251,62 +251,66 @@ fn sq_norm_ordered(r: Row<'_>) -> f64 {
 pub fn k_function(kind: KernelKind, x: Row<'_>, y: Row<'_>) -> f64 {
     match kind {
         KernelKind::Linear => x.dot_row(&y),
-        KernelKind::Rbf { gamma } => {
-            let sum = match (x, y) {
-                (Row::Sparse(ia, va), Row::Sparse(ib, vb)) => {
-                    let (mut p, mut q, mut s) = (0usize, 0usize, 0.0f64);
-                    while p < ia.len() && q < ib.len() {
-                        match ia[p].cmp(&ib[q]) {
-                            std::cmp::Ordering::Equal => {
-                                let d = va[p] - vb[q];
-                                s += d * d;
-                                p += 1;
-                                q += 1;
-                            }
-                            std::cmp::Ordering::Greater => {
-                                s += vb[q] * vb[q];
-                                q += 1;
-                            }
-                            std::cmp::Ordering::Less => {
-                                s += va[p] * va[p];
-                                p += 1;
-                            }
-                        }
+        KernelKind::Rbf { gamma } => (-gamma * direct_sq_dist(x, y)).exp(),
+    }
+}
+
+/// `||x - y||^2` summed directly over the union of the two index sets, in
+/// index order, as LIBSVM's `k_function` does at prediction time (zero-zero
+/// terms of dense rows add exact zeros, so every row form gives the same sum).
+pub fn direct_sq_dist(x: Row<'_>, y: Row<'_>) -> f64 {
+    match (x, y) {
+        (Row::Sparse(ia, va), Row::Sparse(ib, vb)) => {
+            let (mut p, mut q, mut s) = (0usize, 0usize, 0.0f64);
+            while p < ia.len() && q < ib.len() {
+                match ia[p].cmp(&ib[q]) {
+                    std::cmp::Ordering::Equal => {
+                        let d = va[p] - vb[q];
+                        s += d * d;
+                        p += 1;
+                        q += 1;
                     }
-                    for v in &va[p..] {
-                        s += v * v;
+                    std::cmp::Ordering::Greater => {
+                        s += vb[q] * vb[q];
+                        q += 1;
                     }
-                    for v in &vb[q..] {
-                        s += v * v;
+                    std::cmp::Ordering::Less => {
+                        s += va[p] * va[p];
+                        p += 1;
                     }
-                    s
                 }
-                (Row::Dense(a), Row::Dense(b)) => {
-                    // Zero-zero pairs add exact zeros: same sum as the sparse merge.
-                    a.iter().zip(b).fold(0.0, |s, (u, v)| {
-                        let d = u - v;
-                        s + d * d
-                    })
-                }
-                (Row::Sparse(ia, va), Row::Dense(b)) | (Row::Dense(b), Row::Sparse(ia, va)) => {
-                    // Every index in order; indices in neither row add an
-                    // exact zero, so the sum equals the sparse merge's.
-                    let d = b.len().max(ia.last().map_or(0, |&j| j as usize + 1));
-                    let (mut p, mut s) = (0usize, 0.0f64);
-                    for j in 0..d {
-                        let u = if p < ia.len() && ia[p] as usize == j {
-                            p += 1;
-                            va[p - 1]
-                        } else {
-                            0.0
-                        };
-                        let t = u - b.get(j).copied().unwrap_or(0.0);
-                        s += t * t;
-                    }
-                    s
-                }
-            };
-            (-gamma * sum).exp()
+            }
+            for v in &va[p..] {
+                s += v * v;
+            }
+            for v in &vb[q..] {
+                s += v * v;
+            }
+            s
+        }
+        (Row::Dense(a), Row::Dense(b)) => {
+            // Zero-zero pairs add exact zeros: same sum as the sparse merge.
+            a.iter().zip(b).fold(0.0, |s, (u, v)| {
+                let d = u - v;
+                s + d * d
+            })
+        }
+        (Row::Sparse(ia, va), Row::Dense(b)) | (Row::Dense(b), Row::Sparse(ia, va)) => {
+            // Every index in order; indices in neither row add an
+            // exact zero, so the sum equals the sparse merge's.
+            let d = b.len().max(ia.last().map_or(0, |&j| j as usize + 1));
+            let (mut p, mut s) = (0usize, 0.0f64);
+            for j in 0..d {
+                let u = if p < ia.len() && ia[p] as usize == j {
+                    p += 1;
+                    va[p - 1]
+                } else {
+                    0.0
+                };
+                let t = u - b.get(j).copied().unwrap_or(0.0);
+                s += t * t;
+            }
+            s
         }
     }
 }

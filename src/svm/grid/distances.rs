@@ -18,7 +18,7 @@
 use rayon::prelude::*;
 
 use crate::data::{Features, Row};
-use crate::svm::kernel::KernelData;
+use crate::svm::kernel::{direct_sq_dist, KernelData};
 
 /// Bytes the distance blocks and one gamma's kernel matrix take for `n` rows.
 pub fn bytes_needed(n: usize) -> f64 {
@@ -113,59 +113,6 @@ impl Distances {
     /// Row `a` of the prediction-form distances.
     pub fn predict_row(&self, a: usize) -> &[f64] {
         &self.predict[a * self.n..(a + 1) * self.n]
-    }
-}
-
-/// `sum_j (x_j - z_j)^2` in the order and form of LIBSVM's `k_function`.
-pub fn direct_sq_dist(x: Row<'_>, z: Row<'_>) -> f64 {
-    match (x, z) {
-        (Row::Sparse(ia, va), Row::Sparse(ib, vb)) => {
-            let (mut p, mut q, mut s) = (0usize, 0usize, 0.0f64);
-            while p < ia.len() && q < ib.len() {
-                match ia[p].cmp(&ib[q]) {
-                    std::cmp::Ordering::Equal => {
-                        let d = va[p] - vb[q];
-                        s += d * d;
-                        p += 1;
-                        q += 1;
-                    }
-                    std::cmp::Ordering::Greater => {
-                        s += vb[q] * vb[q];
-                        q += 1;
-                    }
-                    std::cmp::Ordering::Less => {
-                        s += va[p] * va[p];
-                        p += 1;
-                    }
-                }
-            }
-            for v in &va[p..] {
-                s += v * v;
-            }
-            for v in &vb[q..] {
-                s += v * v;
-            }
-            s
-        }
-        (Row::Dense(a), Row::Dense(b)) => a.iter().zip(b).fold(0.0, |s, (u, v)| {
-            let d = u - v;
-            s + d * d
-        }),
-        (Row::Sparse(ia, va), Row::Dense(b)) | (Row::Dense(b), Row::Sparse(ia, va)) => {
-            let d = b.len().max(ia.last().map_or(0, |&j| j as usize + 1));
-            let (mut p, mut s) = (0usize, 0.0f64);
-            for j in 0..d {
-                let u = if p < ia.len() && ia[p] as usize == j {
-                    p += 1;
-                    va[p - 1]
-                } else {
-                    0.0
-                };
-                let t = u - b.get(j).copied().unwrap_or(0.0);
-                s += t * t;
-            }
-            s
-        }
     }
 }
 
