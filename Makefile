@@ -84,6 +84,8 @@ peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }
 	@# scikit-learn's GridSearchCV, a parallel peer of `cvbench grid` (best effort).
 	@python3 -c 'import sklearn' >/dev/null 2>&1 || pip install scikit-learn || echo "note: scikit-learn not installed (GridSearchCV peer skipped)"
+	@# Intel's scikit-learn-intelex (oneDAL), the fastest CPU SVC: the `onedal` peer of svm_cv (best effort).
+	@python3 -c 'import sklearnex, daal4py' >/dev/null 2>&1 || pip install scikit-learn-intelex || echo "note: scikit-learn-intelex not installed (oneDAL peer skipped)"
 
 reproduce-long: build
 	$(BIN) fetch --data-dir $(DATA_DIR) a9a w8a

@@ -72,3 +72,102 @@ gamma = 0.2
         skip("svm-train not installed (make peers); only our side was checked");
     }
 }
+
+/// The headline cost table: our one training on all rows, the fastest exact
+/// CV over it, and the peers timed in the same run with the same cache. Our
+/// one training makes svm-train's iterations, and `svm-train -v k` prints
+/// our CV accuracy (when installed).
+#[test]
+fn cost_in_trainings_beside_the_peers_of_the_same_run() {
+    let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
+        return skip("set CVBENCH_DATA_DIR to the datasets folder");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = r#"kind = "svm_cv"
+name = "c"
+seed = 1
+k = [5, 10]
+methods = ["ours", "sir", "train", "libsvm_v", "libsvm_fit", "onedal", "onedal_fit"]
+caches = ["shared"]
+threads = [2]
+timing_repeats = 2
+
+[[datasets]]
+name = "heart_scale"
+
+[[settings]]
+label = "defaults"
+"#;
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "c.toml", "--out", "r", "--data-dir", &data, "--csv"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |f: &str| std::fs::read_to_string(dir.path().join("r/c").join(f)).unwrap();
+    let records = read("records.csv");
+    let mut lines = records.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(csv_fields).collect();
+    let of = |m: &str| -> Vec<&Vec<&str>> {
+        rows.iter()
+            .filter(|r| r[col("method")].split(" [").next() == Some(m))
+            .collect()
+    };
+    // One training runs once (with the first k), timed twice.
+    let train = of("train");
+    assert_eq!(train.len(), 1, "{records}");
+    assert_eq!(train[0][col("timing_repeats")], "2");
+    assert_eq!(train[0][col("k")], "5");
+    let cost = read("cost.csv");
+    assert_eq!(cost.lines().count(), 3, "one row per k: {cost}");
+    let md = read("report-section.md");
+    assert!(md.contains("CV in trainings"), "{md}");
+    if cvbench::peers::libsvm::available() {
+        let fit = of("libsvm_fit");
+        assert_eq!(fit.len(), 1, "{records}");
+        assert_eq!(
+            fit[0][col("iterations")],
+            train[0][col("iterations")],
+            "{records}"
+        );
+        let v = of("libsvm_v");
+        let sir = of("sir");
+        for k in ["5", "10"] {
+            let acc = |rs: &[&Vec<&str>]| {
+                let r = rs.iter().find(|r| r[col("k")] == k).unwrap();
+                r[col("cv_accuracy_pct")].parse::<f64>().unwrap()
+            };
+            assert!((acc(&v) - acc(&sir)).abs() < 1e-3, "k = {k}: {records}");
+        }
+    } else {
+        skip("svm-train not installed (make peers): its cells were skipped");
+    }
+    if cvbench::peers::onedal::available() {
+        assert_eq!(of("onedal").len(), 2, "{records}");
+        assert!(!cost.contains("not run,not run"), "{cost}");
+    } else {
+        skip("scikit-learn-intelex not installed (make peers): its cells were skipped");
+    }
+}
+
+/// The fields of one CSV line (a quoted field may hold commas; no escaped
+/// quotes occur in these records).
+fn csv_fields(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                out.push(line[start..i].trim_matches('"'));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(line[start..].trim_matches('"'));
+    out
+}

@@ -316,6 +316,16 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 if seeded.parallel { "yes" } else { "no" },
                 if seeded.shared_cache { "yes" } else { "no" }
             ));
+            let predict_s: f64 = res.rounds.iter().map(|r| r.stats.timings.predict_s).sum();
+            let share = |s: f64| 100.0 * s / res.wall_s.max(1e-12);
+            out.stat(&format!(
+                "time: wall {:.3}s, seeding {:.3}s ({:.1}%), prediction {:.3}s ({:.1}%)",
+                res.wall_s,
+                seeded.seed_seconds(),
+                share(seeded.seed_seconds()),
+                predict_s,
+                share(predict_s)
+            ));
             json["folds"] = serde_json::json!({
                 "k": folds.k(),
                 "kind": folds.kind,

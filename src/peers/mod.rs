@@ -3,6 +3,8 @@
 //!
 //! - [`libsvm`]: LIBSVM's `svm-train` / `svm-predict` on exactly our folds.
 //! - [`grid`]: LIBSVM's `grid.py` (`svm-grid`), timed, its rates and choice parsed.
+//! - [`onedal`]: Intel's scikit-learn-intelex (oneDAL) SVC, one fit or a CV on our folds.
 
 pub mod grid;
 pub mod libsvm;
+pub mod onedal;

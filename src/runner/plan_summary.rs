@@ -61,7 +61,9 @@ fn part_names(kind: &str) -> &'static [&'static str] {
 pub fn cell_summary(plan: &dyn Plan) -> String {
     let cells = plan.cells();
     let names = part_names(plan.head().kind);
-    let mut parts: BTreeMap<usize, (String, BTreeMap<String, usize>)> = BTreeMap::new();
+    // By the part's name, in order of first appearance (cells of one plan
+    // may have different named parts, e.g. threads without cache).
+    let mut parts: Vec<(String, BTreeMap<String, usize>)> = Vec::new();
     for c in cells {
         for (j, part) in c.key.split('|').enumerate() {
             let (name, value) = match part.split_once('=') {
@@ -73,12 +75,18 @@ pub fn cell_summary(plan: &dyn Plan) -> String {
                     part.to_string(),
                 ),
             };
-            let e = parts.entry(j).or_insert_with(|| (name, BTreeMap::new()));
-            *e.1.entry(value).or_insert(0) += 1;
+            let at = match parts.iter().position(|(n, _)| *n == name) {
+                Some(at) => at,
+                None => {
+                    parts.push((name, BTreeMap::new()));
+                    parts.len() - 1
+                }
+            };
+            *parts[at].1.entry(value).or_insert(0) += 1;
         }
     }
     let mut out = String::new();
-    for (name, values) in parts.values() {
+    for (name, values) in &parts {
         if name == "rep" || name == "seed" {
             let n = values.len();
             let _ = writeln!(out, "  {name}: {n} value{}", if n == 1 { "" } else { "s" });

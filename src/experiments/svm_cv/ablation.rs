@@ -45,6 +45,8 @@ pub struct AblationRow {
     pub wall_min_s: f64,
     /// Slowest run.
     pub wall_max_s: f64,
+    /// The run's CV accuracy, %.
+    pub accuracy_pct: f64,
     /// SMO iterations (rounds and extra solves).
     pub iterations: f64,
     /// Kernel evaluations of the solves (the shared cache's included).
@@ -64,7 +66,10 @@ pub struct AblationRow {
 /// strategy).
 pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
     let mut runs: BTreeMap<(String, String, String, String), Vec<&SvmRow>> = BTreeMap::new();
-    for r in records.iter().filter(|r| !r.cache.is_empty()) {
+    // Our solver's CV runs: their rounds and extra solves (not one training).
+    let cv =
+        |r: &&SvmRow| !r.cache.is_empty() && (r.role == "round" || r.role.starts_with("extra"));
+    for r in records.iter().filter(cv) {
         runs.entry((
             r.core.dataset.clone(),
             r.setting.clone(),
@@ -93,6 +98,7 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 wall_median_s: f.wall_median_s.unwrap_or(f.cell_wall_s),
                 wall_min_s: f.wall_min_s.unwrap_or(f.cell_wall_s),
                 wall_max_s: f.wall_max_s.unwrap_or(f.cell_wall_s),
+                accuracy_pct: f.cv_accuracy_pct.unwrap_or(f64::NAN),
                 iterations: sum(&|r| r.iterations as f64),
                 kernel_evals: sum(&|r| r.kernel_evals.unwrap_or(0.0)),
                 predict_pct: 100.0 * sum(&|r| r.predict_s.unwrap_or(0.0)) / wall,
@@ -197,11 +203,24 @@ mod tests {
             wall_max_s: Some(walls[2]),
             cell_wall_s: walls[1],
             iterations: 10,
+            role: "round".into(),
             ..SvmRow::default()
         };
         r.core.dataset = "d".into();
         r.core.method = method.into();
         r
+    }
+
+    #[test]
+    fn one_training_and_peer_rows_are_not_cv_runs() {
+        let mut train = row("train [per_solve, 2t]", "zero", "per_solve", 2, [1.0; 3]);
+        train.role = "train".into();
+        let mut v = row("libsvm_v", "", "", 1, [9.0; 3]);
+        v.role = "cv".into();
+        let cv = row("ours [per_solve, 2t]", "zero", "per_solve", 2, [3.0; 3]);
+        let a = ablation(&[train, v, cv]);
+        assert_eq!(a.len(), 1);
+        assert_eq!(a[0].wall_median_s, 3.0);
     }
 
     #[test]

@@ -35,6 +35,24 @@ pub enum Method {
     Top,
     /// Beyond the paper: rounds in TreeCV order, warm started from the parent node.
     Tree,
+    /// Our SMO, one training on all rows (no CV): the unit of the headline
+    /// cost measure, CV seconds over one training's.
+    Train,
+    /// LIBSVM's `svm-train` once on all rows (one row, fold = -1).
+    LibsvmFit,
+    /// Intel's scikit-learn-intelex (oneDAL) SVC, a k-fold CV on our folds.
+    Onedal,
+    /// Intel's scikit-learn-intelex (oneDAL) SVC, one fit on all rows.
+    OnedalFit,
+}
+
+/// An external program a method runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Peer {
+    /// LIBSVM's `svm-train` and `svm-predict`.
+    Libsvm,
+    /// scikit-learn-intelex (oneDAL) under `python3`.
+    Onedal,
 }
 
 impl Method {
@@ -51,6 +69,10 @@ impl Method {
             Method::Avg => "avg",
             Method::Top => "top",
             Method::Tree => "tree",
+            Method::Train => "train",
+            Method::LibsvmFit => "libsvm_fit",
+            Method::Onedal => "onedal",
+            Method::OnedalFit => "onedal_fit",
         }
     }
 
@@ -69,7 +91,22 @@ impl Method {
 
     /// Whether the method runs LIBSVM's tools (the peer).
     pub fn is_peer(self) -> bool {
-        matches!(self, Method::Libsvm | Method::LibsvmV)
+        self.peer() == Some(Peer::Libsvm)
+    }
+
+    /// The external program the method runs, if any.
+    pub fn peer(self) -> Option<Peer> {
+        match self {
+            Method::Libsvm | Method::LibsvmV | Method::LibsvmFit => Some(Peer::Libsvm),
+            Method::Onedal | Method::OnedalFit => Some(Peer::Onedal),
+            _ => None,
+        }
+    }
+
+    /// Whether the method is one training on all rows, not a CV (its cells
+    /// run with the config's first k only).
+    pub fn is_fit(self) -> bool {
+        matches!(self, Method::Train | Method::LibsvmFit | Method::OnedalFit)
     }
 }
 

@@ -15,6 +15,7 @@
 
 pub mod ablation;
 pub mod config;
+pub mod cost;
 mod markdown;
 mod overview;
 mod plan;

@@ -1,13 +1,14 @@
 //! An `svm_cv` config expanded into its cells: one per dataset × setting ×
 //! k × method, each a whole k-fold CV run.
 
-use super::config::{FoldMode, Method, SvmCvConfig};
+use super::config::{FoldMode, Method, Peer, SvmCvConfig};
 use super::rows::SvmRow;
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::Dataset;
 use crate::experiments::cell_key::{no_duplicates, CellKey, CellList};
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::peers::libsvm as peer;
+use crate::peers::onedal;
 use crate::results::rows::Core;
 use crate::svm::folds::Folds;
 use crate::svm::{CacheMode, KernelKind, SvmParams};
@@ -62,6 +63,9 @@ impl SvmPlan {
                 dataset: dname.clone(),
                 synthetic: data.is_synthetic(),
                 method: match c.axes {
+                    Some((_, t)) if c.method.peer().is_some() => {
+                        format!("{} [{t}t]", c.method.as_str())
+                    }
                     Some((cache, t)) => format!("{} [{cache}, {t}t]", c.method.as_str()),
                     None => c.method.as_str().to_string(),
                 },
@@ -102,12 +106,20 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
     let c: SvmCvConfig = cfg.parse()?;
     c.check_lists(cfg)?;
     check_duplicates(cfg, &c)?;
-    let peers_wanted = c.methods.get_ref().iter().any(|m| m.is_peer());
-    let peers_ok = peer::available();
-    if peers_wanted && !peers_ok {
+    let wanted = |p: Peer| c.methods.get_ref().iter().any(|m| m.peer() == Some(p));
+    let peers_ok = wanted(Peer::Libsvm) && peer::available();
+    if wanted(Peer::Libsvm) && !peers_ok {
         eprintln!(
-            "{}: note: svm-train/svm-predict not found, the `libsvm` and `libsvm_v` cells are skipped (`make peers` installs LIBSVM's tools)",
+            "{}: note: svm-train/svm-predict not found, the `libsvm`, `libsvm_v` and `libsvm_fit` cells are skipped (`make peers` installs LIBSVM's tools)",
             cfg.path.display()
+        );
+    }
+    let onedal_ok = wanted(Peer::Onedal) && onedal::available();
+    if wanted(Peer::Onedal) && !onedal_ok {
+        eprintln!(
+            "{}: note: {}; the `onedal` and `onedal_fit` cells are skipped",
+            cfg.path.display(),
+            onedal::SKIPPED_NO_ONEDAL
         );
     }
     let mut datasets = Vec::new();
@@ -163,25 +175,29 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
                                 .into());
                         }
                     }
-                    if m.is_peer() && !peers_ok {
+                    let ran = match m.peer() {
+                        Some(Peer::Libsvm) => peers_ok,
+                        Some(Peer::Onedal) => onedal_ok,
+                        None => true,
+                    };
+                    // One training on all rows does not depend on k.
+                    let first_k = std::ptr::eq(kv, &c.k.get_ref()[0]);
+                    if !ran || (m.is_fit() && !first_k) {
                         continue;
                     }
                     if m == Method::LibsvmV && k == data.n() {
                         continue; // svm-train -v n is plain LOOCV; the per-fold peer covers it
                     }
-                    let variants: Vec<Option<(CacheMode, usize)>> = match &axes {
-                        Some(v) if !m.is_peer() => v.iter().map(|&a| Some(a)).collect(),
-                        _ => vec![None],
-                    };
-                    for variant in variants {
+                    for variant in variants(axes.as_deref(), m) {
                         let mut key = CellKey::new(dname)
                             .part(&s.get_ref().label)
                             .field("k", kv.get_ref().label())
                             .part(m.as_str());
                         if let Some((cache, t)) = variant {
-                            key = key
-                                .field("cache", cache.as_str())
-                                .field("threads", t.to_string());
+                            if m.peer().is_none() {
+                                key = key.field("cache", cache.as_str());
+                            }
+                            key = key.field("threads", t.to_string());
                         }
                         cells.push(key, s.span())?;
                         specs.push(CellSpec {
@@ -228,6 +244,29 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         settings,
         specs,
     })
+}
+
+/// The `(cache, threads)` variants a method runs in: every configured one
+/// for our CV methods; each configured thread count once, with a per-solve
+/// cache, for one training (`train`) and for oneDAL; none for LIBSVM (one
+/// thread, its own cache) or when the config lists no axes.
+fn variants(axes: Option<&[(CacheMode, usize)]>, m: Method) -> Vec<Option<(CacheMode, usize)>> {
+    let Some(axes) = axes else {
+        return vec![None];
+    };
+    match m.peer() {
+        Some(Peer::Libsvm) => vec![None],
+        _ if m == Method::Train || m.peer() == Some(Peer::Onedal) => {
+            let mut out = Vec::new();
+            for &(_, t) in axes {
+                if !out.contains(&Some((CacheMode::PerSolve, t))) {
+                    out.push(Some((CacheMode::PerSolve, t)));
+                }
+            }
+            out
+        }
+        _ => axes.iter().map(|&a| Some(a)).collect(),
+    }
 }
 
 /// Entries that would give one cell twice (their labels are the keys): two

@@ -259,6 +259,11 @@ pub(super) fn render(
         md.push_str(&super::ablation::markdown(&abl));
         files.extend(write_rows(&abl, dir, "ablation")?);
     }
+    let cost = super::cost::cost(records);
+    if !cost.is_empty() {
+        md.push_str(&super::cost::markdown(&cost));
+        files.extend(write_rows(&cost, dir, "cost")?);
+    }
     let published = Published::load();
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));

@@ -4,15 +4,16 @@
 use super::config::Method;
 use super::plan::SvmPlan;
 use super::rows::SvmRow;
-use super::seeded::{finish, fold_row, seeded_rows, Tail};
+use super::seeded::{finish, fold_row, seeded_rows, solved, Tail};
 use crate::data::Dataset;
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
+use crate::peers::onedal;
 use crate::results::rows::to_records;
 use crate::results::Record;
 use crate::seed;
 use crate::svm::folds::Folds;
-use crate::svm::{run_cv, CacheMode, CvStrategy, SeedingMethod, SvmParams};
+use crate::svm::{run_cv, train, CacheMode, CvStrategy, SeedingMethod, SvmParams};
 use std::time::Instant;
 
 /// The tail of a LIBSVM row (nothing seeded, nothing shared).
@@ -74,7 +75,7 @@ impl CellRun<'_> {
             return (CvStrategy::of(seeding, cache, t), self.params.cache_mb);
         }
         match method {
-            Method::Ours => (
+            Method::Ours | Method::Train => (
                 CvStrategy::of(seeding, CacheMode::PerSolve, 1),
                 self.params.cache_mb,
             ),
@@ -94,45 +95,99 @@ impl CellRun<'_> {
     }
 
     /// Our SMO, from alpha = 0 or seeded, on the cell's strategy; timed
-    /// `repeats` times (the first run's rows, every run's wall seconds).
+    /// by [`timed`] (the first run's rows, every run's wall seconds).
     fn ours(&self, folds: &Folds, method: Method) -> Result<Vec<SvmRow>, String> {
         let (strategy, budget) = self.strategy(method);
         let mut params = self.params.clone();
         params.cache_mb = budget;
         let seed = self.plan.head.cells[self.i].seed;
-        let mut walls = Vec::new();
-        let mut first = None;
-        for _ in 0..self.plan.repeats.max(1) {
-            let t = Instant::now();
-            let res =
-                run_cv(self.data, folds, &params, &strategy, seed).map_err(|e| e.to_string())?;
-            walls.push(t.elapsed().as_secs_f64());
-            if first.is_none() {
-                first = Some((res, self.wall()));
-            }
-        }
-        let Some((res, wall)) = first else {
-            return Err("no run".into());
-        };
+        let (res, walls) = timed(self.plan.plan_repeats(), || {
+            run_cv(self.data, folds, &params, &strategy, seed).map_err(|e| e.to_string())
+        })?;
         let mut rows = seeded_rows(&self.plan.base(self.i), self.data, folds, &res);
-        finish(&mut rows, Some(res.cv.accuracy_pct), wall);
-        walls.sort_by(f64::total_cmp);
-        let median = if walls.len() % 2 == 1 {
-            walls[walls.len() / 2]
+        finish(&mut rows, Some(res.cv.accuracy_pct), self.wall());
+        walls.stamp(&mut rows, &strategy, budget);
+        Ok(rows)
+    }
+
+    /// Our SMO, one training on all rows (the unit of the headline cost
+    /// measure), on the cell's thread count with a per-solve cache of the
+    /// setting's size; timed by [`timed`]. One row, fold = -1.
+    fn train(&self) -> Result<Vec<SvmRow>, String> {
+        let (strategy, budget) = self.strategy(Method::Train);
+        let mut params = self.params.clone();
+        params.cache_mb = budget;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(strategy.threads)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let all: Vec<usize> = (0..self.data.n()).collect();
+        let (out, walls) = timed(self.plan.plan_repeats(), || {
+            pool.install(|| train(self.data, &all, &params, None))
+                .map_err(|e| e.to_string())
+        })?;
+        let row = fold_row(
+            &self.plan.base(self.i),
+            -1,
+            [all.len(), 0, 0],
+            Tail {
+                seed_s: Some(0.0),
+                ..peer_tail("train")
+            },
+        );
+        let mut rows = vec![solved(row, &out.stats, 0.0)];
+        finish(&mut rows, None, self.wall());
+        walls.stamp(&mut rows, &strategy, budget);
+        Ok(rows)
+    }
+
+    /// Intel's oneDAL SVC on the cell's threads: a CV on our folds
+    /// (`folds`), or one fit on all rows (`None`); timed `timing_repeats`
+    /// times inside Python, around the fits and predictions only. One row,
+    /// fold = -1.
+    fn onedal(&self, folds: Option<&Folds>) -> Result<Vec<SvmRow>, String> {
+        let work = tempdir(&self.plan.head.cells[self.i].key).map_err(|e| e.to_string())?;
+        let n = self.data.n();
+        let file = work.path().join("all.libsvm");
+        let all: Vec<usize> = (0..n).collect();
+        peer::write_rows(self.data, &all, &file).map_err(|e| e.to_string())?;
+        let fold_of = folds.map(|f| {
+            let mut of = vec![0; n];
+            for h in 0..f.k() {
+                for &r in f.test_rows(h) {
+                    of[r] = h;
+                }
+            }
+            of
+        });
+        let threads = self.plan.specs[self.i].axes.map_or(1, |(_, t)| t);
+        let r = onedal::run(
+            &file,
+            self.data.d(),
+            fold_of.as_deref(),
+            self.params,
+            threads,
+            self.plan.plan_repeats() as usize,
+        )
+        .map_err(|e| e.to_string())?;
+        let (role, n_test) = if folds.is_some() {
+            ("cv", n)
         } else {
-            0.5 * (walls[walls.len() / 2 - 1] + walls[walls.len() / 2])
+            ("train", 0)
         };
-        for r in &mut rows {
-            r.order = strategy.order.as_str().into();
-            r.seeder = strategy.seeder.as_str().into();
-            r.cache = strategy.cache.as_str().into();
-            r.cache_mb = Some(budget);
-            r.threads = strategy.threads as u64;
-            r.timing_repeats = walls.len() as u64;
-            r.wall_median_s = Some(median);
-            r.wall_min_s = walls.first().copied();
-            r.wall_max_s = walls.last().copied();
-        }
+        let mut row = fold_row(
+            &self.plan.base(self.i),
+            -1,
+            [n, n_test, r.correct],
+            peer_tail(role),
+        );
+        row.n_sv = r.n_sv.iter().sum::<usize>() as u64;
+        let walls = Walls::of(r.seconds);
+        row.train_s = walls.median();
+        let mut rows = vec![row];
+        let acc = folds.map(|_| 100.0 * r.correct as f64 / n as f64);
+        finish(&mut rows, acc, self.wall());
+        walls.stamp_peer(&mut rows, r.threads, self.params.cache_mb);
         Ok(rows)
     }
 
@@ -169,30 +224,110 @@ impl CellRun<'_> {
         Ok(rows)
     }
 
-    /// LIBSVM's own `svm-train -v k` on the whole dataset: one row, fold = -1.
-    fn libsvm_v(&self, k: usize) -> Result<Vec<SvmRow>, String> {
+    /// LIBSVM's own `svm-train -v k` (`Some(k)`) or one `svm-train` on all
+    /// rows (`None`), on the whole dataset with the setting's cache, timed by
+    /// [`timed`] (process wall seconds, file parsing included): one row,
+    /// fold = -1.
+    fn libsvm_whole(&self, cv: Option<usize>) -> Result<Vec<SvmRow>, String> {
         let n = self.data.n();
         let work = tempdir(&self.plan.head.cells[self.i].key).map_err(|e| e.to_string())?;
         let all: Vec<usize> = (0..n).collect();
         let file = work.path().join("all.libsvm");
+        let model = work.path().join("all.model");
         peer::write_rows(self.data, &all, &file).map_err(|e| e.to_string())?;
-        let PeerOutcome::Ran(t) =
-            peer::run_svm_train(&file, self.params, Some(k), None).map_err(|e| e.to_string())?
-        else {
-            return Err("svm-train is not available".into());
-        };
-        let acc = t.cv_accuracy_pct.unwrap_or(f64::NAN);
+        let (t, walls) = timed(self.plan.plan_repeats(), || {
+            match peer::run_svm_train(&file, self.params, cv, Some(&model)) {
+                Ok(PeerOutcome::Ran(t)) => Ok(t),
+                Ok(PeerOutcome::Skipped(why)) => Err(why),
+                Err(e) => Err(e.to_string()),
+            }
+        })?;
+        let acc = t.cv_accuracy_pct;
         let wall = self.wall();
-        let correct = (acc / 100.0 * n as f64).round() as usize;
+        let correct = acc.map_or(0, |a| (a / 100.0 * n as f64).round() as usize);
+        let (role, n_test) = if cv.is_some() {
+            ("cv", n)
+        } else {
+            ("train", 0)
+        };
         let row = fold_row(
             &self.plan.base(self.i),
             -1,
-            [n, n, correct],
-            peer_tail("cv"),
+            [n, n_test, correct],
+            peer_tail(role),
         );
-        let mut rows = vec![trained(row, &t, true)];
-        finish(&mut rows, Some(acc), wall);
+        let mut rows = vec![trained(row, &t, cv.is_some())];
+        finish(&mut rows, acc, wall);
+        walls.stamp_peer(&mut rows, 1, self.params.cache_mb);
         Ok(rows)
+    }
+}
+
+/// A cell's wall seconds over its timed runs.
+struct Walls(Vec<f64>);
+
+/// A first run this long is not repeated: the rule times cells
+/// under two minutes `timing_repeats` times, longer ones once.
+const REPEAT_BELOW_S: f64 = 120.0;
+
+/// Run `f` up to `repeats` times (once when the first run takes
+/// [`REPEAT_BELOW_S`] or more): the first run's result and every run's
+/// wall seconds.
+fn timed<T>(repeats: u32, mut f: impl FnMut() -> Result<T, String>) -> Result<(T, Walls), String> {
+    let mut walls = Vec::new();
+    let mut first = None;
+    for _ in 0..repeats.max(1) {
+        let t = Instant::now();
+        let out = f()?;
+        walls.push(t.elapsed().as_secs_f64());
+        first.get_or_insert(out);
+        if walls[0] >= REPEAT_BELOW_S {
+            break;
+        }
+    }
+    let first = first.ok_or("no run")?;
+    Ok((first, Walls::of(walls)))
+}
+
+impl Walls {
+    /// Sorted wall seconds.
+    fn of(mut w: Vec<f64>) -> Walls {
+        w.sort_by(f64::total_cmp);
+        Walls(w)
+    }
+
+    /// The median (the mean of the middle two for an even count).
+    fn median(&self) -> f64 {
+        let w = &self.0;
+        match w.len() {
+            0 => f64::NAN,
+            l if l % 2 == 1 => w[l / 2],
+            l => 0.5 * (w[l / 2 - 1] + w[l / 2]),
+        }
+    }
+
+    /// Write our solver's strategy (with its threads), the cache budget
+    /// and these timings on every row.
+    fn stamp(&self, rows: &mut [SvmRow], strategy: &CvStrategy, budget: f64) {
+        for r in rows.iter_mut() {
+            r.order = strategy.order.as_str().into();
+            r.seeder = strategy.seeder.as_str().into();
+            r.cache = strategy.cache.as_str().into();
+        }
+        self.stamp_peer(rows, strategy.threads, budget);
+    }
+
+    /// Write a peer's threads, its cache budget and these timings on every
+    /// row (order, seeder and cache stay empty: they are our solver's).
+    fn stamp_peer(&self, rows: &mut [SvmRow], threads: usize, budget: f64) {
+        for r in rows {
+            r.cache_mb = Some(budget);
+            r.threads = threads as u64;
+            r.timing_repeats = self.0.len() as u64;
+            r.wall_median_s = Some(self.median());
+            r.wall_min_s = self.0.first().copied();
+            r.wall_max_s = self.0.last().copied();
+        }
     }
 }
 
@@ -207,12 +342,13 @@ impl Plan for SvmPlan {
         let c = &self.specs[i];
         let n = self.datasets[c.dataset].1.n() as f64;
         let k = c.k.resolve(n as usize) as f64;
-        let reps = if c.method.is_peer() {
+        let reps = if c.method == Method::Libsvm {
             1.0
         } else {
             f64::from(self.plan_repeats())
         };
-        Some(n * (k - 1.0) * reps)
+        let trainings = if c.method.is_fit() { 1.0 } else { k - 1.0 };
+        Some(n * trainings * reps)
     }
 
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
@@ -229,11 +365,15 @@ impl Plan for SvmPlan {
             t0: Instant::now(),
         };
         let rows = match c.method {
-            Method::LibsvmV => run.libsvm_v(k),
+            Method::LibsvmV => run.libsvm_whole(Some(k)),
+            Method::LibsvmFit => run.libsvm_whole(None),
+            Method::Train => run.train(),
+            Method::OnedalFit => run.onedal(None),
             m => {
                 let folds = self.folds(data, k, cell)?;
                 match m {
                     Method::Libsvm => run.libsvm(&folds),
+                    Method::Onedal => run.onedal(Some(&folds)),
                     m => run.ours(&folds, m),
                 }
             }

@@ -59,7 +59,7 @@ pub(super) fn finish(rows: &mut [SvmRow], cv_accuracy_pct: Option<f64>, wall: f6
 
 /// `row` with the statistics of our solver's solve (prediction seconds
 /// `predict_s`).
-fn solved(mut row: SvmRow, s: &SolveStats, predict_s: f64) -> SvmRow {
+pub(super) fn solved(mut row: SvmRow, s: &SolveStats, predict_s: f64) -> SvmRow {
     row.iterations = s.iterations;
     row.objective = Some(s.objective);
     row.rho = Some(s.rho);

@@ -1,0 +1,273 @@
+//! The headline cost of an exact SVM k-fold CV: its wall time in units of
+//! one training on all rows (beside TreeCV's cost in passes), and against
+//! the peers timed in the same run with the same kernel-cache memory —
+//! `svm-train -v k` and one `svm-train`, Intel's oneDAL CV and one fit.
+//!
+//! Every time is the median of the cell's timed repetitions. Our CV runs
+//! are the ablation's ([`super::ablation`]); the fastest at each thread
+//! count is the one compared.
+
+use super::ablation::{ablation, AblationRow, MIN_EVIDENCE_S};
+use super::config::Method;
+use super::rows::{k_num, SvmRow};
+use crate::results::md_table::MdTable;
+
+/// One (dataset, setting, k, threads) of a run with a one-training cell.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct CostRow {
+    /// Dataset.
+    pub dataset: String,
+    /// Setting label.
+    pub setting: String,
+    /// k.
+    pub k: String,
+    /// Threads of our runs (and of oneDAL's, when it ran with as many).
+    pub threads: u64,
+    /// Kernel-cache budget, MB, of our runs (the peers get the same `-m`).
+    pub cache_mb: f64,
+    /// The fastest of our CV runs: "seeder, order, cache".
+    pub best: String,
+    /// Its median wall seconds.
+    pub best_s: f64,
+    /// Its CV accuracy, %.
+    pub best_accuracy_pct: f64,
+    /// Its prediction share of the wall time, %.
+    pub best_predict_pct: f64,
+    /// Its seeding share of the wall time, %.
+    pub best_seed_pct: f64,
+    /// Our one training on all rows, median wall seconds.
+    pub train_s: f64,
+    /// `best_s / train_s`: the CV's cost in trainings.
+    pub cv_in_trainings: f64,
+    /// `svm-train -v k`, median wall seconds (NaN when not run).
+    pub svm_train_v_s: f64,
+    /// Its printed CV accuracy, %.
+    pub svm_train_v_accuracy_pct: f64,
+    /// One `svm-train` on all rows, median wall seconds.
+    pub svm_train_fit_s: f64,
+    /// oneDAL's CV on our folds, median wall seconds.
+    pub onedal_cv_s: f64,
+    /// Its CV accuracy, %.
+    pub onedal_accuracy_pct: f64,
+    /// oneDAL's threads.
+    pub onedal_threads: u64,
+    /// oneDAL's one fit, median wall seconds.
+    pub onedal_fit_s: f64,
+}
+
+/// The median wall seconds and the record of `method`'s cell for a
+/// dataset, setting, k (`None`: any k) and threads (`None`: any).
+fn peer<'a>(
+    records: &'a [SvmRow],
+    method: Method,
+    key: (&str, &str, Option<&str>),
+    threads: Option<u64>,
+) -> Option<&'a SvmRow> {
+    // A method's records carry its variant after its name: "train [per_solve, 2t]".
+    let base = |m: &str| m.split(" [").next().unwrap_or_default().to_string();
+    records.iter().find(|r| {
+        base(&r.core.method) == method.as_str()
+            && r.core.dataset == key.0
+            && r.setting == key.1
+            && key.2.is_none_or(|k| r.k == k)
+            && threads.is_none_or(|t| r.threads == t)
+    })
+}
+
+fn median(r: Option<&SvmRow>) -> f64 {
+    r.map_or(f64::NAN, |r| r.wall_median_s.unwrap_or(r.cell_wall_s))
+}
+
+/// The cost rows of a run's records: one per (dataset, setting, k, threads)
+/// that has both our CV runs and our one training (empty otherwise).
+pub fn cost(records: &[SvmRow]) -> Vec<CostRow> {
+    let runs = ablation(records);
+    let mut groups: Vec<Vec<&AblationRow>> = Vec::new();
+    for r in &runs {
+        let same = |g: &&AblationRow| {
+            (&g.dataset, &g.setting, &g.k, g.threads) == (&r.dataset, &r.setting, &r.k, r.threads)
+        };
+        match groups.iter_mut().find(|g| same(&g[0])) {
+            Some(g) => g.push(r),
+            None => groups.push(vec![r]),
+        }
+    }
+    let mut out = Vec::new();
+    for g in groups {
+        let Some(b) = g
+            .iter()
+            .min_by(|a, b| a.wall_median_s.total_cmp(&b.wall_median_s))
+        else {
+            continue;
+        };
+        let key = (b.dataset.as_str(), b.setting.as_str());
+        let Some(train) = peer(
+            records,
+            Method::Train,
+            (key.0, key.1, None),
+            Some(b.threads),
+        ) else {
+            continue;
+        };
+        let k = Some(b.k.as_str());
+        let v = peer(records, Method::LibsvmV, (key.0, key.1, k), None);
+        let od = peer(records, Method::Onedal, (key.0, key.1, k), Some(b.threads))
+            .or_else(|| peer(records, Method::Onedal, (key.0, key.1, k), None));
+        let odf = peer(
+            records,
+            Method::OnedalFit,
+            (key.0, key.1, None),
+            Some(b.threads),
+        )
+        .or_else(|| peer(records, Method::OnedalFit, (key.0, key.1, None), None));
+        let train_s = median(Some(train));
+        out.push(CostRow {
+            dataset: b.dataset.clone(),
+            setting: b.setting.clone(),
+            k: b.k.clone(),
+            threads: b.threads,
+            cache_mb: b.cache_mb,
+            best: format!("{}, {}, {}", b.seeder, b.order, b.cache),
+            best_s: b.wall_median_s,
+            best_accuracy_pct: b.accuracy_pct,
+            best_predict_pct: b.predict_pct,
+            best_seed_pct: b.seed_pct,
+            train_s,
+            cv_in_trainings: b.wall_median_s / train_s,
+            svm_train_v_s: median(v),
+            svm_train_v_accuracy_pct: v.and_then(|r| r.cv_accuracy_pct).unwrap_or(f64::NAN),
+            svm_train_fit_s: median(peer(records, Method::LibsvmFit, (key.0, key.1, None), None)),
+            onedal_cv_s: median(od),
+            onedal_accuracy_pct: od.and_then(|r| r.cv_accuracy_pct).unwrap_or(f64::NAN),
+            onedal_threads: od.map_or(0, |r| r.threads),
+            onedal_fit_s: median(odf),
+        });
+    }
+    out.sort_by(|a, b| {
+        (&a.dataset, &a.setting)
+            .cmp(&(&b.dataset, &b.setting))
+            .then(k_num(&a.k).total_cmp(&k_num(&b.k)))
+            .then(a.threads.cmp(&b.threads))
+    });
+    out
+}
+
+/// Seconds with three significant digits below 10 s.
+fn secs(s: f64) -> String {
+    match s {
+        s if s.is_nan() => "not run".into(),
+        s if s < 1.0 => format!("{s:.3}"),
+        s if s < 10.0 => format!("{s:.2}"),
+        s => format!("{s:.1}"),
+    }
+}
+
+/// `x` seconds with the ratio `peer / ours` ("not run" when NaN).
+fn against(peer_s: f64, ours_s: f64, extra: &str) -> String {
+    if peer_s.is_nan() {
+        "not run".into()
+    } else {
+        format!("{}{extra} ({:.1}x)", secs(peer_s), peer_s / ours_s)
+    }
+}
+
+/// The cost table as Markdown with its lead paragraph (empty without rows).
+pub fn markdown(rows: &[CostRow]) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let mut t = MdTable::new(
+        "dataset | setting | k | threads | budget MB | fastest exact CV (seeder, order, cache) | its s | CV accuracy % | one training s | **CV in trainings** | predict % | seeding % | svm-train -v k s (accuracy %) (x ours) | svm-train once s | oneDAL CV s (accuracy %, threads) (x ours) | oneDAL one fit s (x our training)"
+            .split(" | "),
+    );
+    for r in rows {
+        let v_acc = format!(" ({:.4}%)", r.svm_train_v_accuracy_pct);
+        let od_acc = format!(" ({:.4}%, {}t)", r.onedal_accuracy_pct, r.onedal_threads);
+        t.row(vec![
+            r.dataset.clone(),
+            r.setting.clone(),
+            r.k.clone(),
+            r.threads.to_string(),
+            format!("{:.0}", r.cache_mb),
+            r.best.clone(),
+            secs(r.best_s),
+            format!("{:.4}", r.best_accuracy_pct),
+            secs(r.train_s),
+            if r.best_s < MIN_EVIDENCE_S {
+                format!("{:.2} (too short to be evidence)", r.cv_in_trainings)
+            } else {
+                format!("**{:.2}**", r.cv_in_trainings)
+            },
+            format!("{:.1}", r.best_predict_pct),
+            format!("{:.1}", r.best_seed_pct),
+            against(r.svm_train_v_s, r.best_s, &v_acc),
+            secs(r.svm_train_fit_s),
+            against(r.onedal_cv_s, r.best_s, &od_acc),
+            against(r.onedal_fit_s, r.train_s, ""),
+        ]);
+    }
+    format!(
+        "**The cost of an exact k-fold CV in trainings, and against the peers in the same run** (every time the median of the cell's timed repetitions, cells of two minutes or more timed once; \"CV in trainings\" = the fastest of our exact CV runs at these threads over our one training on all rows with the same threads and cache budget — the SVM's counterpart of TreeCV's cost in passes over the data; `svm-train` runs on one thread with `-m` = the budget, its times are the process's, file parsing included; oneDAL (scikit-learn-intelex `SVC`) gets `cache_size` = the budget and runs on our folds, timed inside Python around its fits and predictions; x = peer seconds over ours)\n\n{}\n",
+        t.markdown()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(method: &str, seeder: &str, role: &str, threads: u64, wall: f64) -> SvmRow {
+        let mut r = SvmRow::default();
+        r.core.method = method.into();
+        r.core.dataset = "d".into();
+        r.setting = "s".into();
+        r.k = "10".into();
+        r.role = role.into();
+        r.threads = threads;
+        r.wall_median_s = Some(wall);
+        r.wall_min_s = Some(wall);
+        r.wall_max_s = Some(wall);
+        r.cell_wall_s = wall;
+        r.cache_mb = Some(100.0);
+        r.cv_accuracy_pct = Some(90.0);
+        if !method.starts_with("onedal") && method != "libsvm_v" {
+            r.seeder = seeder.into();
+            r.order = "chain".into();
+            r.cache = "shared".into();
+        }
+        r
+    }
+
+    #[test]
+    fn the_fastest_cv_at_equal_threads_over_one_training() {
+        let recs = [
+            row("ours [shared, 2t]", "zero", "round", 2, 30.0),
+            row("sir [shared, 2t]", "sir", "round", 2, 12.0),
+            row("sir [shared, 1t]", "sir", "round", 1, 20.0),
+            row("train [per_solve, 2t]", "zero", "train", 2, 8.0),
+            row("libsvm_v", "", "cv", 1, 240.0),
+            row("onedal [2t]", "", "cv", 2, 24.0),
+            row("onedal_fit [2t]", "", "train", 2, 3.0),
+        ];
+        let c = cost(&recs);
+        // Only threads = 2 has a one-training cell.
+        assert_eq!(c.len(), 1, "{c:?}");
+        let r = &c[0];
+        assert_eq!((r.best_s, r.train_s), (12.0, 8.0));
+        assert_eq!(r.cv_in_trainings, 1.5);
+        assert!(r.best.starts_with("sir"));
+        assert_eq!(
+            (r.svm_train_v_s, r.onedal_cv_s, r.onedal_fit_s),
+            (240.0, 24.0, 3.0)
+        );
+        let md = markdown(&c);
+        assert!(md.contains("**1.50**") && md.contains("(20.0x)") && md.contains("(2.0x)"));
+        assert!(md.contains("svm-train once") && md.contains("not run"));
+    }
+
+    #[test]
+    fn no_training_cell_no_row() {
+        assert!(cost(&[row("sir", "sir", "round", 2, 1.0)]).is_empty());
+        assert_eq!(markdown(&[]), "");
+    }
+}

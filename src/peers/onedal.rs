@@ -1,0 +1,194 @@
+//! Intel's scikit-learn-intelex (oneDAL) as a peer: `SVC` after
+//! `patch_sklearn()`, the fastest CPU SVC a user would pick today, timed on
+//! exactly our folds (one fit on all rows, or a k-fold CV on the given fold
+//! of each row).
+//!
+//! The data go to Python as a LibSVM file and are made dense before any
+//! timing (oneDAL's SVC takes dense input; `load_svmlight_file`'s 64-bit
+//! sparse indices are rejected by recent scikit-learn). The times are
+//! measured inside Python around `fit` (and `predict` for a CV), so loading
+//! and interpreter start-up are not counted — as our own timings do not count
+//! reading the data. oneDAL's thread count is set with `daal4py.daalinit`.
+//! Its optimum is not LIBSVM's to the last digit: compare accuracy and
+//! support vectors, not iterations.
+
+use std::path::Path;
+use std::process::Command;
+
+use super::libsvm::find_program;
+use crate::svm::kernel::KernelKind;
+use crate::svm::{SvmError, SvmParams};
+
+/// The message printed when scikit-learn-intelex cannot be imported.
+pub const SKIPPED_NO_ONEDAL: &str =
+    "skipped: python3 with scikit-learn-intelex not found (make peers installs it with pip)";
+
+/// The script run by `python3 -c` (arguments: data file, features, fold
+/// file or `-`, kernel, C, gamma, tol, cache MB, shrinking, threads,
+/// repeats). It prints one JSON object.
+const SCRIPT: &str = r#"
+import json, sys, time
+import numpy as np
+import daal4py
+from sklearnex import patch_sklearn
+patch_sklearn()
+from sklearn.svm import SVC
+from sklearn.datasets import load_svmlight_file
+import importlib.metadata as md
+(file, d, folds, kernel, C, gamma, tol, cache, shrink, threads, repeats) = sys.argv[1:12]
+daal4py.daalinit(int(threads))
+X, y = load_svmlight_file(file, n_features=int(d))
+X = np.ascontiguousarray(X.toarray())
+def make():
+    kw = dict(C=float(C), kernel=kernel, tol=float(tol), cache_size=float(cache), shrinking=shrink == "1")
+    if kernel == "rbf":
+        kw["gamma"] = float(gamma)
+    return SVC(**kw)
+seconds, correct, n_sv = [], 0, []
+fold = None if folds == "-" else np.loadtxt(folds, dtype=np.int64, ndmin=1)
+for r in range(int(repeats)):
+    t = time.perf_counter()
+    if fold is None:
+        m = make().fit(X, y)
+        n_sv = [int(m.support_.size)]
+        correct = int((m.predict(X) == y).sum()) if r == 0 else correct
+    else:
+        c, n_sv = 0, []
+        for h in range(int(fold.max()) + 1):
+            test = fold == h
+            m = make().fit(X[~test], y[~test])
+            c += int((m.predict(X[test]) == y[test]).sum())
+            n_sv.append(int(m.support_.size))
+        correct = c
+    seconds.append(time.perf_counter() - t)
+print(json.dumps({"seconds": seconds, "correct": correct, "n": int(y.size), "n_sv": n_sv,
+                  "module": type(m).__module__, "version": md.version("scikit-learn-intelex"),
+                  "threads": int(daal4py.num_threads())}))
+"#;
+
+/// What one oneDAL run reported.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct OnedalRun {
+    /// Wall seconds of each repeat (fit, or the k fits and predictions).
+    pub seconds: Vec<f64>,
+    /// Correct predictions: held-out rows for a CV, training rows for a fit.
+    pub correct: usize,
+    /// Rows.
+    pub n: usize,
+    /// Support vectors of each fit (the last repeat's).
+    pub n_sv: Vec<usize>,
+    /// The Python module of the SVC that ran (sklearnex's when patched).
+    pub module: String,
+    /// scikit-learn-intelex's version.
+    pub version: String,
+    /// oneDAL's thread count.
+    pub threads: usize,
+}
+
+/// Whether `python3` can import scikit-learn-intelex and daal4py.
+pub fn available() -> bool {
+    find_program("python3").is_some_and(|py| {
+        Command::new(py)
+            .args(["-c", "import sklearnex, daal4py"])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    })
+}
+
+/// Run oneDAL's SVC on the LibSVM `file` with `d` features: one fit on all
+/// rows (`fold_of = None`) or a CV on the given fold of each row, `repeats`
+/// times on `threads` threads.
+pub fn run(
+    file: &Path,
+    d: usize,
+    fold_of: Option<&[usize]>,
+    params: &SvmParams,
+    threads: usize,
+    repeats: usize,
+) -> Result<OnedalRun, SvmError> {
+    let py = find_program("python3").ok_or_else(|| SvmError::Peer("python3 not found".into()))?;
+    let io = |what: &str| {
+        let what = what.to_string();
+        move |source| SvmError::Io { what, source }
+    };
+    let work = tempfile::tempdir().map_err(io("a temporary folder for oneDAL"))?;
+    let folds = match fold_of {
+        Some(f) => {
+            let p = work.path().join("folds.txt");
+            let text: String = f.iter().map(|h| format!("{h}\n")).collect();
+            std::fs::write(&p, text).map_err(io("writing the folds for oneDAL"))?;
+            p.display().to_string()
+        }
+        None => "-".into(),
+    };
+    let (kernel, gamma) = match params.kernel {
+        KernelKind::Rbf { gamma } => ("rbf", gamma),
+        KernelKind::Linear => ("linear", 0.0),
+    };
+    let out = Command::new(py)
+        .args(["-c", SCRIPT])
+        .arg(file)
+        .arg(d.to_string())
+        .arg(folds)
+        .arg(kernel)
+        .args([params.c, gamma, params.eps, params.cache_mb].map(|v| format!("{v:e}")))
+        .arg(if params.shrinking { "1" } else { "0" })
+        .arg(threads.max(1).to_string())
+        .arg(repeats.max(1).to_string())
+        .output()
+        .map_err(io("running python3 for oneDAL"))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let json = text.lines().rev().find(|l| l.starts_with('{'));
+    match (out.status.success(), json) {
+        (true, Some(line)) => serde_json::from_str(line)
+            .map_err(|e| SvmError::Peer(format!("cannot read oneDAL's output `{line}`: {e}"))),
+        _ => Err(SvmError::Peer(format!(
+            "scikit-learn-intelex (oneDAL) failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_what_the_script_prints() {
+        let line = r#"{"seconds": [1.5, 1.25], "correct": 9, "n": 10, "n_sv": [4, 5], "module": "sklearnex.svm._classification", "version": "2026.2.0", "threads": 2}"#;
+        let r: OnedalRun = serde_json::from_str(line).unwrap();
+        assert_eq!(r.seconds, [1.5, 1.25]);
+        assert_eq!((r.correct, r.n, r.threads), (9, 10, 2));
+        assert_eq!(r.n_sv, [4, 5]);
+    }
+
+    /// A real run when the peer is installed: the CV's correct count is a
+    /// count of held-out rows, and every fold's model has support vectors.
+    #[test]
+    fn runs_on_a_tiny_problem_when_installed() {
+        if !available() {
+            eprintln!("SKIPPED: {SKIPPED_NO_ONEDAL}");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("t.libsvm");
+        let mut text = String::new();
+        for i in 0..40 {
+            let y = if i % 2 == 0 { 1 } else { -1 };
+            text.push_str(&format!(
+                "{y} 1:{} 2:{}\n",
+                y as f64 + 0.01 * i as f64,
+                i % 3
+            ));
+        }
+        std::fs::write(&file, text).unwrap();
+        let folds: Vec<usize> = (0..40).map(|i| i % 4).collect();
+        let p = SvmParams::rbf(1.0, 0.5);
+        let r = run(&file, 2, Some(&folds), &p, 1, 2).unwrap();
+        assert_eq!((r.n, r.seconds.len(), r.n_sv.len()), (40, 2, 4));
+        assert!(r.correct <= 40 && r.correct >= 36, "{r:?}");
+        let f = run(&file, 2, None, &p, 1, 1).unwrap();
+        assert_eq!(f.n_sv.len(), 1);
+        assert!(f.module.contains("sklearnex"), "{}", f.module);
+    }
+}
