@@ -48,6 +48,9 @@ pub struct KernelData<'a> {
     pub kind: KernelKind,
     /// `||x_i||^2` for every row of `ds`.
     pub norms: Vec<f64>,
+    /// Kernel values computed in batched blocks ([`super::kernel_block`])
+    /// over this data: prediction, seeders' similarities, held-out sums.
+    block_evals: std::sync::atomic::AtomicU64,
 }
 
 impl<'a> KernelData<'a> {
@@ -67,7 +70,23 @@ impl<'a> KernelData<'a> {
             _ => Cow::Borrowed(ds),
         };
         let norms = (0..ds.n()).map(|i| sq_norm_ordered(ds.row(i))).collect();
-        KernelData { ds, kind, norms }
+        KernelData {
+            ds,
+            kind,
+            norms,
+            block_evals: Default::default(),
+        }
+    }
+
+    /// Kernel values computed in batched blocks over this data so far.
+    pub fn block_evals(&self) -> u64 {
+        self.block_evals.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Count `n` kernel values computed in a batched block.
+    pub(crate) fn count_block_evals(&self, n: u64) {
+        self.block_evals
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// An owned copy holding only `rows`, stored contiguously in that order
@@ -86,6 +105,7 @@ impl<'a> KernelData<'a> {
             ds: Cow::Owned(ds),
             kind: self.kind,
             norms,
+            block_evals: Default::default(),
         }
     }
 

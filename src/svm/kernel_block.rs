@@ -196,6 +196,8 @@ impl<'k> KernelBlock<'k> {
     /// Kernel values (LIBSVM's training formula) of one block of queries,
     /// row-major `queries.len() × s`.
     fn kernels(&self, queries: &[usize], out: &mut [f64]) {
+        self.kd
+            .count_block_evals((queries.len() * self.basis.len()) as u64);
         self.dots(queries, out);
         if let KernelKind::Rbf { gamma } = self.kd.kind {
             let s = self.basis.len();
@@ -341,6 +343,10 @@ mod tests {
             let block = KernelBlock::new(&kd, vec![4, 0, 3, 5]);
             let q = [0usize, 1, 2, 3, 4, 5];
             let m = block.matrix(&q);
+            // Every value of the block is counted on the data.
+            assert_eq!(kd.block_evals(), 24);
+            block.weighted_sums(&q[..2], &[1.0; 4], None);
+            assert_eq!(kd.block_evals(), 32);
             for (i, &a) in q.iter().enumerate() {
                 for (k, &b) in block.basis().iter().enumerate() {
                     assert_eq!(m[i * 4 + k].to_bits(), kd.eval(a, b as usize).to_bits());

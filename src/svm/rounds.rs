@@ -55,6 +55,10 @@ pub struct CvResult {
     pub total_iterations: u64,
     /// Kernel evaluations summed over rounds plus the shared cache's.
     pub total_kernel_evals: u64,
+    /// Kernel values computed in batched blocks (prediction, seeders'
+    /// similarities, held-out sums), not in `total_kernel_evals`.
+    #[serde(default)]
+    pub block_kernel_evals: u64,
     /// Hits of the shared cache (0 without one).
     pub shared_hits: u64,
     /// Misses of the shared cache (0 without one).
@@ -224,6 +228,7 @@ pub(crate) fn assemble(
         predictions,
         total_iterations: rounds.iter().map(|r| r.stats.iterations).sum(),
         total_kernel_evals: rounds.iter().map(|r| r.stats.kernel_evals).sum::<u64>() + shared_evals,
+        block_kernel_evals: 0,
         rounds,
         shared_hits,
         shared_misses,

@@ -529,6 +529,7 @@ fn run_in_pool(
     let (rounds, extra) = run.rounds(strategy.order)?;
     let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared.as_ref(), t0)?;
     cv.total_kernel_evals += extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>();
+    cv.block_kernel_evals = run.kd.block_evals();
     Ok(SeededCvResult {
         cv,
         extra,

@@ -170,6 +170,11 @@ pub struct SvmRow {
     /// Slowest timed run of the cell.
     #[serde(with = "nan_none")]
     pub wall_max_s: Option<f64>,
+    /// Kernel values the whole run computed in batched blocks (prediction,
+    /// seeders' similarities, held-out sums), on every row of the run (not
+    /// in `kernel_evals`; `None` for LIBSVM and runs made before it).
+    #[serde(with = "nan_none", default)]
+    pub block_kernel_evals: Option<f64>,
 }
 
 impl SvmRow {
@@ -613,7 +618,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"wall_max_s"));
+        assert_eq!(names.last(), Some(&"block_kernel_evals"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -638,6 +643,7 @@ mod tests {
                 "wall_median_s",
                 "wall_min_s",
                 "wall_max_s",
+                "block_kernel_evals",
             ]
             .contains(&n.as_str())
         });

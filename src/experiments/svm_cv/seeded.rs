@@ -127,5 +127,8 @@ pub(super) fn seeded_rows(
         );
         out.push(solved(row, &e.stats, 0.0));
     }
+    for r in &mut out {
+        r.block_kernel_evals = Some(res.cv.block_kernel_evals as f64);
+    }
     out
 }
