@@ -56,7 +56,7 @@ pub use cv::{cross_validate, CvOptions, CvResult, CvRound};
 pub use error::SvmError;
 pub use folds::{Folds, GlibcRand};
 pub use kernel::{KernelData, KernelKind};
-pub use params::{default_gamma, fmt_param, SvmParams};
+pub use params::{default_gamma, fmt_param, CheckedParams, SvmParams};
 pub use seeded_cv::{run_cv, seeded_cross_validate, SeededCvResult, SeededOptions};
 pub use smo::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};

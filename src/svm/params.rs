@@ -101,6 +101,40 @@ impl SvmParams {
     }
 }
 
+/// Parameters whose every value has been checked ([`SvmParams::check`]):
+/// what the solver takes, so that validation happens once, where parameters
+/// enter (a CLI option, a config setting, a grid point), not in every solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckedParams(SvmParams);
+
+impl SvmParams {
+    /// These parameters, checked ([`SvmParams::validate`]).
+    pub fn check(&self) -> Result<CheckedParams, SvmError> {
+        self.validate()?;
+        Ok(CheckedParams(self.clone()))
+    }
+}
+
+impl CheckedParams {
+    /// The same parameters with another kernel-cache size (a share of one
+    /// budget); the size is checked like every other value.
+    pub fn with_cache_mb(&self, cache_mb: f64) -> Result<CheckedParams, SvmError> {
+        SvmParams {
+            cache_mb,
+            ..self.0.clone()
+        }
+        .check()
+    }
+}
+
+impl std::ops::Deref for CheckedParams {
+    type Target = SvmParams;
+
+    fn deref(&self) -> &SvmParams {
+        &self.0
+    }
+}
+
 /// A parameter value as a user would write it: plain for ordinary
 /// magnitudes, scientific (`1e-50`, `1e300`) for tiny or huge ones, so that
 /// an error never shows a valid tiny value as `0`.
@@ -110,5 +144,21 @@ pub fn fmt_param(v: f64) -> String {
         format!("{v:e}")
     } else {
         format!("{v}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checked_params_are_checked_once_and_keep_their_checks() {
+        let p = SvmParams::rbf(2.0, 0.5).check().unwrap();
+        assert_eq!((p.c, p.cache_mb), (2.0, 100.0));
+        assert_eq!(p.with_cache_mb(25.0).unwrap().cache_mb, 25.0);
+        assert!(p.with_cache_mb(0.0).is_err());
+        assert!(p.with_cache_mb(f64::NAN).is_err());
+        assert!(SvmParams::rbf(-1.0, 0.5).check().is_err());
+        assert!(SvmParams::rbf(1.0, f64::INFINITY).check().is_err());
     }
 }

@@ -3,6 +3,7 @@
 //! prediction of a held-out fold ([`predict_rows`]), the assembly of the
 //! rounds and the input checks.
 
+use super::params::CheckedParams;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -236,14 +237,15 @@ pub(crate) fn assemble(
     })
 }
 
-/// The checks every k-fold CV makes before solving: valid parameters, folds
-/// over exactly the dataset's rows, finite features.
+/// The checks every k-fold CV makes before solving: valid parameters (the
+/// checked parameters are returned), folds over exactly the dataset's rows,
+/// finite features.
 pub(crate) fn check_inputs(
     ds: &Dataset,
     folds: &Folds,
     params: &SvmParams,
-) -> Result<(), SvmError> {
-    params.validate()?;
+) -> Result<CheckedParams, SvmError> {
+    let checked = params.check()?;
     if folds.n != ds.n() {
         return Err(SvmError::InvalidFolds(format!(
             "folds are for {} rows, the dataset has {}",
@@ -252,5 +254,6 @@ pub(crate) fn check_inputs(
         )));
     }
     folds.validate()?;
-    check_finite_features(ds)
+    check_finite_features(ds)?;
+    Ok(checked)
 }

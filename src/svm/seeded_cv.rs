@@ -34,7 +34,7 @@ use super::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transi
 use super::smo::SolveStats;
 use super::solution::{libsvm_labels, train_seeded, train_with, TrainOutput};
 use super::strategy::{check_axes, CacheMode, CvStrategy, RoundOrder};
-use super::{SvmError, SvmParams};
+use super::{CheckedParams, SvmError, SvmParams};
 use crate::data::Dataset;
 
 /// How to run a seeded cross-validation.
@@ -114,7 +114,7 @@ struct Run<'a> {
     kd: KernelData<'a>,
     folds: &'a Folds,
     /// The parameters with `cache_mb` the column cache of one solve.
-    params: SvmParams,
+    params: CheckedParams,
     seeder: Box<dyn Seeder>,
     shared: Option<SharedKernelCache>,
     y: Vec<i8>,
@@ -481,7 +481,7 @@ pub fn run_cv(
     strategy: &CvStrategy,
     seed: u64,
 ) -> Result<SeededCvResult, SvmError> {
-    super::rounds::check_inputs(ds, folds, params)?;
+    let params = &super::rounds::check_inputs(ds, folds, params)?;
     check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
     if strategy.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
@@ -501,7 +501,7 @@ pub fn run_cv(
 fn run_in_pool(
     ds: &Dataset,
     folds: &Folds,
-    params: &SvmParams,
+    params: &CheckedParams,
     strategy: &CvStrategy,
     seed: u64,
 ) -> Result<SeededCvResult, SvmError> {
@@ -513,8 +513,7 @@ fn run_in_pool(
             .map(|&v| if v == labels[0] { 1 } else { -1 })
             .collect();
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
-    let mut local = params.clone();
-    local.cache_mb = local_mb;
+    let local = params.with_cache_mb(local_mb)?;
     let parallel = strategy.threads > 1;
     let run = Run {
         kd: KernelData::new(ds, params.kernel),

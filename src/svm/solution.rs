@@ -8,6 +8,7 @@
 //! that grouped order, which is also the order in which decision values are
 //! summed.
 
+use super::params::CheckedParams;
 use std::time::Instant;
 
 use super::cache::SharedKernelCache;
@@ -131,9 +132,10 @@ pub fn train(
     params: &SvmParams,
     warm: Option<&[f64]>,
 ) -> Result<TrainOutput, SvmError> {
+    let params = params.check()?;
     check_finite_features(ds)?;
     let kd = KernelData::new(ds, params.kernel);
-    train_with(&kd, rows, params, warm, None)
+    train_with(&kd, rows, &params, warm, None)
 }
 
 /// [`train`] with a prepared [`KernelData`] and an optional shared kernel
@@ -141,7 +143,7 @@ pub fn train(
 pub fn train_with(
     kd: &KernelData<'_>,
     rows: &[usize],
-    params: &SvmParams,
+    params: &CheckedParams,
     warm: Option<&[f64]>,
     shared: Option<&SharedKernelCache>,
 ) -> Result<TrainOutput, SvmError> {
@@ -159,7 +161,7 @@ pub type WarmStart<'a> = (&'a [f64], Option<(&'a [f64], &'a [f64])>);
 pub fn train_seeded(
     kd: &KernelData<'_>,
     rows: &[usize],
-    params: &SvmParams,
+    params: &CheckedParams,
     warm: Option<WarmStart<'_>>,
     shared: Option<&SharedKernelCache>,
 ) -> Result<TrainOutput, SvmError> {
@@ -167,7 +169,6 @@ pub fn train_seeded(
         Some((a, g)) => (Some(a), g),
         None => (None, None),
     };
-    params.validate()?;
     let t0 = Instant::now();
     let ds: &Dataset = &kd.ds;
     if rows.is_empty() {

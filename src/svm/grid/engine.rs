@@ -473,7 +473,7 @@ impl Ctx<'_> {
                 g.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
             )
         });
-        let out = train_seeded(u.kd, train_rows, params, w, u.shared)?;
+        let out = train_seeded(u.kd, train_rows, &params.check()?, w, u.shared)?;
         let test = self.folds.test_rows(h);
         let correct = match u.dist {
             Some(d) => predict_from_distances(d, u.gamma, &out, test, self.ds),
