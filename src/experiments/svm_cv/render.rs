@@ -264,6 +264,7 @@ pub(super) fn render(
         md.push_str(&super::cost::markdown(&cost));
         files.extend(write_rows(&cost, dir, "cost")?);
     }
+    md.push_str(&super::cost::verdicts(&cost, &abl));
     let published = Published::load();
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));
