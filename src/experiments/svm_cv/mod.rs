@@ -22,6 +22,7 @@ mod render;
 pub mod rows;
 mod run;
 pub mod scorecard;
+mod scorecard_rules;
 mod seeded;
 mod seeding_render;
 

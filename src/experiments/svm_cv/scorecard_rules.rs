@@ -1,0 +1,491 @@
+//! The rules that turn Wen et al.'s rows into verdicts, each a function of
+//! numbers from the records (and the paper's), so that each can be flipped by
+//! a unit test: Table 1's LibSVM row and seeding rows, Table 3 and the
+//! leave-one-out figure. `scorecard.rs` gathers the numbers and calls them.
+
+use super::ablation::MIN_EVIDENCE_S;
+use super::rows::SeedingRow;
+use crate::results::scorecard::{DataUsed, Verdict};
+
+/// A baseline whose support vectors are at least this fraction of its
+/// training rows is degenerate: every point a support vector, the kernel
+/// matrix close to the identity (Madelon and MNIST on raw values at the
+/// paper's gamma). Its Table 1 rows are at most "pattern reproduced".
+pub const DEGENERATE_SV_FRACTION: f64 = 0.99;
+
+/// A method's iterations (relative to the baseline's) off the paper's by
+/// more than this factor either way: its Table 1 row is at most "pattern
+/// reproduced".
+pub const ITER_OFF: f64 = 1.5;
+
+/// The reason a Table 1 row is capped at "pattern reproduced" when the
+/// baseline's mean support-vector fraction `sv_fraction` shows a degenerate
+/// problem.
+pub fn degenerate(sv_fraction: Option<f64>) -> Option<String> {
+    let f = sv_fraction?;
+    (f >= DEGENERATE_SV_FRACTION).then(|| {
+        format!("every training point a support vector (nSV / training rows {f:.2}): the kernel matrix is close to the identity, a degenerate problem")
+    })
+}
+
+/// The rule of Table 1's LibSVM row.
+pub const BASELINE_RULE: &str = "reproduced: accuracy within 0.01 points and #iter within 1% of the paper's LibSVM, on the paper's data, on a problem that is not degenerate; pattern reproduced: the accuracy alone, or, where the paper's accuracy is its majority-class rate (Heart, Madelon, MNIST: a kernel matrix close to the identity), ours equal to our majority-class rate on substitute data; at most pattern reproduced where the baseline's support vectors are at least 99% of its training rows (a degenerate problem: kernel close to the identity, every point a support vector)";
+
+/// Verdict of the LibSVM row from the accuracy difference, the iteration
+/// ratio, whether the paper's accuracy is its majority rate and ours is ours
+/// (`majority_both`), the data, and whether the problem is degenerate.
+pub fn baseline_verdict(
+    acc_diff: f64,
+    iter_ratio: f64,
+    majority_both: bool,
+    data: &DataUsed,
+    degenerate: bool,
+) -> Verdict {
+    let acc = acc_diff.abs() <= 0.01 || (majority_both && !matches!(data, DataUsed::Paper(_)));
+    let iters = (iter_ratio - 1.0).abs() <= 0.01;
+    match (acc, iters, data) {
+        (true, true, DataUsed::Paper(_)) if !degenerate => Verdict::Reproduced,
+        (true, _, _) => Verdict::PatternReproduced,
+        _ => Verdict::NotReproduced,
+    }
+}
+
+/// The rule of Table 1's seeding rows.
+pub const SEEDING_RULE: &str = "one verdict per method the paper reports (ATO, MIR, SIR): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like), or both took under 0.5 s (no evidence of a speed-up)";
+
+/// The seeded methods of Table 1, each judged on its own.
+pub const TABLE1_SEEDED: [&str; 3] = ["ato", "mir", "sir"];
+
+/// The paper's Table 1 row of a dataset: the accuracy, and the #iter of
+/// LibSVM and of each seeded method (`ato`, `mir`, `sir`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PaperTable1 {
+    /// LibSVM's (= every exact method's) accuracy, %.
+    pub accuracy: f64,
+    /// LibSVM's iterations.
+    pub libsvm_iterations: f64,
+    /// (method, iterations) of the seeded methods.
+    pub iterations: Vec<(&'static str, f64)>,
+}
+
+impl PaperTable1 {
+    fn iterations_of(&self, m: &str) -> Option<f64> {
+        self.iterations.iter().find(|x| x.0 == m).map(|x| x.1)
+    }
+}
+
+/// Verdicts of a Table 1 seeding group (the rows of one dataset, setting,
+/// k = 10): one `(method, verdict, words)` per method of [`TABLE1_SEEDED`].
+/// `sv_fraction` is the baseline's mean nSV / training rows.
+pub fn seeding_verdicts(
+    rows: &[&SeedingRow],
+    paper: &PaperTable1,
+    data: &DataUsed,
+    sv_fraction: Option<f64>,
+) -> Vec<(&'static str, Verdict, String)> {
+    let base = rows.iter().find(|r| r.method == "ours");
+    TABLE1_SEEDED
+        .iter()
+        .map(|&m| {
+            let Some(base) = base else {
+                return (m, Verdict::NotRun, "no baseline run".to_string());
+            };
+            let Some(r) = rows.iter().find(|r| r.method == m) else {
+                return (m, Verdict::NotRun, format!("{} not run", m.to_uppercase()));
+            };
+            if r.setup != base.setup {
+                return (
+                    m,
+                    Verdict::NotRun,
+                    format!(
+                        "not like with like: the baseline ran with {}, {} with {} (the ablation configs compare them at equal cache and threads)",
+                        base.setup,
+                        m.to_uppercase(),
+                        r.setup
+                    ),
+                );
+            }
+            if base.total_s.max(r.total_s) < MIN_EVIDENCE_S {
+                return (
+                    m,
+                    Verdict::NotRun,
+                    format!(
+                        "too short to be evidence of a speed-up: baseline {:.3} s, {} {:.3} s (#iter {:.0} against {:.0}; {})",
+                        base.total_s,
+                        m.to_uppercase(),
+                        r.total_s,
+                        r.iterations,
+                        base.iterations,
+                        exactness_words(&[r])
+                    ),
+                );
+            }
+            let exact = r.exactness == "exact";
+            let fewer = r.iterations < base.iterations;
+            let faster = r.total_s < base.total_s;
+            let mut words = format!(
+                "#iter baseline {:.0}, {} {:.0}; speed-up {:.2}x ({:.3} s against {:.3} s); {}; accuracy {:.2}%",
+                base.iterations,
+                m.to_uppercase(),
+                r.iterations,
+                base.total_s / r.total_s,
+                r.total_s,
+                base.total_s,
+                exactness_words(&[r]),
+                base.accuracy_pct
+            );
+            let acc = (base.accuracy_pct - paper.accuracy).abs() <= 0.01;
+            let mut v = match (exact && fewer && faster, acc, data) {
+                (true, true, DataUsed::Paper(_)) => Verdict::Reproduced,
+                (true, _, _) => Verdict::PatternReproduced,
+                _ => Verdict::NotReproduced,
+            };
+            let mut caps: Vec<String> = degenerate(sv_fraction).into_iter().collect();
+            if let Some(off) = iterations_off(r.iterations / base.iterations, paper, m) {
+                caps.push(off);
+            }
+            if !caps.is_empty() {
+                if v == Verdict::Reproduced {
+                    v = Verdict::PatternReproduced;
+                }
+                words.push_str(&format!("; at most pattern reproduced: {}", caps.join("; ")));
+            }
+            (m, v, words)
+        })
+        .collect()
+}
+
+/// Why method `m`'s iterations relative to the baseline's (`ours`) are off
+/// the paper's by more than [`ITER_OFF`], or `None` when they are not (or the
+/// paper has no such number).
+fn iterations_off(ours: f64, paper: &PaperTable1, m: &str) -> Option<String> {
+    let p = paper.iterations_of(m)? / paper.libsvm_iterations;
+    let r = ours / p;
+    (p.is_finite() && r.is_finite() && (r > ITER_OFF || r < 1.0 / ITER_OFF)).then(|| {
+        format!(
+            "{}'s #iter is {:.2} of the baseline's against the paper's {:.2} ({:.1}x off)",
+            m.to_uppercase(),
+            ours,
+            p,
+            r.max(1.0 / r)
+        )
+    })
+}
+
+/// What "exact" means in a verdict, and where held-out rows flipped.
+pub fn exactness_words(seeded: &[&&SeedingRow]) -> String {
+    let flips: Vec<String> = seeded
+        .iter()
+        .filter(|r| r.rows_flipped > 0)
+        .map(|r| {
+            format!(
+                "{} flipped {} row(s) ({})",
+                r.method.to_uppercase(),
+                r.rows_flipped,
+                r.folds_changed
+            )
+        })
+        .collect();
+    let all = seeded.iter().all(|r| r.exactness == "exact");
+    let head = if all {
+        "exact (every round's objective within 1e-3 relative of the baseline's, at most one held-out row flipped per fold)"
+    } else {
+        "NOT exact (a round's objective off by more than 1e-3 relative, or more than one held-out row flipped in a fold)"
+    };
+    if flips.is_empty() {
+        format!("{head}; no row flipped")
+    } else {
+        format!("{head}; {}", flips.join(", "))
+    }
+}
+
+/// The rule of Table 3.
+pub const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline at every k run, and the largest speed-up at the same k as in the paper (among the k run); not run: fewer than two k that are evidence (Table 3 is a trend over k; a k where SIR and the baseline ran with different kernel caches or threads, or both took under 0.5 s, is not evidence); else not reproduced (times are this machine's, so never 'reproduced')";
+
+/// One k of Table 3: our SIR speed-up over the baseline, the paper's, and
+/// whether it is evidence (`None`) or why not.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table3Point {
+    /// k as configured.
+    pub k: String,
+    /// Baseline total / SIR total, ours.
+    pub ours: f64,
+    /// The paper's LibSVM / SIR.
+    pub paper: f64,
+    /// Why this k is no evidence of a speed-up (different set-ups, too short).
+    pub not_evidence: Option<String>,
+}
+
+impl Table3Point {
+    /// A point from the baseline and SIR rows of one k.
+    pub fn of(k: &str, base: &SeedingRow, sir: &SeedingRow, paper: f64) -> Table3Point {
+        let not_evidence = if base.setup != sir.setup {
+            Some(format!(
+                "not like with like (baseline {}, SIR {})",
+                base.setup, sir.setup
+            ))
+        } else if base.total_s.max(sir.total_s) < MIN_EVIDENCE_S {
+            Some(format!(
+                "too short to be evidence ({:.3} s against {:.3} s)",
+                sir.total_s, base.total_s
+            ))
+        } else {
+            None
+        };
+        Table3Point {
+            k: k.to_string(),
+            ours: base.total_s / sir.total_s,
+            paper,
+            not_evidence,
+        }
+    }
+}
+
+/// Table 3 verdict from its points (the ones that are not evidence are left
+/// out; with fewer than two left, "not run").
+pub fn table3_verdict(points: &[Table3Point]) -> Verdict {
+    let s: Vec<&Table3Point> = points.iter().filter(|p| p.not_evidence.is_none()).collect();
+    // Table 3 is a trend over k: one k cannot show it.
+    if s.len() < 2 {
+        return Verdict::NotRun;
+    }
+    let faster = s.iter().all(|x| x.ours > 1.0);
+    let argmax = |f: &dyn Fn(&Table3Point) -> f64| {
+        s.iter()
+            .max_by(|a, b| f(a).total_cmp(&f(b)))
+            .map(|x| x.k.clone())
+    };
+    let same_peak = argmax(&|x| x.ours) == argmax(&|x| x.paper);
+    if faster && same_peak {
+        Verdict::PatternReproduced
+    } else {
+        Verdict::NotReproduced
+    }
+}
+
+/// The rule of the leave-one-out figure.
+pub const LOOCV_RULE: &str = "pattern reproduced: the baseline slower than SIR, and SIR within 1.25x of the fastest of AVG, TOP, ATO, MIR and SIR (the paper: SIR fastest except on Heart and Madelon, where MIR is slightly faster); not run: the methods ran with different kernel caches or threads (like with like), or every one took under 0.5 s";
+
+/// One method of a leave-one-out group: its time over SIR's, its set-up
+/// and its seconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoocvPoint {
+    /// Method (`ours` = the baseline).
+    pub method: String,
+    /// Its total over SIR's.
+    pub over_sir: f64,
+    /// Its kernel cache and threads.
+    pub setup: String,
+    /// Its total seconds.
+    pub total_s: f64,
+}
+
+/// LOOCV verdict of one (dataset, setting), and why not when it is "not run".
+pub fn loocv_verdict(points: &[LoocvPoint]) -> (Verdict, Option<String>) {
+    let Some(base) = points.iter().find(|r| r.method == "ours") else {
+        return (Verdict::NotRun, Some("no baseline run".into()));
+    };
+    let judged: Vec<&LoocvPoint> = points
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.method.as_str(),
+                "ours" | "avg" | "top" | "ato" | "mir" | "sir"
+            )
+        })
+        .collect();
+    let mut setups: Vec<&str> = judged.iter().map(|r| r.setup.as_str()).collect();
+    setups.sort_unstable();
+    setups.dedup();
+    if setups.len() > 1 {
+        return (
+            Verdict::NotRun,
+            Some(format!(
+                "not like with like: the methods ran with {}",
+                setups.join(" / ")
+            )),
+        );
+    }
+    let longest = judged.iter().map(|r| r.total_s).fold(0.0, f64::max);
+    if longest < MIN_EVIDENCE_S {
+        return (
+            Verdict::NotRun,
+            Some(format!(
+                "too short to be evidence: the slowest method took {longest:.3} s"
+            )),
+        );
+    }
+    let fastest = judged
+        .iter()
+        .filter(|r| r.method != "ours")
+        .map(|r| r.over_sir)
+        .fold(f64::INFINITY, f64::min);
+    if base.over_sir > 1.0 && 1.0 <= 1.25 * fastest {
+        (Verdict::PatternReproduced, None)
+    } else {
+        (Verdict::NotReproduced, None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(m: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
+        SeedingRow {
+            dataset: "madelon".into(),
+            setting: "paper".into(),
+            k: "10".into(),
+            method: m.into(),
+            total_s: total,
+            iterations: iters,
+            accuracy_pct: 50.0,
+            majority_pct: 50.0,
+            exactness: exact.into(),
+            ..SeedingRow::default()
+        }
+    }
+
+    fn madelon_paper() -> PaperTable1 {
+        PaperTable1 {
+            accuracy: 50.0,
+            libsvm_iterations: 9000.0,
+            iterations: vec![("ato", 5408.0), ("mir", 1800.0), ("sir", 1800.0)],
+        }
+    }
+
+    /// Issue 18, 6: "exact" says what it means and where rows flipped.
+    #[test]
+    fn exactness_words_name_the_rule_and_the_flips() {
+        let mut a = row("sir", 1.0, 5.0, "exact");
+        a.rows_flipped = 1;
+        a.folds_changed = "3:117".into();
+        let b = row("mir", 1.0, 5.0, "exact");
+        let w = exactness_words(&[&&a, &&b]);
+        assert!(
+            w.contains("within 1e-3 relative") && w.contains("SIR flipped 1 row(s) (3:117)"),
+            "{w}"
+        );
+        let c = row("ato", 1.0, 5.0, "not exact");
+        assert!(exactness_words(&[&&c]).starts_with("NOT exact"));
+        assert!(exactness_words(&[&&b]).ends_with("no row flipped"));
+    }
+
+    /// Issue 18, 2: a degenerate problem (every point a support vector) or
+    /// iterations far off the paper's cap a Table 1 row at "pattern".
+    #[test]
+    fn degenerate_problem_or_iterations_off_cap_table1_at_pattern() {
+        let paper_data = DataUsed::Paper("madelon".into());
+        let rows = [
+            row("ours", 10.0, 9000.0, "baseline"),
+            row("ato", 5.0, 5400.0, "exact"),
+            row("mir", 5.0, 1800.0, "exact"),
+            row("sir", 5.0, 900.0, "exact"),
+        ];
+        let refs: Vec<&SeedingRow> = rows.iter().collect();
+        let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5));
+        // ATO and MIR as the paper's; SIR at half the paper's #iter: 2x off.
+        assert_eq!(v[0].1, Verdict::Reproduced, "{:?}", v[0]);
+        assert_eq!(v[1].1, Verdict::Reproduced, "{:?}", v[1]);
+        assert_eq!(v[2].1, Verdict::PatternReproduced, "{:?}", v[2]);
+        assert!(v[2].2.contains("2.0x off"), "{}", v[2].2);
+        // Every point a support vector: every row at most pattern, with the reason.
+        let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(1.0));
+        assert!(v.iter().all(|x| x.1 == Verdict::PatternReproduced), "{v:?}");
+        assert!(v[0].2.contains("every training point a support vector"));
+        // The LibSVM row too.
+        assert_eq!(
+            baseline_verdict(0.0, 1.0, true, &paper_data, false),
+            Verdict::Reproduced
+        );
+        assert_eq!(
+            baseline_verdict(0.0, 1.0, true, &paper_data, true),
+            Verdict::PatternReproduced
+        );
+        assert!(degenerate(Some(0.98)).is_none() && degenerate(None).is_none());
+    }
+
+    /// Issue 18, 3 and 1: a Table 3 verdict needs at least two k that are
+    /// evidence (like with like, not milliseconds).
+    #[test]
+    fn table3_needs_two_k_that_are_evidence() {
+        let p = |k: &str, ours: f64, paper: f64| Table3Point {
+            k: k.into(),
+            ours,
+            paper,
+            not_evidence: None,
+        };
+        assert_eq!(table3_verdict(&[p("10", 3.0, 2.0)]), Verdict::NotRun);
+        let two = [p("3", 2.0, 1.5), p("10", 3.0, 2.0)];
+        assert_eq!(table3_verdict(&two), Verdict::PatternReproduced);
+        let peak_elsewhere = [p("3", 4.0, 1.5), p("10", 3.0, 2.0)];
+        assert_eq!(table3_verdict(&peak_elsewhere), Verdict::NotReproduced);
+        let base = row("ours", 0.01, 100.0, "baseline");
+        let sir = row("sir", 0.02, 50.0, "exact");
+        let short = Table3Point::of("3", &base, &sir, 1.5);
+        assert!(short
+            .not_evidence
+            .as_deref()
+            .unwrap()
+            .starts_with("too short"));
+        assert_eq!(table3_verdict(&[short, p("10", 3.0, 2.0)]), Verdict::NotRun);
+        let mut shared = row("sir", 5.0, 50.0, "exact");
+        shared.setup = "shared cache, 1 thread".into();
+        let unlike = Table3Point::of("3", &row("ours", 10.0, 100.0, "baseline"), &shared, 1.5);
+        assert!(unlike.not_evidence.is_some());
+    }
+
+    #[test]
+    fn baseline_and_loocv_rules() {
+        let sub = DataUsed::Substitute("x".into());
+        assert_eq!(
+            baseline_verdict(0.0, 1.2, false, &sub, false),
+            Verdict::PatternReproduced
+        );
+        assert_eq!(
+            baseline_verdict(21.5, 1.1, false, &sub, false),
+            Verdict::NotReproduced
+        );
+        // MNIST subset on raw pixels: 50.44% = its majority rate, as the paper's 50.85% is.
+        assert_eq!(
+            baseline_verdict(-0.41, 0.08, true, &sub, false),
+            Verdict::PatternReproduced
+        );
+        let paper = DataUsed::Paper("mnist".into());
+        assert_eq!(
+            baseline_verdict(-0.41, 0.08, true, &paper, false),
+            Verdict::NotReproduced
+        );
+        let pts = |v: &[(&str, f64)], setup: &str, scale: f64| {
+            v.iter()
+                .map(|(m, x)| LoocvPoint {
+                    method: m.to_string(),
+                    over_sir: *x,
+                    setup: setup.into(),
+                    total_s: x * scale,
+                })
+                .collect::<Vec<_>>()
+        };
+        let ok = [("ours", 5.0), ("sir", 1.0), ("mir", 0.9)];
+        assert_eq!(
+            loocv_verdict(&pts(&ok, "s", 1.0)).0,
+            Verdict::PatternReproduced
+        );
+        let avg_wins = [("ours", 5.0), ("sir", 1.0), ("avg", 0.5)];
+        assert_eq!(
+            loocv_verdict(&pts(&avg_wins, "s", 1.0)).0,
+            Verdict::NotReproduced
+        );
+        assert_eq!(
+            loocv_verdict(&pts(&[("sir", 1.0)], "s", 1.0)).0,
+            Verdict::NotRun
+        );
+        // Milliseconds, or a baseline with another cache: no verdict.
+        assert_eq!(loocv_verdict(&pts(&ok, "s", 0.01)).0, Verdict::NotRun);
+        let mut unlike = pts(&ok, "s", 1.0);
+        unlike[0].setup = "per-solve cache, 1 thread".into();
+        let (v, why) = loocv_verdict(&unlike);
+        assert_eq!(v, Verdict::NotRun);
+        assert!(why.unwrap().starts_with("not like with like"));
+    }
+}
