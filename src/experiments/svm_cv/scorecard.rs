@@ -173,7 +173,10 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     let published = Published::load();
     let typed: Vec<(&StoredRun, Vec<SvmRow>)> = runs
         .iter()
-        .map(|r| (*r, SvmRow::read(&r.records).unwrap_or_default()))
+        .map(|r| {
+            let rows = SvmRow::read(&r.records).unwrap_or_default();
+            (*r, super::variants::plain_names(rows))
+        })
         .collect();
     let records_of = |run: &str| -> &[SvmRow] {
         typed
