@@ -15,6 +15,7 @@
 
 pub mod ablation;
 pub mod config;
+mod flips;
 mod markdown;
 mod overview;
 mod plan;
@@ -85,6 +86,7 @@ impl Kind for SvmCvKind {
             .collect::<Result<Vec<_>, ExperimentError>>()?;
         // The benchmark first, then our SMO against svm-train.
         let (mut md, mut files) = seeding_render::benchmark_section(root, &typed)?;
+        md.push_str(&flips::section(&typed));
         let (vs_md, vs_files) = overview::overview(root, &typed)?;
         if md.is_empty() && vs_md.is_empty() {
             return Ok(None);

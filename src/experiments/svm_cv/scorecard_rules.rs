@@ -98,10 +98,13 @@ pub fn seeding_verdicts(
                     m,
                     Verdict::NotRun,
                     format!(
-                        "not like with like: the baseline ran with {}, {} with {} (the ablation configs compare them at equal cache and threads)",
+                        "not like with like: the baseline ran with {}, {} with {} (the ablation configs compare them at equal cache and threads); #iter {:.0} against {:.0}; {}",
                         base.setup,
                         m.to_uppercase(),
-                        r.setup
+                        r.setup,
+                        r.iterations,
+                        base.iterations,
+                        exactness_words(&[r])
                     ),
                 );
             }
