@@ -144,6 +144,31 @@ pub fn sv_fraction(records: &[SvmRow], dataset: &str, setting: &str, k: &str) ->
     (!f.is_empty()).then(|| f.iter().sum::<f64>() / f.len() as f64)
 }
 
+/// The timed runs of method `m`'s cell for (dataset, setting, k) in a
+/// run's records (`None` when it was timed once or has no rows).
+pub fn spread_of(
+    records: &[SvmRow],
+    dataset: &str,
+    setting: &str,
+    k: &str,
+    m: &str,
+) -> Option<Spread> {
+    let r = records.iter().find(|r| {
+        r.core.dataset == dataset
+            && r.setting == setting
+            && r.k == k
+            && r.core.method == m
+            && r.fold >= 0
+    })?;
+    Some(Spread {
+        median: r.wall_median_s?,
+        min: r.wall_min_s?,
+        max: r.wall_max_s?,
+        repeats: r.timing_repeats,
+    })
+    .filter(|s| s.repeats >= 2)
+}
+
 /// The paper's Table 1 row of a dataset as numbers.
 fn paper_table1(t: Option<&toml::Table>) -> PaperTable1 {
     let Some(t) = t else {
@@ -300,7 +325,9 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 .unwrap_or_default();
             let data = data_used(dataset, key, setting);
             let svf = sv_fraction(records_of(&run.name), dataset, setting, "10");
-            for (m, verdict, words) in seeding_verdicts(&rows, &paper1, &data, svf) {
+            let recs = records_of(&run.name);
+            let spread = |m: &str| spread_of(recs, dataset, setting, "10", m);
+            for (m, verdict, words) in seeding_verdicts(&rows, &paper1, &data, svf, &spread) {
                 out.push(ScoreRow {
                     paper: PAPER.into(),
                     artifact: format!(
@@ -364,7 +391,11 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                     };
                     let entry = &mut t3_rows[i];
                     if !entry.3.iter().any(|p| p.k == *k) {
-                        entry.3.push(Table3Point::of(k, b, s, paper));
+                        let recs = records_of(&run.name);
+                        let sp = |m: &str| spread_of(recs, &s.dataset, &s.setting, k, m);
+                        entry
+                            .3
+                            .push(Table3Point::of(k, b, s, paper, (sp("ours"), sp("sir"))));
                         if !entry.0.contains(&run.name) {
                             entry.0.push(run.name.clone());
                         }
