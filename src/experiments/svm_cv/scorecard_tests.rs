@@ -188,3 +188,40 @@ fn data_used_names_substitutes_and_the_mnist_scaling() {
         DataUsed::Substitute(w) if !w.contains("255")
     ));
 }
+
+/// Table 3 joins the k of two runs of one (dataset, setting), e.g. k = 3 and
+/// 10 timed five times and k = 100 timed once.
+#[test]
+fn table3_joins_the_k_of_several_runs() {
+    let all = madelon(10.0);
+    let (small, big): (Vec<SeedingRow>, Vec<SeedingRow>) = all
+        .into_iter()
+        .filter(|r| r.k != "n")
+        .partition(|r| r.k != "100");
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let r1 = run_with(d1.path(), "table3-madelon", &small);
+    let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
+    let rows = scorecard(&[&r1, &r2]);
+    let t3 = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 3, Madelon"))
+        .unwrap();
+    assert!(
+        t3.ours.contains("k=3") && t3.ours.contains("k=100"),
+        "{}",
+        t3.ours
+    );
+    assert!(
+        t3.ours.contains("`table3-madelon`, `table3-madelon-k100`"),
+        "{}",
+        t3.ours
+    );
+    assert_eq!(t3.verdict, Verdict::PatternReproduced);
+    // The k = 100 run alone is one k: no trend.
+    let rows = scorecard(&[&r2]);
+    let t3 = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 3, Madelon"))
+        .unwrap();
+    assert_eq!(t3.verdict, Verdict::NotRun, "{}", t3.ours);
+}

@@ -180,4 +180,56 @@ mod tests {
         assert!((a.std_over_tree.0 - 2.0).abs() < 1e-9);
         assert!(intervals(&r, "d", "pegasos", 999, 7).is_none());
     }
+
+    /// Independent noise at k = 5 and k = 100: the interval covers the
+    /// true ratio (0.5) and narrows with more repetitions.
+    #[test]
+    fn intervals_cover_the_true_ratio_and_narrow_with_more_repetitions() {
+        let noisy = |reps: usize| -> Vec<TreecvRow> {
+            let mut rng = seed::rng(3);
+            let mut out = Vec::new();
+            for rep in 0..reps {
+                for (m, o, _) in COLS {
+                    for (k, s) in [("5", 0.02), ("100", 0.01)] {
+                        // A sum of uniforms: close to normal, sd = s.
+                        let z: f64 = (0..12).map(|_| rng.random::<f64>()).sum::<f64>() - 6.0;
+                        out.push(TreecvRow {
+                            core: Core {
+                                dataset: "d".into(),
+                                method: m.into(),
+                                rep: Some(rep as i64),
+                                ..Core::default()
+                            },
+                            learner: "pegasos".into(),
+                            order: o.into(),
+                            k: k.into(),
+                            n: 100,
+                            estimate: 0.3 + s * z,
+                            ..TreecvRow::default()
+                        });
+                    }
+                }
+            }
+            out
+        };
+        let width = |c: &RatioIntervals| c.shrink[0].1 - c.shrink[0].0;
+        let few = intervals(&noisy(20), "d", "pegasos", 100, 1).unwrap();
+        let rows = noisy(400);
+        let many = intervals(&rows, "d", "pegasos", 100, 1).unwrap();
+        for (c, (lo, hi)) in many.shrink.iter().enumerate() {
+            // The sample's own ratio lies inside its interval, and near the
+            // true 0.5 (its s.e. is about 0.035 here).
+            let (m, o, _) = COLS[c];
+            let est = |k: &str| -> Vec<f64> {
+                rows.iter()
+                    .filter(|r| r.core.method == m && r.order == o && r.k == k)
+                    .map(|r| r.estimate)
+                    .collect()
+            };
+            let point = std(&est("100")) / std(&est("5"));
+            assert!(*lo < point && point < *hi, "{lo} {point} {hi}");
+            assert!((point - 0.5).abs() < 0.12 && hi - lo < 0.3, "{lo} {point} {hi}");
+        }
+        assert!(width(&many) < 0.5 * width(&few), "{many:?} {few:?}");
+    }
 }
