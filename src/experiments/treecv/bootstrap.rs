@@ -228,7 +228,10 @@ mod tests {
             };
             let point = std(&est("100")) / std(&est("5"));
             assert!(*lo < point && point < *hi, "{lo} {point} {hi}");
-            assert!((point - 0.5).abs() < 0.12 && hi - lo < 0.3, "{lo} {point} {hi}");
+            assert!(
+                (point - 0.5).abs() < 0.12 && hi - lo < 0.3,
+                "{lo} {point} {hi}"
+            );
         }
         assert!(width(&many) < 0.5 * width(&few), "{many:?} {few:?}");
     }

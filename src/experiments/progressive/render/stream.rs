@@ -99,7 +99,7 @@ pub(super) fn stream_section(
     let cols = panels.len().clamp(1, 2);
     let fig = Figure {
         title: format!("Progressive validation on data streams — run `{run}`"),
-        caption: "real data; one pass of each learner over a seeded random order; markers at log-spaced checkpoints; horizontal lines: the hold-out estimate (dashed, filled squares; train on the first 90%, test on the last 10%) and its hypothesis' test-set loss (solid, hollow markers), their markers at alternate checkpoints so that both show where they overlap".into(),
+        caption: "real data; one pass of each learner over a seeded random order; markers at log-spaced checkpoints; horizontal lines: the hold-out estimate (dashed, filled squares; train on the first 90%, test on the last 10%) and its hypothesis' test-set loss (solid, hollow diamonds), their markers at alternate checkpoints so that both show where they overlap".into(),
         rows: panels.len().div_ceil(cols),
         cols,
         panels,
@@ -200,11 +200,15 @@ fn stream_panel(data: &str, learner: &str, pts: &[&Row], summaries: &[&Row]) -> 
             at(ho, false),
             2,
         ));
-        series.push(line(
-            "test-set loss of the hold-out hypothesis".into(),
-            at(ht, true),
-            3,
-        ));
+        // A diamond, drawn hollow (a cross has no inside).
+        series.push(Series {
+            marker: 4,
+            ..line(
+                "test-set loss of the hold-out hypothesis".into(),
+                at(ht, true),
+                3,
+            )
+        });
     }
     // The hold-out estimate dashed with filled markers, its hypothesis'
     // loss solid with hollow ones: style and marker, not colour alone.
