@@ -265,6 +265,28 @@ fn fmt_secs(s: f64) -> String {
     }
 }
 
+/// A table of contents: a link to every `##` and `###` heading of `md`.
+fn contents(md: &str) -> String {
+    let mut out = String::from("## Contents\n\n");
+    for line in md.lines() {
+        let (indent, title) = if let Some(t) = line.strip_prefix("### ") {
+            ("  ", t)
+        } else if let Some(t) = line.strip_prefix("## ") {
+            ("", t)
+        } else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "{indent}- [{}](#{})",
+            title.replace('`', ""),
+            anchor(title)
+        );
+    }
+    out.push('\n');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,26 +312,4 @@ mod tests {
         assert_eq!(secs, Some(100.0));
         assert!(run_time(&m, secs).starts_with("100.0 s in the cells (resumed"));
     }
-}
-
-/// A table of contents: a link to every `##` and `###` heading of `md`.
-fn contents(md: &str) -> String {
-    let mut out = String::from("## Contents\n\n");
-    for line in md.lines() {
-        let (indent, title) = if let Some(t) = line.strip_prefix("### ") {
-            ("  ", t)
-        } else if let Some(t) = line.strip_prefix("## ") {
-            ("", t)
-        } else {
-            continue;
-        };
-        let _ = writeln!(
-            out,
-            "{indent}- [{}](#{})",
-            title.replace('`', ""),
-            anchor(title)
-        );
-    }
-    out.push('\n');
-    out
 }

@@ -213,7 +213,7 @@ pub fn seeding_verdicts(
 fn iterations_off(ours: f64, paper: &PaperTable1, m: &str) -> Option<String> {
     let p = paper.iterations_of(m)? / paper.libsvm_iterations;
     let r = ours / p;
-    (p.is_finite() && r.is_finite() && (r > ITER_OFF || r < 1.0 / ITER_OFF)).then(|| {
+    (p.is_finite() && r.is_finite() && !(1.0 / ITER_OFF..=ITER_OFF).contains(&r)).then(|| {
         format!(
             "{}'s #iter is {:.2} of the baseline's against the paper's {:.2} ({:.1}x off)",
             m.to_uppercase(),
