@@ -5,7 +5,6 @@
 
 use super::config::{Published, FIGURE2_SECTION};
 use super::rows::{groups, Timings, TreecvRow};
-use super::scorecard::paper_row;
 use crate::results::md_table::MdTable;
 use crate::results::scorecard::{DataUsed, ScoreRow, Verdict};
 use std::collections::BTreeMap;
@@ -131,6 +130,27 @@ fn randomization_factors(f: &Timings, p: &Published) -> (String, Vec<(Option<f64
         }
     }
     (table.markdown(), differ)
+}
+
+const PAPER: &str = "TreeCV (IJCAI 2015)";
+
+/// A scorecard row of the paper's `artifact` (compared under `rule` in
+/// `section`), "not run" until its `ours`, `data` and `verdict` are set.
+pub(super) fn paper_row(
+    artifact: String,
+    paper_value: String,
+    (rule, section): (&str, &str),
+) -> ScoreRow {
+    ScoreRow {
+        paper: PAPER.into(),
+        artifact,
+        paper_value,
+        ours: String::new(),
+        data: DataUsed::None,
+        verdict: Verdict::NotRun,
+        rule: rule.into(),
+        section: section.into(),
+    }
 }
 
 /// The Figure 2 verdict: the pattern (growing ratio, fast TreeCV LOOCV)

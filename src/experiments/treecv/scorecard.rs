@@ -5,6 +5,7 @@
 
 use super::bootstrap::{intervals, RatioIntervals};
 use super::config::{Published, PublishedTable};
+use super::figure2::paper_row;
 use super::rows::{groups, k_order, table2_head, Group, Stats, TreecvRow, COLS};
 use crate::results::md_table::MdTable;
 use crate::results::scorecard::{DataUsed, ScoreRow, Verdict};
@@ -12,8 +13,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 pub use super::config::{FIGURE2_SECTION, TABLE2_SECTION};
-
-const PAPER: &str = "TreeCV (IJCAI 2015)";
 
 /// A ratio of spreads below this "shrinks", above its inverse "grows".
 pub const SHRINK: f64 = 0.8;
@@ -394,25 +393,6 @@ pub fn overview(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> String {
     }
     md.push_str(&super::figure2::overview(runs, &p));
     md
-}
-
-/// A scorecard row of the paper's `artifact` (compared under `rule` in
-/// `section`), "not run" until its `ours`, `data` and `verdict` are set.
-pub(super) fn paper_row(
-    artifact: String,
-    paper_value: String,
-    (rule, section): (&str, &str),
-) -> ScoreRow {
-    ScoreRow {
-        paper: PAPER.into(),
-        artifact,
-        paper_value,
-        ours: String::new(),
-        data: DataUsed::None,
-        verdict: Verdict::NotRun,
-        rule: rule.into(),
-        section: section.into(),
-    }
 }
 
 /// The TreeCV rows of the scorecard, from every stored run of the kind
