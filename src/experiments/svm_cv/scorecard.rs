@@ -462,11 +462,19 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             let points: Vec<LoocvPoint> = rows
                 .iter()
                 .filter(|r| r.dataset == d && r.setting == st && r.k == "n")
-                .map(|r| LoocvPoint {
-                    method: r.method.clone(),
-                    over_sir: r.total_s / sir.total_s,
-                    setup: r.setup.clone(),
-                    total_s: r.total_s,
+                .map(|r| {
+                    let recs = records_of(&run.name);
+                    let sp = |m: &str| spread_of(recs, &d, &st, "n", m);
+                    // Medians where both were timed several times.
+                    let (s_t, r_t, _) =
+                        compare_times(sir.total_s, r.total_s, (sp("sir"), sp(&r.method)));
+                    LoocvPoint {
+                        method: r.method.clone(),
+                        over_sir: r_t / s_t,
+                        setup: r.setup.clone(),
+                        total_s: r_t,
+                        spread: sp(&r.method),
+                    }
                 })
                 .collect();
             any = true;
