@@ -115,23 +115,29 @@ pub fn figure1_check(rows: &[Row]) -> Option<(bool, String)> {
     // The rule allows 4 s.e. plus 1e-3 (a floor for means with a tiny
     // s.e.); the words report the plain distance in s.e.
     let mut within = true;
+    // Points whose repetitions all have the same true error (s.e. 0): their
+    // distance in s.e. is undefined; counted apart with the largest gap.
+    let (mut zero_se, mut zero_gap) = (0usize, 0.0f64);
     for x in &half {
         let diff = (x.true_exact.mean - x.expected_true).abs();
         within &= diff <= 4.0 * x.true_exact.se + 1e-3;
-        let z = if x.true_exact.se > 0.0 {
-            diff / x.true_exact.se
-        } else if diff == 0.0 {
-            0.0
+        if x.true_exact.se > 0.0 {
+            worst_z = worst_z.max(diff / x.true_exact.se);
         } else {
-            f64::INFINITY
-        };
-        worst_z = worst_z.max(z);
+            zero_se += 1;
+            zero_gap = zero_gap.max(diff);
+        }
     }
     let ok = checked > 0 && below == checked && within;
+    let zero = if zero_se > 0 {
+        format!(" ({zero_se} points with s.e. 0, largest gap {zero_gap:.1e})")
+    } else {
+        String::new()
+    };
     Some((
         ok,
         format!(
-            "progressive below hold-out at {below} of {checked} n; simulation vs closed form: worst {worst_z:.1} s.e. ({} reps)",
+            "progressive below hold-out at {below} of {checked} n; simulation vs closed form: worst {worst_z:.1} s.e.{zero} ({} reps)",
             half[0].true_exact.n
         ),
     ))
