@@ -34,7 +34,7 @@ LONG_CONFIGS      := $(wildcard configs/svm/*-paper.toml)
 QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # Datasets the reproduction configs read (fetched and verified first; files
 # already in the data directory are only verified).
-REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale madelon madelon.t
+REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale heart madelon madelon.t
 
 .PHONY: recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
 

@@ -72,7 +72,7 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
             git_commits_since(rev, kind.sources())
         });
         let mut md = r.markdown;
-        md.push_str(&footer(&manifest, &prov));
+        md.push_str(&footer(&manifest, &prov, cells_seconds(&records)));
         checked.push((run_name.clone(), prov));
         by_kind.push((manifest.kind.clone(), md));
         if !r.appendix.is_empty() {
@@ -190,12 +190,49 @@ fn papers_with_runs(rows: Vec<ScoreRow>) -> Vec<ScoreRow> {
         .collect()
 }
 
-/// The line under a run's section: config, seed, cells, revisions, machine, time.
-fn footer(m: &Manifest, prov: &Provenance) -> String {
-    let secs = match m.compute_seconds {
+/// The seconds the cells took, summed over cells from the records (each
+/// cell's `seconds`, the largest of its rows); `None` without that column.
+fn cells_seconds(records: &[Record]) -> Option<f64> {
+    use crate::results::Value;
+    let mut by_cell: std::collections::BTreeMap<String, f64> = std::collections::BTreeMap::new();
+    for r in records {
+        let cell = match r.get("cell")? {
+            Value::Str(s) => s.clone(),
+            v => format!("{v:?}"),
+        };
+        let secs = match r.get("seconds")? {
+            Value::Float(f) => *f,
+            Value::Int(i) => *i as f64,
+            _ => continue,
+        };
+        let e = by_cell.entry(cell).or_insert(0.0);
+        *e = e.max(secs);
+    }
+    (!by_cell.is_empty()).then(|| by_cell.values().sum())
+}
+
+/// The run's time in a footer: the cells' compute time (from the manifest,
+/// else summed from the records) and the wall time; a resumed run, whose
+/// last invocation loaded most cells, says so instead of showing the
+/// resume's seconds as the run's.
+fn run_time(m: &Manifest, from_records: Option<f64>) -> String {
+    let compute = m
+        .compute_seconds
+        .or(from_records.filter(|c| *c > m.seconds));
+    match compute {
+        Some(c) if m.seconds * (m.machine.cpus.max(1) as f64) < 0.5 * c => format!(
+            "{} in the cells (resumed: the last invocation took {} wall, loading the cells an earlier one computed)",
+            fmt_secs(c),
+            fmt_secs(m.seconds)
+        ),
         Some(c) => format!("{} compute, {} wall", fmt_secs(c), fmt_secs(m.seconds)),
         None => fmt_secs(m.seconds),
-    };
+    }
+}
+
+/// The line under a run's section: config, seed, cells, revisions, machine, time.
+fn footer(m: &Manifest, prov: &Provenance, cells_secs: Option<f64>) -> String {
+    let secs = run_time(m, cells_secs);
     let workdir = match &m.workdir_git_revision {
         Some(w) if w != m.git_revision.trim_end_matches("-dirty") => {
             format!(", started in a checkout at {}", short(w))
@@ -248,4 +285,31 @@ fn contents(md: &str) -> String {
     }
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 18: a resumed run's footer shows the cells' time, not the
+    /// resume's seconds.
+    #[test]
+    fn a_resumed_runs_footer_shows_the_cells_time() {
+        let mut m: Manifest = serde_json::from_str(r#"{"kind":"svm_cv","name":"s","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":2,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"release","rustc":"r"},"started_unix":0,"seconds":0.1,"compute_seconds":1380.0,"files":[]}"#).unwrap();
+        let t = run_time(&m, None);
+        assert!(t.starts_with("23.0 min in the cells (resumed"), "{t}");
+        m.seconds = 700.0;
+        assert_eq!(run_time(&m, None), "23.0 min compute, 11.7 min wall");
+        // An older manifest without compute seconds: summed from the records.
+        m.compute_seconds = None;
+        m.seconds = 0.1;
+        let mut rec = Record::default();
+        rec.set("cell", "a");
+        rec.set("seconds", 50.0);
+        let mut rec2 = rec.clone();
+        rec2.set("cell", "b");
+        let secs = cells_seconds(&[rec.clone(), rec, rec2]);
+        assert_eq!(secs, Some(100.0));
+        assert!(run_time(&m, secs).starts_with("100.0 s in the cells (resumed"));
+    }
 }

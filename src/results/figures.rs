@@ -148,6 +148,17 @@ pub(crate) fn register_fonts() {
     });
 }
 
+/// The lower end of an error bar `y − err`; on a log axis a bar reaching
+/// zero or below is cut at `y` (its lower half cannot be drawn).
+fn bar_low(y: f64, err: f64, log: bool) -> f64 {
+    let low = y - err.abs();
+    if log && low <= 0.0 {
+        y
+    } else {
+        low
+    }
+}
+
 fn tx(v: f64, log: bool) -> f64 {
     if log {
         v.max(1e-300).log10()
@@ -413,7 +424,7 @@ fn draw_series<DB: DrawingBackend>(
     let bars = s.points.iter().filter(|q| q.2 > 0.0).map(|q| {
         PathElement::new(
             vec![
-                (tx(q.0, lx), tx(q.1 - q.2, ly)),
+                (tx(q.0, lx), tx(bar_low(q.1, q.2, ly), ly)),
                 (tx(q.0, lx), tx(q.1 + q.2, ly)),
             ],
             color.stroke_width(1),
@@ -507,7 +518,7 @@ fn draw_panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, p: &Panel) -> R
     let (y0, y1) = range(p.series.iter().flat_map(|s| {
         s.points.iter().flat_map(|q| {
             [
-                tx(q.1 - q.2.abs(), p.log_y),
+                tx(bar_low(q.1, q.2, p.log_y), p.log_y),
                 tx(q.1 + q.2.abs(), p.log_y),
                 tx(q.1, p.log_y),
             ]

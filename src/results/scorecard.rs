@@ -20,6 +20,14 @@ pub enum Verdict {
     /// within the stated tolerances; the numbers are not comparable
     /// (substitute or synthetic data, another machine).
     PatternReproduced,
+    /// Part of the paper's pattern holds and part does not (the row says
+    /// which), or it holds on the point estimates but not at the stated
+    /// confidence.
+    PartlyReproduced,
+    /// A theorem checked by simulation: no row of the simulation contradicts
+    /// it at the stated confidence. Not a reproduction of a table, and
+    /// counted apart from them.
+    NotContradicted,
     /// Our records contradict the paper's value or pattern.
     NotReproduced,
     /// The harness can run it, but no stored run has the records.
@@ -34,6 +42,8 @@ impl Verdict {
         match self {
             Verdict::Reproduced => "reproduced",
             Verdict::PatternReproduced => "pattern reproduced",
+            Verdict::PartlyReproduced => "partly reproduced",
+            Verdict::NotContradicted => "not contradicted by the simulation",
             Verdict::NotReproduced => "NOT reproduced",
             Verdict::NotRun => "not run",
             Verdict::NotBuilt => "not built",
@@ -66,7 +76,8 @@ impl DataUsed {
     }
 }
 
-/// One row of the scorecard.
+/// One row of the scorecard: a sub-row (one dataset, setting or method) of
+/// a paper artifact ([`ScoreRow::paper_artifact`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreRow {
     /// Short paper name, e.g. `TreeCV (IJCAI 2015)`.
@@ -116,6 +127,92 @@ pub fn anchor(title: &str) -> String {
         .collect()
 }
 
+impl ScoreRow {
+    /// The paper artifact this row is a sub-row of: the artifact's name up
+    /// to its first `", "` or `" ("` (`Table 1, Adult: SIR row` → `Table 1`,
+    /// `Figure 2 (run)` → `Figure 2`; a name without either is its own
+    /// artifact).
+    pub fn paper_artifact(&self) -> &str {
+        let a = self.artifact.as_str();
+        let cut = [a.find(", "), a.find(" (")].into_iter().flatten().min();
+        cut.map_or(a, |i| &a[..i])
+    }
+}
+
+/// The verdicts in the order they are counted and printed.
+pub const VERDICTS: [Verdict; 7] = [
+    Verdict::Reproduced,
+    Verdict::PatternReproduced,
+    Verdict::PartlyReproduced,
+    Verdict::NotContradicted,
+    Verdict::NotReproduced,
+    Verdict::NotRun,
+    Verdict::NotBuilt,
+];
+
+/// The headline: one line per paper artifact (a table, a figure, a
+/// conclusion, a theorem) with how many sub-rows (datasets, settings,
+/// methods) it has and their verdicts, and a sentence counting artifacts
+/// and sub-rows. Theorems checked by simulation ("not contradicted") are
+/// counted apart from reproduced tables and figures.
+pub fn headline(rows: &[ScoreRow]) -> String {
+    let mut arts: Vec<(&str, &str, Vec<Verdict>)> = Vec::new();
+    for r in rows {
+        let a = r.paper_artifact();
+        match arts.iter_mut().find(|x| x.0 == r.paper && x.1 == a) {
+            Some(x) => x.2.push(r.verdict),
+            None => arts.push((&r.paper, a, vec![r.verdict])),
+        }
+    }
+    let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
+    let ran = |vs: &[Verdict]| {
+        vs.iter()
+            .any(|v| !matches!(v, Verdict::NotRun | Verdict::NotBuilt))
+    };
+    let n_ran = arts.iter().filter(|a| ran(&a.2)).count();
+    let theorems = arts
+        .iter()
+        .filter(|a| a.2.iter().all(|v| *v == Verdict::NotContradicted))
+        .count();
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "{} paper artifacts ({} with at least one sub-row run), judged in {} sub-rows (one per dataset, setting or method). Sub-rows: {} reproduced, {} pattern reproduced, {} partly reproduced, {} NOT reproduced, {} not run, {} not built; and {} not contradicted by the simulation ({} theorems checked by simulation, not counted with reproduced tables). Every verdict is computed from the stored records by the rule in its row (code: `Kind::scorecard`).\n",
+        arts.len(),
+        n_ran,
+        rows.len(),
+        count(Verdict::Reproduced),
+        count(Verdict::PatternReproduced),
+        count(Verdict::PartlyReproduced),
+        count(Verdict::NotReproduced),
+        count(Verdict::NotRun),
+        count(Verdict::NotBuilt),
+        count(Verdict::NotContradicted),
+        theorems,
+    );
+    let _ = writeln!(md, "| paper | artifact | sub-rows | their verdicts |");
+    let _ = writeln!(md, "|---|---|---|---|");
+    for (paper, a, vs) in &arts {
+        let words: Vec<String> = VERDICTS
+            .iter()
+            .filter_map(|v| {
+                let c = vs.iter().filter(|x| *x == v).count();
+                (c > 0).then(|| format!("{c} {}", v.label()))
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} |",
+            cell(paper),
+            cell(a),
+            vs.len(),
+            words.join(", ")
+        );
+    }
+    md.push('\n');
+    md
+}
+
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
@@ -123,17 +220,7 @@ fn cell(s: &str) -> String {
 /// The scorecard as a Markdown table, with a count of each verdict above it.
 pub fn markdown(rows: &[ScoreRow]) -> String {
     let mut md = String::new();
-    let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
-    let _ = writeln!(
-        md,
-        "{} artifacts: {} reproduced, {} pattern reproduced, {} not reproduced, {} not run, {} not built. Every verdict is computed from the stored records by the rule in its row (code: `Kind::scorecard`).\n",
-        rows.len(),
-        count(Verdict::Reproduced),
-        count(Verdict::PatternReproduced),
-        count(Verdict::NotReproduced),
-        count(Verdict::NotRun),
-        count(Verdict::NotBuilt)
-    );
+    md.push_str(&headline(rows));
     // Rules are long and shared by rows: numbered once under the table.
     let mut rules: Vec<&str> = Vec::new();
     for r in rows {
@@ -199,5 +286,54 @@ mod tests {
         assert!(md.contains("(#run-x)"));
         assert!(md.contains("1 \\| 2"));
         assert!(md.contains("SYNTHETIC: gen"));
+    }
+
+    /// Issue 18, 7: artifacts are counted per paper artifact with their
+    /// datasets and settings as sub-rows, and theorems apart.
+    #[test]
+    fn headline_counts_paper_artifacts_and_keeps_theorems_apart() {
+        let row = |artifact: &str, verdict: Verdict| ScoreRow {
+            paper: "P".into(),
+            artifact: artifact.into(),
+            paper_value: String::new(),
+            ours: String::new(),
+            data: DataUsed::None,
+            verdict,
+            rule: "r".into(),
+            section: "s".into(),
+        };
+        let rows = [
+            row(
+                "Table 1, Adult: SIR row (setting `paper`)",
+                Verdict::Reproduced,
+            ),
+            row("Table 1, Heart: SIR row", Verdict::NotRun),
+            row("Figure 2 (run-a)", Verdict::PartlyReproduced),
+            row("Theorem 1", Verdict::NotContradicted),
+            row("Conclusion: A(5,10) beats B", Verdict::NotReproduced),
+        ];
+        assert_eq!(rows[0].paper_artifact(), "Table 1");
+        assert_eq!(rows[2].paper_artifact(), "Figure 2");
+        assert_eq!(rows[4].paper_artifact(), "Conclusion: A(5,10) beats B");
+        let h = headline(&rows);
+        assert!(
+            h.starts_with(
+                "4 paper artifacts (4 with at least one sub-row run), judged in 5 sub-rows"
+            ),
+            "{h}"
+        );
+        assert!(h.contains("1 reproduced, 0 pattern reproduced, 1 partly reproduced, 1 NOT reproduced, 1 not run"), "{h}");
+        assert!(
+            h.contains("1 not contradicted by the simulation (1 theorems"),
+            "{h}"
+        );
+        assert!(
+            h.contains("| P | Table 1 | 2 | 1 reproduced, 1 not run |"),
+            "{h}"
+        );
+        // A theorem that the simulation contradicts is no longer counted as a theorem row.
+        let mut bad = rows.clone();
+        bad[3].verdict = Verdict::NotReproduced;
+        assert!(headline(&bad).contains("0 not contradicted by the simulation (0 theorems"));
     }
 }

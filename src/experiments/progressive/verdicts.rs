@@ -112,15 +112,41 @@ pub fn figure1_check(rows: &[Row]) -> Option<(bool, String)> {
             }
         }
     }
+    // The rule allows 4 s.e. plus 1e-3 (a floor for means with a tiny
+    // s.e.); the words report the plain distance in s.e.
+    let mut within = true;
+    // Points whose repetitions all have the same true error (s.e. 0): their
+    // distance in s.e. is undefined; counted apart with the largest gap.
+    let (mut zero_se, mut zero_gap) = (0usize, 0.0f64);
+    let mut worst = (0.0f64, 0.0f64);
     for x in &half {
-        let z = (x.true_exact.mean - x.expected_true).abs() / (x.true_exact.se + 1e-3 / 4.0);
-        worst_z = worst_z.max(z);
+        let diff = (x.true_exact.mean - x.expected_true).abs();
+        within &= diff <= 4.0 * x.true_exact.se + 1e-3;
+        // A gap below 1e-9 is floating-point rounding of an exact equality
+        // (the closed form and a constant simulation), not a distance.
+        let diff = if diff < 1e-9 { 0.0 } else { diff };
+        if x.true_exact.se > 0.0 {
+            if diff / x.true_exact.se > worst_z {
+                worst_z = diff / x.true_exact.se;
+                worst = (diff, x.true_exact.se);
+            }
+        } else {
+            zero_se += 1;
+            zero_gap = zero_gap.max(diff);
+        }
     }
-    let ok = checked > 0 && below == checked && worst_z <= 4.0;
+    let ok = checked > 0 && below == checked && within;
+    let zero = if zero_se > 0 {
+        format!(" ({zero_se} points with s.e. 0, largest gap {zero_gap:.1e})")
+    } else {
+        String::new()
+    };
     Some((
         ok,
         format!(
-            "progressive below hold-out at {below} of {checked} n; simulation vs closed form: worst {worst_z:.1} s.e. ({} reps)",
+            "progressive below hold-out at {below} of {checked} n; simulation vs closed form: worst {worst_z:.1} s.e. (a gap of {:.1e} with s.e. {:.1e}; the rule allows 4 s.e. + 1e-3; gaps below 1e-9 are rounding, counted as 0){zero} ({} reps)",
+            worst.0,
+            worst.1,
             half[0].true_exact.n
         ),
     ))
@@ -264,11 +290,11 @@ fn theorem(t: u32, runs: &[&TypedRun]) -> Option<TheoremOutcome> {
 }
 
 const THEOREMS: [(&str, &str, &str); 5] = [
-    ("Theorem 1", "every moment E|ê−ē|^m of the k-fold estimate ≤ the n/k hold-out's", "reproduced: no (n, k, m) row where the k-fold moment is significantly larger (paired 95% interval)"),
-    ("Theorem 2", "strictly smaller for m ≥ 2, 2 < k < n", "reproduced: every (n, k, m ≥ 2, 2 < k < n) row has the k-fold moment significantly smaller"),
-    ("Theorem 3", "Pr[ê − ē > a] ≤ exp(−2a²n/k) for the k-fold estimate", "reproduced: no (n, k, a) row where the lower end of the Wilson 95% interval of either tail exceeds the bound"),
-    ("Theorem 4", "Pr[ê_P − ē_P > a] ≤ exp(−2a²s) for progressive validation", "reproduced: no (n, s, a) row where the lower end of the Wilson 95% interval of either tail exceeds the bound"),
-    ("Theorem 5", "E(ê_P − ē_P)² ≤ E(ê'_P − ē_P)² (progressive no worse than a fresh hold-out of s)", "reproduced: no (n_train, s) row where fresh − progressive is significantly negative"),
+    ("Theorem 1", "every moment E|ê−ē|^m of the k-fold estimate ≤ the n/k hold-out's", "not contradicted by the simulation: no (n, k, m) row where the k-fold moment is significantly larger (paired 95% interval)"),
+    ("Theorem 2", "strictly smaller for m ≥ 2, 2 < k < n", "not contradicted by the simulation: every (n, k, m ≥ 2, 2 < k < n) row has the k-fold moment significantly smaller"),
+    ("Theorem 3", "Pr[ê − ē > a] ≤ exp(−2a²n/k) for the k-fold estimate", "not contradicted by the simulation: no (n, k, a) row where the lower end of the Wilson 95% interval of either tail exceeds the bound"),
+    ("Theorem 4", "Pr[ê_P − ē_P > a] ≤ exp(−2a²s) for progressive validation", "not contradicted by the simulation: no (n, s, a) row where the lower end of the Wilson 95% interval of either tail exceeds the bound"),
+    ("Theorem 5", "E(ê_P − ē_P)² ≤ E(ê'_P − ē_P)² (progressive no worse than a fresh hold-out of s)", "not contradicted by the simulation: no (n_train, s) row where fresh − progressive is significantly negative"),
 ];
 
 /// One of the paper's artifacts on the scorecard.
@@ -277,6 +303,9 @@ struct Artifact<'a> {
     /// The paper's value when a run checks it.
     claim: &'a str,
     rule: &'a str,
+    /// The verdict when the check holds: `Reproduced` for a table, figure
+    /// or conclusion; `NotContradicted` for a theorem checked by simulation.
+    holds: Verdict,
 }
 
 /// What a run found for an artifact: our words, whether it reproduces, the
@@ -293,7 +322,7 @@ impl Artifact<'_> {
                 ours,
                 data.clone(),
                 if ok {
-                    Verdict::Reproduced
+                    self.holds
                 } else {
                     Verdict::NotReproduced
                 },
@@ -343,6 +372,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     out.push(Artifact {
         name: "Figure 1 (true error against n)",
         claim: "progressive validation's hypothesis has a lower true error than the hold-out's at every n",
+        holds: Verdict::Reproduced,
         rule: "reproduced: progressive's mean true error below the hold-out's at every n where the hold-out's exceeds 0.01, and every simulated mean within 4 s.e. (+1e-3) of the closed form",
     }
     .row(
@@ -355,6 +385,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     out.push(Artifact {
         name: "Section 5 table",
         claim: &format!("{published_rows} (true error / discrepancy)"),
+        holds: Verdict::Reproduced,
         rule: "reproduced: with the best-fitting tie rule, every row's true error and |true − estimate| within 2 published ± of the paper's",
     }
     .row(
@@ -376,6 +407,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     out.push(Artifact {
         name: "Conclusion: PV(5,10) estimates better than Hold-out(9,10)",
         claim: "|true − est.| .088 ± .011 against .109 ± .015",
+        holds: Verdict::Reproduced,
         rule: "reproduced: PV(5,10)'s mean |true − estimate| smaller than Hold-out(9,10)'s by more than 2 s.e. (Welch z test on the 1000 repetitions, best-fitting tie rule); a tie (|z| ≤ 2) or the reverse: not reproduced",
     }
     .row(
@@ -393,6 +425,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     out.push(Artifact {
         name: "Conclusion: progressive with n = 15 beats hold-out with n = 19",
         claim: "Figure 1: progressive at n = 15 below hold-out at n = 19",
+        holds: Verdict::Reproduced,
         rule: "reproduced: the progressive hypothesis' mean true error at n = 15 below the hold-out's at n = 19 by more than 2 s.e. (Welch z test)",
     }
     .row(
@@ -438,7 +471,13 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             let words = format!("{} rows checked: {}", o.rows, o.words);
             (words, o.violations == 0, &data, section.clone())
         });
-        out.push(Artifact { name, claim, rule }.row(checked, (claim, &section)));
+        let theorem = Artifact {
+            name,
+            claim,
+            rule,
+            holds: Verdict::NotContradicted,
+        };
+        out.push(theorem.row(checked, (claim, &section)));
     }
     out
 }
@@ -583,6 +622,47 @@ mod tests {
             .iter()
             .filter(|x| x.artifact.starts_with("Theorem"))
             .all(|x| x.verdict == Verdict::NotRun));
+    }
+
+    /// Issue 18, 7: a theorem the simulation does not contradict is "not
+    /// contradicted by the simulation", never "reproduced"; one it
+    /// contradicts is NOT reproduced.
+    #[test]
+    fn theorems_are_not_contradicted_or_contradicted_never_reproduced() {
+        // Theorem 5 rows: progressive's squared deviation against a fresh
+        // hold-out's; `prog_dev` and `fresh_dev` alternate in sign.
+        let rows = |prog_dev: f64, fresh_dev: f64| -> Vec<Row> {
+            (0..200usize)
+                .map(|rep| {
+                    let sign = if rep % 2 == 0 { 1.0 } else { -1.0 };
+                    Row {
+                        study: "progressive_check".into(),
+                        learner: "eliminator".into(),
+                        n_train: Some(5),
+                        s: Some(10),
+                        estimate: Some(0.3 + sign * prog_dev),
+                        true_error: Some(0.3),
+                        fresh_estimate: Some(0.3 + sign * fresh_dev),
+                        ..Row::new(Core::default(), rep, "synthetic-bkl".into(), "progressive")
+                    }
+                })
+                .collect()
+        };
+        let verdict = |rows: Vec<Row>| {
+            let run = StoredRun {
+                name: "th".into(),
+                dir: std::path::PathBuf::new(),
+                manifest: serde_json::from_str(r#"{"kind":"progressive","name":"th","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
+                records: to_records(&rows).unwrap(),
+            };
+            let out = scorecard(&[&run]);
+            let t5 = out.iter().find(|x| x.artifact == "Theorem 5").unwrap();
+            (t5.verdict, t5.rule.clone())
+        };
+        let (v, rule) = verdict(rows(0.0, 0.1));
+        assert_eq!(v, Verdict::NotContradicted);
+        assert!(rule.starts_with("not contradicted by the simulation"));
+        assert_eq!(verdict(rows(0.1, 0.0)).0, Verdict::NotReproduced);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 pub mod ablation;
 pub mod config;
 pub mod cost;
+mod flips;
 mod markdown;
 mod overview;
 mod plan;
@@ -23,8 +24,10 @@ mod render;
 pub mod rows;
 mod run;
 pub mod scorecard;
+mod scorecard_rules;
 mod seeded;
 mod seeding_render;
+mod variants;
 
 pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 
@@ -63,7 +66,7 @@ impl Kind for SvmCvKind {
         records: &[Record],
     ) -> Result<Rendered, ExperimentError> {
         let c: SvmCvConfig = config.parse()?;
-        let rows = SvmRow::read(records)?;
+        let rows = variants::plain_names(SvmRow::read(records)?);
         let (mut md, mut files) = render::render(dir, &c, &rows)?;
         let (seeding_md, seeding_files) = seeding_render::render(dir, c.name.get_ref(), &rows)?;
         md.push_str(&seeding_md);
@@ -78,10 +81,13 @@ impl Kind for SvmCvKind {
     ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
         let typed = runs
             .iter()
-            .map(|(name, records)| Ok((name.clone(), SvmRow::read(records)?)))
+            .map(|(name, records)| {
+                Ok((name.clone(), variants::plain_names(SvmRow::read(records)?)))
+            })
             .collect::<Result<Vec<_>, ExperimentError>>()?;
         // The benchmark first, then our SMO against svm-train.
         let (mut md, mut files) = seeding_render::benchmark_section(root, &typed)?;
+        md.push_str(&flips::section(&typed));
         let (vs_md, vs_files) = overview::overview(root, &typed)?;
         if md.is_empty() && vs_md.is_empty() {
             return Ok(None);

@@ -16,7 +16,9 @@ use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
 use std::path::{Path, PathBuf};
 
+mod bootstrap;
 pub mod config;
+mod figure2;
 mod plan;
 mod render;
 pub mod rows;
@@ -62,14 +64,24 @@ impl Kind for TreecvKind {
 
     fn overview(
         &self,
-        _root: &Path,
+        root: &Path,
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
         let typed = runs
             .iter()
             .map(|(name, records)| Ok((name.clone(), from_records(records)?)))
             .collect::<Result<Vec<_>, ExperimentError>>()?;
-        let md = scorecard::overview(&typed);
+        // The bootstrap intervals are seeded from each run's config seed, as
+        // its manifest records it.
+        let seeds: scorecard::Seeds = runs
+            .iter()
+            .filter_map(|(name, _)| {
+                let text = std::fs::read(root.join(name).join("manifest.json")).ok()?;
+                let m: crate::results::manifest::Manifest = serde_json::from_slice(&text).ok()?;
+                Some((name.clone(), m.seed))
+            })
+            .collect();
+        let md = scorecard::overview(&typed, &seeds);
         Ok((!md.is_empty()).then_some((md, Vec::new())))
     }
 
@@ -80,6 +92,10 @@ impl Kind for TreecvKind {
             .iter()
             .filter_map(|r| Some((r.name.clone(), from_records(&r.records).ok()?)))
             .collect();
-        scorecard::scorecard(&typed)
+        let seeds: scorecard::Seeds = runs
+            .iter()
+            .map(|r| (r.name.clone(), r.manifest.seed))
+            .collect();
+        scorecard::scorecard(&typed, &seeds)
     }
 }

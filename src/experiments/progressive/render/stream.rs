@@ -99,7 +99,7 @@ pub(super) fn stream_section(
     let cols = panels.len().clamp(1, 2);
     let fig = Figure {
         title: format!("Progressive validation on data streams — run `{run}`"),
-        caption: "real data; one pass of each learner over a seeded random order; markers at log-spaced checkpoints; dashed horizontal lines: the hold-out estimate (train on the first 90%, test on the last 10%) and its hypothesis' test-set loss".into(),
+        caption: "real data; one pass of each learner over a seeded random order; markers at log-spaced checkpoints; horizontal lines: the hold-out estimate (dashed, filled squares; train on the first 90%, test on the last 10%) and its hypothesis' test-set loss (solid, hollow diamonds), their markers at alternate checkpoints so that both show where they overlap".into(),
         rows: panels.len().div_ceil(cols),
         cols,
         panels,
@@ -177,22 +177,46 @@ fn stream_panel(data: &str, learner: &str, pts: &[&Row], summaries: &[&Row]) -> 
     ];
     if let Some(s) = sum {
         let (ho, ht) = (value(s.holdout_estimate), value(s.holdout_true));
+        // Two horizontal lines that often nearly coincide: markers at
+        // alternate checkpoints (even for the estimate, odd for the
+        // hypothesis' loss) so that both stay visible where they overlap.
+        let at = |y: f64, odd: bool| -> Vec<(f64, f64, f64)> {
+            let mut v: Vec<(f64, f64, f64)> = xs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (i % 2 == 1) == odd)
+                .map(|(_, x)| (*x, y, 0.0))
+                .collect();
+            if v.first().is_none_or(|p| p.0 > x0) {
+                v.insert(0, (x0, y, 0.0));
+            }
+            if v.last().is_none_or(|p| p.0 < x1) {
+                v.push((x1, y, 0.0));
+            }
+            v
+        };
         series.push(line(
             format!("hold-out estimate (last {} points)", int(s.s)),
-            vec![(x0, ho, 0.0), (x1, ho, 0.0)],
+            at(ho, false),
             2,
         ));
-        series.push(line(
-            "test-set loss of the hold-out hypothesis".into(),
-            vec![(x0, ht, 0.0), (x1, ht, 0.0)],
-            3,
-        ));
+        // A diamond, drawn hollow (a cross has no inside).
+        series.push(Series {
+            marker: 4,
+            ..line(
+                "test-set loss of the hold-out hypothesis".into(),
+                at(ht, true),
+                3,
+            )
+        });
     }
+    // The hold-out estimate dashed with filled markers, its hypothesis'
+    // loss solid with hollow ones: style and marker, not colour alone.
     let styles = (0..series.len())
         .map(|i| Style {
-            dashed: i >= 2,
+            dashed: i == 2,
             thin: false,
-            hollow: false,
+            hollow: i == 3,
         })
         .collect();
     Panel {

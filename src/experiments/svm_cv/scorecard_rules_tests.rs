@@ -1,0 +1,229 @@
+//! Tests of the Wen et al. verdict rules: each rule flipped by the numbers
+//! it reads.
+
+use super::*;
+
+fn row(m: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
+    SeedingRow {
+        dataset: "madelon".into(),
+        setting: "paper".into(),
+        k: "10".into(),
+        method: m.into(),
+        total_s: total,
+        iterations: iters,
+        accuracy_pct: 50.0,
+        majority_pct: 50.0,
+        exactness: exact.into(),
+        ..SeedingRow::default()
+    }
+}
+
+fn madelon_paper() -> PaperTable1 {
+    PaperTable1 {
+        accuracy: 50.0,
+        libsvm_iterations: 9000.0,
+        iterations: vec![("ato", 5408.0), ("mir", 1800.0), ("sir", 1800.0)],
+    }
+}
+
+/// Issue 18, 6: "exact" says what it means and where rows flipped.
+#[test]
+fn exactness_words_name_the_rule_and_the_flips() {
+    let mut a = row("sir", 1.0, 5.0, "exact");
+    a.rows_flipped = 1;
+    a.folds_changed = "3:117".into();
+    let b = row("mir", 1.0, 5.0, "exact");
+    let w = exactness_words(&[&&a, &&b]);
+    assert!(
+        w.contains("within 1e-3 relative") && w.contains("SIR flipped 1 row(s) (3:117)"),
+        "{w}"
+    );
+    let c = row("ato", 1.0, 5.0, "not exact");
+    assert!(exactness_words(&[&&c]).starts_with("NOT exact"));
+    assert!(exactness_words(&[&&b]).ends_with("no row flipped"));
+}
+
+/// Issue 18, 2: a degenerate problem (every point a support vector) or
+/// iterations far off the paper's cap a Table 1 row at "pattern".
+#[test]
+fn degenerate_problem_or_iterations_off_cap_table1_at_pattern() {
+    let paper_data = DataUsed::Paper("madelon".into());
+    let rows = [
+        row("ours", 10.0, 9000.0, "baseline"),
+        row("ato", 5.0, 5400.0, "exact"),
+        row("mir", 5.0, 1800.0, "exact"),
+        row("sir", 5.0, 900.0, "exact"),
+    ];
+    let refs: Vec<&SeedingRow> = rows.iter().collect();
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &|_| None);
+    // ATO and MIR as the paper's; SIR at half the paper's #iter: 2x off.
+    assert_eq!(v[0].1, Verdict::Reproduced, "{:?}", v[0]);
+    assert_eq!(v[1].1, Verdict::Reproduced, "{:?}", v[1]);
+    assert_eq!(v[2].1, Verdict::PatternReproduced, "{:?}", v[2]);
+    assert!(v[2].2.contains("2.0x off"), "{}", v[2].2);
+    // Every point a support vector: every row at most pattern, with the reason.
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(1.0), &|_| None);
+    assert!(v.iter().all(|x| x.1 == Verdict::PatternReproduced), "{v:?}");
+    assert!(v[0].2.contains("every training point a support vector"));
+    // The LibSVM row is not capped: matching the paper's accuracy and
+    // iterations reproduces that row (its words say the problem is degenerate).
+    assert_eq!(
+        baseline_verdict(0.0, 1.0, true, &paper_data),
+        Verdict::Reproduced
+    );
+    assert_eq!(
+        baseline_verdict(0.0, 1.2, true, &paper_data),
+        Verdict::PatternReproduced
+    );
+    assert!(degenerate(Some(0.98)).is_none() && degenerate(None).is_none());
+}
+
+/// Issue 18, 3 and 1: a Table 3 verdict needs at least two k that are
+/// evidence (like with like, not milliseconds).
+#[test]
+fn table3_needs_two_k_that_are_evidence() {
+    let p = |k: &str, ours: f64, paper: f64| Table3Point {
+        k: k.into(),
+        ours,
+        paper,
+        not_evidence: None,
+    };
+    assert_eq!(table3_verdict(&[p("10", 3.0, 2.0)]), Verdict::NotRun);
+    let two = [p("3", 2.0, 1.5), p("10", 3.0, 2.0)];
+    assert_eq!(table3_verdict(&two), Verdict::PatternReproduced);
+    let peak_elsewhere = [p("3", 4.0, 1.5), p("10", 3.0, 2.0)];
+    assert_eq!(table3_verdict(&peak_elsewhere), Verdict::NotReproduced);
+    let base = row("ours", 0.01, 100.0, "baseline");
+    let sir = row("sir", 0.02, 50.0, "exact");
+    let short = Table3Point::of("3", &base, &sir, 1.5, (None, None));
+    assert!(short
+        .not_evidence
+        .as_deref()
+        .unwrap()
+        .starts_with("too short"));
+    assert_eq!(table3_verdict(&[short, p("10", 3.0, 2.0)]), Verdict::NotRun);
+    let mut shared = row("sir", 5.0, 50.0, "exact");
+    shared.setup = "shared cache, 1 thread".into();
+    let unlike = Table3Point::of(
+        "3",
+        &row("ours", 10.0, 100.0, "baseline"),
+        &shared,
+        1.5,
+        (None, None),
+    );
+    assert!(unlike.not_evidence.is_some());
+}
+
+/// Issue 18, timings: cells timed several times are compared on their
+/// medians, and overlapping ranges are no evidence.
+#[test]
+fn timed_runs_use_the_median_and_overlapping_spreads_are_no_evidence() {
+    let paper_data = DataUsed::Paper("madelon".into());
+    let rows = [
+        row("ours", 10.0, 9000.0, "baseline"),
+        row("sir", 5.0, 1800.0, "exact"),
+    ];
+    let refs: Vec<&SeedingRow> = rows.iter().collect();
+    let sp = |median: f64, min: f64, max: f64| Spread {
+        median,
+        min,
+        max,
+        repeats: 5,
+    };
+    let apart = |m: &str| match m {
+        "ours" => Some(sp(10.0, 9.5, 10.5)),
+        _ => Some(sp(5.0, 4.8, 5.3)),
+    };
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &apart);
+    assert_eq!(v[2].1, Verdict::Reproduced, "{:?}", v[2]);
+    let overlap = |m: &str| match m {
+        "ours" => Some(sp(10.0, 6.0, 14.0)),
+        _ => Some(sp(5.0, 4.8, 7.0)),
+    };
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &overlap);
+    assert_eq!(v[2].1, Verdict::NotRun);
+    assert!(v[2].2.contains("inside the spread"), "{}", v[2].2);
+    // The median decides, not the first run's total.
+    let (b, m, why) = compare_times(
+        1.0,
+        9.0,
+        (Some(sp(10.0, 9.5, 10.5)), Some(sp(5.0, 4.8, 5.3))),
+    );
+    assert_eq!((b, m, why), (10.0, 5.0, None));
+    let p = Table3Point::of(
+        "10",
+        &rows[0],
+        &rows[1],
+        2.0,
+        (overlap("ours"), overlap("sir")),
+    );
+    assert!(p.not_evidence.unwrap().contains("inside the spread"));
+}
+
+#[test]
+fn baseline_and_loocv_rules() {
+    let sub = DataUsed::Substitute("x".into());
+    assert_eq!(
+        baseline_verdict(0.0, 1.2, false, &sub),
+        Verdict::PatternReproduced
+    );
+    assert_eq!(
+        baseline_verdict(21.5, 1.1, false, &sub),
+        Verdict::NotReproduced
+    );
+    // MNIST subset on raw pixels: 50.44% = its majority rate, as the paper's 50.85% is.
+    assert_eq!(
+        baseline_verdict(-0.41, 0.08, true, &sub),
+        Verdict::PatternReproduced
+    );
+    let paper = DataUsed::Paper("mnist".into());
+    assert_eq!(
+        baseline_verdict(-0.41, 0.08, true, &paper),
+        Verdict::NotReproduced
+    );
+    let pts = |v: &[(&str, f64)], setup: &str, scale: f64| {
+        v.iter()
+            .map(|(m, x)| LoocvPoint {
+                method: m.to_string(),
+                over_sir: *x,
+                setup: setup.into(),
+                total_s: x * scale,
+                spread: None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let ok = [("ours", 5.0), ("sir", 1.0), ("mir", 0.9)];
+    assert_eq!(
+        loocv_verdict(&pts(&ok, "s", 1.0)).0,
+        Verdict::PatternReproduced
+    );
+    let avg_wins = [("ours", 5.0), ("sir", 1.0), ("avg", 0.5)];
+    assert_eq!(
+        loocv_verdict(&pts(&avg_wins, "s", 1.0)).0,
+        Verdict::NotReproduced
+    );
+    assert_eq!(
+        loocv_verdict(&pts(&[("sir", 1.0)], "s", 1.0)).0,
+        Verdict::NotRun
+    );
+    // Milliseconds, or a baseline with another cache: no verdict.
+    assert_eq!(loocv_verdict(&pts(&ok, "s", 0.01)).0, Verdict::NotRun);
+    let mut unlike = pts(&ok, "s", 1.0);
+    unlike[0].setup = "per-solve cache, 1 thread".into();
+    let (v, why) = loocv_verdict(&unlike);
+    assert_eq!(v, Verdict::NotRun);
+    assert!(why.unwrap().starts_with("not like with like"));
+    // The baseline's and SIR's timed runs overlap: no verdict.
+    let mut spread = pts(&ok, "s", 1.0);
+    for p in spread.iter_mut() {
+        p.spread = Some(Spread {
+            median: p.total_s,
+            min: 0.5,
+            max: 6.0,
+            repeats: 5,
+        });
+    }
+    let (v, why) = loocv_verdict(&spread);
+    assert_eq!(v, Verdict::NotRun);
+    assert!(why.unwrap().contains("inside the spread"));
+}

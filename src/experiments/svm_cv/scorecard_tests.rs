@@ -1,0 +1,229 @@
+//! Tests of the Wen et al. scorecard: verdicts through stored seeding tables
+//! and records.
+
+use super::super::rows::{SeedingRow, SvmRow};
+use super::super::scorecard::*;
+use crate::experiments::svm_cv::rows::write_rows;
+use crate::results::rows::{to_records, Core};
+use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
+
+fn row(m: &str, k: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
+    SeedingRow {
+        dataset: "madelon".into(),
+        setting: "paper".into(),
+        k: k.into(),
+        method: m.into(),
+        rest_s: total,
+        total_s: total,
+        iterations: iters,
+        accuracy_pct: 50.0,
+        majority_pct: 50.0,
+        speedup_vs_baseline: Some(1.0),
+        max_rel_objective_gap: Some(0.0),
+        exactness: exact.into(),
+        ..SeedingRow::default()
+    }
+}
+
+fn run_with(dir: &std::path::Path, name: &str, rows: &[SeedingRow]) -> StoredRun {
+    write_rows(rows, dir, "seeding").unwrap();
+    StoredRun {
+        name: name.into(),
+        dir: dir.to_path_buf(),
+        manifest: serde_json::from_str(r#"{"kind":"svm_cv","name":"s","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
+        records: Vec::new(),
+    }
+}
+
+/// Madelon at k = 3, 10, 100 (SIR's total at k = 10 given) and k = n.
+fn madelon(sir_total: f64) -> Vec<SeedingRow> {
+    let mut v = Vec::new();
+    for (k, base) in [("3", 8.0), ("10", 50.0), ("100", 600.0)] {
+        let sir = if k == "10" {
+            sir_total
+        } else {
+            base / (k.len() as f64 * 3.0)
+        };
+        v.push(row("ours", k, base, 9000.0, "baseline"));
+        v.push(row("ato", k, base * 0.5, 5000.0, "exact"));
+        v.push(row("mir", k, base * 0.3, 1800.0, "exact"));
+        v.push(row("sir", k, sir, 1800.0, "exact"));
+    }
+    for (m, t) in [
+        ("ours", 100.0),
+        ("avg", 3.0),
+        ("top", 3.0),
+        ("ato", 3.0),
+        ("mir", 0.9),
+        ("sir", 1.0),
+    ] {
+        let exact = if m == "ours" { "baseline" } else { "exact" };
+        v.push(row(m, "n", t, 100.0, exact));
+    }
+    v
+}
+
+/// The verdict of the first scorecard row whose artifact starts with `artifact`.
+fn verdict_of(rows: &[ScoreRow], artifact: &str) -> Verdict {
+    let r = rows.iter().find(|r| r.artifact.starts_with(artifact));
+    r.map_or(Verdict::NotRun, |r| r.verdict)
+}
+
+#[test]
+fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
+    let rows = scorecard(&[]);
+    assert!(rows
+        .iter()
+        .filter(|r| ["ATO row", "MIR row", "SIR row"]
+            .iter()
+            .any(|m| r.artifact.contains(m))
+            || r.artifact.starts_with("Table 3")
+            || r.artifact.starts_with("LOOCV"))
+        .all(|r| r.verdict == Verdict::NotRun));
+    let t1 = "Table 1, Madelon: SIR row (madelon, setting `paper`)";
+    let t1_ato = "Table 1, Madelon: ATO row (madelon, setting `paper`)";
+    let (t3, loocv) = ("Table 3, Madelon", "LOOCV figure (supplement), madelon");
+    let dir = tempfile::tempdir().unwrap();
+    let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &madelon(10.0))]);
+    assert_eq!(verdict_of(&rows, t1), Verdict::Reproduced);
+    assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
+    assert_eq!(verdict_of(&rows, t3), Verdict::PatternReproduced);
+    assert_eq!(verdict_of(&rows, loocv), Verdict::PatternReproduced);
+    // A baseline with another cache or thread count: no speed verdict,
+    // in Table 1, Table 3 and the LOOCV figure alike.
+    let mut unlike = madelon(10.0);
+    for r in unlike.iter_mut().filter(|r| r.method == "ours") {
+        r.setup = "per-solve cache, 1 thread".into();
+    }
+    let dir3 = tempfile::tempdir().unwrap();
+    let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]);
+    assert_eq!(verdict_of(&rows3, t1), Verdict::NotRun);
+    assert_eq!(verdict_of(&rows3, t3), Verdict::NotRun);
+    assert_eq!(verdict_of(&rows3, loocv), Verdict::NotRun);
+    // Milliseconds are no evidence of a speed-up.
+    let dir4 = tempfile::tempdir().unwrap();
+    let mut short = madelon(10.0);
+    for r in short.iter_mut() {
+        r.total_s *= 1e-3;
+    }
+    let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]);
+    assert_eq!(verdict_of(&rows4, t1), Verdict::NotRun);
+    assert_eq!(verdict_of(&rows4, t3), Verdict::NotRun);
+    // SIR now slower than the baseline at k = 10: its Table 1 row and
+    // Table 3 flip; ATO (still faster) keeps its own verdict (issue 18, 4).
+    let dir2 = tempfile::tempdir().unwrap();
+    let rows = scorecard(&[&run_with(dir2.path(), "seeding-madelon", &madelon(80.0))]);
+    assert_eq!(verdict_of(&rows, t1), Verdict::NotReproduced);
+    assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
+    assert_eq!(verdict_of(&rows, t3), Verdict::NotReproduced);
+    // Issue 18, 2: the baseline's records show every point a support
+    // vector: Madelon's Table 1 rows are at most "pattern", with why.
+    let dir5 = tempfile::tempdir().unwrap();
+    let mut run = run_with(dir5.path(), "seeding-madelon", &madelon(10.0));
+    let svm: Vec<SvmRow> = (0..10)
+        .map(|fold| SvmRow {
+            core: Core {
+                dataset: "madelon".into(),
+                method: "ours".into(),
+                ..Core::default()
+            },
+            setting: "paper".into(),
+            k: "10".into(),
+            fold,
+            n_train: 1800,
+            n_sv: 1800,
+            iterations: 900,
+            cv_accuracy_pct: Some(50.0),
+            majority_pct: 50.0,
+            ..SvmRow::default()
+        })
+        .collect();
+    run.records = to_records(&svm).unwrap();
+    let rows5 = scorecard(&[&run]);
+    assert_eq!(verdict_of(&rows5, t1), Verdict::PatternReproduced);
+    // The LibSVM row matches the paper's numbers: reproduced, and it says
+    // the problem is degenerate.
+    assert_eq!(
+        verdict_of(&rows5, "Table 1, Madelon: LibSVM row on madelon"),
+        Verdict::Reproduced
+    );
+    let lib = rows5
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 1, Madelon: LibSVM row"))
+        .unwrap();
+    assert!(
+        lib.ours.contains("every training point a support vector"),
+        "{}",
+        lib.ours
+    );
+}
+
+#[test]
+fn data_used_names_substitutes_and_the_mnist_scaling() {
+    assert!(matches!(
+        data_used("heart_scale", "heart", "paper"),
+        DataUsed::Substitute(_)
+    ));
+    assert!(matches!(
+        data_used("heart", "heart", "paper"),
+        DataUsed::Paper(_)
+    ));
+    assert!(matches!(
+        data_used("a9a", "a9a", "libsvm-defaults"),
+        DataUsed::Substitute(_)
+    ));
+    // The same MNIST setting on pixels / 255 is a substitute whatever the
+    // run calls its setting (issue 18: "paper" in one run, not in another).
+    for setting in ["paper", "scaled-pixels-c10-g0.125"] {
+        let DataUsed::Substitute(w) = data_used("mnist-even-odd-5k", "mnist", setting) else {
+            panic!("pixels / 255 is not the paper's setting");
+        };
+        assert!(
+            w.contains("pixels / 255, not the paper's raw pixels"),
+            "{w}"
+        );
+    }
+    assert!(!at_paper_setting("mnist-even-odd-5k", "mnist", "paper"));
+    assert!(at_paper_setting("mnist-raw-5k", "mnist", "paper"));
+    assert!(matches!(
+        data_used("mnist-raw-5k", "mnist", "paper"),
+        DataUsed::Substitute(w) if !w.contains("255")
+    ));
+}
+
+/// Table 3 joins the k of two runs of one (dataset, setting), e.g. k = 3 and
+/// 10 timed five times and k = 100 timed once.
+#[test]
+fn table3_joins_the_k_of_several_runs() {
+    let all = madelon(10.0);
+    let (small, big): (Vec<SeedingRow>, Vec<SeedingRow>) = all
+        .into_iter()
+        .filter(|r| r.k != "n")
+        .partition(|r| r.k != "100");
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let r1 = run_with(d1.path(), "table3-madelon", &small);
+    let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
+    let rows = scorecard(&[&r1, &r2]);
+    let t3 = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 3, Madelon"))
+        .unwrap();
+    assert!(
+        t3.ours.contains("k=3") && t3.ours.contains("k=100"),
+        "{}",
+        t3.ours
+    );
+    assert!(
+        t3.ours.contains("`table3-madelon`, `table3-madelon-k100`"),
+        "{}",
+        t3.ours
+    );
+    assert_eq!(t3.verdict, Verdict::PatternReproduced);
+    // The k = 100 run alone is one k: no trend.
+    let rows = scorecard(&[&r2]);
+    let t3 = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 3, Madelon"))
+        .unwrap();
+    assert_eq!(t3.verdict, Verdict::NotRun, "{}", t3.ours);
+}
