@@ -54,9 +54,9 @@ pub struct AblationRow {
     /// Kernel values of the batched blocks (prediction, seeding; NaN when
     /// not recorded).
     pub block_kernel_evals: f64,
-    /// Prediction seconds / wall seconds of the first timed run, in %.
+    /// Prediction seconds (first timed run) / median wall seconds, in %.
     pub predict_pct: f64,
-    /// Seeding seconds / wall seconds of the first timed run, in %.
+    /// Seeding seconds (first timed run) / median wall seconds, in %.
     pub seed_pct: f64,
     /// Median wall of the unseeded run with the same cache, threads and
     /// budget, divided by this run's (NaN without one).
@@ -86,7 +86,9 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
         .values()
         .map(|rows| {
             let f = rows[0];
-            let wall = f.cell_wall_s.max(1e-12);
+            // The cell's wall covers every timed repetition; the shares are
+            // of one run: its median.
+            let wall = f.wall_median_s.unwrap_or(f.cell_wall_s).max(1e-12);
             let sum = |g: &dyn Fn(&SvmRow) -> f64| rows.iter().map(|r| g(r)).sum::<f64>();
             AblationRow {
                 dataset: f.core.dataset.clone(),
@@ -183,7 +185,7 @@ pub fn markdown(rows: &[AblationRow]) -> String {
         ));
     }
     format!(
-        "**Seeding × kernel cache at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solver's and the shared cache's; beside them the values of the batched blocks of prediction and seeding) are the machine-independent measure; runs under 0.5 s are too short to be evidence of a speed-up; predict % and seeding % are shares of the first timed run's wall time; a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
+        "**Seeding × kernel cache at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solver's and the shared cache's; beside them the values of the batched blocks of prediction and seeding) are the machine-independent measure; runs under 0.5 s are too short to be evidence of a speed-up; predict % and seeding % are the first timed run's prediction and seeding seconds over the median wall time; a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
         t.markdown()
     )
 }
@@ -218,6 +220,19 @@ mod tests {
         r.core.dataset = "d".into();
         r.core.method = method.into();
         r
+    }
+
+    /// A cell timed five times has a wall of five runs; the shares are of
+    /// one run (its median), not of the cell.
+    #[test]
+    fn shares_are_of_one_run_not_of_the_repeated_cell() {
+        let mut r = row("sir [shared, 2t]", "sir", "shared", 2, [1.9, 2.0, 2.2]);
+        r.cell_wall_s = 10.5;
+        r.predict_s = Some(0.2);
+        r.seed_s = Some(0.5);
+        let a = ablation(&[r]);
+        assert!((a[0].predict_pct - 10.0).abs() < 1e-9, "{a:?}");
+        assert!((a[0].seed_pct - 25.0).abs() < 1e-9, "{a:?}");
     }
 
     #[test]

@@ -14,6 +14,7 @@
 //! `overview.rs` (every run against LIBSVM) and `scorecard.rs`.
 
 pub mod ablation;
+mod benchmark;
 pub mod config;
 pub mod cost;
 mod flips;
@@ -86,7 +87,7 @@ impl Kind for SvmCvKind {
             })
             .collect::<Result<Vec<_>, ExperimentError>>()?;
         // The benchmark first, then our SMO against svm-train.
-        let (mut md, mut files) = seeding_render::benchmark_section(root, &typed)?;
+        let (mut md, mut files) = benchmark::benchmark_section(root, &typed)?;
         md.push_str(&flips::section(&typed));
         let (vs_md, vs_files) = overview::overview(root, &typed)?;
         if md.is_empty() && vs_md.is_empty() {

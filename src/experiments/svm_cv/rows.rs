@@ -441,6 +441,17 @@ pub struct BenchRow {
     pub accuracy_pct: f64,
     /// The baseline's, %.
     pub baseline_accuracy_pct: f64,
+    /// Whether `peer_s` was timed in the same run as ours.
+    pub peer_same_run: bool,
+    /// `svm-train` on each fold with `svm-predict` (sum of the processes'
+    /// seconds; NaN without such a run).
+    pub per_fold_s: f64,
+    /// The run that time comes from.
+    pub per_fold_run: String,
+    /// per_fold_s / best.
+    pub speedup_vs_per_fold: f64,
+    /// Threads of the best method's run (0 when not recorded).
+    pub threads: u64,
 }
 
 /// k as a number for sorting: 3 < 10 < 100 < n.

@@ -4,9 +4,7 @@
 //! per fold, held-out rows that flipped), Table 3 (baseline vs SIR vs tree
 //! at k = 3, 10, 100, with speed-ups beside the paper's) and the
 //! leave-one-out figure (time of each method relative to SIR), all computed
-//! from the run's rows and `experiments/svm/published.toml`; and, across
-//! every run of a results folder, the fastest exact seeded method against
-//! LIBSVM.
+//! from the run's rows and `experiments/svm/published.toml`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -14,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::config::{num, num_at, pub_row, Published};
 use super::markdown::{cells, link_figure};
-use super::rows::{write_rows, BenchRow, Key, SeedingRow, SvmRow};
+use super::rows::{write_rows, Key, SeedingRow, SvmRow};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -437,129 +435,6 @@ fn loocv_figure(run: &str, rows: &[SeedingRow]) -> Option<Figure> {
             ..Panel::default()
         }],
     })
-}
-
-/// The benchmark across runs: for every (dataset, setting, k) with seeded
-/// runs, the fastest exact method's whole-run wall time against LIBSVM's
-/// `svm-train -v k` (or, where only that was run, `svm-train` on each of our
-/// folds) from any run of the results folder, with the runs named.
-fn benchmark(runs: &[(String, Vec<SvmRow>)]) -> Vec<BenchRow> {
-    // (dataset, setting, k) -> (run, how, seconds) of the peer, -v preferred.
-    let mut peer: BTreeMap<Key, (String, String, f64)> = BTreeMap::new();
-    for (run, rows) in runs {
-        for r in rows {
-            let m = r.core.method.as_str();
-            let how = match m {
-                "libsvm_v" => "svm-train -v k",
-                "libsvm" => "svm-train per fold (sum)",
-                _ => continue,
-            };
-            let key = (r.core.dataset.clone(), r.setting.clone(), r.k.clone());
-            let secs = if m == "libsvm_v" {
-                r.train_s
-            } else {
-                rows.iter()
-                    .filter(|q| {
-                        q.core.method == "libsvm"
-                            && (&q.core.dataset, &q.setting, &q.k) == (&key.0, &key.1, &key.2)
-                    })
-                    .map(|q| q.train_s + q.predict_s.unwrap_or(f64::NAN).max(0.0))
-                    .sum()
-            };
-            let better = match peer.get(&key) {
-                None => true,
-                Some((_, k0, _)) => k0 != "svm-train -v k" && m == "libsvm_v",
-            };
-            if better {
-                peer.insert(key, (run.clone(), how.to_string(), secs));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (run, rows) in runs {
-        let mut seeding: BTreeMap<Key, BenchRow> = BTreeMap::new();
-        for (key, methods) in &group(rows) {
-            let Some(base) = methods.get("ours") else {
-                continue;
-            };
-            for (m, rr) in methods {
-                if m == "ours" {
-                    continue;
-                }
-                let (gap, folds, _) = exactness(base, rr);
-                if gap > 1e-3 || folds.iter().any(|f| f.1 > 1) {
-                    continue;
-                }
-                let wall = rr.first().map_or(f64::NAN, |r| r.cell_wall_s);
-                let acc = rr[0].cv_accuracy_pct.unwrap_or(f64::NAN);
-                let e = seeding.entry(key.clone()).or_insert(BenchRow {
-                    best_exact_method: m.clone(),
-                    best_wall_s: wall,
-                    baseline_wall_s: base[0].cell_wall_s,
-                    baseline_accuracy_pct: base[0].cv_accuracy_pct.unwrap_or(f64::NAN),
-                    accuracy_pct: acc,
-                    ..BenchRow::default()
-                });
-                if wall < e.best_wall_s {
-                    (e.best_exact_method, e.best_wall_s, e.accuracy_pct) = (m.clone(), wall, acc);
-                }
-            }
-        }
-        for ((d, st, k), best) in seeding {
-            let Some((prun, how, psecs)) = peer.get(&(d.clone(), st.clone(), k.clone())) else {
-                continue;
-            };
-            out.push(BenchRow {
-                run: run.clone(),
-                dataset: d,
-                setting: st,
-                k,
-                peer_run: prun.clone(),
-                peer: how.clone(),
-                peer_s: *psecs,
-                speedup_vs_peer: psecs / best.best_wall_s,
-                ..best
-            });
-        }
-    }
-    out
-}
-
-/// The benchmark as Markdown.
-fn benchmark_table(rows: &[BenchRow]) -> String {
-    let mut md = String::new();
-    let _ = writeln!(md, "**Benchmark: the fastest exact seeded method against LIBSVM** (`svm-seeding-vs-svm-train.csv`; wall seconds of the whole k-fold CV on this machine; our seeded runs use the fold-shared kernel cache and, where the method allows (tree, AVG/TOP), both cores; `svm-train` is single-threaded; the peer's time comes from the run named, measured in another session on the same machine)\n");
-    let mut t = MdTable::new("run | dataset | setting | k | best exact method | its wall s | our baseline wall s | LIBSVM | LIBSVM s (run) | speed-up vs LIBSVM | acc % (baseline)".split(" | "));
-    for r in rows {
-        t.row(cells(
-            [&r.run, &r.dataset, &r.setting, &r.k],
-            [
-                r.best_exact_method.clone(),
-                fmt_s(r.best_wall_s),
-                fmt_s(r.baseline_wall_s),
-                r.peer.clone(),
-                format!("{} ({})", fmt_s(r.peer_s), r.peer_run),
-                format!("{:.1}x", r.speedup_vs_peer),
-                format!("{:.4} ({:.4})", r.accuracy_pct, r.baseline_accuracy_pct),
-            ],
-        ));
-    }
-    md + &t.markdown() + "\n"
-}
-
-/// The benchmark section of the overview of every run, and its table
-/// `svm-seeding-vs-svm-train` in `root` (nothing when no seeded run has a
-/// LIBSVM peer).
-pub(super) fn benchmark_section(
-    root: &Path,
-    runs: &[(String, Vec<SvmRow>)],
-) -> Result<(String, Vec<PathBuf>), ExperimentError> {
-    let bench = benchmark(runs);
-    if bench.is_empty() {
-        return Ok((String::new(), Vec::new()));
-    }
-    let files = write_rows(&bench, root, "svm-seeding-vs-svm-train")?;
-    Ok((benchmark_table(&bench), files))
 }
 
 #[cfg(test)]
