@@ -513,6 +513,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let gopts = GridOptions {
         reuse: o.reuse.clone(),
         memory_mb: o.memory_mb,
+        distances: None,
         seed: o.seed,
     };
     let threads = o
