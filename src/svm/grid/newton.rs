@@ -152,7 +152,7 @@ fn newton_step(
     let mut touched: Vec<usize> = Vec::new();
     let mut is_touched: Vec<bool> = vec![false; l];
     let mut free: Vec<usize> = (0..l).filter(|&i| alpha[i] > 0.0 && alpha[i] < c).collect();
-    if free.len() < 2 || free.len() > MAX_FREE {
+    if !(2..=MAX_FREE).contains(&free.len()) {
         return None;
     }
     let mut cols = Columns::new(kd, rows, y, shared);
@@ -160,7 +160,7 @@ fn newton_step(
     let mut delta_hint = 0.0f64;
     for _ in 0..MAX_PASSES {
         let m = free.len();
-        if m < 2 || m > MAX_FREE {
+        if !(2..=MAX_FREE).contains(&m) {
             break;
         }
         for &i in &free {
