@@ -38,6 +38,10 @@ pub const MAX_ROUNDS: usize = 40;
 /// Newton steps (each one Cholesky factorisation) between two SMO rounds.
 pub const MAX_PASSES: usize = 100;
 
+/// A Newton step may cost at most this many SMO rounds' flops (see
+/// [`round_cap`]).
+pub const FLOP_RATIO: f64 = 20.0;
+
 /// Free sets larger than this get no Newton step (the Cholesky costs
 /// `m^3 / 3`).
 pub const MAX_FREE: usize = 2000;
@@ -158,9 +162,21 @@ fn newton_step(
     let mut cols = Columns::new(kd, rows, y, shared);
     let mut moved = false;
     let mut delta_hint = 0.0f64;
+    let mut spent = 0.0f64;
     for _ in 0..MAX_PASSES {
         let m = free.len();
         if !(2..=MAX_FREE).contains(&m) {
+            break;
+        }
+        // A step costs about m^3 / 3 flops; an SMO round about
+        // `cap` iterations of O(l) each. Spend on Newton steps at most
+        // FLOP_RATIO rounds' worth per step and MAX_PASSES / 4 of that per
+        // call, so that large free sets (where SMO is cheap enough) are
+        // left to SMO.
+        let cost = (m as f64).powi(3) / 3.0;
+        let round = round_cap(l) as f64 * l as f64;
+        spent += cost;
+        if cost > FLOP_RATIO * round || spent > FLOP_RATIO * round * (MAX_PASSES / 4) as f64 {
             break;
         }
         for &i in &free {
