@@ -50,9 +50,10 @@ svm_options (as svm-train's): -s 0, -t 0|2, -c/-g are not allowed (use -log2c/-l
 -e eps, -m cachesize, -h 0|1, -q
 
 cvbench options:
---reuse LEVEL : none (grid.py's way), all (default: gamma+cpath+threads), or a list of
-    gamma (distance blocks, exact), cpath (warm start along C), folds[-METHOD]
-    (alpha seeding across folds), threads; e.g. gamma+threads (exact and parallel)
+--reuse LEVEL : none (grid.py's way), all (default: gamma+cpath+newton+threads), or a list of
+    gamma (distance blocks, exact), cpath (warm start along C), newton (Newton steps on
+    the free set between SMO rounds), folds[-METHOD] (alpha seeding across folds),
+    threads; e.g. gamma+threads (exact and parallel)
 --threads N : worker threads (default: all cores); results do not depend on it
 --memory-mb MB : budget for the gamma blocks (default 2048)
 --json PATH : a machine-readable table (c, g, rate, iterations, kernel evaluations, seconds)
@@ -513,6 +514,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let gopts = GridOptions {
         reuse: o.reuse.clone(),
         memory_mb: o.memory_mb,
+        distances: None,
         seed: o.seed,
     };
     let threads = o

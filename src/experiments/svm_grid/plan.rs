@@ -69,7 +69,14 @@ pub(super) struct GridPlan {
     pub datasets: Vec<GridData>,
     pub tests: Vec<GuideTest>,
     pub specs: Vec<CellSpec>,
+    /// The distance blocks last computed, keyed by (dataset, reuse level
+    /// name): the gamma rows of a level share them, as `cvbench grid`'s
+    /// single run does (each level computes them once, in its first row).
+    pub dist_cache: std::sync::Mutex<Option<DistEntry>>,
 }
+
+/// A cached distance-block entry: dataset index, level name, the blocks.
+pub(super) type DistEntry = (usize, String, Arc<crate::svm::grid::distances::Distances>);
 
 /// Parse, check and expand a config (loads and scales its datasets).
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, ExperimentError> {
@@ -213,5 +220,6 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         datasets,
         tests,
         specs,
+        dist_cache: std::sync::Mutex::new(None),
     })
 }

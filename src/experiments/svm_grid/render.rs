@@ -28,6 +28,9 @@ pub(super) struct LevelStats {
     /// `(correct, n)` per point.
     pub points: BTreeMap<PKey, (u64, u64)>,
     pub iterations: u64,
+    /// SMO iterations per point (summed over folds).
+    pub point_iters: BTreeMap<PKey, u64>,
+    pub newton_steps: u64,
     pub kernel_evals: u64,
     pub kernel_fills: u64,
     pub distance_pairs: u64,
@@ -58,6 +61,8 @@ pub(super) fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelSta
         s.threads = r.threads;
         if r.role == ROLE_FOLD {
             s.iterations += r.iterations;
+            s.newton_steps += r.newton_steps;
+            *s.point_iters.entry(pkey(r.log2c, r.log2g)).or_insert(0) += r.iterations;
             s.kernel_evals += r.kernel_evals;
             if r.fold.is_some() {
                 let e = s.points.entry(pkey(r.log2c, r.log2g)).or_insert((0, 0));
@@ -203,12 +208,13 @@ pub(super) fn render(
     md.push_str(&t.markdown());
     md.push('\n');
 
-    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none` and against `svm-grid` timed in the same run; each gamma row is a cell here, so each computes its own distance blocks and the rows run one after another — `cvbench grid` computes the distances once and runs several gammas at a time; where one grid point needs millions of SMO iterations for every method, the iteration counts say so)\n");
+    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Cholesky solves on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none`, `svm-grid` and scikit-learn timed in the same run; each gamma row is a cell here: a level computes the distance blocks once, in its first row, and its rows run one after another — `cvbench grid` also runs several gammas at a time; the points that need the most SMO iterations follow below the table)\n");
     let mut t = MdTable::new([
         "dataset",
         "reuse",
         "threads",
         "SMO iterations",
+        "Newton steps",
         "kernel evals (solver)",
         "kernel fills",
         "distance pairs",
@@ -216,6 +222,7 @@ pub(super) fn render(
         "seconds",
         "x vs none",
         "x vs svm-grid",
+        "x vs scikit-learn",
         "note",
     ]);
     for (ds, levels) in &lv {
@@ -224,6 +231,7 @@ pub(super) fn render(
             .find(|(n, _)| n == "none")
             .map(|(_, s)| s.wall_s);
         let peer_s = peer_best.get(ds).map(|p| p.core.seconds);
+        let sk_s = sklearn.get(ds).map(|p| p.core.seconds);
         for (name, s) in levels {
             let ratio = |base: Option<f64>| {
                 base.filter(|b| b.is_finite() && s.wall_s > 0.0)
@@ -234,6 +242,7 @@ pub(super) fn render(
                 name.clone(),
                 s.threads.to_string(),
                 s.iterations.to_string(),
+                s.newton_steps.to_string(),
                 s.kernel_evals.to_string(),
                 s.kernel_fills.to_string(),
                 s.distance_pairs.to_string(),
@@ -241,6 +250,7 @@ pub(super) fn render(
                 format!("{:.3}", s.wall_s),
                 ratio(none_s),
                 ratio(peer_s),
+                ratio(sk_s),
                 MdTable::text(&s.note),
             ]);
         }
@@ -254,9 +264,12 @@ pub(super) fn render(
                 "–".into(),
                 "–".into(),
                 "–".into(),
+                "–".into(),
                 format!("{:.3}", p.core.seconds),
                 "–".into(),
                 "1.0".into(),
+                sk_s.filter(|s| s.is_finite() && p.core.seconds > 0.0)
+                    .map_or("–".into(), |s| format!("{:.1}", s / p.core.seconds)),
                 String::new(),
             ]);
         }
@@ -273,9 +286,11 @@ pub(super) fn render(
                 "–".into(),
                 "–".into(),
                 "–".into(),
+                "–".into(),
                 format!("{:.3}", p.core.seconds),
                 "–".into(),
                 x,
+                "1.0".into(),
                 MdTable::text(&format!(
                     "chooses C = {}, gamma = {} (mean fold accuracy {:.4}%)",
                     p.c.map_or("–".into(), py_float),
@@ -287,6 +302,7 @@ pub(super) fn render(
     }
     md.push_str(&t.markdown());
     md.push('\n');
+    md.push_str(&costly_points(&lv));
 
     // The contour of the first exact level (else the first level) per dataset.
     for (ds, levels) in &lv {
@@ -388,4 +404,43 @@ pub(super) fn render(
         md.push('\n');
     }
     Ok((md, files))
+}
+
+/// Per dataset, the five points with the most SMO iterations at the first
+/// level (summed over folds), with every level's count there: where a point
+/// is slow for every method, this says so.
+fn costly_points(lv: &BTreeMap<String, Vec<(String, LevelStats)>>) -> String {
+    let mut md = String::new();
+    for (ds, levels) in lv {
+        let Some((first, fs)) = levels.first() else {
+            continue;
+        };
+        let mut top: Vec<(&PKey, &u64)> = fs.point_iters.iter().collect();
+        top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        top.truncate(5);
+        if top.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            md,
+            "**Costliest points on {ds}** (SMO iterations summed over the folds, the five largest at `{first}`, with every level's count at the same point)\n"
+        );
+        let mut head: Vec<String> = vec!["log2 C".into(), "log2 gamma".into()];
+        head.extend(levels.iter().map(|(n, _)| n.clone()));
+        let mut t = MdTable::new(head);
+        for (k, _) in top {
+            let f =
+                |b: Option<u64>| b.map_or("–".into(), |v| format!("{:.1}", f64::from_bits(v)));
+            let mut row = vec![f(k.0), f(k.1)];
+            row.extend(
+                levels
+                    .iter()
+                    .map(|(_, s)| s.point_iters.get(k).map_or("–".into(), |v| v.to_string())),
+            );
+            t.row(row);
+        }
+        md.push_str(&t.markdown());
+        md.push('\n');
+    }
+    md
 }

@@ -64,6 +64,8 @@ pub struct GridRow {
     pub kernel_evals: u64,
     /// Whether the solve was warm started.
     pub warm: bool,
+    /// Newton steps on the free set within the solve (`newton` reuse).
+    pub newton_steps: u64,
     /// Whether the level's rates are bit-identical to the baseline's.
     pub exact: bool,
     /// Threads of the level (1 without the threads reuse).

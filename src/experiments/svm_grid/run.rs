@@ -11,11 +11,14 @@ use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
 use crate::results::Record;
 use crate::svm::folds::Folds;
+use crate::svm::grid::distances::{bytes_needed, Distances};
 use crate::svm::grid::pyfmt::grid_rate;
 use crate::svm::grid::select::Best;
 use crate::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
+use crate::svm::kernel::KernelData;
 use crate::svm::solution::train;
 use crate::svm::{KernelKind, SvmParams};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// `1 / (highest feature index present)`: `svm-train`'s default gamma for
@@ -92,12 +95,16 @@ impl GridPlan {
             .build()
             .map_err(|e| self.cell_err(i, e))?;
         let mut out: Vec<Option<PointResult>> = vec![None; points.len()];
+        let t0 = std::time::Instant::now();
+        let (distances, fresh) = self.distances(i, ds, reuse, &base, &pool);
+        let dist_s = t0.elapsed().as_secs_f64();
         let opts = GridOptions {
             reuse: reuse.clone(),
             memory_mb: self.memory_mb,
             seed: self.head.cells[i].seed,
+            distances,
         };
-        let cost = pool
+        let mut cost = pool
             .install(|| {
                 run_grid(ds, &folds, &base, &values, &opts, &mut |j, r| {
                     out[j] = Some(r);
@@ -105,11 +112,47 @@ impl GridPlan {
                 })
             })
             .map_err(|e| self.cell_err(i, e))?;
+        if let Some(pairs) = fresh {
+            cost.distance_pairs = pairs;
+            cost.block_seconds += dist_s;
+            cost.wall_seconds += dist_s;
+        }
         let res = out
             .into_iter()
             .map(|r| r.ok_or_else(|| self.cell_err(i, "a grid point was not solved")))
             .collect::<Result<Vec<_>, _>>()?;
         Ok((res, cost, threads))
+    }
+
+    /// The distance blocks for a cell with gamma blocks: from the cache
+    /// when the last cell of the same dataset and level computed them, else
+    /// computed now (and cached; `Some(pairs)` then says so). `None` when
+    /// the level has no gamma blocks or they exceed the memory budget.
+    fn distances(
+        &self,
+        i: usize,
+        ds: &Dataset,
+        reuse: &Reuse,
+        base: &SvmParams,
+        pool: &rayon::ThreadPool,
+    ) -> (Option<Arc<Distances>>, Option<u64>) {
+        let fits = bytes_needed(ds.n()) <= self.memory_mb * (1u64 << 20) as f64;
+        if !reuse.gamma_blocks || !fits {
+            return (None, None);
+        }
+        let key = (self.specs[i].dataset, reuse.name());
+        let mut cache = self.dist_cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((d, l, dist)) = cache.as_ref() {
+            if (*d, l.clone()) == key && dist.n == ds.n() {
+                return (Some(Arc::clone(dist)), None);
+            }
+        }
+        *cache = None; // free the previous level's blocks first
+        let kd = KernelData::new(ds, base.kernel);
+        let dist = Arc::new(pool.install(|| Distances::new(&kd, reuse.threads)));
+        let pairs = dist.pairs;
+        *cache = Some((key.0, key.1, Arc::clone(&dist)));
+        (Some(dist), Some(pairs))
     }
 
     fn row_cell(
@@ -151,6 +194,7 @@ impl GridPlan {
                     iterations: f.iterations,
                     kernel_evals: f.kernel_evals,
                     warm: f.warm,
+                    newton_steps: f.newton_steps,
                     ..base.clone()
                 });
             }

@@ -5,7 +5,8 @@
 //!   computed once; each gamma fills the whole kernel matrix with one `exp`
 //!   per entry into a [`SharedKernelCache`] that every C and fold of that
 //!   gamma reads, and held-out rows are predicted from the prediction-form
-//!   distances. Bit-identical to computing from scratch (tested), so the
+//!   distances (their `exp` computed once per gamma when it fits the
+//!   budget too). Bit-identical to computing from scratch (tested), so the
 //!   rates are exactly those of `svm-train -v`. Used only when
 //!   [`super::distances::bytes_needed`] fits the memory budget.
 //! - **C path**: at a fixed gamma and fold, the points are solved in
@@ -14,6 +15,10 @@
 //!   (exact in exact arithmetic; no kernel evaluation), then SMO to the
 //!   usual stopping rule. Reaches the same optimum within the stopping
 //!   tolerance, so a held-out row near the boundary may flip.
+//! - **Newton steps** ([`super::newton`]): each solve runs SMO in rounds
+//!   with an active-set Newton step on the free variables between them;
+//!   the last round meets LIBSVM's stopping rule. Cuts the large-C points'
+//!   millions of iterations to thousands.
 //! - **fold seeding**: each point runs the seeded CV of
 //!   [`crate::svm::seeded_cv`] (alpha seeding across folds). Exclusive with
 //!   the two above (the seeded CV builds its own kernel cache).
@@ -32,6 +37,8 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::distances::{bytes_needed, Distances};
+use super::newton::{train_newton, Warm};
+use super::reuse::Reuse;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::Folds;
@@ -40,136 +47,6 @@ use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
 use crate::svm::seeding::SeedingMethod;
 use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
 use crate::svm::{SvmError, SvmParams};
-
-/// Which reuse is on (see the module doc).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Reuse {
-    /// Distances computed once, one kernel matrix per gamma.
-    pub gamma_blocks: bool,
-    /// Warm start along increasing C.
-    pub c_path: bool,
-    /// Alpha seeding across folds with this method (`None`: off).
-    pub fold_seeding: Option<SeedingMethod>,
-    /// Independent solves in parallel on the current rayon pool.
-    pub threads: bool,
-}
-
-impl Reuse {
-    /// No reuse: every (point, fold) from `alpha = 0`, one at a time
-    /// (grid.py's way).
-    pub fn none() -> Reuse {
-        Reuse {
-            gamma_blocks: false,
-            c_path: false,
-            fold_seeding: None,
-            threads: false,
-        }
-    }
-
-    /// Gamma blocks, C path and threads.
-    pub fn all() -> Reuse {
-        Reuse {
-            gamma_blocks: true,
-            c_path: true,
-            fold_seeding: None,
-            threads: true,
-        }
-    }
-
-    /// Parse `none`, `all`, or a `+`/`,`-separated list of `gamma`, `cpath`,
-    /// `folds` (tree seeding), `folds-<method>`, `threads`.
-    pub fn parse(s: &str) -> Result<Reuse, String> {
-        match s {
-            "none" => return Ok(Reuse::none()),
-            "all" => return Ok(Reuse::all()),
-            _ => {}
-        }
-        let mut r = Reuse::none();
-        for part in s.split(['+', ',']) {
-            match part {
-                "gamma" => r.gamma_blocks = true,
-                "cpath" => r.c_path = true,
-                "threads" => r.threads = true,
-                "folds" => r.fold_seeding = Some(SeedingMethod::Tree),
-                p if p.starts_with("folds-") => {
-                    let m = &p["folds-".len()..];
-                    let method = SeedingMethod::ALL
-                        .iter()
-                        .copied()
-                        .find(|x| x.as_str() == m && x.is_chain_or_tree())
-                        .ok_or_else(|| {
-                            format!("unknown fold seeding `{m}`: use ato, mir, sir or tree")
-                        })?;
-                    r.fold_seeding = Some(method);
-                }
-                other => {
-                    return Err(format!(
-                        "unknown reuse `{other}`: use none, all, or a list of gamma, cpath, folds, folds-<sir|mir|ato|tree>, threads"
-                    ))
-                }
-            }
-        }
-        r.check()?;
-        Ok(r)
-    }
-
-    /// Fold seeding cannot be combined with gamma blocks or the C path.
-    pub fn check(&self) -> Result<(), String> {
-        if self.fold_seeding.is_some() && (self.gamma_blocks || self.c_path) {
-            return Err(
-                "fold seeding (`folds`) runs its own seeded CV per point and cannot be combined with `gamma` or `cpath`"
-                    .into(),
-            );
-        }
-        Ok(())
-    }
-
-    /// The canonical name (`none`, `all`, or the parts joined with `+`).
-    pub fn name(&self) -> String {
-        if *self == Reuse::none() {
-            return "none".into();
-        }
-        if *self == Reuse::all() {
-            return "all".into();
-        }
-        let mut parts: Vec<String> = Vec::new();
-        if self.gamma_blocks {
-            parts.push("gamma".into());
-        }
-        if self.c_path {
-            parts.push("cpath".into());
-        }
-        if let Some(m) = self.fold_seeding {
-            parts.push(if m == SeedingMethod::Tree {
-                "folds".into()
-            } else {
-                format!("folds-{}", m.as_str())
-            });
-        }
-        if self.threads {
-            parts.push("threads".into());
-        }
-        parts.join("+")
-    }
-
-    /// True when every rate is bit-identical to the baseline's (no warm start).
-    pub fn exact(&self) -> bool {
-        !self.c_path && self.fold_seeding.is_none()
-    }
-}
-
-trait ChainOrTree {
-    fn is_chain_or_tree(&self) -> bool;
-}
-
-impl ChainOrTree for SeedingMethod {
-    fn is_chain_or_tree(&self) -> bool {
-        matches!(
-            self,
-            SeedingMethod::Ato | SeedingMethod::Mir | SeedingMethod::Sir | SeedingMethod::Tree
-        )
-    }
-}
 
 /// One fold of one grid point.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -188,6 +65,9 @@ pub struct FoldStat {
     pub seconds: f64,
     /// Whether the solve started from a warm start.
     pub warm: bool,
+    /// Newton steps on the free set ([`super::newton`]; 0 without).
+    #[serde(default)]
+    pub newton_steps: u64,
 }
 
 /// One grid point's cross-validation.
@@ -257,6 +137,10 @@ pub struct GridOptions {
     pub memory_mb: f64,
     /// Seed of the seeders' random choices (fold seeding only).
     pub seed: u64,
+    /// Distance blocks of this dataset computed earlier (by
+    /// [`Distances::new`] on the same rows), reused instead of computed:
+    /// a caller that runs a grid in parts shares them across the parts.
+    pub distances: Option<Arc<Distances>>,
 }
 
 /// Cross-validate every point `(C, gamma)` of `points` with `folds`, the
@@ -330,13 +214,18 @@ pub fn run_grid(
     let n = ds.n();
     let blocks_fit = bytes_needed(n) <= opts.memory_mb * (1u64 << 20) as f64;
     let dist = if opts.reuse.gamma_blocks && rbf && blocks_fit && !points.is_empty() {
-        let tb = Instant::now();
-        let kd = KernelData::new(ds, base.kernel);
-        let d = Distances::new(&kd, opts.reuse.threads);
-        cost.distance_pairs = d.pairs;
-        cost.block_seconds += tb.elapsed().as_secs_f64();
         cost.gamma_blocks_used = true;
-        Some(d)
+        match opts.distances.as_ref().filter(|d| d.n == n) {
+            Some(d) => Some(Arc::clone(d)),
+            None => {
+                let tb = Instant::now();
+                let kd = KernelData::new(ds, base.kernel);
+                let d = Distances::new(&kd, opts.reuse.threads);
+                cost.distance_pairs = d.pairs;
+                cost.block_seconds += tb.elapsed().as_secs_f64();
+                Some(Arc::new(d))
+            }
+        }
     } else {
         if opts.reuse.gamma_blocks {
             cost.gamma_blocks_note = Some(if !rbf {
@@ -359,6 +248,9 @@ pub fn run_grid(
     } else {
         1
     };
+    // Room for each running gamma's prediction kernel (8 bytes a pair)?
+    let pkern_fits = bytes_needed(n) + (width as f64) * (n as f64) * (n as f64) * 12.0
+        <= opts.memory_mb * (1u64 << 20) as f64;
     let one_group = |members: &Vec<usize>| -> Result<GroupDone, SvmError> {
         let gamma = points[members[0]].1;
         let params = params_at(base, points[members[0]].0, gamma);
@@ -372,10 +264,26 @@ pub fn run_grid(
         } else {
             (0, 0.0)
         };
+        // The prediction-form kernel of this gamma, once, when it fits
+        // beside the blocks of the gammas running at the same time.
+        let pk: Option<Vec<f64>> = dist.as_ref().filter(|_| pkern_fits).map(|d| {
+            let ex = |v: &f64| (-gamma * v).exp();
+            if opts.reuse.threads {
+                d.predict.par_iter().map(ex).collect()
+            } else {
+                d.predict.iter().map(ex).collect()
+            }
+        });
+        let (fills, fill_s) = if pk.is_some() {
+            (fills + (n as u64) * (n as u64), tb.elapsed().as_secs_f64())
+        } else {
+            (fills, fill_s)
+        };
         let unit = Unit {
             kd: &kd,
             shared: shared.as_ref(),
-            dist: dist.as_ref(),
+            dist: dist.as_deref(),
+            pkern: pk.as_deref(),
             gamma,
         };
         let results = if opts.reuse.c_path {
@@ -451,10 +359,10 @@ struct Unit<'a, 'k> {
     kd: &'a KernelData<'k>,
     shared: Option<&'a SharedKernelCache>,
     dist: Option<&'a Distances>,
+    /// `exp(-gamma E)` of the prediction-form distances (row-major).
+    pkern: Option<&'a [f64]>,
     gamma: f64,
 }
-
-type Warm = (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>);
 
 impl Ctx<'_> {
     /// One fold's solve (from `warm` if given) and prediction.
@@ -467,16 +375,24 @@ impl Ctx<'_> {
         warm: Option<&Warm>,
     ) -> Result<(FoldStat, TrainOutput), SvmError> {
         let t = Instant::now();
-        let w = warm.map(|(a, g)| {
+        let (out, newton_steps) = if self.reuse.newton {
+            let (o, ns) = train_newton(u.kd, train_rows, params, warm.cloned(), u.shared)?;
+            (o, ns.steps)
+        } else {
+            let w = warm.map(|(a, g)| {
+                (
+                    a.as_slice(),
+                    g.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
+                )
+            });
             (
-                a.as_slice(),
-                g.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
+                train_seeded(u.kd, train_rows, &params.check()?, w, u.shared)?,
+                0,
             )
-        });
-        let out = train_seeded(u.kd, train_rows, &params.check()?, w, u.shared)?;
+        };
         let test = self.folds.test_rows(h);
         let correct = match u.dist {
-            Some(d) => predict_from_distances(d, u.gamma, &out, test, self.ds),
+            Some(d) => predict_from_distances(d, u.pkern, u.gamma, &out, test, self.ds),
             None => test
                 .iter()
                 .filter(|&&r| out.model.predict(u.kd.ds.row(r)) == u.kd.ds.y[r])
@@ -491,6 +407,7 @@ impl Ctx<'_> {
                 kernel_evals: out.stats.kernel_evals,
                 seconds: t.elapsed().as_secs_f64(),
                 warm: warm.is_some(),
+                newton_steps,
             },
             out,
         ))
@@ -615,6 +532,7 @@ impl Ctx<'_> {
                         + rd.stats.timings.train_s
                         + rd.stats.timings.predict_s,
                     warm: rd.seed_s > 0.0,
+                    newton_steps: 0,
                 })
                 .collect();
         let mut p = self.point(c, gamma, folds);
@@ -665,10 +583,12 @@ pub fn scale_warm(prev: &TrainOutput, c0: f64, c1: f64) -> Option<Warm> {
 }
 
 /// Correct predictions of the held-out `test` rows from the prediction-form
-/// distances: the same sum, in the same order, as
+/// distances (or their kernel `pkern`, the same `exp` of the same values):
+/// the same sum, in the same order, as
 /// [`crate::svm::SvmModel::decision_value`] with LIBSVM's `k_function`.
 fn predict_from_distances(
     d: &Distances,
+    pkern: Option<&[f64]>,
     gamma: f64,
     out: &TrainOutput,
     test: &[usize],
@@ -680,10 +600,20 @@ fn predict_from_distances(
         let p = if m.labels.len() < 2 {
             m.labels[0]
         } else {
-            let row = d.predict_row(r);
             let mut sum = 0.0;
-            for (&sv, &coef) in m.sv_rows.iter().zip(&m.sv_coef) {
-                sum += coef * (-gamma * row[sv]).exp();
+            match pkern {
+                Some(pk) => {
+                    let row = &pk[r * d.n..(r + 1) * d.n];
+                    for (&sv, &coef) in m.sv_rows.iter().zip(&m.sv_coef) {
+                        sum += coef * row[sv];
+                    }
+                }
+                None => {
+                    let row = d.predict_row(r);
+                    for (&sv, &coef) in m.sv_rows.iter().zip(&m.sv_coef) {
+                        sum += coef * (-gamma * row[sv]).exp();
+                    }
+                }
             }
             if sum - m.rho > 0.0 {
                 m.labels[0]

@@ -4,19 +4,24 @@
 //! - [`range`]: grid.py's ranges, axis permutation and visiting order.
 //! - [`pyfmt`]: numbers printed as grid.py prints them.
 //! - [`distances`]: squared distances computed once for every gamma.
+//! - [`reuse`]: the reuse levels and their names.
 //! - [`engine`]: the k-fold CV of every point with the reuse levels
 //!   (gamma blocks, C path warm start, fold seeding, threads) and their
 //!   counters.
+//! - [`newton`]: SMO in rounds with Newton steps on the free set.
 //! - [`select`]: grid.py's choice of the best point.
 
 pub mod distances;
 pub mod engine;
+pub mod newton;
 pub mod pyfmt;
 pub mod range;
+pub mod reuse;
 pub mod select;
 
-pub use engine::{run_grid, FoldStat, GridCost, GridOptions, PointResult, Reuse};
+pub use engine::{run_grid, FoldStat, GridCost, GridOptions, PointResult};
 pub use range::{Axis, Grid, Point};
+pub use reuse::Reuse;
 
 /// Errors of grid specifications.
 #[derive(Debug, thiserror::Error)]

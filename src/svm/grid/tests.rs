@@ -2,7 +2,8 @@
 //! started ones within one flipped held-out row per fold; any thread count
 //! gives the same numbers.
 
-use super::engine::{run_grid, GridOptions, PointResult, Reuse};
+use super::engine::{run_grid, GridOptions, PointResult};
+use super::reuse::Reuse;
 use crate::data::Dataset;
 use crate::svm::folds::Folds;
 use crate::svm::SvmParams;
@@ -56,6 +57,7 @@ fn run(ds: &Dataset, reuse: Reuse, threads: usize) -> Vec<PointResult> {
                 reuse,
                 memory_mb: 64.0,
                 seed: 3,
+                distances: None,
             },
             &mut |i, r| {
                 assert!(out[i].is_none(), "point {i} reported twice");
@@ -117,7 +119,14 @@ fn exact_levels_are_bit_identical_and_thread_count_free() {
 fn warm_started_levels_flip_at_most_one_row_per_fold() {
     let ds = blobs(150);
     let none = run(&ds, Reuse::none(), 1);
-    for reuse in ["cpath", "all", "folds", "folds-sir"] {
+    for reuse in [
+        "cpath",
+        "newton",
+        "cpath+newton",
+        "all",
+        "folds",
+        "folds-sir",
+    ] {
         let r = run(&ds, Reuse::parse(reuse).unwrap(), 2);
         for (a, b) in r.iter().zip(&none) {
             for (fa, fb) in a.folds.iter().zip(&b.folds) {
@@ -157,12 +166,53 @@ fn reuse_names_round_trip_and_bad_ones_fail() {
         "folds+threads",
         "folds-sir",
         "cpath+threads",
+        "gamma+cpath+newton",
+        "newton+threads",
     ] {
         assert_eq!(Reuse::parse(s).unwrap().name(), s);
     }
     assert!(Reuse::parse("gamma+folds").is_err());
     assert!(Reuse::parse("fast").is_err());
     assert!(Reuse::parse("folds-avg").is_err());
+    assert!(Reuse::parse("folds+newton").is_err());
+    assert!(!Reuse::parse("newton").unwrap().exact());
     assert!(Reuse::none().exact() && Reuse::parse("gamma+threads").unwrap().exact());
     assert!(!Reuse::all().exact());
+}
+
+#[test]
+fn newton_rounds_reach_the_stopping_rule_in_fewer_iterations() {
+    use super::newton::train_newton;
+    use crate::svm::kernel::KernelData;
+    use crate::svm::solution::train_seeded;
+    let ds = blobs(300);
+    let rows: Vec<usize> = (0..ds.n()).collect();
+    for (c, g) in [(2f64.powi(12), 4.0), (2f64.powi(8), 1.0), (0.5, 0.25)] {
+        let params = SvmParams::rbf(c, g);
+        let kd = KernelData::new(&ds, params.kernel);
+        let plain = train_seeded(&kd, &rows, &params.check().unwrap(), None, None).unwrap();
+        let (nw, ns) = train_newton(&kd, &rows, &params, None, None).unwrap();
+        // Both end by LIBSVM's stopping rule.
+        assert!(!nw.stats.hit_max_iter);
+        assert!(
+            nw.stats.kkt_violation <= params.eps,
+            "C={c}: {}",
+            nw.stats.kkt_violation
+        );
+        // The same optimum within the stopping tolerance.
+        let (a, b) = (plain.stats.objective, nw.stats.objective);
+        assert!(
+            (a - b).abs() <= 1e-5 * a.abs().max(1.0),
+            "C={c}: {a} vs {b}"
+        );
+        assert!(
+            nw.stats.iterations <= plain.stats.iterations,
+            "C={c}: {} vs {}",
+            nw.stats.iterations,
+            plain.stats.iterations
+        );
+        if c > 1000.0 {
+            assert!(ns.steps > 0, "C={c}: no Newton step");
+        }
+    }
 }
