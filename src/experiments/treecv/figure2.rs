@@ -316,11 +316,18 @@ pub fn rows(runs: &[(String, Vec<TreecvRow>)]) -> Vec<ScoreRow> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::results::rows::Core;
 
-    fn row(dataset: &str, (method, order, k): (&str, &str, &str), n: i64, rep: i64) -> TreecvRow {
+    /// A record of a run on `dataset` (n = `n`) with `estimate` and
+    /// `seconds` (shared with the scorecard's tests).
+    pub(in crate::experiments::treecv) fn row(
+        dataset: &str,
+        (method, order, k): (&str, &str, &str),
+        n: i64,
+        rep: i64,
+    ) -> TreecvRow {
         TreecvRow {
             core: Core {
                 dataset: dataset.into(),

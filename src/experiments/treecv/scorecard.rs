@@ -436,31 +436,8 @@ pub fn scorecard(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> Vec<ScoreR
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::rows::Core;
 
-    /// A record of a run on `dataset` (n = `n`) with `estimate` and `seconds`.
-    fn row(dataset: &str, (method, order, k): (&str, &str, &str), n: i64, rep: i64) -> TreecvRow {
-        TreecvRow {
-            core: Core {
-                dataset: dataset.into(),
-                synthetic: dataset.contains("synthetic"),
-                method: method.into(),
-                rep: Some(rep),
-                seconds: 0.01,
-                ..Core::default()
-            },
-            learner: "pegasos".into(),
-            order: order.into(),
-            k: k.into(),
-            k_value: k.parse().unwrap_or(n),
-            n,
-            estimate: 0.3,
-            updates: 1,
-            passes: 1.0,
-            peak_models: 1,
-            ..TreecvRow::default()
-        }
-    }
+    use super::super::figure2::tests::row;
 
     /// A Table 2 run: `reps` repetitions of a noisy estimate whose spread
     /// over repetitions is `spread(method, order, k)`; TreeCV and standard
