@@ -316,13 +316,13 @@ pub fn rows(runs: &[(String, Vec<TreecvRow>)]) -> Vec<ScoreRow> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::results::rows::Core;
 
     /// A record of a run on `dataset` (n = `n`) with `estimate` and
     /// `seconds` (shared with the scorecard's tests).
-    pub(in crate::experiments::treecv) fn row(
+    pub(crate) fn row(
         dataset: &str,
         (method, order, k): (&str, &str, &str),
         n: i64,

@@ -437,7 +437,7 @@ pub fn scorecard(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> Vec<ScoreR
 mod tests {
     use super::*;
 
-    use super::super::figure2::tests::row;
+    use crate::experiments::treecv::figure2::tests::row;
 
     /// A Table 2 run: `reps` repetitions of a noisy estimate whose spread
     /// over repetitions is `spread(method, order, k)`; TreeCV and standard
