@@ -265,8 +265,13 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
         );
         if a.predict_pct > PREDICT_PCT {
             out.push(format!(
-                "- {at}: prediction takes {:.1}% of the run (target at most {PREDICT_PCT}%): **missed** — its blocks computed {:.3e} kernel values beside the solver's {:.3e}",
-                a.predict_pct, a.block_kernel_evals, a.kernel_evals
+                "- {at}: prediction takes {:.1}% of the run (target at most {PREDICT_PCT}%): **missed** — {}",
+                a.predict_pct,
+                if a.block_kernel_evals.is_nan() {
+                    format!("the solver computed {:.3e} kernel values (the blocks' count was not recorded in this run)", a.kernel_evals)
+                } else {
+                    format!("its blocks computed {:.3e} kernel values beside the solver's {:.3e}", a.block_kernel_evals, a.kernel_evals)
+                }
             ));
         }
         if a.seeder != "zero" && a.seed_pct > SEED_PCT {
