@@ -25,6 +25,10 @@ fn excluded(col: &str) -> bool {
             col,
             "kernel_evals" | "cache_hits" | "cache_misses" | "shared_hits"
         )
+        // Shares of a run's time and comparisons of timings.
+        || col.ends_with("predict_pct")
+        || col.ends_with("seed_pct")
+        || matches!(col, "within_spread" | "cv_in_trainings" | "best" | "best_accuracy_pct")
 }
 
 /// Per column of a CSV text (header first): the row count and a short hash
