@@ -6,9 +6,13 @@
 //! extends it; the least recently used columns are evicted when the budget
 //! (in `f32` entries, from a size in MB, minus LIBSVM's per-column header
 //! overhead) runs out; at least two full columns always fit; and swapping two
-//! solver positions swaps the cached entries (dropping the columns that would
-//! need an entry that is not there). Keeping these semantics makes the
-//! hit/miss pattern, and the kernel-evaluation count, comparable to LIBSVM's.
+//! solver positions swaps the cached entries. Unlike LIBSVM, which walks
+//! every cached column at each swap (a third of a shrinking a9a training
+//! with `-m 2000`), the entry swaps are logged and applied to a column when
+//! it is next requested; a column that holds `i` but not `j` is cut to its
+//! first `i` entries then (LIBSVM drops it). The values a request returns
+//! are the same, so the solver's arithmetic is unchanged; hits, misses and
+//! the kernel-evaluation count can only be better than LIBSVM's.
 //!
 //! [`SharedKernelCache`] serves all folds of a cross-validation run: it holds
 //! whole kernel columns `K(x_a, ·)` over every row of the dataset, keyed by
@@ -31,6 +35,8 @@ const HEAD_BYTES: i64 = 32;
 struct Head {
     data: Vec<f32>,
     len: usize,
+    /// Entries of the swap log already applied to `data`.
+    synced: usize,
     prev: u32,
     next: u32,
 }
@@ -43,6 +49,9 @@ pub struct ColumnCache {
     l: usize,
     /// Remaining budget in `f32` entries (LIBSVM's `size`).
     size: i64,
+    /// Swaps of solver positions `(a, b)`, `a < b`, not yet applied to
+    /// every cached column (see [`Head::synced`]).
+    log: Vec<(u32, u32)>,
     /// Number of `get` calls answered entirely from the cache.
     pub hits: u64,
     /// Number of `get` calls that needed entries computed.
@@ -67,6 +76,7 @@ impl ColumnCache {
             heads,
             l,
             size,
+            log: Vec::new(),
             hits: 0,
             misses: 0,
         }
@@ -91,6 +101,7 @@ impl ColumnCache {
     /// used. Returns the position from which entries must be filled
     /// (`>= len` when nothing is missing).
     pub fn request(&mut self, i: usize, len: usize) -> usize {
+        self.sync(i);
         if self.heads[i].len > 0 {
             self.lru_delete(i);
         }
@@ -121,9 +132,37 @@ impl ColumnCache {
         start
     }
 
+    /// Apply the logged swaps to column `i`: swap entries it holds both of,
+    /// cut it before the first entry of a swap it holds only one side of.
+    fn sync(&mut self, i: usize) {
+        let h = &mut self.heads[i];
+        if h.len == 0 {
+            h.synced = self.log.len();
+            return;
+        }
+        let before = h.len;
+        for &(a, b) in &self.log[h.synced..] {
+            let (a, b) = (a as usize, b as usize);
+            if h.len > b {
+                h.data.swap(a, b);
+            } else if h.len > a {
+                h.len = a;
+                h.data.truncate(a);
+            }
+        }
+        h.synced = self.log.len();
+        let after = h.len;
+        self.size += (before - after) as i64;
+        if after == 0 {
+            self.heads[i].data = Vec::new();
+            self.lru_delete(i);
+        }
+    }
+
     /// The cached entries of column `i` (valid after [`ColumnCache::request`]).
     #[inline]
     pub fn column(&self, i: usize) -> &[f32] {
+        debug_assert!(self.heads[i].len == 0 || self.heads[i].synced == self.log.len());
         &self.heads[i].data[..self.heads[i].len]
     }
 
@@ -134,9 +173,9 @@ impl ColumnCache {
         &mut self.heads[i].data[..len]
     }
 
-    /// Swap solver positions `i` and `j`: swap the two columns, and entries
-    /// `i` and `j` inside every cached column (columns holding `i` but not
-    /// `j` are dropped, as in LIBSVM).
+    /// Swap solver positions `i` and `j`: swap the two columns, and log the
+    /// swap of entries `i` and `j` inside every cached column (applied when
+    /// a column is next requested; see the module doc).
     pub fn swap_index(&mut self, i: usize, j: usize) {
         if i == j {
             return;
@@ -147,35 +186,34 @@ impl ColumnCache {
         if self.heads[j].len > 0 {
             self.lru_delete(j);
         }
-        let (di, li) = (std::mem::take(&mut self.heads[i].data), self.heads[i].len);
-        let (dj, lj) = (std::mem::take(&mut self.heads[j].data), self.heads[j].len);
-        self.heads[i].data = dj;
-        self.heads[i].len = lj;
-        self.heads[j].data = di;
-        self.heads[j].len = li;
+        let (lo, hi) = self.heads.split_at_mut(i.max(j));
+        let (a, b) = (&mut lo[i.min(j)], &mut hi[0]);
+        std::mem::swap(&mut a.data, &mut b.data);
+        std::mem::swap(&mut a.len, &mut b.len);
+        std::mem::swap(&mut a.synced, &mut b.synced);
         if self.heads[i].len > 0 {
             self.lru_insert(i);
         }
         if self.heads[j].len > 0 {
             self.lru_insert(j);
         }
-        let (i, j) = if i > j { (j, i) } else { (i, j) };
+        self.log.push((i.min(j) as u32, i.max(j) as u32));
+        if self.log.len() > 4 * self.l + 4096 {
+            self.compact_log();
+        }
+    }
+
+    /// Apply the whole log to every cached column and clear it.
+    fn compact_log(&mut self) {
         let mut h = self.heads[self.l].next as usize;
         while h != self.l {
             let next = self.heads[h].next as usize;
-            let len = self.heads[h].len;
-            if len > i {
-                if len > j {
-                    self.heads[h].data.swap(i, j);
-                } else {
-                    // give up this column
-                    self.lru_delete(h);
-                    self.size += len as i64;
-                    self.heads[h].data = Vec::new();
-                    self.heads[h].len = 0;
-                }
-            }
+            self.sync(h);
             h = next;
+        }
+        self.log.clear();
+        for h in &mut self.heads {
+            h.synced = 0;
         }
     }
 }
@@ -347,12 +385,52 @@ mod tests {
         assert_eq!(c.request(0, 5), 3);
         c.column_mut(0)[3..].copy_from_slice(&[3.0, 4.0]);
         c.swap_index(1, 4);
+        assert_eq!(c.request(0, 5), 5, "a hit: the swap is applied on request");
         assert_eq!(c.column(0), &[0.0, 4.0, 2.0, 3.0, 1.0]);
         assert_eq!(c.request(1, 2), 0);
-        c.column_mut(1).copy_from_slice(&[9.0, 9.0]);
-        // column 1 holds 2 entries: swapping 1 and 3 drops it (len 2 > 1, not > 3)
+        c.column_mut(1).copy_from_slice(&[9.0, 8.0]);
+        // Column 1 (2 entries) moves to position 3; the swap of entries 1
+        // and 3 cuts it to its first entry.
         c.swap_index(1, 3);
-        assert_eq!(c.column(3).len(), 0);
-        assert_eq!(c.column(1).len(), 0);
+        assert_eq!(c.request(1, 1), 0, "position 1 now holds the empty column");
+        c.column_mut(1)[0] = 7.0;
+        assert_eq!(c.request(3, 1), 1);
+        assert_eq!(c.column(3), &[9.0]);
+        assert_eq!(c.request(3, 2), 1, "the cut entry is computed again");
+        // Column 0 saw both swaps: entries 1 and 3 exchanged again.
+        assert_eq!(c.request(0, 5), 5);
+        assert_eq!(c.column(0), &[0.0, 3.0, 2.0, 4.0, 1.0]);
+    }
+
+    #[test]
+    fn lazy_swaps_equal_eager_swaps_over_a_long_log() {
+        // Any sequence of requests and swaps returns the entries of the
+        // permuted columns, including after the log is compacted.
+        let l = 9;
+        let mut c = ColumnCache::new(l, 0.0002);
+        let mut perm: Vec<usize> = (0..l).collect();
+        let value = |col: usize, row: usize| (col * 100 + row) as f32;
+        let mut state = 12345u64;
+        for step in 0..20_000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let (i, j) = ((state >> 33) as usize % l, (state >> 45) as usize % l);
+            if step % 3 == 0 {
+                c.swap_index(i, j);
+                perm.swap(i, j);
+            } else {
+                let len = 1 + j;
+                let start = c.request(i, len);
+                for (k, v) in c.column_mut(i)[start..len].iter_mut().enumerate() {
+                    *v = value(perm[i], perm[start + k]);
+                }
+                let have = c.column(i).len();
+                assert!(have >= len);
+                let want: Vec<f32> = (0..have).map(|k| value(perm[i], perm[k])).collect();
+                assert_eq!(c.column(i), &want[..], "step {step}");
+            }
+        }
+        assert!(c.hits > 0 && c.misses > 0);
     }
 }

@@ -173,6 +173,44 @@ impl<'a> KernelData<'a> {
                     scratch[j as usize] = 0.0;
                 }
             }
+            (Features::Dense { .. }, Row::Dense(xa)) => {
+                // Four rows at a time: four independent sums, each in index
+                // order (the products and their order are those of
+                // `dot_row`), so the adds of one row no longer wait on each
+                // other's latency.
+                let sign = |k: usize| ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
+                let dense = |r: u32| match self.ds.row(r as usize) {
+                    Row::Dense(x) => x,
+                    Row::Sparse(..) => unreachable!("dense features give dense rows"),
+                };
+                let mut k = 0;
+                while k + 4 <= rows.len() {
+                    let (x0, x1, x2, x3) = (
+                        dense(rows[k]),
+                        dense(rows[k + 1]),
+                        dense(rows[k + 2]),
+                        dense(rows[k + 3]),
+                    );
+                    let mut s = [0.0f64; 4];
+                    for ((((&a, &b0), &b1), &b2), &b3) in xa.iter().zip(x0).zip(x1).zip(x2).zip(x3)
+                    {
+                        s[0] += a * b0;
+                        s[1] += a * b1;
+                        s[2] += a * b2;
+                        s[3] += a * b3;
+                    }
+                    for (t, &dot) in s.iter().enumerate() {
+                        let kv = self.finish(a, rows[k + t] as usize, dot);
+                        out[k + t] = (sign(k + t) * kv) as f32;
+                    }
+                    k += 4;
+                }
+                for k in k..rows.len() {
+                    let r = rows[k] as usize;
+                    let dot = Row::Dense(xa).dot_row(&self.ds.row(r));
+                    out[k] = (sign(k) * self.finish(a, r, dot)) as f32;
+                }
+            }
             (_, ra) => {
                 for (k, (&r, o)) in rows.iter().zip(out.iter_mut()).enumerate() {
                     let r = r as usize;
@@ -187,8 +225,18 @@ impl<'a> KernelData<'a> {
 }
 
 impl KernelData<'_> {
+    /// Rows per piece of a column filled on several threads (see
+    /// [`PAR_PIECE`]): fixed for a dataset, whatever the thread count.
+    pub fn par_piece(&self) -> usize {
+        let nnz = match &self.ds.x {
+            Features::Sparse { indptr, .. } => indptr[self.ds.n()] / self.ds.n().max(1),
+            Features::Dense { .. } => self.d(),
+        };
+        (PAR_PIECE * PAR_PIECE_NNZ / nnz.max(1)).clamp(MIN_PAR_PIECE, PAR_PIECE)
+    }
+
     /// [`KernelData::fill_column`] on several threads: a long column is cut
-    /// into fixed pieces of [`PAR_PIECE`] rows that run on rayon, each with
+    /// into fixed pieces of [`KernelData::par_piece`] rows that run on rayon, each with
     /// its own scratch vector. Every entry is computed exactly as
     /// `fill_column` computes it, so the column is bit-identical for any
     /// thread count. Short columns, and data so wide that a scratch vector
@@ -202,18 +250,19 @@ impl KernelData<'_> {
         out: &mut [f32],
         scratch: &mut [f64],
     ) {
-        if rows.len() < 2 * PAR_PIECE || self.d() > PAR_PIECE * 4 {
+        let piece = self.par_piece();
+        if rows.len() < 2 * piece || (self.ds.is_sparse() && self.d() > PAR_PIECE * 4) {
             self.fill_column(a, ya, rows, ys, out, scratch);
             return;
         }
         use rayon::prelude::*;
-        out.par_chunks_mut(PAR_PIECE)
-            .zip(rows.par_chunks(PAR_PIECE))
+        out.par_chunks_mut(piece)
+            .zip(rows.par_chunks(piece))
             .enumerate()
             .for_each_init(
                 || vec![0.0; self.d()],
                 |sc, (p, (o, r))| {
-                    let ys = ys.map(|ys| &ys[p * PAR_PIECE..p * PAR_PIECE + r.len()]);
+                    let ys = ys.map(|ys| &ys[p * piece..p * piece + r.len()]);
                     self.fill_column(a, ya, r, ys, o, sc);
                 },
             );
@@ -221,8 +270,17 @@ impl KernelData<'_> {
 }
 
 /// Rows per piece of a column filled on several threads
-/// ([`KernelData::fill_column_par`]).
+/// ([`KernelData::fill_column_par`]) on data with at most
+/// [`PAR_PIECE_NNZ`] values per row; wider rows get proportionally shorter
+/// pieces (at least [`MIN_PAR_PIECE`] rows), so that a piece is about the
+/// same work on any data.
 pub const PAR_PIECE: usize = 4096;
+
+/// Values per row up to which a piece has [`PAR_PIECE`] rows.
+pub const PAR_PIECE_NNZ: usize = 16;
+
+/// The fewest rows of a piece of a column filled on several threads.
+pub const MIN_PAR_PIECE: usize = 64;
 
 /// Dense data with at most this share of non-zero values is stored as CSR
 /// for kernel computations (see [`KernelData::new`]).
@@ -391,6 +449,33 @@ mod tests {
                 got.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
             );
             assert_eq!(local.norms[p].to_bits(), kd.norms[a as usize].to_bits());
+        }
+    }
+
+    #[test]
+    fn dense_columns_four_rows_at_a_time_are_bit_identical_to_eval() {
+        // 11 rows: two groups of four and a tail of three.
+        let rows: Vec<Vec<f64>> = (0..11)
+            .map(|i| {
+                (0..37)
+                    .map(|j| ((i * 37 + j) as f64 * 0.731).sin() * 3.0)
+                    .collect()
+            })
+            .collect();
+        let ds = Dataset::from_dense_rows("synthetic-dense", &rows, vec![1.0; 11]);
+        for kind in [KernelKind::Rbf { gamma: 0.05 }, KernelKind::Linear] {
+            let kd = KernelData::new(&ds, kind);
+            assert!(!kd.ds.is_sparse());
+            let order: Vec<u32> = (0..11).map(|k| (k * 5 % 11) as u32).collect();
+            let ys: Vec<i8> = (0..11).map(|k| if k % 3 == 0 { -1 } else { 1 }).collect();
+            for a in 0..11 {
+                let mut out = vec![0f32; 11];
+                kd.fill_column(a, -1, &order, Some(&ys), &mut out, &mut []);
+                for (k, &r) in order.iter().enumerate() {
+                    let want = (f64::from(-ys[k]) * kd.eval(a, r as usize)) as f32;
+                    assert_eq!(out[k].to_bits(), want.to_bits(), "row {a} x {r}");
+                }
+            }
         }
     }
 

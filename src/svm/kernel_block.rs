@@ -16,8 +16,9 @@
 //!   the products are those of the sparse·sparse merge, added in increasing
 //!   feature order (the other terms are exact zeros), so every value is
 //!   bit-identical to [`KernelData::eval`];
-//! - **dense** data (e.g. madelon): a matrix product (faer, sequential inside
-//!   one block of queries).
+//! - **dense** data (e.g. madelon), and sparse basis rows with more than
+//!   [`DENSE_BLOCK_DENSITY`] of their values non-zero: a matrix product
+//!   (faer, sequential inside one block of queries).
 //!
 //! Squared norms come from [`KernelData::norms`] (computed once per
 //! dataset). Queries are cut into fixed blocks of [`QUERY_BLOCK`] rows that
@@ -26,11 +27,48 @@
 
 use rayon::prelude::*;
 
+use super::fast_exp::{self, FAST_EXP_REL_ERROR};
 use super::kernel::{KernelData, KernelKind};
 use crate::data::{Features, Row};
 
 /// Query rows per block (the unit of parallel work).
 pub const QUERY_BLOCK: usize = 32;
+
+/// `exp(x)` is exactly 0 for every `x` below this (the smallest subnormal is
+/// `exp(-744.44)`; values below `exp(-745.14)` round to 0), with a margin.
+const EXP_ZERO_BELOW: f64 = -746.0;
+
+/// Sparse basis rows with more than this share of non-zero values (of `d`)
+/// go through a dense matrix product: the inverted index's scattered adds
+/// cost about `d rho^2` per (query, basis) pair against the product's `d`
+/// vectorised multiply-adds.
+pub const DENSE_BLOCK_DENSITY: f64 = 0.3;
+
+/// Whether sparse basis rows are dense enough for the matrix product
+/// ([`DENSE_BLOCK_DENSITY`]).
+fn dense_enough(indptr: &[usize], basis: &[u32], d: usize) -> bool {
+    let nnz: usize = basis
+        .iter()
+        .map(|&b| indptr[b as usize + 1] - indptr[b as usize])
+        .sum();
+    nnz as f64 > DENSE_BLOCK_DENSITY * (d * basis.len()) as f64
+}
+
+/// Write a row into a zeroed dense slice of length `d`.
+fn scatter_row(row: Row<'_>, out: &mut [f64]) {
+    match row {
+        Row::Dense(x) => out[..x.len()].copy_from_slice(x),
+        Row::Sparse(ix, vx) => {
+            for (&j, &v) in ix.iter().zip(vx) {
+                out[j as usize] = v;
+            }
+        }
+    }
+}
+
+/// A bound on any zero or subnormal kernel value (above the largest
+/// subnormal).
+const SUBNORMAL_BOUND: f64 = f64::MIN_POSITIVE;
 
 /// The basis rows of a block in the layout that suits the data.
 #[derive(Debug)]
@@ -81,7 +119,7 @@ impl<'k> KernelBlock<'k> {
                 indptr,
                 indices,
                 values,
-            } => {
+            } if !dense_enough(indptr, &basis, *d) => {
                 let mut count = vec![0usize; d + 1];
                 let mut max_nnz = 0;
                 for &b in &basis {
@@ -115,14 +153,19 @@ impl<'k> KernelBlock<'k> {
                     max_nnz,
                 )
             }
-            Features::Dense { d, .. } => {
-                let bt = faer::Mat::from_fn(*d, basis.len(), |j, k| {
-                    match kd.ds.row(basis[k] as usize) {
-                        Row::Dense(x) => x[j],
-                        Row::Sparse(..) => 0.0,
-                    }
-                });
-                (Layout::Dense { bt }, *d)
+            _ => {
+                let d = kd.d();
+                let mut bt = faer::Mat::<f64>::zeros(d, basis.len());
+                for (k, &b) in basis.iter().enumerate() {
+                    scatter_row(
+                        kd.ds.row(b as usize),
+                        bt.col_mut(k)
+                            .try_as_col_major_mut()
+                            .expect("a fresh matrix is column-major")
+                            .as_slice_mut(),
+                    );
+                }
+                (Layout::Dense { bt }, d)
             }
         };
         KernelBlock {
@@ -170,16 +213,24 @@ impl<'k> KernelBlock<'k> {
             }
             Layout::Dense { bt } => {
                 let d = bt.nrows();
-                let qm =
-                    faer::Mat::from_fn(queries.len(), d, |i, j| match self.kd.ds.row(queries[i]) {
-                        Row::Dense(x) => x[j],
-                        Row::Sparse(..) => 0.0,
-                    });
+                // Queries as the columns of a `d × q` matrix (a contiguous
+                // copy per query), multiplied transposed.
+                let mut qt = faer::Mat::<f64>::zeros(d, queries.len());
+                for (i, &q) in queries.iter().enumerate() {
+                    scatter_row(
+                        self.kd.ds.row(q),
+                        qt.col_mut(i)
+                            .try_as_col_major_mut()
+                            .expect("a fresh matrix is column-major")
+                            .as_slice_mut(),
+                    );
+                }
+                let qm = qt.transpose();
                 let mut dst = faer::Mat::<f64>::zeros(queries.len(), s);
                 faer::linalg::matmul::matmul(
                     dst.as_mut(),
                     faer::Accum::Replace,
-                    qm.as_ref(),
+                    qm,
                     bt.as_ref(),
                     1.0,
                     faer::Par::Seq,
@@ -193,9 +244,11 @@ impl<'k> KernelBlock<'k> {
         }
     }
 
-    /// Kernel values (LIBSVM's training formula) of one block of queries,
-    /// row-major `queries.len() × s`.
-    fn kernels(&self, queries: &[usize], out: &mut [f64]) {
+    /// One block of queries, row-major `queries.len() × s`: for the RBF
+    /// kernel the exponent `-gamma (||q||^2 + ||b||^2 - 2 <q, b>)` of every
+    /// kernel value (LIBSVM's training formula; the caller applies `exp`),
+    /// for the linear kernel the kernel value itself.
+    fn exponents(&self, queries: &[usize], out: &mut [f64]) {
         self.kd
             .count_block_evals((queries.len() * self.basis.len()) as u64);
         self.dots(queries, out);
@@ -204,9 +257,18 @@ impl<'k> KernelBlock<'k> {
             for (i, &q) in queries.iter().enumerate() {
                 let nq = self.kd.norms[q];
                 for (o, &nb) in out[i * s..(i + 1) * s].iter_mut().zip(&self.basis_norms) {
-                    *o = (-gamma * (nq + nb - 2.0 * *o)).exp();
+                    *o = -gamma * (nq + nb - 2.0 * *o);
                 }
             }
+        }
+    }
+
+    /// The kernel value of an entry of [`KernelBlock::exponents`].
+    #[inline(always)]
+    fn value(&self, e: f64) -> f64 {
+        match self.kd.kind {
+            KernelKind::Rbf { .. } => e.exp(),
+            KernelKind::Linear => e,
         }
     }
 
@@ -221,7 +283,12 @@ impl<'k> KernelBlock<'k> {
         }
         out.par_chunks_mut(QUERY_BLOCK * s)
             .zip(queries.par_chunks(QUERY_BLOCK))
-            .for_each(|(o, q)| self.kernels(q, o));
+            .for_each(|(o, q)| {
+                self.exponents(q, o);
+                for v in o.iter_mut() {
+                    *v = self.value(*v);
+                }
+            });
         out
     }
 
@@ -244,42 +311,80 @@ impl<'k> KernelBlock<'k> {
         out.par_chunks_mut(QUERY_BLOCK)
             .zip(queries.par_chunks(QUERY_BLOCK))
             .for_each_init(
-                || vec![0.0; QUERY_BLOCK * s],
-                |buf, (o, q)| {
-                    let kv = &mut buf[..q.len() * s];
-                    self.kernels(q, kv);
+                || (vec![0.0; QUERY_BLOCK * s], vec![0.0; QUERY_BLOCK * s]),
+                |(ebuf, vbuf), (o, q)| {
+                    let (ex, kv) = (&mut ebuf[..q.len() * s], &mut vbuf[..q.len() * s]);
+                    self.exponents(q, ex);
+                    kv.copy_from_slice(ex);
+                    if let KernelKind::Rbf { .. } = self.kd.kind {
+                        fast_exp::exp_in_place(kv);
+                    }
                     for (i, (os, &qr)) in o.iter_mut().zip(q).enumerate() {
-                        let row = &kv[i * s..(i + 1) * s];
-                        *os = self.sums_of_row(qr, row, w1, w2);
+                        let rows = i * s..(i + 1) * s;
+                        *os = self.sums_of_row(qr, &ex[rows.clone()], &kv[rows], w1, w2);
                     }
                 },
             );
         out
     }
 
-    /// The sums and bound of one query row from its kernel row.
-    fn sums_of_row(&self, q: usize, row: &[f64], w1: &[f64], w2: Option<&[f64]>) -> WeightedSums {
+    /// The sums and bound of one query row from its row of
+    /// [`KernelBlock::exponents`] and the kernel values made from them (with
+    /// [`fast_exp`], whose error the bound includes).
+    ///
+    /// An RBF value that is zero or subnormal here may be a (different)
+    /// subnormal in LIBSVM's arithmetic; it adds a bound of its own unless
+    /// its exponent lies so far below `exp`'s underflow threshold, beyond the
+    /// exponent's own error, that both computations give exactly 0. So a
+    /// bound of exactly 0 means the sum is LIBSVM's to the bit.
+    fn sums_of_row(
+        &self,
+        q: usize,
+        exps: &[f64],
+        vals: &[f64],
+        w1: &[f64],
+        w2: Option<&[f64]>,
+    ) -> WeightedSums {
         let nq = self.kd.norms[q];
-        let (mut s1, mut s2, mut spread, mut mag) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-        for (k, (&kv, &w)) in row.iter().zip(w1).enumerate() {
+        let (mut s1, mut s2, mut spread, mut mag, mut tiny) =
+            (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
+        let dist_eps = 4.0 * self.dist_rel_error(q);
+        for (k, ((&e, &kv), &w)) in exps.iter().zip(vals).zip(w1).enumerate() {
             s1 += w * kv;
+            if let Some(w2) = w2 {
+                s2 += w2[k] * kv;
+            }
             let scale = match self.kd.kind {
-                KernelKind::Rbf { .. } => kv.abs(),
+                KernelKind::Rbf { gamma } => {
+                    if kv < f64::MIN_POSITIVE
+                        && w != 0.0
+                        && e >= EXP_ZERO_BELOW - gamma * dist_eps * (nq + self.basis_norms[k])
+                    {
+                        tiny += w.abs() * SUBNORMAL_BOUND;
+                    }
+                    kv.abs()
+                }
                 KernelKind::Linear => 1.0,
             };
             spread += w.abs() * scale * (nq + self.basis_norms[k]);
             mag += (w * kv).abs();
         }
-        if let Some(w2) = w2 {
-            for (&kv, &w) in row.iter().zip(w2) {
-                s2 += w * kv;
-            }
-        }
         WeightedSums {
             s1,
             s2,
-            err1: self.error_bound(q, spread, mag),
+            err1: self.error_bound(q, spread, mag) + tiny,
         }
+    }
+
+    /// `2 (2m + 8) eps` for the `m` terms of a squared distance between
+    /// query `q` and a basis row: times `||q||^2 + ||b||^2`, a bound on the
+    /// error of that distance in either computation.
+    fn dist_rel_error(&self, q: usize) -> f64 {
+        let m = (match self.kd.ds.row(q) {
+            Row::Sparse(ix, _) => ix.len(),
+            Row::Dense(x) => x.len(),
+        } + self.max_nnz) as f64;
+        2.0 * (2.0 * m + 8.0) * f64::EPSILON
     }
 
     /// A generous bound on the difference between a weighted kernel sum
@@ -288,20 +393,17 @@ impl<'k> KernelBlock<'k> {
     /// distance): both squared distances are within `(2m + 8) eps (||q||^2 +
     /// ||b||^2)` of the true one for `m` terms, the exponential adds a
     /// relative `gamma` times that, and each sum of `s` terms a relative
-    /// `s eps`; the result is multiplied by 4 for safety.
+    /// `s eps`; the result is multiplied by 4 for safety, and the fast
+    /// exponential's own error ([`FAST_EXP_REL_ERROR`]) is added.
     fn error_bound(&self, q: usize, spread: f64, mag: f64) -> f64 {
-        let m = (match self.kd.ds.row(q) {
-            Row::Sparse(ix, _) => ix.len(),
-            Row::Dense(x) => x.len(),
-        } + self.max_nnz) as f64;
         let eps = f64::EPSILON;
         let s = self.basis.len() as f64;
-        let dist = 2.0 * (2.0 * m + 8.0) * eps * spread;
+        let dist = self.dist_rel_error(q) * spread;
         let dist = match self.kd.kind {
             KernelKind::Rbf { gamma } => gamma * dist,
             KernelKind::Linear => dist,
         };
-        4.0 * (dist + (4.0 + 2.0 * (s + 1.0)) * eps * mag)
+        4.0 * (dist + (4.0 + 2.0 * (s + 1.0)) * eps * mag) + FAST_EXP_REL_ERROR * mag
     }
 }
 
@@ -376,6 +478,72 @@ mod tests {
             let s2 = m[a * 3] + m[a * 3 + 2];
             assert!((sums[a].s2 - s2).abs() < 1e-12);
         }
+    }
+
+    #[test]
+    fn dense_enough_sparse_rows_go_through_the_matrix_product() {
+        // The dense rows stored as CSR (no zeros: density 1).
+        let dense = dense();
+        let (n, d) = (dense.n(), dense.d());
+        let mut indptr = vec![0];
+        let (mut indices, mut values) = (vec![], vec![]);
+        for i in 0..n {
+            for (j, &v) in dense.row(i).to_dense(d).iter().enumerate() {
+                indices.push(j as u32);
+                values.push(v);
+            }
+            indptr.push(indices.len());
+        }
+        let ds = Dataset {
+            name: "synthetic-dense-csr".into(),
+            x: Features::Sparse {
+                d,
+                indptr,
+                indices,
+                values,
+            },
+            y: dense.y.clone(),
+        };
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.3 });
+        let block = KernelBlock::new(&kd, vec![1, 3, 6]);
+        assert!(matches!(block.layout, Layout::Dense { .. }));
+        let q: Vec<usize> = (0..n).collect();
+        let m = block.matrix(&q);
+        let w = [0.5, -1.25, 2.0];
+        let sums = block.weighted_sums(&q, &w, None);
+        for &a in &q {
+            let mut exact = 0.0;
+            for (k, &b) in block.basis().iter().enumerate() {
+                assert!((m[a * 3 + k] - kd.eval(a, b as usize)).abs() < 1e-12);
+                exact += w[k] * k_function(kd.kind, ds.row(a), ds.row(b as usize));
+            }
+            assert!((sums[a].s1 - exact).abs() <= sums[a].err1);
+        }
+        // Sparse rows stay on the inverted index.
+        let sp = sparse();
+        let kd = KernelData::new(&sp, KernelKind::Rbf { gamma: 0.3 });
+        let block = KernelBlock::new(&kd, vec![0, 1, 2]);
+        assert!(matches!(block.layout, Layout::Inverted { .. }));
+    }
+
+    #[test]
+    fn underflowed_values_are_exact_only_far_below_the_threshold() {
+        // Squared distances 900 (exp(-900) is 0 in any arithmetic) and
+        // 745.29 (0 here, but within rounding of a subnormal).
+        let rows = vec![vec![0.0], vec![30.0], vec![745.29f64.sqrt()]];
+        let ds = Dataset::from_dense_rows("synthetic-underflow", &rows, vec![1.0; 3]);
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 1.0 });
+        let far = KernelBlock::new(&kd, vec![1]).weighted_sums(&[0], &[-2.0], None);
+        assert_eq!(far[0].s1, 0.0);
+        assert_eq!(far[0].err1, 0.0, "exactly 0 on both sides: no bound");
+        let near = KernelBlock::new(&kd, vec![2]).weighted_sums(&[0], &[-2.0], None);
+        assert_eq!(near[0].s1, 0.0);
+        assert!(near[0].err1 > 0.0, "a possible subnormal must be bounded");
+        let exact = -2.0 * k_function(kd.kind, ds.row(0), ds.row(2));
+        assert!((near[0].s1 - exact).abs() <= near[0].err1);
+        // A zero weight adds nothing.
+        let none = KernelBlock::new(&kd, vec![2]).weighted_sums(&[0], &[0.0], None);
+        assert_eq!(none[0].err1, 0.0);
     }
 
     #[test]

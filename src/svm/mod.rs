@@ -38,6 +38,7 @@
 pub mod cache;
 pub mod cv;
 pub mod error;
+pub mod fast_exp;
 pub mod folds;
 pub mod grid;
 pub mod kernel;

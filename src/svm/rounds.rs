@@ -144,7 +144,8 @@ pub(crate) fn evaluate_round_with_sums(
 /// batched kernel block over the support vectors ([`KernelBlock`]). The
 /// label is LIBSVM's (`svm-predict`'s) exactly: where a decision value is
 /// within the block's error bound of 0, it is recomputed with LIBSVM's
-/// prediction kernel ([`SvmModel::decision_value`]). With `c`, also the
+/// prediction kernel ([`SvmModel::decision_value`]) (not where the bound is
+/// exactly 0: then every kernel value underflowed to 0 on both sides). With `c`, also the
 /// weighted sums with the bounded support vectors' `y_j C` as second
 /// weights.
 pub fn predict_rows(
@@ -180,7 +181,9 @@ pub fn predict_rows(
         .map(|(&r, s)| {
             let dec = s.s1 - model.rho;
             let tol = s.err1 + 4.0 * f64::EPSILON * (s.s1.abs() + model.rho.abs());
-            let positive = if dec.abs() <= tol {
+            // A bound of exactly 0: every term is exactly 0 in both
+            // computations, so the decision value is LIBSVM's to the bit.
+            let positive = if s.err1 > 0.0 && dec.abs() <= tol {
                 model.decision_value(kd.ds.row(r)) > 0.0
             } else {
                 dec > 0.0
