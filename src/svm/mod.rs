@@ -45,10 +45,12 @@ pub mod kernel;
 pub mod kernel_block;
 pub mod model_file;
 pub mod params;
+mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;
 pub mod seeding;
 pub mod smo;
+mod smo_rows;
 pub mod solution;
 pub mod strategy;
 

@@ -28,16 +28,15 @@
 
 use std::time::Instant;
 
-use super::cache::{ColumnCache, SharedKernelCache};
+use super::cache::SharedKernelCache;
 use super::kernel::KernelData;
+use super::qmatrix::SvcQ;
 use super::SvmError;
 
 const TAU: f64 = 1e-12;
 const INF: f64 = f64::INFINITY;
 
-const LOWER: u8 = 0;
-const UPPER: u8 = 1;
-const FREE: u8 = 2;
+use super::smo_rows::{self, Rows, FREE, LOWER, UPPER};
 
 /// Counters of one solve.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -84,140 +83,6 @@ pub struct Timings {
     pub train_s: f64,
     /// Prediction of the held-out rows (0 when not predicting).
     pub predict_s: f64,
-}
-
-/// The `Q` matrix of a solve: kernel rows of the training subset in the
-/// solver's current order, with LIBSVM's column cache in front and,
-/// optionally, a shared cross-fold kernel cache behind it.
-pub(crate) struct SvcQ<'k> {
-    kd: &'k KernelData<'k>,
-    /// Dataset row of each solver position (permuted by `swap_index`).
-    rows: Vec<u32>,
-    /// On sparse data: the training rows copied
-    /// contiguously in their initial order ([`KernelData::compact`]), and the
-    /// row of that copy at each solver position (permuted with `rows`).
-    local: Option<(KernelData<'static>, Vec<u32>)>,
-    y: Vec<i8>,
-    cache: ColumnCache,
-    shared: Option<&'k SharedKernelCache>,
-    scratch: Vec<f64>,
-    kernel_evals: u64,
-    shared_hits: u64,
-}
-
-impl<'k> SvcQ<'k> {
-    fn new(
-        kd: &'k KernelData<'k>,
-        rows: Vec<u32>,
-        y: Vec<i8>,
-        cache_mb: f64,
-        shared: Option<&'k SharedKernelCache>,
-    ) -> SvcQ<'k> {
-        let l = rows.len();
-        let local = kd
-            .ds
-            .is_sparse()
-            .then(|| (kd.compact(&rows), (0..l as u32).collect()));
-        SvcQ {
-            kd,
-            cache: ColumnCache::new(l, cache_mb),
-            scratch: vec![0.0; kd.d()],
-            kernel_evals: l as u64,
-            shared_hits: 0,
-            rows,
-            local,
-            y,
-            shared,
-        }
-    }
-
-    /// The diagonal `QD_i = K(x_i, x_i)`.
-    fn diagonal(&self) -> Vec<f64> {
-        self.rows
-            .iter()
-            .map(|&r| self.kd.eval(r as usize, r as usize))
-            .collect()
-    }
-
-    /// Ensure the first `len` entries of column `i` are cached.
-    #[inline]
-    fn ensure(&mut self, i: usize, len: usize) {
-        let start = self.cache.request(i, len);
-        if start < len {
-            self.fill(i, start, len);
-        }
-    }
-
-    #[cold]
-    fn fill(&mut self, i: usize, start: usize, len: usize) {
-        let a = self.rows[i] as usize;
-        let ya = self.y[i];
-        let col = self.cache.column_mut(i);
-        // The shared cache serves the column if it holds it; it computes a
-        // whole column (all n rows of the dataset) only when this request
-        // needs at least half as many entries, so that a shrunk active set
-        // never pays n kernel evaluations for a short prefix.
-        let scratch = &mut self.scratch;
-        let kd = self.kd;
-        let full = self.shared.and_then(|sh| {
-            sh.get(a)
-                .or_else(|| (2 * (len - start) >= sh.n()).then(|| sh.column(kd, a, scratch)))
-        });
-        match full {
-            Some(full) => {
-                for ((o, &r), &yr) in col[start..len]
-                    .iter_mut()
-                    .zip(&self.rows[start..len])
-                    .zip(&self.y[start..len])
-                {
-                    // A sign flip of an f32 is exact: same value as LIBSVM's
-                    // (float)(y_i y_j K_ij).
-                    let k = full[r as usize];
-                    *o = if ya == yr { k } else { -k };
-                }
-                self.shared_hits += 1;
-            }
-            None => {
-                let (kd, a, rows) = match &self.local {
-                    Some((lk, lrows)) => (lk, lrows[i] as usize, &lrows[start..len]),
-                    None => (self.kd, a, &self.rows[start..len]),
-                };
-                kd.fill_column_par(
-                    a,
-                    ya,
-                    rows,
-                    Some(&self.y[start..len]),
-                    &mut col[start..len],
-                    &mut self.scratch,
-                );
-                self.kernel_evals += (len - start) as u64;
-            }
-        }
-    }
-
-    /// Column `i`, first `len` entries (LIBSVM's `get_Q`).
-    #[inline]
-    fn get_q(&mut self, i: usize, len: usize) -> &[f32] {
-        self.ensure(i, len);
-        &self.cache.column(i)[..len]
-    }
-
-    /// Columns `i` and `j` (requested in that order), first `len` entries.
-    #[inline]
-    fn get_q2(&mut self, i: usize, j: usize, len: usize) -> (&[f32], &[f32]) {
-        self.ensure(i, len);
-        self.ensure(j, len);
-        (&self.cache.column(i)[..len], &self.cache.column(j)[..len])
-    }
-
-    fn swap_index(&mut self, i: usize, j: usize) {
-        self.cache.swap_index(i, j);
-        self.rows.swap(i, j);
-        if let Some((_, lrows)) = &mut self.local {
-            lrows.swap(i, j);
-        }
-        self.y.swap(i, j);
-    }
 }
 
 /// What a solve returns, in the order of the rows given to [`solve`].
@@ -485,70 +350,30 @@ impl<'k> Solver<'k> {
     /// WSS 3 (Fan et al. 2005, LIBSVM §4.1.2). Returns `None` at optimality.
     fn select_working_set(&mut self) -> Option<(usize, usize)> {
         let n = self.active_size;
-        let mut gmax = -INF;
         let mut gmax2 = -INF;
-        let mut gmax_idx = usize::MAX;
         let mut gmin_idx = usize::MAX;
-        let mut obj_diff_min = INF;
 
-        // i = argmax { -y_t G_t : t in I_up(a) }
-        for t in 0..n {
-            if self.y[t] == 1 {
-                if self.status[t] != UPPER && -self.g[t] >= gmax {
-                    gmax = -self.g[t];
-                    gmax_idx = t;
-                }
-            } else if self.status[t] != LOWER && self.g[t] >= gmax {
-                gmax = self.g[t];
-                gmax_idx = t;
-            }
-        }
+        // i = argmax { -y_t G_t : t in I_up(a) } (in pieces: `smo_rows`)
+        let rows = Rows {
+            y: &self.y,
+            status: &self.status,
+            g: &self.g,
+        };
+        let (gmax, gmax_idx) = smo_rows::select_i(&rows, n);
         let i = gmax_idx;
         if i != usize::MAX {
             let qd_i = self.qd[i];
             let yi = f64::from(self.y[i]);
             let qi = self.q.get_q(i, n);
-            let (y, status, g, qd) = (&self.y, &self.status, &self.g, &self.qd);
+            let rows = Rows {
+                y: &self.y,
+                status: &self.status,
+                g: &self.g,
+            };
             // j = argmin { -b_it^2 / a_it : t in I_low(a), -y_t G_t < -y_i G_i }
-            for j in 0..n {
-                if y[j] == 1 {
-                    if status[j] != LOWER {
-                        let grad_diff = gmax + g[j];
-                        if g[j] >= gmax2 {
-                            gmax2 = g[j];
-                        }
-                        if grad_diff > 0.0 {
-                            let quad = qd_i + qd[j] - 2.0 * yi * f64::from(qi[j]);
-                            let obj_diff = if quad > 0.0 {
-                                -(grad_diff * grad_diff) / quad
-                            } else {
-                                -(grad_diff * grad_diff) / TAU
-                            };
-                            if obj_diff <= obj_diff_min {
-                                gmin_idx = j;
-                                obj_diff_min = obj_diff;
-                            }
-                        }
-                    }
-                } else if status[j] != UPPER {
-                    let grad_diff = gmax - g[j];
-                    if -g[j] >= gmax2 {
-                        gmax2 = -g[j];
-                    }
-                    if grad_diff > 0.0 {
-                        let quad = qd_i + qd[j] + 2.0 * yi * f64::from(qi[j]);
-                        let obj_diff = if quad > 0.0 {
-                            -(grad_diff * grad_diff) / quad
-                        } else {
-                            -(grad_diff * grad_diff) / TAU
-                        };
-                        if obj_diff <= obj_diff_min {
-                            gmin_idx = j;
-                            obj_diff_min = obj_diff;
-                        }
-                    }
-                }
-            }
+            let s = smo_rows::select_j(&rows, &self.qd, qi, n, gmax, qd_i, yi, TAU);
+            gmax2 = s.gmax2;
+            gmin_idx = s.j;
         } else {
             // No i: still compute M(a) for the stopping test.
             for j in 0..n {
@@ -748,9 +573,7 @@ impl<'k> Solver<'k> {
         }
         // G_k += Q_ik da_i + Q_jk da_j over the active set.
         let (dai, daj) = (ai - old_ai, aj - old_aj);
-        for ((g, &a), &b) in self.g[..n].iter_mut().zip(qi).zip(qj) {
-            *g += f64::from(a) * dai + f64::from(b) * daj;
-        }
+        smo_rows::update_gradient(&mut self.g[..n], qi, qj, dai, daj);
         self.alpha[i] = ai;
         self.alpha[j] = aj;
 
@@ -762,16 +585,12 @@ impl<'k> Solver<'k> {
         if ui != (self.status[i] == UPPER) {
             let qi = self.q.get_q(i, l);
             let s = if ui { -ci } else { ci };
-            for (gb, &qv) in self.g_bar.iter_mut().zip(qi) {
-                *gb += s * f64::from(qv);
-            }
+            smo_rows::add_scaled(&mut self.g_bar, qi, s);
         }
         if uj != (self.status[j] == UPPER) {
             let qj = self.q.get_q(j, l);
             let s = if uj { -cj } else { cj };
-            for (gb, &qv) in self.g_bar.iter_mut().zip(qj) {
-                *gb += s * f64::from(qv);
-            }
+            smo_rows::add_scaled(&mut self.g_bar, qj, s);
         }
     }
 
