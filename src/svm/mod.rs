@@ -50,6 +50,7 @@ pub mod rounds;
 pub mod seeded_cv;
 pub mod seeding;
 pub mod smo;
+mod smo_lanes;
 mod smo_rows;
 pub mod solution;
 pub mod strategy;

@@ -13,13 +13,12 @@
 
 use rayon::prelude::*;
 
+use super::smo_lanes::{self as lanes, SecondScan, NONE};
+
 /// Rows per piece; loops over fewer than twice this many rows run in one
 /// piece on the calling thread (a few microseconds of work, less than the
 /// cost of handing a piece to another thread).
 pub const ROW_PIECE: usize = 4096;
-
-/// No index chosen.
-const NONE: usize = usize::MAX;
 
 /// Run `leaf` over `0..len` in pieces and fold their results in row order.
 fn over_pieces<T: Send>(
@@ -61,19 +60,8 @@ pub(crate) struct Rows<'a> {
 /// `I_up` is empty).
 pub(crate) fn select_i(r: &Rows<'_>, n: usize) -> (f64, usize) {
     let leaf = |lo: usize, hi: usize| -> (f64, usize) {
-        let (mut gmax, mut idx) = (f64::NEG_INFINITY, NONE);
-        for t in lo..hi {
-            if r.y[t] == 1 {
-                if r.status[t] != UPPER && -r.g[t] >= gmax {
-                    gmax = -r.g[t];
-                    idx = t;
-                }
-            } else if r.status[t] != LOWER && r.g[t] >= gmax {
-                gmax = r.g[t];
-                idx = t;
-            }
-        }
-        (gmax, idx)
+        let (v, i) = lanes::first_scan(&r.y[lo..hi], &r.status[lo..hi], &r.g[lo..hi]);
+        (v, if i == NONE { NONE } else { lo + i })
     };
     let combine = |a: (f64, usize), b: (f64, usize)| {
         if b.1 != NONE && b.0 >= a.0 {
@@ -83,18 +71,6 @@ pub(crate) fn select_i(r: &Rows<'_>, n: usize) -> (f64, usize) {
         }
     };
     over_pieces(0, n, &leaf, &combine)
-}
-
-/// The second scan of WSS 3 for a chosen `i`: `M(a)` (`gmax2`) and
-/// `j = argmin { -b_it^2 / a_it : t in I_low, b_it > 0 }` (the last index
-/// attaining the minimum; `usize::MAX` when none), over the first `n` rows.
-pub(crate) struct SecondScan {
-    /// `max { y_t G_t : t in I_low }` (`-inf` when empty).
-    pub gmax2: f64,
-    /// The smallest objective decrease found.
-    pub obj_diff_min: f64,
-    /// Its row.
-    pub j: usize,
 }
 
 /// See [`SecondScan`]: `gmax = -y_i G_i`, `qd` the diagonal, `qi` column `i`
@@ -111,55 +87,25 @@ pub(crate) fn select_j(
     yi: f64,
     tau: f64,
 ) -> SecondScan {
+    let pivot = lanes::Pivot {
+        gmax,
+        qd_i,
+        yi,
+        tau,
+    };
     let leaf = |lo: usize, hi: usize| -> SecondScan {
-        let mut gmax2 = f64::NEG_INFINITY;
-        let mut obj_diff_min = f64::INFINITY;
-        let mut jdx = NONE;
-        let (y, status, g) = (r.y, r.status, r.g);
-        for j in lo..hi {
-            if y[j] == 1 {
-                if status[j] != LOWER {
-                    let grad_diff = gmax + g[j];
-                    if g[j] >= gmax2 {
-                        gmax2 = g[j];
-                    }
-                    if grad_diff > 0.0 {
-                        let quad = qd_i + qd[j] - 2.0 * yi * f64::from(qi[j]);
-                        let obj_diff = if quad > 0.0 {
-                            -(grad_diff * grad_diff) / quad
-                        } else {
-                            -(grad_diff * grad_diff) / tau
-                        };
-                        if obj_diff <= obj_diff_min {
-                            jdx = j;
-                            obj_diff_min = obj_diff;
-                        }
-                    }
-                }
-            } else if status[j] != UPPER {
-                let grad_diff = gmax - g[j];
-                if -g[j] >= gmax2 {
-                    gmax2 = -g[j];
-                }
-                if grad_diff > 0.0 {
-                    let quad = qd_i + qd[j] + 2.0 * yi * f64::from(qi[j]);
-                    let obj_diff = if quad > 0.0 {
-                        -(grad_diff * grad_diff) / quad
-                    } else {
-                        -(grad_diff * grad_diff) / tau
-                    };
-                    if obj_diff <= obj_diff_min {
-                        jdx = j;
-                        obj_diff_min = obj_diff;
-                    }
-                }
-            }
+        let mut s = lanes::second_scan(
+            &r.y[lo..hi],
+            &r.status[lo..hi],
+            &r.g[lo..hi],
+            &qd[lo..hi],
+            &qi[lo..hi],
+            &pivot,
+        );
+        if s.j != NONE {
+            s.j += lo;
         }
-        SecondScan {
-            gmax2,
-            obj_diff_min,
-            j: jdx,
-        }
+        s
     };
     let combine = |a: SecondScan, b: SecondScan| {
         let gmax2 = if b.gmax2 >= a.gmax2 { b.gmax2 } else { a.gmax2 };
