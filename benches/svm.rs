@@ -29,7 +29,7 @@ use cvbench::svm::folds::Folds;
 use cvbench::svm::kernel::KernelData;
 use cvbench::svm::rounds::predict_rows;
 use cvbench::svm::solution::train;
-use cvbench::svm::{run_cv, CacheMode, CvStrategy, SeedingMethod, SvmParams};
+use cvbench::svm::{run_cv, CacheMode, CvStrategy, SeedingMethod, SharedKernelCache, SvmParams};
 
 fn load(name: &str) -> Option<Dataset> {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {
@@ -114,7 +114,18 @@ fn bench_predict(c: &mut Criterion) {
     let out = train(&ds, &folds.train_rows(0), &params, None).expect("train");
     let kd = KernelData::new(&ds, params.kernel);
     let test = folds.test_rows(0).to_vec();
-    let batched = predict_rows(&kd, &out.model, &test, None).0;
+    let batched = predict_rows(&kd, &out.model, &test, None, None).0;
+    // The support vectors' columns in a shared cache (as a k-fold CV with
+    // one leaves them): the labels read from it must be the same.
+    let shared = SharedKernelCache::new(ds.n(), 2000.0);
+    let mut scratch = vec![0.0; kd.d()];
+    for &j in &out.model.sv_rows {
+        shared.column(&kd, j, &mut scratch);
+    }
+    assert_eq!(
+        predict_rows(&kd, &out.model, &test, None, Some(&shared)).0,
+        batched
+    );
     let pairwise: Vec<f64> = test
         .iter()
         .map(|&r| out.model.predict(kd.ds.row(r)))
@@ -123,7 +134,10 @@ fn bench_predict(c: &mut Criterion) {
     let mut g = c.benchmark_group(format!("svm_predict/{}", ds.name));
     g.sample_size(10);
     g.bench_function("batched_block", |b| {
-        b.iter(|| predict_rows(&kd, &out.model, &test, None))
+        b.iter(|| predict_rows(&kd, &out.model, &test, None, None))
+    });
+    g.bench_function("shared_cache_columns", |b| {
+        b.iter(|| predict_rows(&kd, &out.model, &test, None, Some(&shared)))
     });
     g.bench_function("pairwise_k_function", |b| {
         b.iter(|| {

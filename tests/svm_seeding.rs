@@ -157,22 +157,44 @@ fn avg_and_top_are_refused_for_k_fold() {
     }
 }
 
+/// Parallel solves change no number, with or without a shared cache. A
+/// shared cache may change a seeded round's iterations against per-solve
+/// caches (its gradient sums are the cache's single-precision values), never
+/// the optimum or more than one held-out row per fold.
 #[test]
-fn parallel_and_shared_cache_change_no_number() {
+fn parallel_solves_change_no_number_and_the_cache_no_optimum() {
     let ds = blobs(120, 3, 3, 0.6);
     let p = SvmParams::rbf(1.0, 0.7);
     let folds = Folds::libsvm(&ds, 6).expect("folds");
+    let with = |m: SeedingMethod, shared: Option<f64>, parallel: bool| {
+        seeded_cross_validate(
+            &ds,
+            &folds,
+            &p,
+            &SeededOptions {
+                method: m,
+                shared_cache_mb: shared,
+                parallel,
+                seed: 7,
+            },
+        )
+        .expect("cv")
+    };
+    let key = |r: &SeededCvResult| {
+        r.cv.rounds
+            .iter()
+            .map(|x| (x.stats.iterations, x.stats.objective.to_bits(), x.correct))
+            .collect::<Vec<_>>()
+    };
     for m in [SeedingMethod::Sir, SeedingMethod::Tree] {
-        let a = run(&ds, &folds, &p, m, false);
-        let b = run(&ds, &folds, &p, m, true);
-        let key = |r: &SeededCvResult| {
-            r.cv.rounds
-                .iter()
-                .map(|x| (x.stats.iterations, x.stats.objective.to_bits(), x.correct))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(key(&a), key(&b), "{}", m.as_str());
-        assert_eq!(a.cv.predictions, b.cv.predictions);
+        let per_solve = with(m, None, false);
+        for shared in [None, Some(64.0)] {
+            let a = with(m, shared, false);
+            let b = with(m, shared, true);
+            assert_eq!(key(&a), key(&b), "{} {shared:?}", m.as_str());
+            assert_eq!(a.cv.predictions, b.cv.predictions);
+            assert_same_optimum(&per_solve, &b, m.as_str());
+        }
     }
 }
 
@@ -293,11 +315,11 @@ fn write_plain(xz: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Every meaningful combination of the four axes (round order, seeder,
-/// cache, threads) reaches the baseline's optimum, and the cache and the
-/// thread count change no number: the same iterations, objectives and
-/// predictions, bit for bit.
+/// cache, threads) reaches the baseline's optimum, and the thread count
+/// changes no number: the same iterations, objectives and predictions, bit
+/// for bit, for either cache.
 #[test]
-fn every_axis_combination_is_exact_and_cache_and_threads_change_nothing() {
+fn every_axis_combination_is_exact_and_threads_change_nothing() {
     use cvbench::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
     let ds = blobs(90, 4, 11, 0.6);
     let p = SvmParams::rbf(2.0, 0.5);
@@ -309,8 +331,8 @@ fn every_axis_combination_is_exact_and_cache_and_threads_change_nothing() {
             if !seeder.orders().contains(&order) || seeder.loocv_only() {
                 continue;
             }
-            let mut reference: Option<SeededCvResult> = None;
             for &cache in CacheMode::ALL {
+                let mut reference: Option<SeededCvResult> = None;
                 for threads in [1, 2, 3] {
                     let s = CvStrategy {
                         order,
@@ -350,4 +372,53 @@ fn every_axis_combination_is_exact_and_cache_and_threads_change_nothing() {
         threads: 1,
     };
     assert!(run_cv(&ds, &folds, &p, &bad, 7).is_err());
+}
+
+/// On data with many non-zeros per row, prediction with a shared cache reads
+/// the support vectors' cached columns instead of computing kernel values:
+/// fewer kernel values computed, the same labels (and every other number) as
+/// with per-solve caches, on any thread count.
+#[test]
+fn prediction_from_the_shared_cache_changes_no_label() {
+    use cvbench::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    let ds = blobs(160, 40, 5, 0.15);
+    let p = SvmParams::rbf(2.0, 0.02);
+    let folds = Folds::libsvm(&ds, 5).expect("folds");
+    for (order, seeder) in [
+        (RoundOrder::PerRound, SeederKind::Zero),
+        (RoundOrder::Tree, SeederKind::Carry),
+    ] {
+        let mut got = Vec::new();
+        for (cache, threads) in [
+            (CacheMode::PerSolve, 1),
+            (CacheMode::Shared, 1),
+            (CacheMode::Shared, 2),
+        ] {
+            let s = CvStrategy {
+                order,
+                seeder,
+                cache,
+                threads,
+            };
+            got.push(run_cv(&ds, &folds, &p, &s, 7).expect("cv"));
+        }
+        let [per_solve, shared, shared2] = &got[..] else {
+            unreachable!()
+        };
+        for other in [shared, shared2] {
+            assert_eq!(per_solve.cv.predictions, other.cv.predictions);
+            assert_eq!(per_solve.cv.correct, other.cv.correct);
+            assert!(
+                other.cv.block_kernel_evals < per_solve.cv.block_kernel_evals,
+                "{:?}: {} block values with the shared cache, {} without",
+                order,
+                other.cv.block_kernel_evals,
+                per_solve.cv.block_kernel_evals
+            );
+        }
+        assert!(
+            per_solve.cv.correct < ds.n(),
+            "a problem with errors to flip"
+        );
+    }
 }

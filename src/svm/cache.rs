@@ -288,6 +288,14 @@ impl SharedKernelCache {
         Some(c)
     }
 
+    /// Column `a` if the cache holds it, leaving the LRU order and the hit
+    /// count as they are (for readers outside the solvers, e.g. prediction,
+    /// which should not change what the solvers find cached).
+    pub fn peek(&self, a: usize) -> Option<Arc<[f32]>> {
+        let g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        g.cols[a].clone()
+    }
+
     /// Store a precomputed column `a` (length `n`, unsigned kernel values),
     /// evicting the least recently used column when full.
     pub fn insert(&self, a: usize, col: Arc<[f32]>) {

@@ -7,7 +7,9 @@
 //! fold, basis = the support vectors), the seeders' similarities (SIR's
 //! `K(R, T)`), the seed's gradient update (queries = the next round's rows,
 //! basis = the rows whose alpha changed) and the held-out sums of joining
-//! rows.
+//! rows. (With a shared kernel cache, the held-out labels of data with many
+//! non-zeros per row read the cached columns instead:
+//! [`super::cached_sums`].)
 //!
 //! The dot products are computed by data shape:
 //! - **sparse** data (CSR, e.g. a9a, w8a): through a feature-major
@@ -379,35 +381,54 @@ impl<'k> KernelBlock<'k> {
         }
     }
 
-    /// `2 (2m + 8) eps` for the `m` terms of a squared distance between
-    /// query `q` and a basis row: times `||q||^2 + ||b||^2`, a bound on the
-    /// error of that distance in either computation.
+    /// See [`dist_rel_error`].
     fn dist_rel_error(&self, q: usize) -> f64 {
-        let m = (match self.kd.ds.row(q) {
-            Row::Sparse(ix, _) => ix.len(),
-            Row::Dense(x) => x.len(),
-        } + self.max_nnz) as f64;
-        2.0 * (2.0 * m + 8.0) * f64::EPSILON
+        dist_rel_error(self.kd, q, self.max_nnz)
     }
 
-    /// A generous bound on the difference between a weighted kernel sum
-    /// computed here (norms and dot products, any summation order) and the
-    /// same sum computed with LIBSVM's prediction kernel (direct squared
-    /// distance): both squared distances are within `(2m + 8) eps (||q||^2 +
-    /// ||b||^2)` of the true one for `m` terms, the exponential adds a
-    /// relative `gamma` times that, and each sum of `s` terms a relative
-    /// `s eps`; the result is multiplied by 4 for safety, and the fast
-    /// exponential's own error ([`FAST_EXP_REL_ERROR`]) is added.
+    /// See [`sum_error_bound`].
     fn error_bound(&self, q: usize, spread: f64, mag: f64) -> f64 {
-        let eps = f64::EPSILON;
-        let s = self.basis.len() as f64;
-        let dist = self.dist_rel_error(q) * spread;
-        let dist = match self.kd.kind {
-            KernelKind::Rbf { gamma } => gamma * dist,
-            KernelKind::Linear => dist,
-        };
-        4.0 * (dist + (4.0 + 2.0 * (s + 1.0)) * eps * mag) + FAST_EXP_REL_ERROR * mag
+        sum_error_bound(self.kd, q, self.max_nnz, self.basis.len(), spread, mag)
+            + FAST_EXP_REL_ERROR * mag
     }
+}
+
+/// `2 (2m + 8) eps` for the `m` terms of a squared distance between query
+/// `q` and a basis row with at most `max_nnz` non-zero values: times
+/// `||q||^2 + ||b||^2`, a bound on the error of that distance in either
+/// computation.
+fn dist_rel_error(kd: &KernelData<'_>, q: usize, max_nnz: usize) -> f64 {
+    let m = (match kd.ds.row(q) {
+        Row::Sparse(ix, _) => ix.len(),
+        Row::Dense(x) => x.len(),
+    } + max_nnz) as f64;
+    2.0 * (2.0 * m + 8.0) * f64::EPSILON
+}
+
+/// A generous bound on the difference between a weighted sum of `s` kernel
+/// values over basis rows of at most `max_nnz` non-zeros, computed from
+/// norms and dot products in any summation order, and the same sum computed
+/// with LIBSVM's prediction kernel (direct squared distance): both squared
+/// distances are within `(2m + 8) eps (||q||^2 + ||b||^2)` of the true one
+/// for `m` terms, the exponential adds a relative `gamma` times that
+/// (`spread` = `sum_k |w_k K_k| (||q||^2 + ||b_k||^2)`, or without `K_k` for
+/// the linear kernel), and each sum of `s` terms a relative `s eps` of
+/// `mag` = `sum_k |w_k K_k|`; the result is multiplied by 4 for safety.
+pub(crate) fn sum_error_bound(
+    kd: &KernelData<'_>,
+    q: usize,
+    max_nnz: usize,
+    s: usize,
+    spread: f64,
+    mag: f64,
+) -> f64 {
+    let eps = f64::EPSILON;
+    let dist = dist_rel_error(kd, q, max_nnz) * spread;
+    let dist = match kd.kind {
+        KernelKind::Rbf { gamma } => gamma * dist,
+        KernelKind::Linear => dist,
+    };
+    4.0 * (dist + (4.0 + 2.0 * (s as f64 + 1.0)) * eps * mag)
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@
 //! LIBSVM, so iteration counts match closely.
 
 pub mod cache;
+pub mod cached_sums;
 pub mod cv;
 pub mod error;
 pub mod fast_exp;

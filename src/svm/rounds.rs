@@ -9,6 +9,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
+use super::cached_sums::{self, Source};
 use super::folds::Folds;
 use super::kernel::KernelData;
 use super::kernel_block::{KernelBlock, WeightedSums};
@@ -87,8 +88,9 @@ pub(crate) fn evaluate_round(
     n_train: usize,
     out: TrainOutput,
     seed_s: f64,
+    shared: Option<&SharedKernelCache>,
 ) -> (CvRound, Vec<(usize, f64)>) {
-    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, None).0
+    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, (None, shared)).0
 }
 
 /// [`evaluate_round`], also returning each held-out row's kernel sums over
@@ -102,11 +104,11 @@ pub(crate) fn evaluate_round_with_sums(
     n_train: usize,
     out: TrainOutput,
     seed_s: f64,
-    c: Option<f64>,
+    (c, shared): (Option<f64>, Option<&SharedKernelCache>),
 ) -> (RoundOutcome, Vec<HeldOutSum>) {
     let tp = Instant::now();
     let test = folds.test_rows(h);
-    let (labels, sums) = predict_rows(kd, &out.model, test, c);
+    let (labels, sums) = predict_rows(kd, &out.model, test, c, shared);
     let mut preds = Vec::with_capacity(test.len());
     let mut correct = 0;
     for (&r, &p) in test.iter().zip(&labels) {
@@ -147,12 +149,17 @@ pub(crate) fn evaluate_round_with_sums(
 /// prediction kernel ([`SvmModel::decision_value`]) (not where the bound is
 /// exactly 0: then every kernel value underflowed to 0 on both sides). With `c`, also the
 /// weighted sums with the bounded support vectors' `y_j C` as second
-/// weights.
+/// weights. Without `c` and with a shared kernel cache, on data where that
+/// is cheaper ([`cached_sums::prefers_cached`]), the sums read the support
+/// vectors' cached columns ([`cached_sums::weighted_sums`]): the labels are
+/// the same, the returned sums are then only within their bound of the
+/// block's.
 pub fn predict_rows(
     kd: &KernelData<'_>,
     model: &SvmModel,
     rows: &[usize],
     c: Option<f64>,
+    shared: Option<&SharedKernelCache>,
 ) -> (Vec<f64>, Vec<WeightedSums>) {
     if model.labels.len() < 2 || model.sv_rows.is_empty() {
         let lab = if model.labels.len() < 2 || -model.rho > 0.0 {
@@ -166,7 +173,6 @@ pub fn predict_rows(
         );
     }
     let basis: Vec<u32> = model.sv_rows.iter().map(|&r| r as u32).collect();
-    let block = KernelBlock::new(kd, basis);
     let w2: Option<Vec<f64>> = c.map(|c| {
         model
             .sv_coef
@@ -174,19 +180,67 @@ pub fn predict_rows(
             .map(|&a| if a.abs() >= c { a.signum() * c } else { 0.0 })
             .collect()
     });
-    let sums = block.weighted_sums(rows, &model.sv_coef, w2.as_deref());
-    let labels = rows
-        .par_iter()
-        .zip(&sums)
+    // The source of the sums: with a shared cache, its columns where that
+    // is cheaper; where the sums are a seed's gradient (with `c`), every
+    // value from the cache so that they do not depend on timing.
+    let source = shared.and_then(|sh| match c {
+        None if cached_sums::prefers_cached(kd) => Some((sh, Source::Peek)),
+        Some(_) if cached_sums::force_fits(kd, sh) => Some((sh, Source::Force)),
+        _ => None,
+    });
+    let Some((sh, source)) = source else {
+        let block = KernelBlock::new(kd, basis);
+        let sums = block.weighted_sums(rows, &model.sv_coef, w2.as_deref());
+        return (labels_of(kd, model, rows, &sums), sums);
+    };
+    let sums =
+        cached_sums::weighted_sums(kd, sh, &basis, &model.sv_coef, w2.as_deref(), rows, source);
+    // Rows the single-precision sums leave unsure are decided by the block,
+    // whose bound is tighter (and exactly 0 where every term underflows).
+    let unsure: Vec<usize> = (0..rows.len())
+        .filter(|&i| unsure(model, &sums[i]))
+        .collect();
+    if unsure.is_empty() {
+        return (labels_of(kd, model, rows, &sums), sums);
+    }
+    let mut label_sums = sums.clone();
+    let again: Vec<usize> = unsure.iter().map(|&i| rows[i]).collect();
+    let block = KernelBlock::new(kd, basis);
+    for (&i, s) in unsure
+        .iter()
+        .zip(block.weighted_sums(&again, &model.sv_coef, None))
+    {
+        label_sums[i] = s;
+    }
+    (labels_of(kd, model, rows, &label_sums), sums)
+}
+
+/// Whether the sign of a decision value from `s` may differ from LIBSVM's:
+/// it lies within its bound of 0 or is not finite. A bound of exactly 0
+/// means every term is exactly 0 in both computations, so the decision value
+/// is LIBSVM's to the bit.
+fn unsure(model: &SvmModel, s: &WeightedSums) -> bool {
+    let dec = s.s1 - model.rho;
+    let tol = s.err1 + 4.0 * f64::EPSILON * (s.s1.abs() + model.rho.abs());
+    s.err1 > 0.0 && (dec.is_nan() || tol.is_nan() || dec.abs() <= tol)
+}
+
+/// The labels of `rows` from their decision values' sums and bounds: where
+/// the decision value is within its bound of 0 (or not finite), recomputed
+/// with LIBSVM's prediction kernel.
+fn labels_of(
+    kd: &KernelData<'_>,
+    model: &SvmModel,
+    rows: &[usize],
+    sums: &[WeightedSums],
+) -> Vec<f64> {
+    rows.par_iter()
+        .zip(sums)
         .map(|(&r, s)| {
-            let dec = s.s1 - model.rho;
-            let tol = s.err1 + 4.0 * f64::EPSILON * (s.s1.abs() + model.rho.abs());
-            // A bound of exactly 0: every term is exactly 0 in both
-            // computations, so the decision value is LIBSVM's to the bit.
-            let positive = if s.err1 > 0.0 && dec.abs() <= tol {
+            let positive = if unsure(model, s) {
                 model.decision_value(kd.ds.row(r)) > 0.0
             } else {
-                dec > 0.0
+                s.s1 - model.rho > 0.0
             };
             if positive {
                 model.labels[0]
@@ -194,8 +248,7 @@ pub fn predict_rows(
                 model.labels[1]
             }
         })
-        .collect();
-    (labels, sums)
+        .collect()
 }
 
 /// Put the rounds (in any order) into a [`CvResult`] in fold order.

@@ -129,6 +129,7 @@ impl Run<'_> {
             y: &self.y,
             c: self.params.c,
             seed: self.seed,
+            shared: self.shared.as_ref(),
         }
     }
 
@@ -212,6 +213,7 @@ impl Run<'_> {
                 rows.len(),
                 out,
                 0.0,
+                self.shared.as_ref(),
             ))
         };
         if self.parallel {
@@ -251,7 +253,7 @@ impl Run<'_> {
                         rows.len(),
                         o.clone(),
                         seed_s,
-                        Some(self.params.c),
+                        (Some(self.params.c), self.shared.as_ref()),
                     );
                     out.push(Ok(round));
                     let sigma = self.model_sign(&o);
@@ -311,6 +313,7 @@ impl Run<'_> {
                 rows.len(),
                 o,
                 seed_s,
+                self.shared.as_ref(),
             ))
         };
         let rounds = if self.parallel {
@@ -412,6 +415,7 @@ impl Run<'_> {
                     rows.len(),
                     o,
                     seed_s,
+                    self.shared.as_ref(),
                 ))],
                 vec![],
             );

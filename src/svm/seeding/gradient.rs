@@ -14,11 +14,16 @@
 //! alpha_j K_tj - 1` and `G_bar_t = y_t sum_{alpha_j = C} y_j C K_tj`. The
 //! cost is one kernel column per changed row instead of one per support
 //! vector, computed as one batched block ([`KernelBlock`]: next rows against
-//! changed rows) in `f64`, with or without a shared kernel cache, so a
-//! cache changes no number.
+//! changed rows) in `f64`; with a shared kernel cache, on data where reading
+//! its columns is cheaper ([`cached_sums::force_fits`]), read from the
+//! cached columns instead (single precision, as the solver's own `G`
+//! updates are), every value from the cache whatever it held before. So the
+//! numbers are the same on any thread count, and a shared cache may change
+//! a seeded round's iterations (not its optimum) against per-solve caches.
 
 use super::round::SeedContext;
-use crate::svm::kernel_block::KernelBlock;
+use crate::svm::cached_sums::{self, Source};
+use crate::svm::kernel_block::{KernelBlock, WeightedSums};
 
 /// The previous round's solution by dataset row.
 pub struct PrevGradient<'a> {
@@ -51,7 +56,7 @@ pub fn heldout_sums(
         .filter(|(_, &a)| a > 0.0)
         .map(|(&j, &a)| (j, a))
         .collect();
-    let block = KernelBlock::new(ctx.kd, svs.iter().map(|&(j, _)| j as u32).collect());
+    let basis: Vec<u32> = svs.iter().map(|&(j, _)| j as u32).collect();
     let w1: Vec<f64> = svs.iter().map(|&(j, a)| f64::from(ctx.y[j]) * a).collect();
     let w2: Vec<f64> = svs
         .iter()
@@ -63,8 +68,7 @@ pub fn heldout_sums(
             }
         })
         .collect();
-    block
-        .weighted_sums(held_out, &w1, Some(&w2))
+    sums(ctx, basis, &w1, &w2, held_out)
         .into_iter()
         .zip(held_out)
         .map(|(s, &t)| (t, s.s1, s.s2))
@@ -132,7 +136,7 @@ pub fn next_gradient(
     // One batched block: every next row against the changed rows, weighted
     // by their deltas, summed in the order of `changed` (the same numbers
     // with or without a shared kernel cache, on any thread count).
-    let block = KernelBlock::new(ctx.kd, changed.iter().map(|c| c.0 as u32).collect());
+    let basis: Vec<u32> = changed.iter().map(|c| c.0 as u32).collect();
     let w1: Vec<f64> = changed
         .iter()
         .map(|&(j, d, _)| f64::from(ctx.y[j]) * d)
@@ -141,11 +145,30 @@ pub fn next_gradient(
         .iter()
         .map(|&(j, _, dc)| f64::from(ctx.y[j]) * dc)
         .collect();
-    let sums = block.weighted_sums(next_rows, &w1, Some(&w2));
+    let sums = sums(ctx, basis, &w1, &w2, next_rows);
     for (p, (&i, s)) in next_rows.iter().zip(&sums).enumerate() {
         let yi = f64::from(ctx.y[i]);
         g[p] += yi * s.s1;
         gb[p] += yi * s.s2;
     }
     Some((g, gb))
+}
+
+/// The weighted sums of `queries` over `basis`: from the shared kernel
+/// cache's columns where the run has one that suits
+/// ([`cached_sums::force_fits`]; every value then the cache's, so the same
+/// numbers on any thread count), else as one batched block.
+fn sums(
+    ctx: &SeedContext<'_>,
+    basis: Vec<u32>,
+    w1: &[f64],
+    w2: &[f64],
+    queries: &[usize],
+) -> Vec<WeightedSums> {
+    match ctx.shared.filter(|sh| cached_sums::force_fits(ctx.kd, sh)) {
+        Some(sh) => {
+            cached_sums::weighted_sums(ctx.kd, sh, &basis, w1, Some(w2), queries, Source::Force)
+        }
+        None => KernelBlock::new(ctx.kd, basis).weighted_sums(queries, w1, Some(w2)),
+    }
 }

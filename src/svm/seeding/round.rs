@@ -2,6 +2,7 @@
 //! optimum, the step to the next round ([`Round`]), the [`Seeder`] trait,
 //! and the starting point every seeder shares ([`Draft`]).
 
+use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::KernelData;
 use crate::svm::SvmError;
 
@@ -18,6 +19,9 @@ pub struct SeedContext<'a> {
     pub c: f64,
     /// Seed of the random choices (SIR's fallback pick).
     pub seed: u64,
+    /// The kernel cache shared by every solve of the run, if any: the
+    /// gradient sums read it ([`super::gradient`]).
+    pub shared: Option<&'a SharedKernelCache>,
 }
 
 /// The previous round's optimum, indexed by dataset row.

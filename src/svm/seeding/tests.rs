@@ -65,6 +65,7 @@ fn chain_seed(m: SeedingMethod, ds: &Dataset, c: f64) -> (Vec<f64>, Vec<i8>, Vec
         y: &y,
         c,
         seed: 3,
+        shared: None,
     };
     let seeder: Box<dyn Seeder> = m.axes().1.make();
     let a = seeder
@@ -154,6 +155,7 @@ fn updated_gradient_case(n: usize, m: usize) {
         y: &y,
         c,
         seed: 3,
+        shared: None,
     };
     let (removed, added): (Vec<usize>, Vec<usize>) = ((0..m).collect(), (n - m..n).collect());
     let next: Vec<usize> = (m..n).collect();
