@@ -74,6 +74,16 @@ impl<'a> Row<'a> {
         }
     }
 
+    /// Number of stored values: the non-zeros of a sparse row, every value
+    /// of a dense one.
+    #[inline]
+    pub fn stored(&self) -> usize {
+        match *self {
+            Row::Dense(x) => x.len(),
+            Row::Sparse(idx, _) => idx.len(),
+        }
+    }
+
     /// Squared Euclidean norm `||x||^2`.
     #[inline]
     pub fn norm_sq(&self) -> f64 {

@@ -5,26 +5,24 @@
 //! A k-fold CV with a [`SharedKernelCache`] has, by the time it predicts a
 //! held-out fold, usually cached the whole column `K(x_j, ·)` of most support
 //! vectors `j` (the solver asked for them). Reading `K(x_j, x_q)` there costs
-//! one memory read instead of a kernel evaluation; on dense data (MNIST,
-//! madelon) that replaces `d` multiply-adds per value, on sparse data with
-//! few non-zeros per row (a9a, w8a) the inverted index is about as cheap
-//! (see [`prefers_cached`]).
+//! one memory read instead of a kernel evaluation: on dense data (MNIST,
+//! madelon) it replaces `d` multiply-adds per value, on sparse data it wins
+//! where rows share many features (a9a, not w8a: see [`prefers_cached`]).
 //!
 //! The cache holds single-precision values made with the training formula,
-//! so these sums are not the block's numbers; they are used where only the
-//! sign of a decision value matters (the held-out labels), and their error
-//! bound adds the single-precision rounding to the block's, so a label whose
-//! decision value lies within it of 0 is recomputed with LIBSVM's prediction
-//! kernel as before: the labels are LIBSVM's either way. Whether a column is
-//! cached can depend on timing when rounds run in parallel; the labels
-//! cannot.
+//! so these sums are not the block's numbers. Their error bound adds the
+//! single-precision rounding to the block's, so a held-out label whose
+//! decision value lies within it of 0 is decided by the block (and then
+//! LIBSVM's prediction kernel) as before: the labels are LIBSVM's either
+//! way. Where the sums are a seed's gradient, [`Source::Force`] takes every
+//! value from the cache, so that they do not depend on what happened to be
+//! cached (which can depend on timing when solves run in parallel).
 
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
 use super::kernel::{KernelData, KernelKind};
 use super::kernel_block::{sum_error_bound, KernelBlock, WeightedSums};
-use crate::data::{Features, Row};
 
 /// Cached columns per parallel piece (fixed, so the sums do not depend on
 /// the thread count).
@@ -33,8 +31,8 @@ const BASIS_PIECE: usize = 256;
 /// Expected matching non-zero products per (query, basis row) pair from
 /// which reading cached columns is preferred to computing kernel values on
 /// sparse data (dense data always prefers the cache). On the inverted index
-/// a pair costs its `exp` and `sum_f p_f^2` scattered multiply-adds (`p_f`
-/// = the share of rows with feature `f` non-zero); a cached value costs one
+/// a pair costs its `exp` and `sum_f p_f^2` scattered multiply-adds
+/// ([`KernelData::feature_overlap`]); a cached value costs one
 /// read of a column that is streamed whole. Measured on this project's
 /// machine (unseeded k = 10 CV, shared 2,000 MB cache, 2 threads,
 /// prediction seconds over the ten rounds): a9a (`sum_f p_f^2` = 6.2) 3.22
@@ -47,26 +45,7 @@ const F32_REL: f64 = 1.0 / 16_777_216.0;
 /// Whether reading cached columns is expected to beat computing kernel
 /// values on this data ([`CACHED_SUMS_MIN_OVERLAP`]).
 pub fn prefers_cached(kd: &KernelData<'_>) -> bool {
-    match &kd.ds.x {
-        Features::Sparse { d, indices, .. } => {
-            let n = kd.ds.n().max(1) as f64;
-            let mut count = vec![0u64; *d];
-            for &j in indices {
-                count[j as usize] += 1;
-            }
-            let overlap: f64 = count.iter().map(|&c| (c as f64 / n).powi(2)).sum();
-            overlap >= CACHED_SUMS_MIN_OVERLAP
-        }
-        Features::Dense { .. } => true,
-    }
-}
-
-/// Non-zero values of a row.
-fn nnz(row: Row<'_>) -> usize {
-    match row {
-        Row::Sparse(ix, _) => ix.len(),
-        Row::Dense(x) => x.len(),
-    }
+    !kd.ds.is_sparse() || kd.feature_overlap() >= CACHED_SUMS_MIN_OVERLAP
 }
 
 /// Where the kernel values of [`weighted_sums`] come from.
@@ -136,7 +115,11 @@ pub fn weighted_sums(
             w2.map(|_| w2_missing.as_slice()),
         )
     };
-    let max_nnz = cols.iter().map(|c| nnz(kd.ds.row(c.0))).max().unwrap_or(0);
+    let max_nnz = cols
+        .iter()
+        .map(|c| kd.ds.row(c.0).stored())
+        .max()
+        .unwrap_or(0);
     // Queries in increasing row order, so that each column is read forwards.
     let mut order: Vec<usize> = (0..queries.len()).collect();
     order.sort_unstable_by_key(|&i| queries[i]);
@@ -212,7 +195,7 @@ pub fn weighted_sums(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::Dataset;
+    use crate::data::{Dataset, Features};
     use crate::svm::kernel::k_function;
 
     /// 12 dense rows of 40 features (so [`prefers_cached`] holds).

@@ -51,6 +51,8 @@ pub struct KernelData<'a> {
     /// Kernel values computed in batched blocks ([`super::kernel_block`])
     /// over this data: prediction, seeders' similarities, held-out sums.
     block_evals: std::sync::atomic::AtomicU64,
+    /// [`KernelData::feature_overlap`], computed on first use.
+    overlap: std::sync::OnceLock<f64>,
 }
 
 impl<'a> KernelData<'a> {
@@ -75,7 +77,26 @@ impl<'a> KernelData<'a> {
             kind,
             norms,
             block_evals: Default::default(),
+            overlap: Default::default(),
         }
+    }
+
+    /// On sparse data, the expected number of features two random rows both
+    /// store: `sum_f p_f^2`, with `p_f` the share of rows storing feature
+    /// `f` (what a pair costs on an inverted index); `d` on dense data.
+    /// Computed once.
+    pub fn feature_overlap(&self) -> f64 {
+        *self.overlap.get_or_init(|| match &self.ds.x {
+            Features::Sparse { d, indices, .. } => {
+                let n = self.ds.n().max(1) as f64;
+                let mut count = vec![0u64; *d];
+                for &j in indices {
+                    count[j as usize] += 1;
+                }
+                count.iter().map(|&c| (c as f64 / n).powi(2)).sum()
+            }
+            Features::Dense { .. } => self.d() as f64,
+        })
     }
 
     /// Kernel values computed in batched blocks over this data so far.
@@ -106,6 +127,7 @@ impl<'a> KernelData<'a> {
             kind: self.kind,
             norms,
             block_evals: Default::default(),
+            overlap: Default::default(),
         }
     }
 

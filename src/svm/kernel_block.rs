@@ -398,10 +398,7 @@ impl<'k> KernelBlock<'k> {
 /// `||q||^2 + ||b||^2`, a bound on the error of that distance in either
 /// computation.
 fn dist_rel_error(kd: &KernelData<'_>, q: usize, max_nnz: usize) -> f64 {
-    let m = (match kd.ds.row(q) {
-        Row::Sparse(ix, _) => ix.len(),
-        Row::Dense(x) => x.len(),
-    } + max_nnz) as f64;
+    let m = (kd.ds.row(q).stored() + max_nnz) as f64;
     2.0 * (2.0 * m + 8.0) * f64::EPSILON
 }
 

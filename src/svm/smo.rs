@@ -36,6 +36,7 @@ use super::SvmError;
 const TAU: f64 = 1e-12;
 const INF: f64 = f64::INFINITY;
 
+use super::smo_lanes::Pivot;
 use super::smo_rows::{self, Rows, FREE, LOWER, UPPER};
 
 /// Counters of one solve.
@@ -371,7 +372,13 @@ impl<'k> Solver<'k> {
                 g: &self.g,
             };
             // j = argmin { -b_it^2 / a_it : t in I_low(a), -y_t G_t < -y_i G_i }
-            let s = smo_rows::select_j(&rows, &self.qd, qi, n, gmax, qd_i, yi, TAU);
+            let pivot = Pivot {
+                gmax,
+                qd_i,
+                yi,
+                tau: TAU,
+            };
+            let s = smo_rows::select_j(&rows, &self.qd, qi, n, &pivot);
             gmax2 = s.gmax2;
             gmin_idx = s.j;
         } else {

@@ -200,20 +200,39 @@ macro_rules! variants {
 variants!(first_avx512, second_avx512, "avx512f");
 variants!(first_avx2, second_avx2, "avx2");
 
-/// The first scan of WSS 3 over one piece (see [`first_body`]).
-pub(crate) fn first_scan(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) {
+/// The widest compiled variant this CPU runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+enum Simd {
+    Avx512,
+    Avx2,
+    Portable,
+}
+
+/// The CPU's [`Simd`] level (the standard library caches the detection).
+fn simd() -> Simd {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F (checked just above).
-            return unsafe { first_avx512(y, st, g) };
+            return Simd::Avx512;
         }
         if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { first_avx2(y, st, g) };
+            return Simd::Avx2;
         }
     }
-    first_body(y, st, g)
+    Simd::Portable
+}
+
+/// The first scan of WSS 3 over one piece (see [`first_body`]).
+pub(crate) fn first_scan(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) {
+    match simd() {
+        // SAFETY: `simd` found the CPU feature each variant is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { first_avx512(y, st, g) },
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { first_avx2(y, st, g) },
+        _ => first_body(y, st, g),
+    }
 }
 
 /// The second scan of WSS 3 over one piece (see [`second_body`]).
@@ -225,18 +244,14 @@ pub(crate) fn second_scan(
     qi: &[f32],
     p: &Pivot,
 ) -> SecondScan {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F (checked just above).
-            return unsafe { second_avx512(y, st, g, qd, qi, p) };
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            return unsafe { second_avx2(y, st, g, qd, qi, p) };
-        }
+    match simd() {
+        // SAFETY: `simd` found the CPU feature each variant is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { second_avx512(y, st, g, qd, qi, p) },
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { second_avx2(y, st, g, qd, qi, p) },
+        _ => second_body(y, st, g, qd, qi, p),
     }
-    second_body(y, st, g, qd, qi, p)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 
 use rayon::prelude::*;
 
-use super::smo_lanes::{self as lanes, SecondScan, NONE};
+use super::smo_lanes::{self as lanes, Pivot, SecondScan, NONE};
 
 /// Rows per piece; loops over fewer than twice this many rows run in one
 /// piece on the calling thread (a few microseconds of work, less than the
@@ -73,26 +73,15 @@ pub(crate) fn select_i(r: &Rows<'_>, n: usize) -> (f64, usize) {
     over_pieces(0, n, &leaf, &combine)
 }
 
-/// See [`SecondScan`]: `gmax = -y_i G_i`, `qd` the diagonal, `qi` column `i`
-/// of `Q` (at least `n` entries), `qd_i = Q_ii`, `yi = y_i`, `tau` LIBSVM's
-/// floor of a non-positive curvature.
-#[allow(clippy::too_many_arguments)]
+/// See [`SecondScan`]: `qd` the diagonal, `qi` column `i` of `Q` (at least
+/// `n` entries), `pivot` what the scan needs of the chosen `i`.
 pub(crate) fn select_j(
     r: &Rows<'_>,
     qd: &[f64],
     qi: &[f32],
     n: usize,
-    gmax: f64,
-    qd_i: f64,
-    yi: f64,
-    tau: f64,
+    pivot: &Pivot,
 ) -> SecondScan {
-    let pivot = lanes::Pivot {
-        gmax,
-        qd_i,
-        yi,
-        tau,
-    };
     let leaf = |lo: usize, hi: usize| -> SecondScan {
         let mut s = lanes::second_scan(
             &r.y[lo..hi],
@@ -100,7 +89,7 @@ pub(crate) fn select_j(
             &r.g[lo..hi],
             &qd[lo..hi],
             &qi[lo..hi],
-            &pivot,
+            pivot,
         );
         if s.j != NONE {
             s.j += lo;
@@ -272,7 +261,13 @@ mod tests {
                         if i == NONE {
                             return (gmax, i, f64::NEG_INFINITY, f64::INFINITY, NONE);
                         }
-                        let s = select_j(&r, &qd, &qi, n, gmax, qd[i], f64::from(y[i]), 1e-12);
+                        let pivot = Pivot {
+                            gmax,
+                            qd_i: qd[i],
+                            yi: f64::from(y[i]),
+                            tau: 1e-12,
+                        };
+                        let s = select_j(&r, &qd, &qi, n, &pivot);
                         (gmax, i, s.gmax2, s.obj_diff_min, s.j)
                     });
                     assert_eq!(got.1, want.1, "i, n = {n}");
