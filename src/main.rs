@@ -3,6 +3,7 @@
 use clap::Parser;
 
 fn main() {
+    cvbench::cli::memory::keep_freed_memory();
     cvbench::interrupt::install();
     let cli = cvbench::cli::Cli::parse();
     if let Err(f) = cvbench::cli::run(cli) {

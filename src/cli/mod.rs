@@ -3,6 +3,7 @@
 //! Exit codes: 0 success, 1 a run failed, 2 bad usage, config or data.
 
 pub mod grid;
+pub mod memory;
 pub mod svm;
 
 use crate::config::ConfigFile;

@@ -125,44 +125,58 @@ pub fn weighted_sums(
     order.sort_unstable_by_key(|&i| queries[i]);
     let rows: Vec<usize> = order.iter().map(|&i| queries[i]).collect();
     // Per piece of columns and per query: sum w K, sum |w K|, sum |w K|
-    // ||b||^2, the weights of single-precision underflows and sum w2 K. Pieces are
-    // fixed by length, and added in piece order: the same sums on any
-    // thread count; each column is read once.
+    // ||b||^2 and sum w2 K. Each column's entries for the queries are
+    // gathered into a contiguous buffer, then added lane by lane (one lane
+    // per query, the columns in piece order). Pieces are fixed by length,
+    // and added in piece order: the same sums on any thread count.
     let m = rows.len();
-    let pieces: Vec<Vec<[f64; 5]>> = cols
+    let has_w2 = w2.is_some();
+    let pieces: Vec<[Vec<f64>; 4]> = cols
         .par_chunks(BASIS_PIECE)
         .map(|piece| {
-            let mut acc = vec![[0.0f64; 5]; m];
+            let mut acc: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0f64; m]);
+            let mut buf = vec![0.0f64; m];
             for &(b, wk, wk2, ref col) in piece {
-                let nb = kd.norms[b];
-                for (a, &qr) in acc.iter_mut().zip(&rows) {
-                    let kv = f64::from(col[qr]);
-                    let t = (wk * kv).abs();
-                    a[0] += wk * kv;
-                    a[1] += t;
-                    a[2] += t * nb;
-                    if kv.abs() < f64::from(f32::MIN_POSITIVE) {
-                        a[3] += wk.abs();
+                for (x, &qr) in buf.iter_mut().zip(&rows) {
+                    *x = f64::from(col[qr]);
+                }
+                let (wa, wnb) = (wk.abs(), wk.abs() * kd.norms[b]);
+                let [s1, mag, mag_nb, s2] = &mut acc;
+                for (((x1, xm), xn), &kv) in s1
+                    .iter_mut()
+                    .zip(mag.iter_mut())
+                    .zip(mag_nb.iter_mut())
+                    .zip(&buf)
+                {
+                    let ak = kv.abs();
+                    *x1 += wk * kv;
+                    *xm += wa * ak;
+                    *xn += wnb * ak;
+                }
+                if has_w2 {
+                    for (x2, &kv) in s2.iter_mut().zip(&buf) {
+                        *x2 += wk2 * kv;
                     }
-                    a[4] += wk2 * kv;
                 }
             }
             acc
         })
         .collect();
-    // The linear kernel's spread does not depend on the values.
+    // The linear kernel's spread does not depend on the values; every
+    // weight counts once as a possible single-precision underflow.
     let (w_abs, w_abs_nb) = cols.iter().fold((0.0, 0.0), |(x, y), &(b, wk, _, _)| {
         (x + wk.abs(), y + wk.abs() * kd.norms[b])
     });
     let mut out = vec![WeightedSums::default(); queries.len()];
     for (p, (&i, &qr)) in order.iter().zip(&rows).enumerate() {
-        let mut a = [0.0f64; 5];
+        let mut a = [0.0f64; 4];
         for piece in &pieces {
-            for (x, y) in a.iter_mut().zip(&piece[p]) {
-                *x += y;
+            for (x, y) in a.iter_mut().zip(piece) {
+                *x += y.get(p).copied().unwrap_or(0.0);
             }
         }
-        let [s1, mag, mag_nb, tiny, s2] = a;
+        let [s1, mag, mag_nb, s2] = a;
+        let tiny = w_abs;
         let nq = kd.norms[qr];
         let spread = match kd.kind {
             KernelKind::Rbf { .. } => nq * mag + mag_nb,

@@ -102,6 +102,41 @@ pub fn exp_in_place(xs: &mut [f64]) {
     }
 }
 
+/// A relative distance from libm's `exp` that [`exp_to_f32`] treats as
+/// possibly changing the single-precision rounding: [`FAST_EXP_REL_ERROR`]
+/// plus libm's own error (under one unit in the last place), doubled.
+const F32_CHECK_REL: f64 = 2.0 * (FAST_EXP_REL_ERROR + f64::EPSILON);
+
+/// Values per piece of [`exp_to_f32`] (a stack buffer).
+const F32_PIECE: usize = 256;
+
+/// `out[i] = exp(xs[i]) as f32`, bit-identical to libm's `exp` rounded to
+/// single precision, at [`exp_in_place`]'s speed: where the fast value `y`
+/// could round differently from libm's (the interval `y (1 +- r)`, `r` =
+/// [`F32_CHECK_REL`], holds a point where the single-precision rounding
+/// changes, which happens about once in tens of millions), libm's `exp` is
+/// taken instead. Works in pieces of [`F32_PIECE`] values on the stack, so
+/// that each argument is read once and each result written once.
+pub fn exp_to_f32(xs: &[f64], out: &mut [f32]) {
+    assert_eq!(xs.len(), out.len(), "one output per argument");
+    let mut buf = [0.0f64; F32_PIECE];
+    for (xp, op) in xs.chunks(F32_PIECE).zip(out.chunks_mut(F32_PIECE)) {
+        let y = &mut buf[..xp.len()];
+        y.copy_from_slice(xp);
+        exp_in_place(y);
+        for ((o, &y), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
+            let f = y as f32;
+            let lo = (y * (1.0 - F32_CHECK_REL)) as f32;
+            let hi = (y * (1.0 + F32_CHECK_REL)) as f32;
+            *o = if lo == f && hi == f {
+                f
+            } else {
+                x.exp() as f32
+            };
+        }
+    }
+}
+
 /// The loop, compiled for AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
@@ -192,6 +227,37 @@ mod tests {
             f64::INFINITY,
         ]);
         xs
+    }
+
+    #[test]
+    fn single_precision_values_are_libms_to_the_bit() {
+        let mut xs = samples();
+        // Arguments whose exp lies next to a single-precision rounding
+        // point: the logarithm of the midpoint between two neighbouring
+        // single-precision values.
+        for i in 1..2000 {
+            let f = (1.0 - i as f64 * 1e-4) as f32;
+            let next = f32::from_bits(f.to_bits() + 1);
+            let mid = (f64::from(f) + f64::from(next)) / 2.0;
+            xs.push(mid.ln());
+            xs.push((mid * 1e-30).ln());
+        }
+        let mut out = vec![0f32; xs.len()];
+        exp_to_f32(&xs, &mut out);
+        let mut fixed = 0;
+        for (&x, &o) in xs.iter().zip(&out) {
+            let want = x.exp() as f32;
+            assert!(
+                o.to_bits() == want.to_bits() || (o.is_nan() && want.is_nan()),
+                "exp({x:e}): {o:e} != {want:e}"
+            );
+            let y = x.exp();
+            fixed += usize::from(
+                ((y * (1.0 - F32_CHECK_REL)) as f32) != ((y * (1.0 + F32_CHECK_REL)) as f32),
+            );
+        }
+        // The near-rounding-point arguments did reach the libm fallback.
+        assert!(fixed > 100, "{fixed}");
     }
 
     #[test]

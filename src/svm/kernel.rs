@@ -167,6 +167,26 @@ impl<'a> KernelData<'a> {
         scratch: &mut [f64],
     ) {
         debug_assert_eq!(rows.len(), out.len());
+        self.for_each_dot(a, rows, scratch, |k, dot| {
+            let kv = self.finish(a, rows[k] as usize, dot);
+            let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
+            out[k] = (sign * kv) as f32;
+        });
+    }
+
+    /// Call `f(k, <x_a, x_{rows[k]}>)` for every `k`, each dot product in
+    /// LIBSVM's arithmetic (the products of the features both rows store,
+    /// summed in index order: [`Row::dot_row`]'s numbers). Sparse rows go
+    /// through `scratch` (length `d`, all zeros; left all zeros); dense rows
+    /// four at a time, four independent sums each in index order, so that
+    /// the adds of one row do not wait on each other's latency.
+    pub fn for_each_dot(
+        &self,
+        a: usize,
+        rows: &[u32],
+        scratch: &mut [f64],
+        mut f: impl FnMut(usize, f64),
+    ) {
         match (&self.ds.x, self.ds.row(a)) {
             (
                 Features::Sparse {
@@ -180,27 +200,20 @@ impl<'a> KernelData<'a> {
                 for (&j, &v) in ia.iter().zip(va) {
                     scratch[j as usize] = v;
                 }
-                for (k, (&r, o)) in rows.iter().zip(out.iter_mut()).enumerate() {
+                for (k, &r) in rows.iter().enumerate() {
                     let r = r as usize;
                     let (s, e) = (indptr[r], indptr[r + 1]);
                     let mut dot = 0.0;
                     for (&j, &v) in indices[s..e].iter().zip(&values[s..e]) {
                         dot += scratch[j as usize] * v;
                     }
-                    let kv = self.finish(a, r, dot);
-                    let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
-                    *o = (sign * kv) as f32;
+                    f(k, dot);
                 }
                 for &j in ia {
                     scratch[j as usize] = 0.0;
                 }
             }
             (Features::Dense { .. }, Row::Dense(xa)) => {
-                // Four rows at a time: four independent sums, each in index
-                // order (the products and their order are those of
-                // `dot_row`), so the adds of one row no longer wait on each
-                // other's latency.
-                let sign = |k: usize| ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
                 let dense = |r: u32| match self.ds.row(r as usize) {
                     Row::Dense(x) => x,
                     Row::Sparse(..) => unreachable!("dense features give dense rows"),
@@ -222,24 +235,17 @@ impl<'a> KernelData<'a> {
                         s[3] += a * b3;
                     }
                     for (t, &dot) in s.iter().enumerate() {
-                        let kv = self.finish(a, rows[k + t] as usize, dot);
-                        out[k + t] = (sign(k + t) * kv) as f32;
+                        f(k + t, dot);
                     }
                     k += 4;
                 }
-                for k in k..rows.len() {
-                    let r = rows[k] as usize;
-                    let dot = Row::Dense(xa).dot_row(&self.ds.row(r));
-                    out[k] = (sign(k) * self.finish(a, r, dot)) as f32;
+                for (k, &r) in rows.iter().enumerate().skip(k) {
+                    f(k, Row::Dense(xa).dot_row(&self.ds.row(r as usize)));
                 }
             }
             (_, ra) => {
-                for (k, (&r, o)) in rows.iter().zip(out.iter_mut()).enumerate() {
-                    let r = r as usize;
-                    let dot = ra.dot_row(&self.ds.row(r));
-                    let kv = self.finish(a, r, dot);
-                    let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
-                    *o = (sign * kv) as f32;
+                for (k, &r) in rows.iter().enumerate() {
+                    f(k, ra.dot_row(&self.ds.row(r as usize)));
                 }
             }
         }

@@ -136,7 +136,7 @@ impl GridPlan {
         base: &SvmParams,
         pool: &rayon::ThreadPool,
     ) -> (Option<Arc<Distances>>, Option<u64>) {
-        let fits = bytes_needed(ds.n()) <= self.memory_mb * (1u64 << 20) as f64;
+        let fits = bytes_needed(ds.n(), 1) <= self.memory_mb * (1u64 << 20) as f64;
         if !reuse.gamma_blocks || !fits {
             return (None, None);
         }

@@ -4,10 +4,11 @@
 //! - **gamma blocks**: the squared distances ([`super::distances`]) are
 //!   computed once; each gamma fills the whole kernel matrix with one `exp`
 //!   per entry into a [`SharedKernelCache`] that every C and fold of that
-//!   gamma reads, and held-out rows are predicted from the prediction-form
-//!   distances (their `exp` computed once per gamma when it fits the
-//!   budget too). Bit-identical to computing from scratch (tested), so the
-//!   rates are exactly those of `svm-train -v`. Used only when
+//!   gamma reads; held-out rows are predicted from the same values with an
+//!   error bound, and from LIBSVM's prediction kernel where the bound
+//!   leaves a label unsure ([`predict_rows`]). Bit-identical to computing
+//!   from scratch (tested), so the rates are exactly those of `svm-train
+//!   -v`. Used only when
 //!   [`super::distances::bytes_needed`] fits the memory budget.
 //! - **C path**: at a fixed gamma and fold, the points are solved in
 //!   increasing C, each warm started from the previous optimum scaled by
@@ -41,8 +42,10 @@ use super::newton::{train_newton, Warm};
 use super::reuse::Reuse;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::fast_exp::exp_to_f32;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::rounds::predict_rows;
 use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
 use crate::svm::seeding::SeedingMethod;
 use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
@@ -212,7 +215,8 @@ pub fn run_grid(
     }
 
     let n = ds.n();
-    let blocks_fit = bytes_needed(n) <= opts.memory_mb * (1u64 << 20) as f64;
+    let budget = opts.memory_mb * (1u64 << 20) as f64;
+    let blocks_fit = bytes_needed(n, 1) <= budget;
     let dist = if opts.reuse.gamma_blocks && rbf && blocks_fit && !points.is_empty() {
         cost.gamma_blocks_used = true;
         match opts.distances.as_ref().filter(|d| d.n == n) {
@@ -233,7 +237,7 @@ pub fn run_grid(
             } else {
                 format!(
                     "{n} rows need {:.0} MB for the distance blocks, more than the budget of {} MB",
-                    bytes_needed(n) / (1u64 << 20) as f64,
+                    bytes_needed(n, 1) / (1u64 << 20) as f64,
                     opts.memory_mb
                 )
             });
@@ -242,15 +246,16 @@ pub fn run_grid(
     };
 
     // With threads, several gammas at a time (each with its own kernel
-    // matrix), so that long chains of different gammas share the cores.
-    let width = if opts.reuse.threads {
+    // matrix, as many as fit the budget beside the distances), so that long
+    // chains of different gammas share the cores.
+    let mut width = if opts.reuse.threads {
         rayon::current_num_threads().clamp(1, 4)
     } else {
         1
     };
-    // Room for each running gamma's prediction kernel (8 bytes a pair)?
-    let pkern_fits = bytes_needed(n) + (width as f64) * (n as f64) * (n as f64) * 12.0
-        <= opts.memory_mb * (1u64 << 20) as f64;
+    while dist.is_some() && width > 1 && bytes_needed(n, width) > budget {
+        width -= 1;
+    }
     let one_group = |members: &Vec<usize>| -> Result<GroupDone, SvmError> {
         let gamma = points[members[0]].1;
         let params = params_at(base, points[members[0]].0, gamma);
@@ -264,26 +269,9 @@ pub fn run_grid(
         } else {
             (0, 0.0)
         };
-        // The prediction-form kernel of this gamma, once, when it fits
-        // beside the blocks of the gammas running at the same time.
-        let pk: Option<Vec<f64>> = dist.as_ref().filter(|_| pkern_fits).map(|d| {
-            let ex = |v: &f64| (-gamma * v).exp();
-            if opts.reuse.threads {
-                d.predict.par_iter().map(ex).collect()
-            } else {
-                d.predict.iter().map(ex).collect()
-            }
-        });
-        let (fills, fill_s) = if pk.is_some() {
-            (fills + (n as u64) * (n as u64), tb.elapsed().as_secs_f64())
-        } else {
-            (fills, fill_s)
-        };
         let unit = Unit {
             kd: &kd,
             shared: shared.as_ref(),
-            dist: dist.as_deref(),
-            pkern: pk.as_deref(),
             gamma,
         };
         let results = if opts.reuse.c_path {
@@ -331,11 +319,19 @@ fn fill_kernel(d: &Distances, gamma: f64, parallel: bool) -> SharedKernelCache {
     let n = d.n;
     let mb = (n as f64 * (n as f64 * 4.0 + 64.0)) / (1u64 << 20) as f64 + 1.0;
     let sh = SharedKernelCache::new(n, mb);
+    // exp(-gamma D) in single precision, libm's values to the bit.
     let col = |a: usize| -> Arc<[f32]> {
-        d.train_row(a)
-            .iter()
-            .map(|&x| (-gamma * x).exp() as f32)
-            .collect()
+        let mut args = [0.0f64; 512];
+        let mut col: Arc<[f32]> = std::iter::repeat_n(0f32, n).collect();
+        let dst = Arc::get_mut(&mut col).expect("a new column has one owner");
+        for (dp, op) in d.train_row(a).chunks(512).zip(dst.chunks_mut(512)) {
+            let ap = &mut args[..dp.len()];
+            for (x, &v) in ap.iter_mut().zip(dp) {
+                *x = -gamma * v;
+            }
+            exp_to_f32(ap, op);
+        }
+        col
     };
     let cols: Vec<Arc<[f32]>> = if parallel {
         (0..n).into_par_iter().map(col).collect()
@@ -357,10 +353,8 @@ struct Ctx<'a> {
 
 struct Unit<'a, 'k> {
     kd: &'a KernelData<'k>,
+    /// The whole kernel matrix of this gamma (gamma blocks), or none.
     shared: Option<&'a SharedKernelCache>,
-    dist: Option<&'a Distances>,
-    /// `exp(-gamma E)` of the prediction-form distances (row-major).
-    pkern: Option<&'a [f64]>,
     gamma: f64,
 }
 
@@ -391,13 +385,12 @@ impl Ctx<'_> {
             )
         };
         let test = self.folds.test_rows(h);
-        let correct = match u.dist {
-            Some(d) => predict_from_distances(d, u.pkern, u.gamma, &out, test, self.ds),
-            None => test
-                .iter()
-                .filter(|&&r| out.model.predict(u.kd.ds.row(r)) == u.kd.ds.y[r])
-                .count(),
-        };
+        let (labels, _) = predict_rows(u.kd, &out.model, test, None, u.shared);
+        let correct = test
+            .iter()
+            .zip(&labels)
+            .filter(|&(&r, &l)| l == self.ds.y[r])
+            .count();
         Ok((
             FoldStat {
                 fold: h,
@@ -580,50 +573,4 @@ pub fn scale_warm(prev: &TrainOutput, c0: f64, c1: f64) -> Option<Warm> {
         )
     });
     Some((alpha, grad))
-}
-
-/// Correct predictions of the held-out `test` rows from the prediction-form
-/// distances (or their kernel `pkern`, the same `exp` of the same values):
-/// the same sum, in the same order, as
-/// [`crate::svm::SvmModel::decision_value`] with LIBSVM's `k_function`.
-fn predict_from_distances(
-    d: &Distances,
-    pkern: Option<&[f64]>,
-    gamma: f64,
-    out: &TrainOutput,
-    test: &[usize],
-    ds: &Dataset,
-) -> usize {
-    let m = &out.model;
-    let mut correct = 0;
-    for &r in test {
-        let p = if m.labels.len() < 2 {
-            m.labels[0]
-        } else {
-            let mut sum = 0.0;
-            match pkern {
-                Some(pk) => {
-                    let row = &pk[r * d.n..(r + 1) * d.n];
-                    for (&sv, &coef) in m.sv_rows.iter().zip(&m.sv_coef) {
-                        sum += coef * row[sv];
-                    }
-                }
-                None => {
-                    let row = d.predict_row(r);
-                    for (&sv, &coef) in m.sv_rows.iter().zip(&m.sv_coef) {
-                        sum += coef * (-gamma * row[sv]).exp();
-                    }
-                }
-            }
-            if sum - m.rho > 0.0 {
-                m.labels[0]
-            } else {
-                m.labels[1]
-            }
-        };
-        if p == ds.y[r] {
-            correct += 1;
-        }
-    }
-    correct
 }
