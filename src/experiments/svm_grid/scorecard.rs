@@ -156,8 +156,8 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 let ok = same_choice && equal == peer_pts.len() && equal == s.points.len();
                 out.push(row(
                     format!("grid.py's choice and rates, {ds} (run {run}, reuse {name})"),
-                    format!("svm-grid: log2 C = {:?}, log2 gamma = {:?}, {}%", peer.log2c, peer.log2g, peer.rate.unwrap_or(f64::NAN)),
-                    format!("log2 C = {:?}, log2 gamma = {:?}, {}%; {equal} of {} points equal", b.log2c, b.log2g, b.rate, peer_pts.len()),
+                    format!("svm-grid: log2 C = {}, log2 gamma = {}, {}%", axis(peer.log2c), axis(peer.log2g), peer.rate.unwrap_or(f64::NAN)),
+                    format!("log2 C = {}, log2 gamma = {}, {}%; {equal} of {} points equal", axis(b.log2c), axis(b.log2g), b.rate, peer_pts.len()),
                     DataUsed::Paper(ds.clone()),
                     if ok { Verdict::Reproduced } else { Verdict::NotReproduced },
                     "same chosen point and the same printed rate at every grid point as svm-grid run in the same run",
@@ -185,4 +185,22 @@ fn grid_of(runs: &[&StoredRun], name: &str) -> Option<crate::svm::grid::Grid> {
     let cfg = ConfigFile::from_text(&r.manifest.config_path, r.manifest.config.clone());
     let c: super::config::SvmGridConfig = cfg.parse().ok()?;
     c.grid(&cfg).ok()
+}
+
+/// A grid axis value as grid.py prints it: the number, or `null` for an
+/// axis the grid does not search.
+fn axis(v: Option<f64>) -> String {
+    v.map_or_else(|| "null".to_string(), |x| x.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::axis;
+
+    #[test]
+    fn grid_axes_print_as_numbers_or_null() {
+        assert_eq!(axis(Some(3.0)), "3");
+        assert_eq!(axis(Some(-7.5)), "-7.5");
+        assert_eq!(axis(None), "null");
+    }
 }
