@@ -172,11 +172,10 @@ pub fn weighted_sums(
         let mut a = [0.0f64; 4];
         for piece in &pieces {
             for (x, y) in a.iter_mut().zip(piece) {
-                *x += y.get(p).copied().unwrap_or(0.0);
+                *x += y[p];
             }
         }
         let [s1, mag, mag_nb, s2] = a;
-        let tiny = w_abs;
         let nq = kd.norms[qr];
         let spread = match kd.kind {
             KernelKind::Rbf { .. } => nq * mag + mag_nb,
@@ -189,7 +188,7 @@ pub fn weighted_sums(
         let rel = 1.0 + 4.0 * F32_REL;
         let err = sum_error_bound(kd, qr, max_nnz, cols.len(), spread * rel, mag) * rel
             + 2.0 * F32_REL * mag
-            + tiny * f64::from(f32::MIN_POSITIVE);
+            + w_abs * f64::from(f32::MIN_POSITIVE);
         let comp = computed[i];
         let total = s1 + comp.s1;
         let err1 = err + comp.err1 + 2.0 * f64::EPSILON * (s1.abs() + comp.s1.abs());

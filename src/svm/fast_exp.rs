@@ -110,19 +110,22 @@ const F32_CHECK_REL: f64 = 2.0 * (FAST_EXP_REL_ERROR + f64::EPSILON);
 /// Values per piece of [`exp_to_f32`] (a stack buffer).
 const F32_PIECE: usize = 256;
 
-/// `out[i] = exp(xs[i]) as f32`, bit-identical to libm's `exp` rounded to
-/// single precision, at [`exp_in_place`]'s speed: where the fast value `y`
+/// `out[i] = exp(scale * xs[i]) as f32`, bit-identical to libm's `exp` of
+/// the same product rounded to single precision, at [`exp_in_place`]'s
+/// speed: where the fast value `y`
 /// could round differently from libm's (the interval `y (1 +- r)`, `r` =
 /// [`F32_CHECK_REL`], holds a point where the single-precision rounding
 /// changes, which happens about once in tens of millions), libm's `exp` is
 /// taken instead. Works in pieces of [`F32_PIECE`] values on the stack, so
 /// that each argument is read once and each result written once.
-pub fn exp_to_f32(xs: &[f64], out: &mut [f32]) {
+pub fn exp_to_f32(scale: f64, xs: &[f64], out: &mut [f32]) {
     assert_eq!(xs.len(), out.len(), "one output per argument");
     let mut buf = [0.0f64; F32_PIECE];
     for (xp, op) in xs.chunks(F32_PIECE).zip(out.chunks_mut(F32_PIECE)) {
         let y = &mut buf[..xp.len()];
-        y.copy_from_slice(xp);
+        for (b, &x) in y.iter_mut().zip(xp) {
+            *b = scale * x;
+        }
         exp_in_place(y);
         for ((o, &y), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
             let f = y as f32;
@@ -131,7 +134,7 @@ pub fn exp_to_f32(xs: &[f64], out: &mut [f32]) {
             *o = if lo == f && hi == f {
                 f
             } else {
-                x.exp() as f32
+                (scale * x).exp() as f32
             };
         }
     }
@@ -243,7 +246,7 @@ mod tests {
             xs.push((mid * 1e-30).ln());
         }
         let mut out = vec![0f32; xs.len()];
-        exp_to_f32(&xs, &mut out);
+        exp_to_f32(1.0, &xs, &mut out);
         let mut fixed = 0;
         for (&x, &o) in xs.iter().zip(&out) {
             let want = x.exp() as f32;

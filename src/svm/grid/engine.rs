@@ -321,16 +321,9 @@ fn fill_kernel(d: &Distances, gamma: f64, parallel: bool) -> SharedKernelCache {
     let sh = SharedKernelCache::new(n, mb);
     // exp(-gamma D) in single precision, libm's values to the bit.
     let col = |a: usize| -> Arc<[f32]> {
-        let mut args = [0.0f64; 512];
         let mut col: Arc<[f32]> = std::iter::repeat_n(0f32, n).collect();
         let dst = Arc::get_mut(&mut col).expect("a new column has one owner");
-        for (dp, op) in d.train_row(a).chunks(512).zip(dst.chunks_mut(512)) {
-            let ap = &mut args[..dp.len()];
-            for (x, &v) in ap.iter_mut().zip(dp) {
-                *x = -gamma * v;
-            }
-            exp_to_f32(ap, op);
-        }
+        exp_to_f32(-gamma, d.train_row(a), dst);
         col
     };
     let cols: Vec<Arc<[f32]>> = if parallel {
