@@ -50,6 +50,7 @@ mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;
 pub mod seeding;
+mod signed_gather;
 pub mod smo;
 mod smo_lanes;
 mod smo_rows;

@@ -5,6 +5,7 @@
 
 use super::cache::{ColumnCache, SharedKernelCache};
 use super::kernel::KernelData;
+use super::signed_gather::signed_gather;
 
 /// The `Q` matrix of a solve: kernel rows of the training subset in the
 /// solver's current order, with LIBSVM's column cache in front and,
@@ -88,16 +89,15 @@ impl<'k> SvcQ<'k> {
         });
         match full {
             Some(full) => {
-                for ((o, &r), &yr) in col[start..len]
-                    .iter_mut()
-                    .zip(&self.rows[start..len])
-                    .zip(&self.y[start..len])
-                {
-                    // A sign flip of an f32 is exact: same value as LIBSVM's
-                    // (float)(y_i y_j K_ij).
-                    let k = full[r as usize];
-                    *o = if ya == yr { k } else { -k };
-                }
+                // A sign flip of an f32 is exact: same value as LIBSVM's
+                // (float)(y_i y_j K_ij).
+                signed_gather(
+                    &full[..],
+                    &self.rows[start..len],
+                    &self.y[start..len],
+                    ya,
+                    &mut col[start..len],
+                );
                 self.shared_hits += 1;
             }
             None => {

@@ -203,14 +203,14 @@ variants!(first_avx2, second_avx2, "avx2");
 /// The widest compiled variant this CPU runs.
 #[derive(Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-enum Simd {
+pub(crate) enum Simd {
     Avx512,
     Avx2,
     Portable,
 }
 
 /// The CPU's [`Simd`] level (the standard library caches the detection).
-fn simd() -> Simd {
+pub(crate) fn simd() -> Simd {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {

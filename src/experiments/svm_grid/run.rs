@@ -12,10 +12,10 @@ use crate::results::rows::Core;
 use crate::results::Record;
 use crate::svm::folds::Folds;
 use crate::svm::grid::distances::{bytes_needed, Distances};
+use crate::svm::grid::fold_order::{self, FoldOrder};
 use crate::svm::grid::pyfmt::grid_rate;
 use crate::svm::grid::select::Best;
 use crate::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
-use crate::svm::kernel::KernelData;
 use crate::svm::solution::train;
 use crate::svm::{KernelKind, SvmParams};
 use std::sync::Arc;
@@ -96,7 +96,7 @@ impl GridPlan {
             .map_err(|e| self.cell_err(i, e))?;
         let mut out: Vec<Option<PointResult>> = vec![None; points.len()];
         let t0 = std::time::Instant::now();
-        let (distances, fresh) = self.distances(i, ds, reuse, &base, &pool);
+        let (distances, fresh) = self.distances(i, ds, &folds, reuse, &base, &pool);
         let dist_s = t0.elapsed().as_secs_f64();
         let opts = GridOptions {
             reuse: reuse.clone(),
@@ -132,6 +132,7 @@ impl GridPlan {
         &self,
         i: usize,
         ds: &Dataset,
+        folds: &Folds,
         reuse: &Reuse,
         base: &SvmParams,
         pool: &rayon::ThreadPool,
@@ -148,8 +149,9 @@ impl GridPlan {
             }
         }
         *cache = None; // free the previous level's blocks first
-        let kd = KernelData::new(ds, base.kernel);
-        let dist = Arc::new(pool.install(|| Distances::new(&kd, reuse.threads)));
+        let order = FoldOrder::new(ds, folds);
+        let dist =
+            Arc::new(pool.install(|| fold_order::distances(&order, base.kernel, reuse.threads)));
         let pairs = dist.pairs;
         *cache = Some((key.0, key.1, Arc::clone(&dist)));
         (Some(dist), Some(pairs))

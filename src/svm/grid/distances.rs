@@ -32,6 +32,9 @@ pub struct Distances {
     pub train: Vec<f64>,
     /// Dot products computed (pairs, `n (n + 1) / 2`).
     pub pairs: u64,
+    /// The row of the caller's dataset at each position (`0..n` unless
+    /// set: [`super::fold_order::distances`]).
+    pub rows: Vec<usize>,
 }
 
 impl Distances {
@@ -71,6 +74,7 @@ impl Distances {
             n,
             train,
             pairs: (n as u64) * (n as u64 + 1) / 2,
+            rows: (0..n).collect(),
         }
     }
 

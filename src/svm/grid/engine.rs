@@ -38,11 +38,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::distances::{bytes_needed, Distances};
+use super::fold_order::{distances, fill_kernel, FoldOrder};
 use super::newton::{train_newton, Warm};
 use super::reuse::Reuse;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::fast_exp::exp_to_f32;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::rounds::predict_rows;
@@ -141,7 +141,8 @@ pub struct GridOptions {
     /// Seed of the seeders' random choices (fold seeding only).
     pub seed: u64,
     /// Distance blocks of this dataset computed earlier (by
-    /// [`Distances::new`] on the same rows), reused instead of computed:
+    /// [`Distances::new`] on it, or, faster to read, by
+    /// [`super::fold_order::distances`] with the same folds), reused instead of computed:
     /// a caller that runs a grid in parts shares them across the parts.
     pub distances: Option<Arc<Distances>>,
 }
@@ -204,6 +205,14 @@ pub fn run_grid(
         return Ok(cost);
     }
 
+    // From here on the rows are in fold order (the same solves, read from
+    // contiguous memory); the distances stay over the original rows.
+    let order = FoldOrder::new(ds, folds);
+    let ctx = Ctx {
+        ds: &order.ds,
+        folds: &order.folds,
+        ..ctx
+    };
     // Units: the points of one gamma, in order of first appearance.
     let mut groups: Vec<(u64, Vec<usize>)> = Vec::new();
     for (i, &(_, g)) in points.iter().enumerate() {
@@ -223,8 +232,7 @@ pub fn run_grid(
             Some(d) => Some(Arc::clone(d)),
             None => {
                 let tb = Instant::now();
-                let kd = KernelData::new(ds, base.kernel);
-                let d = Distances::new(&kd, opts.reuse.threads);
+                let d = distances(&order, base.kernel, opts.reuse.threads);
                 cost.distance_pairs = d.pairs;
                 cost.block_seconds += tb.elapsed().as_secs_f64();
                 Some(Arc::new(d))
@@ -259,11 +267,11 @@ pub fn run_grid(
     let one_group = |members: &Vec<usize>| -> Result<GroupDone, SvmError> {
         let gamma = points[members[0]].1;
         let params = params_at(base, points[members[0]].0, gamma);
-        let kd = KernelData::new(ds, params.kernel);
+        let kd = KernelData::new(ctx.ds, params.kernel);
         let tb = Instant::now();
         let shared = dist
             .as_ref()
-            .map(|d| fill_kernel(d, gamma, opts.reuse.threads));
+            .map(|d| fill_kernel(d, gamma, &order.perm, opts.reuse.threads));
         let (fills, fill_s) = if shared.is_some() {
             ((n as u64) * (n as u64), tb.elapsed().as_secs_f64())
         } else {
@@ -312,29 +320,6 @@ pub fn params_at(base: &SvmParams, c: f64, gamma: f64) -> SvmParams {
         p.kernel = KernelKind::Rbf { gamma };
     }
     p
-}
-
-/// The full kernel matrix of one gamma in a shared cache that holds it all.
-fn fill_kernel(d: &Distances, gamma: f64, parallel: bool) -> SharedKernelCache {
-    let n = d.n;
-    let mb = (n as f64 * (n as f64 * 4.0 + 64.0)) / (1u64 << 20) as f64 + 1.0;
-    let sh = SharedKernelCache::new(n, mb);
-    // exp(-gamma D) in single precision, libm's values to the bit.
-    let col = |a: usize| -> Arc<[f32]> {
-        let mut col: Arc<[f32]> = std::iter::repeat_n(0f32, n).collect();
-        let dst = Arc::get_mut(&mut col).expect("a new column has one owner");
-        exp_to_f32(-gamma, d.train_row(a), dst);
-        col
-    };
-    let cols: Vec<Arc<[f32]>> = if parallel {
-        (0..n).into_par_iter().map(col).collect()
-    } else {
-        (0..n).map(col).collect()
-    };
-    for (a, c) in cols.into_iter().enumerate() {
-        sh.insert(a, c);
-    }
-    sh
 }
 
 struct Ctx<'a> {

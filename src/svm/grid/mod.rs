@@ -4,6 +4,7 @@
 //! - [`range`]: grid.py's ranges, axis permutation and visiting order.
 //! - [`pyfmt`]: numbers printed as grid.py prints them.
 //! - [`distances`]: squared distances computed once for every gamma.
+//! - [`fold_order`]: the rows in fold order, and one gamma's kernel matrix.
 //! - [`reuse`]: the reuse levels and their names.
 //! - [`engine`]: the k-fold CV of every point with the reuse levels
 //!   (gamma blocks, C path warm start, fold seeding, threads) and their
@@ -13,6 +14,7 @@
 
 pub mod distances;
 pub mod engine;
+pub mod fold_order;
 pub mod newton;
 pub mod pyfmt;
 pub mod range;
