@@ -10,8 +10,10 @@
 //!   (gamma blocks, C path warm start, fold seeding, threads) and their
 //!   counters.
 //! - [`newton`]: SMO in rounds with Newton steps on the free set.
+//! - [`cholesky`]: the Newton steps' factor, rows deleted in place.
 //! - [`select`]: grid.py's choice of the best point.
 
+pub mod cholesky;
 pub mod distances;
 pub mod engine;
 pub mod fold_order;

@@ -20,8 +20,9 @@
 //! Everything is sequential (faer with `Par::Seq`), so the result does not
 //! depend on the thread count.
 
-use faer::linalg::solvers::Solve;
-use faer::{Mat, Par, Side};
+use faer::Par;
+
+use super::cholesky::Factor;
 
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::KernelData;
@@ -35,7 +36,7 @@ pub type Warm = (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>);
 /// (uncapped) SMO run.
 pub const MAX_ROUNDS: usize = 40;
 
-/// Newton steps (each one Cholesky factorisation) between two SMO rounds.
+/// Newton steps between two SMO rounds.
 pub const MAX_PASSES: usize = 100;
 
 /// A Newton step may cost at most this many SMO rounds' flops (see
@@ -49,7 +50,8 @@ pub const MAX_FREE: usize = 2000;
 /// Counters of the Newton steps of one solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NewtonStats {
-    /// Newton steps taken (each one Cholesky factorisation).
+    /// Newton steps taken (each a solve with a Cholesky factor, fresh or
+    /// with the rows of variables that left the free set deleted).
     pub steps: u64,
     /// SMO runs (rounds).
     pub rounds: u64,
@@ -163,66 +165,75 @@ fn newton_step(
     let mut moved = false;
     let mut delta_hint = 0.0f64;
     let mut spent = 0.0f64;
+    // The factor of the current free set, while it only shrinks.
+    let mut fac: Option<Factor> = None;
     for _ in 0..MAX_PASSES {
         let m = free.len();
         if !(2..=MAX_FREE).contains(&m) {
             break;
         }
-        // A step costs about m^3 / 3 flops; an SMO round about
-        // `cap` iterations of O(l) each. Spend on Newton steps at most
-        // FLOP_RATIO rounds' worth per step and MAX_PASSES / 4 of that per
-        // call, so that large free sets (where SMO is cheap enough) are
-        // left to SMO.
-        let cost = (m as f64).powi(3) / 3.0;
-        let round = round_cap(l) as f64 * l as f64;
-        spent += cost;
-        if cost > FLOP_RATIO * round || spent > FLOP_RATIO * round * (MAX_PASSES / 4) as f64 {
-            break;
-        }
-        for &i in &free {
-            cols.ensure(i, ns);
-        }
-        // Q_FF (column-major, unregularised) and its Cholesky factor with a
-        // ridge `delta I`: Q_FF is often singular to single precision (close
-        // points, small gamma); the ridge, raised until Cholesky succeeds,
-        // keeps the step a descent direction (a proximal Newton step), and
-        // iterative refinement against Q_FF removes most of its bias.
-        let qf: Vec<f64> = free
-            .iter()
-            .flat_map(|&j| {
-                let col = cols.get(j);
-                free.iter().map(move |&i| col[i])
-            })
-            .collect();
-        let mut delta = delta_hint / 100.0;
-        let llt = loop {
-            let q = Mat::from_fn(m, m, |a, b| {
-                qf[b * m + a] + if a == b && delta > 0.0 { delta } else { 0.0 }
-            });
-            if let Ok(f) = q.llt(Side::Lower) {
-                break f;
-            }
-            delta = if delta < 1e-8 { 1e-7 } else { delta * 10.0 };
-            if delta > 1e-1 {
-                return (moved && feasible(&alpha, y, c)).then_some(alpha);
+        let fresh = match fac.take() {
+            Some(f) => f,
+            None => {
+                // A factorisation costs about m^3 / 3 flops; an SMO round
+                // about `cap` iterations of O(l) each. Spend on them at
+                // most FLOP_RATIO rounds' worth each and MAX_PASSES / 4 of
+                // that per call, so that large free sets (where SMO is cheap
+                // enough) are left to SMO. (Deleting a row from a factor
+                // costs O(m^2) and is not counted.)
+                let cost = (m as f64).powi(3) / 3.0;
+                let round = round_cap(l) as f64 * l as f64;
+                spent += cost;
+                if cost > FLOP_RATIO * round || spent > FLOP_RATIO * round * (MAX_PASSES / 4) as f64
+                {
+                    break;
+                }
+                for &i in &free {
+                    cols.ensure(i, ns);
+                }
+                // Q_FF (column-major, unregularised) and its Cholesky
+                // factor with a ridge `delta I`: Q_FF is often singular to
+                // single precision (close points, small gamma); the ridge,
+                // raised until Cholesky succeeds, keeps the step a descent
+                // direction (a proximal Newton step), and iterative
+                // refinement against Q_FF removes most of its bias.
+                let qf: Vec<f64> = free
+                    .iter()
+                    .flat_map(|&j| {
+                        let col = cols.get(j);
+                        free.iter().map(move |&i| col[i])
+                    })
+                    .collect();
+                let mut delta = delta_hint / 100.0;
+                loop {
+                    if let Some(f) = Factor::new(qf.clone(), m, delta) {
+                        break f;
+                    }
+                    delta = if delta < 1e-8 { 1e-7 } else { delta * 10.0 };
+                    if delta > 1e-1 {
+                        return (moved && feasible(&alpha, y, c)).then_some(alpha);
+                    }
+                }
             }
         };
+        let f = fac.insert(fresh);
+        let delta = f.delta;
         delta_hint = delta;
         ns.steps += 1;
         let yf: Vec<f64> = free.iter().map(|&i| f64::from(y[i])).collect();
-        let x2 = llt.solve(Mat::from_fn(m, 1, |a, _| yf[a]));
-        let yx2: f64 = (0..m).map(|a| yf[a] * x2[(a, 0)]).sum();
+        let x2 = f.solve(&yf);
+        let yx2: f64 = yf.iter().zip(&x2).map(|(a, b)| a * b).sum();
         if yx2 == 0.0 || !yx2.is_finite() {
             break;
         }
         // The saddle system [Q y; y^T 0] [d; beta] = [rhs; 0] through the
         // factor: d = x1 - beta x2 with Q x1 = rhs, Q x2 = y_F.
         let saddle = |rhs: &[f64]| -> (Vec<f64>, f64) {
-            let x1 = llt.solve(Mat::from_fn(m, 1, |a, _| rhs[a]));
-            let yx1: f64 = (0..m).map(|a| yf[a] * x1[(a, 0)]).sum();
+            let x1 = f.solve(rhs);
+            let yx1: f64 = yf.iter().zip(&x1).map(|(a, b)| a * b).sum();
             let beta = yx1 / yx2;
             (
-                (0..m).map(|a| x1[(a, 0)] - beta * x2[(a, 0)]).collect(),
+                x1.iter().zip(&x2).map(|(a, b)| a - beta * b).collect(),
                 beta,
             )
         };
@@ -237,20 +248,9 @@ fn newton_step(
             }
         }
         let (mut d, mut beta) = saddle(&gf.iter().map(|v| -v).collect::<Vec<_>>());
-        let qmul = |v: &[f64]| -> Vec<f64> {
-            let mut out = vec![0.0; m];
-            for (b, &vb) in v.iter().enumerate() {
-                if vb != 0.0 {
-                    for (o, &q) in out.iter_mut().zip(&qf[b * m..(b + 1) * m]) {
-                        *o += q * vb;
-                    }
-                }
-            }
-            out
-        };
         if delta > 0.0 {
             for _ in 0..3 {
-                let qd = qmul(&d);
+                let qd = f.q_mul(&d);
                 let r: Vec<f64> = (0..m).map(|a| -(gf[a] + beta * yf[a] + qd[a])).collect();
                 let (e, gam) = saddle(&r);
                 for (db, eb) in d.iter_mut().zip(&e) {
@@ -302,8 +302,14 @@ fn newton_step(
             }
             pending[i] += alpha[i] - old;
             free.remove(h);
+            if let Some(f) = fac.as_mut() {
+                if !f.delete(h) {
+                    fac = None;
+                }
+            }
             continue;
         }
+        fac = None;
         // A full step: the free set is optimal; bring g up to date and add
         // the bounded violators.
         for &t in &touched {
