@@ -20,6 +20,8 @@
 //!
 //! The SMO's own kernel columns keep libm's `exp` (LIBSVM's arithmetic).
 
+use super::smo_lanes::{simd, Simd};
+
 /// A bound on the relative error of [`exp_in_place`] (checked by a test
 /// with a margin of 4).
 pub const FAST_EXP_REL_ERROR: f64 = 16.0 * f64::EPSILON;
@@ -120,24 +122,62 @@ const F32_PIECE: usize = 256;
 /// that each argument is read once and each result written once.
 pub fn exp_to_f32(scale: f64, xs: &[f64], out: &mut [f32]) {
     assert_eq!(xs.len(), out.len(), "one output per argument");
+    match simd() {
+        // SAFETY: `simd` found the CPU feature each variant is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { to_f32_avx512(scale, xs, out) },
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { to_f32_avx2(scale, xs, out) },
+        _ => to_f32_body(scale, xs, out),
+    }
+}
+
+/// [`exp_to_f32`]'s loop: per piece, the fast values and their check in
+/// one vectorised pass, then libm's value where the check failed (rare).
+#[inline(always)]
+fn to_f32_body(scale: f64, xs: &[f64], out: &mut [f32]) {
     let mut buf = [0.0f64; F32_PIECE];
     for (xp, op) in xs.chunks(F32_PIECE).zip(out.chunks_mut(F32_PIECE)) {
         let y = &mut buf[..xp.len()];
         for (b, &x) in y.iter_mut().zip(xp) {
             *b = scale * x;
         }
-        exp_in_place(y);
-        for ((o, &y), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
-            let f = y as f32;
-            let lo = (y * (1.0 - F32_CHECK_REL)) as f32;
-            let hi = (y * (1.0 + F32_CHECK_REL)) as f32;
-            *o = if lo == f && hi == f {
-                f
-            } else {
-                (scale * x).exp() as f32
-            };
+        exp_loop(y);
+        let mut unsure = false;
+        for ((b, o), &x) in y.iter_mut().zip(op.iter_mut()).zip(xp) {
+            let v = *b;
+            let f = v as f32;
+            let lo = (v * (1.0 - F32_CHECK_REL)) as f32;
+            let hi = (v * (1.0 + F32_CHECK_REL)) as f32;
+            let arg = scale * x;
+            let ok = lo == f && hi == f && arg >= LOW && arg <= HIGH;
+            unsure |= !ok;
+            // Marks the value for libm below (NaN never equals itself).
+            *b = if ok { 0.0 } else { f64::NAN };
+            *o = f;
+        }
+        if unsure {
+            for ((o, &b), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
+                if b.is_nan() {
+                    *o = (scale * x).exp() as f32;
+                }
+            }
         }
     }
+}
+
+/// [`to_f32_body`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn to_f32_avx512(scale: f64, xs: &[f64], out: &mut [f32]) {
+    to_f32_body(scale, xs, out)
+}
+
+/// [`to_f32_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn to_f32_avx2(scale: f64, xs: &[f64], out: &mut [f32]) {
+    to_f32_body(scale, xs, out)
 }
 
 /// The loop, compiled for AVX-512.
