@@ -21,6 +21,7 @@
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
+use super::smo_lanes::{simd, Simd};
 use super::kernel::{KernelData, KernelKind};
 use super::kernel_block::{sum_error_bound, KernelBlock, WeightedSums};
 
@@ -126,41 +127,20 @@ pub fn weighted_sums(
     let rows: Vec<usize> = order.iter().map(|&i| queries[i]).collect();
     // Per piece of columns and per query: sum w K, sum |w K|, sum |w K|
     // ||b||^2 and sum w2 K. Each column's entries for the queries are
-    // gathered into a contiguous buffer, then added lane by lane (one lane
-    // per query, the columns in piece order). Pieces are fixed by length,
-    // and added in piece order: the same sums on any thread count.
-    let m = rows.len();
+    // gathered into a contiguous buffer (or read in place), then added lane
+    // by lane (one lane per query, the columns in piece order). Pieces are
+    // fixed by length, and added in piece order: the same sums on any
+    // thread count.
     let has_w2 = w2.is_some();
+    // Held-out rows of a fold-ordered grid are one range: read in place.
+    let range = rows
+        .first()
+        .filter(|&&a| rows.iter().enumerate().all(|(t, &r)| r == a + t))
+        .copied();
+    let norms = &kd.norms;
     let pieces: Vec<[Vec<f64>; 4]> = cols
         .par_chunks(BASIS_PIECE)
-        .map(|piece| {
-            let mut acc: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0f64; m]);
-            let mut buf = vec![0.0f64; m];
-            for &(b, wk, wk2, ref col) in piece {
-                for (x, &qr) in buf.iter_mut().zip(&rows) {
-                    *x = f64::from(col[qr]);
-                }
-                let (wa, wnb) = (wk.abs(), wk.abs() * kd.norms[b]);
-                let [s1, mag, mag_nb, s2] = &mut acc;
-                for (((x1, xm), xn), &kv) in s1
-                    .iter_mut()
-                    .zip(mag.iter_mut())
-                    .zip(mag_nb.iter_mut())
-                    .zip(&buf)
-                {
-                    let ak = kv.abs();
-                    *x1 += wk * kv;
-                    *xm += wa * ak;
-                    *xn += wnb * ak;
-                }
-                if has_w2 {
-                    for (x2, &kv) in s2.iter_mut().zip(&buf) {
-                        *x2 += wk2 * kv;
-                    }
-                }
-            }
-            acc
-        })
+        .map(|piece| piece_sums(piece, &rows, range, norms, has_w2))
         .collect();
     // The linear kernel's spread does not depend on the values; every
     // weight counts once as a possible single-precision underflow.
@@ -203,6 +183,100 @@ pub fn weighted_sums(
         };
     }
     out
+}
+
+/// A cached column for the sums: its basis row, both weights, the column.
+type CachedCol = (usize, f64, f64, std::sync::Arc<[f32]>);
+
+/// One piece's four sums per query ([`weighted_sums`]), the columns in
+/// piece order, compiled for the widest vector unit the CPU has.
+fn piece_sums(
+    piece: &[CachedCol],
+    rows: &[usize],
+    range: Option<usize>,
+    norms: &[f64],
+    has_w2: bool,
+) -> [Vec<f64>; 4] {
+    match simd() {
+        // SAFETY: `simd` found the CPU feature each variant is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { piece_avx512(piece, rows, range, norms, has_w2) },
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { piece_avx2(piece, rows, range, norms, has_w2) },
+        _ => piece_body(piece, rows, range, norms, has_w2),
+    }
+}
+
+/// The loop of [`piece_sums`]: each column's entries for the queries (in
+/// place when they are one range, else gathered), added lane by lane.
+#[inline(always)]
+fn piece_body(
+    piece: &[CachedCol],
+    rows: &[usize],
+    range: Option<usize>,
+    norms: &[f64],
+    has_w2: bool,
+) -> [Vec<f64>; 4] {
+    let m = rows.len();
+    let mut acc: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0f64; m]);
+    let mut buf = vec![0.0f32; m];
+    for &(b, wk, wk2, ref col) in piece {
+        let vals: &[f32] = match range {
+            Some(a) => &col[a..a + m],
+            None => {
+                for (x, &qr) in buf.iter_mut().zip(rows) {
+                    *x = col[qr];
+                }
+                &buf
+            }
+        };
+        let (wa, wnb) = (wk.abs(), wk.abs() * norms[b]);
+        let [s1, mag, mag_nb, s2] = &mut acc;
+        for (((x1, xm), xn), &kf) in s1
+            .iter_mut()
+            .zip(mag.iter_mut())
+            .zip(mag_nb.iter_mut())
+            .zip(vals)
+        {
+            let kv = f64::from(kf);
+            let ak = kv.abs();
+            *x1 += wk * kv;
+            *xm += wa * ak;
+            *xn += wnb * ak;
+        }
+        if has_w2 {
+            for (x2, &kf) in s2.iter_mut().zip(vals) {
+                *x2 += wk2 * f64::from(kf);
+            }
+        }
+    }
+    acc
+}
+
+/// [`piece_body`] compiled for AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn piece_avx512(
+    piece: &[CachedCol],
+    rows: &[usize],
+    range: Option<usize>,
+    norms: &[f64],
+    has_w2: bool,
+) -> [Vec<f64>; 4] {
+    piece_body(piece, rows, range, norms, has_w2)
+}
+
+/// [`piece_body`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn piece_avx2(
+    piece: &[CachedCol],
+    rows: &[usize],
+    range: Option<usize>,
+    norms: &[f64],
+    has_w2: bool,
+) -> [Vec<f64>; 4] {
+    piece_body(piece, rows, range, norms, has_w2)
 }
 
 #[cfg(test)]
