@@ -150,7 +150,7 @@ fn to_f32_body(scale: f64, xs: &[f64], out: &mut [f32]) {
             let lo = (v * (1.0 - F32_CHECK_REL)) as f32;
             let hi = (v * (1.0 + F32_CHECK_REL)) as f32;
             let arg = scale * x;
-            let ok = lo == f && hi == f && arg >= LOW && arg <= HIGH;
+            let ok = lo == f && hi == f && (LOW..=HIGH).contains(&arg);
             unsure |= !ok;
             // Marks the value for libm below (NaN never equals itself).
             *b = if ok { 0.0 } else { f64::NAN };
