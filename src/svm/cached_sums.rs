@@ -21,9 +21,9 @@
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
-use super::smo_lanes::{simd, Simd};
 use super::kernel::{KernelData, KernelKind};
 use super::kernel_block::{sum_error_bound, KernelBlock, WeightedSums};
+use super::smo_lanes::{simd, Simd};
 
 /// Cached columns per parallel piece (fixed, so the sums do not depend on
 /// the thread count).

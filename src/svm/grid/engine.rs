@@ -29,8 +29,10 @@
 //!   thread count.
 //!
 //! Points are processed in units (all points of one gamma, or a chunk of
-//! points), and each finished unit is handed to a sink in the caller's point
-//! order, so a caller can stream results (and resume after a kill).
+//! points; gammas largest first, as many at a time as there are threads and
+//! memory for, by [`super::schedule`]), and each finished unit is handed to
+//! a sink, its points in the caller's order, so a caller can stream results
+//! (and resume after a kill).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -41,6 +43,7 @@ use super::distances::{bytes_needed, Distances};
 use super::fold_order::{distances, fill_kernel, FoldOrder};
 use super::newton::{train_newton, Warm};
 use super::reuse::Reuse;
+use super::schedule::run_in_order;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::Folds;
@@ -289,22 +292,23 @@ pub fn run_grid(
         };
         Ok((results, fills, fill_s))
     };
-    let members: Vec<&Vec<usize>> = groups.iter().map(|(_, m)| m).collect();
-    for chunk in members.chunks(width) {
-        let done: Vec<Result<GroupDone, SvmError>> = if width > 1 {
-            chunk.par_iter().map(|m| one_group(m)).collect()
-        } else {
-            chunk.iter().map(|m| one_group(m)).collect()
-        };
-        for d in done {
-            let (results, fills, fill_s) = d?;
-            cost.kernel_fills += fills;
-            cost.block_seconds += fill_s;
-            for (i, r) in results {
-                sink(i, r)?;
-            }
+    // The largest gammas first: they have the most support vectors and the
+    // longest solves, and started last they would leave a core idle.
+    let mut by_cost: Vec<usize> = (0..groups.len()).collect();
+    by_cost.sort_by(|&a, &b| {
+        let gamma = |g: usize| points[groups[g].1[0]].1;
+        gamma(b).total_cmp(&gamma(a)).then(a.cmp(&b))
+    });
+    let job = |j: usize| one_group(&groups[by_cost[j]].1);
+    run_in_order(groups.len(), width, &job, &mut |_, done| {
+        let (results, fills, fill_s) = done;
+        cost.kernel_fills += fills;
+        cost.block_seconds += fill_s;
+        for (i, r) in results {
+            sink(i, r)?;
         }
-    }
+        Ok(())
+    })?;
     cost.wall_seconds = t0.elapsed().as_secs_f64();
     Ok(cost)
 }

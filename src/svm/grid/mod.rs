@@ -12,6 +12,7 @@
 //! - [`newton`]: SMO in rounds with Newton steps on the free set.
 //! - [`cholesky`]: the Newton steps' factor, rows deleted in place.
 //! - [`select`]: grid.py's choice of the best point.
+//! - [`schedule`]: uneven jobs `width` at a time, results in order.
 
 pub mod cholesky;
 pub mod distances;
@@ -21,6 +22,7 @@ pub mod newton;
 pub mod pyfmt;
 pub mod range;
 pub mod reuse;
+pub mod schedule;
 pub mod select;
 
 pub use engine::{run_grid, FoldStat, GridCost, GridOptions, PointResult};

@@ -1,0 +1,157 @@
+//! Jobs of uneven length (a grid's gammas) run `width` at a time on the
+//! current rayon pool, each worker taking the next job as soon as it is
+//! free, and their results handed to a sink on the calling thread in job
+//! order.
+//!
+//! Running the jobs in fixed chunks of `width` made every chunk wait for
+//! its slowest job (the large gammas of a grid take several times as long
+//! as the small ones). Here at most `width` jobs are under way at once (so
+//! at most `width` kernel matrices are alive), jobs start in index order,
+//! and the sink sees the same sequence as with one thread; only the
+//! timing differs.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// Run `job(0..n)` with at most `width` under way at once, calling `sink`
+/// on the calling thread with each result in index order (as soon as every
+/// earlier one has been handed over). The first error (of a job or of the
+/// sink, the earliest index first) stops the run: jobs not yet started are
+/// not started.
+pub fn run_in_order<T, E>(
+    n: usize,
+    width: usize,
+    job: &(dyn Fn(usize) -> Result<T, E> + Sync),
+    sink: &mut dyn FnMut(usize, T) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Send,
+    E: Send,
+{
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let take = || {
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        (i < n && !stop.load(Ordering::SeqCst)).then_some(i)
+    };
+    let (tx, rx) = mpsc::channel::<(usize, Result<T, E>)>();
+    let mut done: BTreeMap<usize, Result<T, E>> = BTreeMap::new();
+    let mut handed = 0usize;
+    let mut failed: Option<E> = None;
+    // Hands over the results that are next in order; records the first
+    // error and stops the run.
+    let mut flush = |done: &mut BTreeMap<usize, Result<T, E>>, failed: &mut Option<E>| {
+        while failed.is_none() {
+            let Some(r) = done.remove(&handed) else { break };
+            let r = r.and_then(|v| sink(handed, v));
+            handed += 1;
+            if let Err(e) = r {
+                *failed = Some(e);
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    };
+    rayon::in_place_scope(|s| {
+        for _ in 1..width.max(1) {
+            let tx = tx.clone();
+            let take = &take;
+            s.spawn(move |_| {
+                while let Some(i) = take() {
+                    if tx.send((i, job(i))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        // The calling thread is a worker too, and hands results over
+        // between its jobs.
+        while let Some(i) = take() {
+            done.insert(i, job(i));
+            done.extend(rx.try_iter());
+            flush(&mut done, &mut failed);
+        }
+    });
+    drop(tx);
+    done.extend(rx.try_iter());
+    flush(&mut done, &mut failed);
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_arrive_in_order_whatever_the_job_lengths() {
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for width in [1, 2, 3] {
+                let mut seen = Vec::new();
+                let job = |i: usize| -> Result<usize, String> {
+                    // Early jobs are the slow ones.
+                    std::thread::sleep(std::time::Duration::from_millis(
+                        ((7 - i.min(7)) * 2) as u64,
+                    ));
+                    Ok(i * i)
+                };
+                pool.install(|| {
+                    run_in_order(9, width, &job, &mut |i, v| {
+                        seen.push((i, v));
+                        Ok(())
+                    })
+                })
+                .unwrap();
+                let want: Vec<(usize, usize)> = (0..9).map(|i| (i, i * i)).collect();
+                assert_eq!(seen, want, "{threads} threads, width {width}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_first_error_stops_the_run() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let started = AtomicUsize::new(0);
+        let job = |i: usize| -> Result<usize, String> {
+            started.fetch_add(1, Ordering::SeqCst);
+            if i == 3 {
+                Err(format!("job {i} failed"))
+            } else {
+                Ok(i)
+            }
+        };
+        let mut seen = Vec::new();
+        let r = pool.install(|| {
+            run_in_order(100, 2, &job, &mut |i, _| {
+                seen.push(i);
+                Ok(())
+            })
+        });
+        assert_eq!(r, Err("job 3 failed".to_string()));
+        assert_eq!(seen, vec![0, 1, 2], "results before the error only");
+        assert!(
+            started.load(Ordering::SeqCst) < 100,
+            "later jobs not started"
+        );
+        // A sink error stops it too.
+        let r = pool.install(|| {
+            run_in_order(50, 2, &|i: usize| Ok::<usize, String>(i), &mut |i, _| {
+                if i == 5 {
+                    Err("sink".to_string())
+                } else {
+                    Ok(())
+                }
+            })
+        });
+        assert_eq!(r, Err("sink".to_string()));
+    }
+}
