@@ -40,6 +40,10 @@ fn bad_grid_configs_are_refused_with_line_and_column() {
         (cfg("log2g = [1, 2, 0]"), vec!["c.toml:7:9:", "step 0"]),
         (cfg("log2g = [1, 5, -1]"), vec!["c.toml:7:9:", "empty"]),
         (
+            cfg("rows_per_cell = 0"),
+            vec!["c.toml:7:17:", "rows_per_cell"],
+        ),
+        (
             cfg("").replace("[\"none\", \"gamma\", \"all\"]", "[\"gamma+folds\"]"),
             vec!["c.toml:5:10:", "cannot be combined"],
         ),
@@ -128,7 +132,25 @@ fn reuse_levels_agree_and_a_rerun_resumes() {
         assert!((x - y).abs() <= 1, "{a} {b}: {x} vs {y}");
     }
     assert!(dir.path().join("out/g/report-section.md").is_file());
+    // One cell per reuse level by default.
     let o = cvbench(&["run", "c.toml", "--out", "out", "--csv"], dir.path());
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("(3 resumed)"), "{s}");
+    // A cell per gamma row: nine cells, the same numbers.
+    std::fs::write(
+        dir.path().join("c.toml"),
+        cfg("log2g = [-3, 1, 2]\nrows_per_cell = 1"),
+    )
+    .unwrap();
+    let o = cvbench(&["run", "c.toml", "--out", "rows", "--csv"], dir.path());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(dir.path().join("rows/g/records.csv")).unwrap();
+    let mut a = r.clone();
+    let mut b = rates(&text);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "the cells' split changes no number");
+    let o = cvbench(&["run", "c.toml", "--out", "rows", "--csv"], dir.path());
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("(9 resumed)"), "{s}");
 }

@@ -95,6 +95,11 @@ pub struct SvmGridConfig {
     /// Time LIBSVM's `svm-grid` on each dataset in the same run (when installed).
     #[serde(default)]
     pub peer: bool,
+    /// Gamma rows of the grid per cell (default: all of them, one cell per
+    /// dataset and reuse level, so that the level's gammas share the cores
+    /// as `cvbench grid` does). Smaller cells resume and shard more finely.
+    #[serde(default)]
+    pub rows_per_cell: Option<Spanned<usize>>,
     /// Run cells one at a time (timing); default true.
     #[serde(default)]
     pub exclusive: Option<bool>,
@@ -150,6 +155,19 @@ impl SvmGridConfig {
                 })
             })
             .collect()
+    }
+
+    /// Gamma rows per cell, checked (>= 1; `None`: all rows).
+    pub fn rows_per_cell(&self, cfg: &ConfigFile) -> Result<Option<usize>, ConfigError> {
+        match &self.rows_per_cell {
+            None => Ok(None),
+            Some(r) if *r.get_ref() >= 1 => Ok(Some(*r.get_ref())),
+            Some(r) => Err(cfg.invalid(
+                r.span(),
+                "rows_per_cell must be at least 1",
+                "leave it out (one cell per reuse level) or give a positive number of gamma rows",
+            )),
+        }
     }
 
     /// The number of folds, checked (>= 2).

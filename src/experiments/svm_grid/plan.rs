@@ -1,8 +1,9 @@
 //! An `svm_grid` config expanded into cells: per dataset, one cell per
-//! (reuse level, gamma row of the grid), one `svm-grid` peer cell (when
-//! asked for and installed) and one practical-guide cell per `[[guide]]`.
-//! A gamma row is the unit of the C path and of resume: a killed run
-//! recomputes only the rows it had not finished.
+//! (reuse level, group of `rows_per_cell` gamma rows of the grid; default
+//! all rows), one `svm-grid` peer cell (when asked for and installed) and
+//! one practical-guide cell per `[[guide]]`. A cell is the unit of resume
+//! and of shards: a killed run recomputes only the cells it had not
+//! finished.
 
 use super::config::SvmGridConfig;
 use crate::config::ConfigFile;
@@ -17,12 +18,12 @@ use std::sync::Arc;
 /// What a cell does.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) enum Work {
-    /// The points of one gamma row with one reuse level.
-    Row {
+    /// The points of some gamma rows with one reuse level.
+    Rows {
         /// Index into the plan's levels.
         level: usize,
-        /// The row's `log2 gamma` (`None`: gamma not searched).
-        log2g: Option<f64>,
+        /// The rows' `log2 gamma` (`None`: gamma not searched).
+        log2g: Vec<Option<f64>>,
     },
     /// LIBSVM's `svm-grid` on the whole grid.
     Peer,
@@ -85,6 +86,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
     let grid = c.grid(cfg)?;
     let levels = c.levels(cfg)?;
     let k = c.folds(cfg)?;
+    let rows_per_cell = c.rows_per_cell(cfg)?;
     let threads = c
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
@@ -176,14 +178,17 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
     };
     for (di, d) in datasets.iter().enumerate() {
         for (li, level) in levels.iter().enumerate() {
-            for g in &rows {
-                let gname = g.map_or("null".to_string(), py_float);
+            for group in rows.chunks(rows_per_cell.unwrap_or(rows.len()).max(1)) {
+                let gnames: Vec<String> = group
+                    .iter()
+                    .map(|g| g.map_or("null".to_string(), py_float))
+                    .collect();
                 push(
-                    format!("{}|{}|log2g={gname}", d.name, level.name()),
+                    format!("{}|{}|log2g={}", d.name, level.name(), gnames.join(",")),
                     di,
-                    Work::Row {
+                    Work::Rows {
                         level: li,
-                        log2g: *g,
+                        log2g: group.to_vec(),
                     },
                 );
             }

@@ -157,11 +157,11 @@ impl GridPlan {
         (Some(dist), Some(pairs))
     }
 
-    fn row_cell(
+    fn rows_cell(
         &self,
         i: usize,
         level: usize,
-        log2g: Option<f64>,
+        log2g: &[Option<f64>],
     ) -> Result<Vec<GridRow>, ExperimentError> {
         let reuse = &self.levels[level];
         let ds = &self.datasets[self.specs[i].dataset].data;
@@ -169,7 +169,7 @@ impl GridPlan {
             .grid
             .points
             .iter()
-            .filter(|p| p.log2g == log2g)
+            .filter(|p| log2g.contains(&p.log2g))
             .copied()
             .collect();
         let (res, cost, threads) = self.solve(i, ds, &points, reuse)?;
@@ -220,7 +220,10 @@ impl GridPlan {
                 ..base.core.clone()
             },
             role: ROLE_CELL.into(),
-            log2g,
+            log2g: match log2g {
+                [one] => *one,
+                _ => None,
+            },
             distance_pairs: cost.distance_pairs,
             kernel_fills: cost.kernel_fills,
             block_s: Some(cost.block_seconds),
@@ -421,7 +424,7 @@ impl Plan for GridPlan {
 
     fn run_cell(&self, i: usize) -> Result<Vec<Record>, ExperimentError> {
         let rows = match self.specs[i].work.clone() {
-            Work::Row { level, log2g } => self.row_cell(i, level, log2g)?,
+            Work::Rows { level, log2g } => self.rows_cell(i, level, &log2g)?,
             Work::Peer => self.peer_cell(i)?,
             Work::Sklearn => self.sklearn_cell(i)?,
             Work::Guide(ti) => self.guide_cell(i, ti)?,
