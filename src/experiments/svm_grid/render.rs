@@ -39,6 +39,8 @@ pub(super) struct LevelStats {
     pub exact: bool,
     pub threads: u64,
     pub note: String,
+    /// Cells the level ran in.
+    pub cells: u64,
 }
 
 /// Rows grouped: dataset → level → stats (levels in first-seen order).
@@ -70,6 +72,7 @@ pub(super) fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelSta
                 e.1 += r.n_test;
             }
         } else {
+            s.cells += 1;
             s.kernel_fills += r.kernel_fills;
             s.distance_pairs = s.distance_pairs.max(r.distance_pairs);
             s.wall_s += if r.core.seconds.is_finite() {
@@ -208,7 +211,17 @@ pub(super) fn render(
     md.push_str(&t.markdown());
     md.push('\n');
 
-    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Cholesky solves on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none`, `svm-grid` and scikit-learn timed in the same run; each gamma row is a cell here: a level computes the distance blocks once, in its first row, and its rows run one after another — `cvbench grid` also runs several gammas at a time; the points that need the most SMO iterations follow below the table)\n");
+    let max_cells = lv
+        .values()
+        .flat_map(|v| v.iter().map(|(_, s)| s.cells))
+        .max()
+        .unwrap_or(0);
+    let cells = if max_cells <= 1 {
+        "each level is one cell, whose gammas run as many at a time as the threads and the memory budget allow, the largest first, as in `cvbench grid`".to_string()
+    } else {
+        format!("a level ran in up to {max_cells} cells of gamma rows (`rows_per_cell`), one after another, computing the distance blocks once, in its first cell; the gammas of a cell run several at a time, as in `cvbench grid`")
+    };
+    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Newton steps on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none`, `svm-grid` and scikit-learn timed in the same run; {cells}; the points that need the most SMO iterations follow below the table)\n");
     let mut t = MdTable::new([
         "dataset",
         "reuse",
