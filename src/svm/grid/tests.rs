@@ -39,20 +39,23 @@ fn points() -> Vec<(f64, f64)> {
 }
 
 fn run(ds: &Dataset, reuse: Reuse, threads: usize) -> Vec<PointResult> {
+    run_at(ds, reuse, threads, &points())
+}
+
+fn run_at(ds: &Dataset, reuse: Reuse, threads: usize, pts: &[(f64, f64)]) -> Vec<PointResult> {
     let folds = Folds::libsvm(ds, 5).unwrap();
     let base = SvmParams::rbf(1.0, 1.0);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
-    let pts = points();
     let mut out: Vec<Option<PointResult>> = vec![None; pts.len()];
     pool.install(|| {
         run_grid(
             ds,
             &folds,
             &base,
-            &pts,
+            pts,
             &GridOptions {
                 reuse,
                 memory_mb: 64.0,
