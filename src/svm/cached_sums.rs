@@ -253,31 +253,25 @@ fn piece_body(
     acc
 }
 
-/// [`piece_body`] compiled for AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn piece_avx512(
-    piece: &[CachedCol],
-    rows: &[usize],
-    range: Option<usize>,
-    norms: &[f64],
-    has_w2: bool,
-) -> [Vec<f64>; 4] {
-    piece_body(piece, rows, range, norms, has_w2)
+macro_rules! variant {
+    ($name:ident, $feat:literal) => {
+        /// [`piece_body`] compiled for the named CPU feature.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $name(
+            piece: &[CachedCol],
+            rows: &[usize],
+            range: Option<usize>,
+            norms: &[f64],
+            has_w2: bool,
+        ) -> [Vec<f64>; 4] {
+            piece_body(piece, rows, range, norms, has_w2)
+        }
+    };
 }
 
-/// [`piece_body`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn piece_avx2(
-    piece: &[CachedCol],
-    rows: &[usize],
-    range: Option<usize>,
-    norms: &[f64],
-    has_w2: bool,
-) -> [Vec<f64>; 4] {
-    piece_body(piece, rows, range, norms, has_w2)
-}
+variant!(piece_avx512, "avx512f");
+variant!(piece_avx2, "avx2");
 
 #[cfg(test)]
 mod tests {

@@ -209,7 +209,8 @@ pub fn run_grid(
     }
 
     // From here on the rows are in fold order (the same solves, read from
-    // contiguous memory); the distances stay over the original rows.
+    // contiguous memory); distances a caller passed in may be in another
+    // order, which `fill_kernel` maps.
     let order = FoldOrder::new(ds, folds);
     let ctx = Ctx {
         ds: &order.ds,
