@@ -422,3 +422,58 @@ fn prediction_from_the_shared_cache_changes_no_label() {
         );
     }
 }
+
+/// A kernel close to the identity (gamma so large that every off-diagonal
+/// value is about 1e-15): every held-out decision value is of the order of
+/// rounding, so a warm start's labels would be rounding noise. Every
+/// warm-started round is found degenerate and solved again from zero, so
+/// each order predicts exactly what the per-round baseline (LIBSVM's path)
+/// predicts, and says so in `cold_resolve`; the baseline never re-solves.
+#[test]
+fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
+    use cvbench::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    // Balanced classes, so that `rho` is 0 up to rounding.
+    let mut rng = cvbench::seed::rng(11);
+    let rows: Vec<Vec<f64>> = (0..150)
+        .map(|_| (0..50).map(|_| rng.random_range(-1.0..1.0)).collect())
+        .collect();
+    let y = (0..150)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    let ds = Dataset::from_dense_rows("synthetic-near-identity", &rows, y);
+    let p = SvmParams::rbf(10.0, 2.0);
+    let folds = Folds::libsvm(&ds, 5).expect("folds");
+    let strategy = |order, seeder| CvStrategy {
+        order,
+        seeder,
+        cache: CacheMode::PerSolve,
+        threads: 1,
+    };
+    let base = run_cv(
+        &ds,
+        &folds,
+        &p,
+        &strategy(RoundOrder::PerRound, SeederKind::Zero),
+        7,
+    )
+    .expect("baseline");
+    assert!(base.cv.rounds.iter().all(|r| !r.cold_resolve));
+    for (order, seeder, warm_rounds) in [
+        (RoundOrder::Chain, SeederKind::Sir, 4),
+        (RoundOrder::Tree, SeederKind::Carry, 5),
+        (RoundOrder::FullModel, SeederKind::Carry, 5),
+    ] {
+        let got = run_cv(&ds, &folds, &p, &strategy(order, seeder), 7).expect("seeded");
+        let resolved = got.cv.rounds.iter().filter(|r| r.cold_resolve).count();
+        assert_eq!(resolved, warm_rounds, "{order:?}: rounds solved again");
+        assert_eq!(got.cv.predictions, base.cv.predictions, "{order:?}");
+        for (a, b) in got.cv.rounds.iter().zip(&base.cv.rounds) {
+            assert_eq!(
+                a.stats.objective, b.stats.objective,
+                "{order:?} fold {}",
+                a.fold
+            );
+            assert!(a.stats.iterations >= b.stats.iterations);
+        }
+    }
+}

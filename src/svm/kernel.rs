@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use super::fast_exp;
 use crate::data::{Dataset, Features, Row};
 
 /// The kernel function.
@@ -167,11 +168,42 @@ impl<'a> KernelData<'a> {
         scratch: &mut [f64],
     ) {
         debug_assert_eq!(rows.len(), out.len());
+        let KernelKind::Rbf { gamma } = self.kind else {
+            self.for_each_dot(a, rows, scratch, |k, dot| {
+                let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
+                out[k] = (sign * dot) as f32;
+            });
+            return;
+        };
+        // The squared distances in pieces on the stack, each piece
+        // exponentiated by `exp_to_f32` (libm's `exp` of the same product,
+        // rounded to single precision, to the bit) and then signed: the
+        // numbers of `(sign * finish(..)) as f32`, since a sign flip is exact.
+        let na = self.norms[a];
+        let mut buf = [0.0f64; FILL_PIECE];
+        let mut start = 0;
+        let mut flush = |end: usize, buf: &[f64], out: &mut [f32]| {
+            let o = &mut out[start..end];
+            fast_exp::exp_to_f32(-gamma, &buf[..end - start], o);
+            if let Some(ys) = ys {
+                for (v, &y) in o.iter_mut().zip(&ys[start..end]) {
+                    if ya * y < 0 {
+                        *v = -*v;
+                    }
+                }
+            }
+            start = end;
+        };
         self.for_each_dot(a, rows, scratch, |k, dot| {
-            let kv = self.finish(a, rows[k] as usize, dot);
-            let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
-            out[k] = (sign * kv) as f32;
+            let t = k % FILL_PIECE;
+            buf[t] = na + self.norms[rows[k] as usize] - 2.0 * dot;
+            if t + 1 == FILL_PIECE {
+                flush(k + 1, &buf, out);
+            }
         });
+        if !rows.len().is_multiple_of(FILL_PIECE) {
+            flush(rows.len(), &buf, out);
+        }
     }
 
     /// Call `f(k, <x_a, x_{rows[k]}>)` for every `k`, each dot product in
@@ -296,6 +328,9 @@ impl KernelData<'_> {
             );
     }
 }
+
+/// Kernel values per piece of [`KernelData::fill_column`]'s stack buffer.
+const FILL_PIECE: usize = 256;
 
 /// Rows per piece of a column filled on several threads
 /// ([`KernelData::fill_column_par`]) on data with at most

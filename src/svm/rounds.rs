@@ -38,6 +38,11 @@ pub struct CvRound {
     /// Seconds the alpha seeder took before the solve (0 for the baseline).
     #[serde(default)]
     pub seed_s: f64,
+    /// The warm-started solve left its model degenerate on the held-out
+    /// rows ([`is_degenerate`]), so the round was solved again from
+    /// `alpha = 0` (its iterations and kernel evaluations count both solves).
+    #[serde(default)]
+    pub cold_resolve: bool,
 }
 
 /// The outcome of a cross-validation run.
@@ -79,6 +84,31 @@ pub(crate) type RoundOutcome = (CvRound, Vec<(usize, f64)>);
 /// A round's outcome, or the error that stopped it.
 pub(crate) type RoundResult = Result<RoundOutcome, SvmError>;
 
+/// A warm-started solve is solved again from `alpha = 0` when more than one
+/// in this many held-out rows has a decision value within `eps` of 0.
+pub const DEGENERATE_SHARE: usize = 10;
+
+/// Whether a warm-started model is degenerate on `n_test` held-out rows of
+/// which `near` have a decision value within `eps` (plus the sum's error
+/// bound) of 0: more than one in [`DEGENERATE_SHARE`].
+///
+/// Where the kernel is nearly the identity (e.g. madelon at a large gamma)
+/// every held-out decision value is of the order of rounding, and a warm
+/// start's alphas carry rounding noise of that size into `rho`: its labels
+/// are then noise, not LIBSVM's. Solving such a round again from zero, by
+/// LIBSVM's own path, gives `svm-train`'s labels.
+pub fn is_degenerate(near: usize, n_test: usize) -> bool {
+    near > n_test / DEGENERATE_SHARE
+}
+
+/// How many of `sums` give a decision value within `eps` (plus the sum's
+/// error bound) of 0 under `model` (see [`is_degenerate`]).
+pub fn near_boundary(model: &SvmModel, sums: &[WeightedSums], eps: f64) -> usize {
+    sums.iter()
+        .filter(|s| (s.s1 - model.rho).abs() <= eps + s.err1)
+        .count()
+}
+
 /// Predict round `h`'s held-out fold with the round's solution (batched: see
 /// [`predict_rows`]).
 pub(crate) fn evaluate_round(
@@ -90,13 +120,14 @@ pub(crate) fn evaluate_round(
     seed_s: f64,
     shared: Option<&SharedKernelCache>,
 ) -> (CvRound, Vec<(usize, f64)>) {
-    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, (None, shared)).0
+    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, (None, shared, 0.0)).0
 }
 
 /// [`evaluate_round`], also returning each held-out row's kernel sums over
 /// the model when `c` is given: `(row, sum_j y_j alpha_j K_rj, sum_{alpha_j =
 /// C} y_j C K_rj)` in the model's label convention (a chain of seeded rounds
-/// reuses them as the joining rows' gradient).
+/// reuses them as the joining rows' gradient), and how many held-out rows
+/// lie within `eps` of the boundary ([`near_boundary`]).
 pub(crate) fn evaluate_round_with_sums(
     kd: &KernelData<'_>,
     folds: &Folds,
@@ -104,11 +135,12 @@ pub(crate) fn evaluate_round_with_sums(
     n_train: usize,
     out: TrainOutput,
     seed_s: f64,
-    (c, shared): (Option<f64>, Option<&SharedKernelCache>),
-) -> (RoundOutcome, Vec<HeldOutSum>) {
+    (c, shared, eps): (Option<f64>, Option<&SharedKernelCache>, f64),
+) -> (RoundOutcome, Vec<HeldOutSum>, usize) {
     let tp = Instant::now();
     let test = folds.test_rows(h);
     let (labels, sums) = predict_rows(kd, &out.model, test, c, shared);
+    let near = near_boundary(&out.model, &sums, eps);
     let mut preds = Vec::with_capacity(test.len());
     let mut correct = 0;
     for (&r, &p) in test.iter().zip(&labels) {
@@ -135,10 +167,12 @@ pub(crate) fn evaluate_round_with_sums(
                 single_class: out.single_class,
                 nu: out.nu,
                 seed_s,
+                cold_resolve: false,
             },
             preds,
         ),
         sums,
+        near,
     )
 }
 

@@ -27,7 +27,8 @@ use super::cache::SharedKernelCache;
 use super::folds::Folds;
 use super::kernel::KernelData;
 use super::rounds::{
-    assemble, evaluate_round, evaluate_round_with_sums, CvResult, HeldOutSum, RoundResult,
+    assemble, evaluate_round, evaluate_round_with_sums, is_degenerate, CvResult, HeldOutSum,
+    RoundOutcome, RoundResult,
 };
 use super::seeding::gradient::{self, PrevGradient};
 use super::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transition};
@@ -137,6 +138,43 @@ impl Run<'_> {
         train_with(&self.kd, rows, &self.params, warm, self.shared.as_ref())
     }
 
+    /// Predict round `h` with a solve `out` of its training `rows`; where
+    /// `out` was warm-started and its model is degenerate on the held-out
+    /// rows ([`is_degenerate`]), solve the round again from `alpha = 0` and
+    /// predict with that (the round counts both solves' iterations and
+    /// kernel evaluations). Returns the round, the held-out sums (with `c`,
+    /// see [`evaluate_round_with_sums`]) and the solution it used.
+    fn finish_round(
+        &self,
+        h: usize,
+        rows: &[usize],
+        (out, seed_s, warm): (TrainOutput, f64, bool),
+        c: Option<f64>,
+    ) -> Result<(RoundOutcome, Vec<HeldOutSum>, TrainOutput), SvmError> {
+        let eval = |o: TrainOutput| {
+            evaluate_round_with_sums(
+                &self.kd,
+                self.folds,
+                h,
+                rows.len(),
+                o,
+                seed_s,
+                (c, self.shared.as_ref(), self.params.eps),
+            )
+        };
+        let (outcome, sums, near) = eval(out.clone());
+        if !warm || !is_degenerate(near, outcome.0.n_test) {
+            return Ok((outcome, sums, out));
+        }
+        let cold = self.train(rows, None)?;
+        let (mut again, sums, _) = eval(cold.clone());
+        let stats = &mut again.0.stats;
+        stats.iterations += out.stats.iterations;
+        stats.kernel_evals += out.stats.kernel_evals;
+        again.0.cold_resolve = true;
+        Ok((again, sums, cold))
+    }
+
     fn seeded(
         &self,
         seeder: &dyn Seeder,
@@ -244,17 +282,12 @@ impl Run<'_> {
                     },
                 ),
             };
+            let warm = h > 0;
+            let res = res.and_then(|(o, seed_s)| {
+                self.finish_round(h, &rows, (o, seed_s, warm), Some(self.params.c))
+            });
             match res {
-                Ok((o, seed_s)) => {
-                    let (round, sums) = evaluate_round_with_sums(
-                        &self.kd,
-                        self.folds,
-                        h,
-                        rows.len(),
-                        o.clone(),
-                        seed_s,
-                        (Some(self.params.c), self.shared.as_ref()),
-                    );
+                Ok((round, sums, o)) => {
                     out.push(Ok(round));
                     let sigma = self.model_sign(&o);
                     let sums = sums
@@ -306,15 +339,7 @@ impl Run<'_> {
                     next_rows: &rows,
                 },
             )?;
-            Ok(evaluate_round(
-                &self.kd,
-                self.folds,
-                h,
-                rows.len(),
-                o,
-                seed_s,
-                self.shared.as_ref(),
-            ))
+            Ok(self.finish_round(h, &rows, (o, seed_s, true), None)?.0)
         };
         let rounds = if self.parallel {
             (0..self.folds.k()).into_par_iter().map(one).collect()
@@ -407,18 +432,11 @@ impl Run<'_> {
                 let err = SvmError::InvalidFolds(format!("round {s} has no training rows"));
                 return (vec![Err(err)], vec![]);
             };
-            return (
-                vec![Ok(evaluate_round(
-                    &self.kd,
-                    self.folds,
-                    s,
-                    rows.len(),
-                    o,
-                    seed_s,
-                    self.shared.as_ref(),
-                ))],
-                vec![],
-            );
+            let warm = parent.is_some();
+            let round = self
+                .finish_round(s, &rows, (o, seed_s, warm), None)
+                .map(|r| r.0);
+            return (vec![round], vec![]);
         }
         let m = (s + e) / 2;
         let node = solved.as_ref().map(|(o, _)| (rows.as_slice(), o));

@@ -48,7 +48,7 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::rounds::predict_rows;
+use crate::svm::rounds::{is_degenerate, near_boundary, predict_rows};
 use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
 use crate::svm::seeding::SeedingMethod;
 use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
@@ -317,10 +317,6 @@ pub fn run_grid(
 /// A gamma group's points, kernel values filled and seconds spent filling.
 type GroupDone = (Vec<(usize, PointResult)>, u64, f64);
 
-/// A warm-started fold is solved again from zero when more than one in
-/// this many held-out rows has a decision value within `eps` of 0.
-pub const DEGENERATE_SHARE: usize = 10;
-
 /// `base` with C and (for RBF) gamma set.
 pub fn params_at(base: &SvmParams, c: f64, gamma: f64) -> SvmParams {
     let mut p = base.clone();
@@ -382,11 +378,8 @@ impl Ctx<'_> {
         // kernel is nearly the identity and every decision value is about
         // 1e-16), the fold is solved again by LIBSVM's own path.
         if warm.is_some() || self.reuse.newton {
-            let unresolved = sums
-                .iter()
-                .filter(|s| (s.s1 - out.model.rho).abs() <= params.eps + s.err1)
-                .count();
-            if unresolved > test.len() / DEGENERATE_SHARE {
+            let near = near_boundary(&out.model, &sums, params.eps);
+            if is_degenerate(near, test.len()) {
                 let cold = train_seeded(u.kd, train_rows, &params.check()?, None, u.shared)?;
                 extra = (out.stats.iterations, out.stats.kernel_evals);
                 labels = predict_rows(u.kd, &cold.model, test, None, u.shared).0;

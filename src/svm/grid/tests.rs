@@ -219,3 +219,36 @@ fn newton_rounds_reach_the_stopping_rule_in_fewer_iterations() {
         }
     }
 }
+
+/// A kernel close to the identity (every off-diagonal value about 1e-15):
+/// every held-out decision value is of the order of rounding, and a warm
+/// start's or Newton step's labels would be rounding noise. Those folds are
+/// solved again from zero ([`crate::svm::rounds::is_degenerate`]), so the
+/// warm-started levels give the exact level's rate at every point.
+#[test]
+fn degenerate_folds_of_a_near_identity_kernel_match_the_exact_level() {
+    let mut s: u64 = 99;
+    let mut next = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    let rows: Vec<Vec<f64>> = (0..150)
+        .map(|_| (0..50).map(|_| next()).collect())
+        .collect();
+    let y = (0..150)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    let ds = Dataset::from_dense_rows("synthetic-near-identity", &rows, y);
+    let pts: Vec<(f64, f64)> = (1..8).map(|c| (2f64.powi(c), 2.0)).collect();
+    let none = run_at(&ds, Reuse::none(), 1, &pts);
+    for reuse in ["cpath", "newton", "all"] {
+        let r = run_at(&ds, Reuse::parse(reuse).unwrap(), 2, &pts);
+        for (a, b) in r.iter().zip(&none) {
+            let fa: Vec<usize> = a.folds.iter().map(|f| f.correct).collect();
+            let fb: Vec<usize> = b.folds.iter().map(|f| f.correct).collect();
+            assert_eq!(fa, fb, "{reuse}: C={}", a.c);
+        }
+    }
+}
