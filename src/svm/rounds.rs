@@ -102,10 +102,19 @@ pub fn is_degenerate(near: usize, n_test: usize) -> bool {
 }
 
 /// How many of `sums` give a decision value within `eps` (plus the sum's
-/// error bound) of 0 under `model` (see [`is_degenerate`]).
+/// error bound) of 0 under `model` (see [`is_degenerate`]). A decision value
+/// that is exactly 0 with no rounding anywhere is not counted: every kernel
+/// value underflowed to exactly 0 on both sides (a bound of exactly 0) and
+/// `rho` is exactly 0. That is a kernel that is exactly the identity (e.g.
+/// madelon unscaled at the paper's gamma), where the SMO's arithmetic is
+/// exact (`alpha` = C, `G` = 0) on any path, so a warm start's labels carry
+/// no noise.
 pub fn near_boundary(model: &SvmModel, sums: &[WeightedSums], eps: f64) -> usize {
     sums.iter()
-        .filter(|s| (s.s1 - model.rho).abs() <= eps + s.err1)
+        .filter(|s| {
+            let exact_zero = s.err1 == 0.0 && s.s1 == 0.0 && model.rho == 0.0;
+            !exact_zero && (s.s1 - model.rho).abs() <= eps + s.err1
+        })
         .count()
 }
 
@@ -139,8 +148,8 @@ pub(crate) fn evaluate_round_with_sums(
 ) -> (RoundOutcome, Vec<HeldOutSum>, usize) {
     let tp = Instant::now();
     let test = folds.test_rows(h);
-    let (labels, sums) = predict_rows(kd, &out.model, test, c, shared);
-    let near = near_boundary(&out.model, &sums, eps);
+    let (labels, sums, label_sums) = predict_rows_with_label_sums(kd, &out.model, test, c, shared);
+    let near = near_boundary(&out.model, &label_sums, eps);
     let mut preds = Vec::with_capacity(test.len());
     let mut correct = 0;
     for (&r, &p) in test.iter().zip(&labels) {
@@ -195,16 +204,28 @@ pub fn predict_rows(
     c: Option<f64>,
     shared: Option<&SharedKernelCache>,
 ) -> (Vec<f64>, Vec<WeightedSums>) {
+    let (labels, sums, _) = predict_rows_with_label_sums(kd, model, rows, c, shared);
+    (labels, sums)
+}
+
+/// [`predict_rows`], also returning the sums the labels were decided on:
+/// the returned sums, except that a row the single-precision cached sums
+/// left unsure has the block's (tighter) sums.
+pub fn predict_rows_with_label_sums(
+    kd: &KernelData<'_>,
+    model: &SvmModel,
+    rows: &[usize],
+    c: Option<f64>,
+    shared: Option<&SharedKernelCache>,
+) -> (Vec<f64>, Vec<WeightedSums>, Vec<WeightedSums>) {
     if model.labels.len() < 2 || model.sv_rows.is_empty() {
         let lab = if model.labels.len() < 2 || -model.rho > 0.0 {
             model.labels[0]
         } else {
             model.labels[1]
         };
-        return (
-            vec![lab; rows.len()],
-            vec![WeightedSums::default(); rows.len()],
-        );
+        let sums = vec![WeightedSums::default(); rows.len()];
+        return (vec![lab; rows.len()], sums.clone(), sums);
     }
     let basis: Vec<u32> = model.sv_rows.iter().map(|&r| r as u32).collect();
     let w2: Option<Vec<f64>> = c.map(|c| {
@@ -225,7 +246,7 @@ pub fn predict_rows(
     let Some((sh, source)) = source else {
         let block = KernelBlock::new(kd, basis);
         let sums = block.weighted_sums(rows, &model.sv_coef, w2.as_deref());
-        return (labels_of(kd, model, rows, &sums), sums);
+        return (labels_of(kd, model, rows, &sums), sums.clone(), sums);
     };
     let sums =
         cached_sums::weighted_sums(kd, sh, &basis, &model.sv_coef, w2.as_deref(), rows, source);
@@ -235,7 +256,7 @@ pub fn predict_rows(
         .filter(|&i| unsure(model, &sums[i]))
         .collect();
     if unsure.is_empty() {
-        return (labels_of(kd, model, rows, &sums), sums);
+        return (labels_of(kd, model, rows, &sums), sums.clone(), sums);
     }
     let mut label_sums = sums.clone();
     let again: Vec<usize> = unsure.iter().map(|&i| rows[i]).collect();
@@ -246,7 +267,7 @@ pub fn predict_rows(
     {
         label_sums[i] = s;
     }
-    (labels_of(kd, model, rows, &label_sums), sums)
+    (labels_of(kd, model, rows, &label_sums), sums, label_sums)
 }
 
 /// Whether the sign of a decision value from `s` may differ from LIBSVM's:

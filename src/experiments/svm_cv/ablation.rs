@@ -70,8 +70,9 @@ pub struct AblationRow {
 pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
     let mut runs: BTreeMap<(String, String, String, String), Vec<&SvmRow>> = BTreeMap::new();
     // Our solver's CV runs: their rounds and extra solves (not one training).
-    let cv =
-        |r: &&SvmRow| !r.cache.is_empty() && (r.role == "round" || r.role.starts_with("extra"));
+    let cv = |r: &&SvmRow| {
+        !r.cache.is_empty() && (r.role.starts_with("round") || r.role.starts_with("extra"))
+    };
     for r in records.iter().filter(cv) {
         runs.entry((
             r.core.dataset.clone(),

@@ -94,6 +94,20 @@ pub(super) fn wrong_rows(data: &Dataset, folds: &Folds, res: &CvResult, r: &CvRo
         .join(" ")
 }
 
+/// A round row's role: `round`, or [`ROLE_ROUND_AGAIN`] where the
+/// warm-started solve was degenerate and the round was solved again from
+/// zero ([`CvRound::cold_resolve`]).
+fn round_role(r: &CvRound) -> &'static str {
+    if r.cold_resolve {
+        ROLE_ROUND_AGAIN
+    } else {
+        "round"
+    }
+}
+
+/// The role of a round solved again from zero (see [`round_role`]).
+pub const ROLE_ROUND_AGAIN: &str = "round, solved again from zero";
+
 /// Every row of a seeded CV run (accuracy and wall time left to [`finish`]).
 pub(super) fn seeded_rows(
     base: &SvmRow,
@@ -114,7 +128,7 @@ pub(super) fn seeded_rows(
         .iter()
         .map(|r| {
             let wrong = wrong_rows(data, folds, &res.cv, r);
-            round_row(base, r, tail(r.seed_s, "round".into(), wrong))
+            round_row(base, r, tail(r.seed_s, round_role(r).into(), wrong))
         })
         .collect();
     for e in &res.extra {

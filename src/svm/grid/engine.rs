@@ -48,7 +48,9 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::rounds::{is_degenerate, near_boundary, predict_rows};
+use crate::svm::rounds::{
+    is_degenerate, near_boundary, predict_rows, predict_rows_with_label_sums,
+};
 use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
 use crate::svm::seeding::SeedingMethod;
 use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
@@ -368,7 +370,8 @@ impl Ctx<'_> {
             )
         };
         let test = self.folds.test_rows(h);
-        let (mut labels, sums) = predict_rows(u.kd, &out.model, test, None, u.shared);
+        let (mut labels, _, sums) =
+            predict_rows_with_label_sums(u.kd, &out.model, test, None, u.shared);
         let (mut out, mut extra) = (out, (0u64, 0u64));
         // A warm-started or Newton solve reaches the optimum within LIBSVM's
         // tolerance by another path: a held-out row whose decision value is
