@@ -129,7 +129,7 @@ pub(crate) fn evaluate_round(
     seed_s: f64,
     shared: Option<&SharedKernelCache>,
 ) -> (CvRound, Vec<(usize, f64)>) {
-    evaluate_round_with_sums(kd, folds, h, n_train, out, seed_s, (None, shared, 0.0)).0
+    evaluate_round_with_sums(kd, folds, h, n_train, &out, seed_s, (None, shared, 0.0)).0
 }
 
 /// [`evaluate_round`], also returning each held-out row's kernel sums over
@@ -142,7 +142,7 @@ pub(crate) fn evaluate_round_with_sums(
     folds: &Folds,
     h: usize,
     n_train: usize,
-    out: TrainOutput,
+    out: &TrainOutput,
     seed_s: f64,
     (c, shared, eps): (Option<f64>, Option<&SharedKernelCache>, f64),
 ) -> (RoundOutcome, Vec<HeldOutSum>, usize) {
@@ -158,7 +158,7 @@ pub(crate) fn evaluate_round_with_sums(
         }
         preds.push((r, p));
     }
-    let mut stats = out.stats;
+    let mut stats = out.stats.clone();
     stats.timings.predict_s = tp.elapsed().as_secs_f64();
     let sums = sums
         .into_iter()

@@ -151,7 +151,7 @@ impl Run<'_> {
         (out, seed_s, warm): (TrainOutput, f64, bool),
         c: Option<f64>,
     ) -> Result<(RoundOutcome, Vec<HeldOutSum>, TrainOutput), SvmError> {
-        let eval = |o: TrainOutput| {
+        let eval = |o: &TrainOutput| {
             evaluate_round_with_sums(
                 &self.kd,
                 self.folds,
@@ -162,12 +162,12 @@ impl Run<'_> {
                 (c, self.shared.as_ref(), self.params.eps),
             )
         };
-        let (outcome, sums, near) = eval(out.clone());
+        let (outcome, sums, near) = eval(&out);
         if !warm || !is_degenerate(near, outcome.0.n_test) {
             return Ok((outcome, sums, out));
         }
         let cold = self.train(rows, None)?;
-        let (mut again, sums, _) = eval(cold.clone());
+        let (mut again, sums, _) = eval(&cold);
         let stats = &mut again.0.stats;
         stats.iterations += out.stats.iterations;
         stats.kernel_evals += out.stats.kernel_evals;
