@@ -477,10 +477,14 @@ fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
         }
     }
     // A kernel that is exactly the identity (every off-diagonal value
-    // underflows to 0, as madelon's at the paper setting): the arithmetic is
-    // exact on any path, so the warm rounds are kept, and still predict
-    // exactly what the baseline predicts, in fewer iterations.
-    let p = SvmParams::rbf(10.0, 1e4);
+    // underflows to 0) with C = 1, as madelon's at the paper setting: on
+    // balanced training folds every alpha ends exactly at C and every
+    // gradient exactly at 0, so the arithmetic is exact on any path (any
+    // CPU, any SIMD width): the warm rounds are kept, and still predict
+    // exactly what the baseline predicts, in fewer iterations. (With C = 10
+    // the alphas end free at 1 up to rounding, rho is rounding noise, and the
+    // guard solves the rounds again, as the C = 10 cases above check.)
+    let p = SvmParams::rbf(1.0, 1e4);
     let base = run_cv(
         &ds,
         &folds,
@@ -503,12 +507,6 @@ fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
                 got.cv.predictions, base.cv.predictions,
                 "{order:?} {cache:?}"
             );
-            // OPEN: in the debug build the guard still re-solves here (seen
-            // in CI at cf94f3d, not understood yet); the release build, which
-            // makes every stored run, keeps the warm rounds.
-            if cfg!(debug_assertions) {
-                continue;
-            }
             assert!(
                 got.cv.rounds.iter().all(|r| !r.cold_resolve),
                 "{order:?} {cache:?}: an exact identity is not degenerate"

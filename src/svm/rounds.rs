@@ -106,9 +106,12 @@ pub fn is_degenerate(near: usize, n_test: usize) -> bool {
 /// that is exactly 0 with no rounding anywhere is not counted: every kernel
 /// value underflowed to exactly 0 on both sides (a bound of exactly 0) and
 /// `rho` is exactly 0. That is a kernel that is exactly the identity (e.g.
-/// madelon unscaled at the paper's gamma), where the SMO's arithmetic is
-/// exact (`alpha` = C, `G` = 0) on any path, so a warm start's labels carry
-/// no noise.
+/// madelon unscaled at the paper's gamma, C = 1) whose alphas all end at the
+/// bound C on balanced folds: `alpha` = C and `G` = 0 exactly on any path
+/// and any CPU, so a warm start's labels carry no noise. Where the alphas
+/// end free (C above 1 on an identity kernel), `rho` is rounding noise
+/// whose sign depends on the seeding's arithmetic (the SIMD width of the
+/// CPU included), and the round counts as degenerate and is solved again.
 pub fn near_boundary(model: &SvmModel, sums: &[WeightedSums], eps: f64) -> usize {
     sums.iter()
         .filter(|s| {
