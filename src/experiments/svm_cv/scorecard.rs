@@ -145,7 +145,8 @@ pub fn sv_fraction(records: &[SvmRow], dataset: &str, setting: &str, k: &str) ->
 }
 
 /// The timed runs of method `m`'s cell for (dataset, setting, k) in a
-/// run's records (`None` when it was timed once or has no rows).
+/// run's records (one run for a cell timed once; `None` when the records
+/// have no wall times or no rows).
 pub fn spread_of(
     records: &[SvmRow],
     dataset: &str,
@@ -166,7 +167,7 @@ pub fn spread_of(
         max: r.wall_max_s?,
         repeats: r.timing_repeats,
     })
-    .filter(|s| s.repeats >= 2)
+    .filter(|s| s.repeats >= 1)
 }
 
 /// The paper's Table 1 row of a dataset as numbers.
@@ -464,7 +465,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 .map(|r| {
                     let recs = records_of(&run.name);
                     let sp = |m: &str| spread_of(recs, &d, &st, "n", m);
-                    // Medians where both were timed several times.
+                    // Wall medians where the records have them.
                     let (s_t, r_t, _) =
                         compare_times(sir.total_s, r.total_s, (sp("sir"), sp(&r.method)));
                     LoocvPoint {

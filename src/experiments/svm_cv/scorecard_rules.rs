@@ -28,8 +28,8 @@ pub fn degenerate(sv_fraction: Option<f64>) -> Option<String> {
     })
 }
 
-/// A cell timed several times: the median, smallest and largest wall
-/// seconds of its runs, and how many.
+/// A cell's timed runs: the median, smallest and largest wall seconds of
+/// its runs, and how many (one for a cell timed once).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Spread {
     /// Median wall seconds.
@@ -42,18 +42,21 @@ pub struct Spread {
     pub repeats: u64,
 }
 
-/// How two cells' times compare: the seconds a verdict uses (the medians
-/// when both were timed at least twice, else the first run's totals) and,
-/// when both were timed several times and their [min, max] ranges overlap,
-/// the words saying the difference is inside the spread.
+/// How two cells' times compare: the seconds a verdict uses (the cells'
+/// median wall seconds where both have them, a cell timed once giving its
+/// one run's wall time; else the rows' summed round seconds, which count a
+/// per-round baseline's rounds that ran two at a time once each, and so
+/// overstate a speed-up against it on several threads) and, when both were
+/// timed several times and their [min, max] ranges overlap, the words
+/// saying the difference is inside the spread.
 pub fn compare_times(
     base_total: f64,
     total: f64,
     spreads: (Option<Spread>, Option<Spread>),
 ) -> (f64, f64, Option<String>) {
     match spreads {
-        (Some(b), Some(m)) if b.repeats >= 2 && m.repeats >= 2 => {
-            let inside = m.min <= b.max && b.min <= m.max;
+        (Some(b), Some(m)) => {
+            let inside = b.repeats >= 2 && m.repeats >= 2 && m.min <= b.max && b.min <= m.max;
             let why = inside.then(|| {
                 format!(
                     "the difference is inside the spread of the timed runs (median {:.3} s in [{:.3}, {:.3}] against {:.3} s in [{:.3}, {:.3}], {} and {} runs)",

@@ -114,6 +114,34 @@ fn table3_needs_two_k_that_are_evidence() {
     assert!(unlike.not_evidence.is_some());
 }
 
+/// Issue 18: a cell timed once (over two minutes) is compared by its one
+/// run's wall time, not by the summed round seconds, which count a
+/// per-round baseline's rounds that ran two at a time once each (w8a at
+/// k = 100 on 2 threads: 752 s summed against 377 s of wall time).
+#[test]
+fn a_cell_timed_once_is_compared_by_its_wall_time_not_the_summed_rounds() {
+    let once = |median: f64| Spread {
+        median,
+        min: median,
+        max: median,
+        repeats: 1,
+    };
+    let five = |median: f64| Spread {
+        median,
+        min: median * 0.9,
+        max: median * 1.1,
+        repeats: 5,
+    };
+    let (b, m, why) = compare_times(752.0, 38.4, (Some(once(377.4)), Some(five(39.0))));
+    assert_eq!((b, m), (377.4, 39.0));
+    assert!(why.is_none(), "one run has no spread to be inside of");
+    let (b, m, why) = compare_times(465.0, 177.0, (Some(once(234.5)), Some(once(177.7))));
+    assert_eq!((b, m), (234.5, 177.7));
+    assert!(why.is_none());
+    // Without wall times the summed seconds are all there is.
+    assert_eq!(compare_times(2.0, 1.0, (None, Some(once(1.0)))).0, 2.0);
+}
+
 /// Issue 18, timings: cells timed several times are compared on their
 /// medians, and overlapping ranges are no evidence.
 #[test]
