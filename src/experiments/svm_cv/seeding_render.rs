@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use super::config::{num, num_at, pub_row, Published};
 use super::markdown::{cells, link_figure};
 use super::rows::{write_rows, Key, SeedingRow, SvmRow};
+use super::scorecard_rules::{compare_times, Spread};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -107,17 +108,24 @@ pub(super) fn totals(rows: &[&SvmRow], method: &str) -> RunTotals {
     t
 }
 
-/// A method's speed-up over the baseline: the ratio of the cells' wall
-/// seconds (medians of the timed runs) where both have them, else of the
-/// summed round seconds. The summed seconds count a per-round baseline's
-/// rounds that ran two at a time once each, so on several threads they
-/// overstate a speed-up against it (w8a, k = 100, 2 threads: 752 s summed,
-/// 377 s of wall time).
+/// A method's speed-up over the baseline, from the seconds
+/// [`compare_times`] chooses (the one place that decides between the
+/// cells' wall seconds and the summed round seconds): the wall medians
+/// where both cells have them (w8a, k = 100, 2 threads: the baseline's
+/// 752 s summed are 377 s of wall time).
 pub(super) fn speedup(base: &RunTotals, t: &RunTotals) -> f64 {
-    match (base.wall_s, t.wall_s) {
-        (Some(b), Some(m)) => b / m,
-        _ => base.total() / t.total(),
-    }
+    let wall = |s: f64| Spread {
+        median: s,
+        min: s,
+        max: s,
+        repeats: 1,
+    };
+    let (b, m, _) = compare_times(
+        base.total(),
+        t.total(),
+        (base.wall_s.map(wall), t.wall_s.map(wall)),
+    );
+    b / m
 }
 
 /// Exactness of a seeded run against the baseline: the largest relative
