@@ -362,8 +362,9 @@ fn every_axis_combination_is_exact_and_threads_change_nothing() {
             }
         }
     }
-    // per_round+zero, chain+{carry, ato, mir, sir}, full_model+carry, tree+carry.
-    assert_eq!(combos, 7 * 6);
+    // per_round+zero, chain+{carry, ato, mir, sir},
+    // two_chains+{carry, ato, mir, sir}, full_model+carry, tree+carry.
+    assert_eq!(combos, 11 * 6);
     // Meaningless combinations are errors, not silent fallbacks.
     let bad = CvStrategy {
         order: RoundOrder::Tree,
@@ -460,6 +461,7 @@ fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
     assert!(base.cv.rounds.iter().all(|r| !r.cold_resolve));
     for (order, seeder, warm_rounds) in [
         (RoundOrder::Chain, SeederKind::Sir, 4),
+        (RoundOrder::TwoChains, SeederKind::Sir, 3),
         (RoundOrder::Tree, SeederKind::Carry, 5),
         (RoundOrder::FullModel, SeederKind::Carry, 5),
     ] {
@@ -517,5 +519,44 @@ fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
             );
             assert!(got.cv.total_iterations < base.cv.total_iterations);
         }
+    }
+}
+
+/// Two chains: rounds `0` and `ceil(k/2)` start from `alpha = 0` (the
+/// baseline's solves, iteration for iteration), every other round is seeded
+/// from the round before it in its half (fewer iterations than the
+/// baseline's in total), and the halves' split does not depend on threads.
+#[test]
+fn two_chains_start_each_half_from_zero_and_seed_the_rest() {
+    use cvbench::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    let ds = blobs(120, 4, 5, 0.6);
+    let p = SvmParams::rbf(2.0, 0.5);
+    let folds = Folds::stratified(&ds, 7, 3).expect("folds");
+    let base = run(&ds, &folds, &p, SeedingMethod::None, false);
+    for threads in [1, 2] {
+        let s = CvStrategy {
+            order: RoundOrder::TwoChains,
+            seeder: SeederKind::Sir,
+            cache: CacheMode::PerSolve,
+            threads,
+        };
+        let got = run_cv(&ds, &folds, &p, &s, 7).expect("two chains");
+        assert_same_optimum(&base, &got, "two_chains");
+        let seeded: Vec<usize> = got
+            .cv
+            .rounds
+            .iter()
+            .filter(|r| r.seed_s > 0.0)
+            .map(|r| r.fold)
+            .collect();
+        assert_eq!(seeded, [1, 2, 3, 5, 6], "threads {threads}");
+        for h in [0, 4] {
+            assert_eq!(
+                got.cv.rounds[h].stats.iterations, base.cv.rounds[h].stats.iterations,
+                "round {h} is a solve from zero"
+            );
+        }
+        assert!(got.cv.total_iterations < base.cv.total_iterations);
+        assert!(got.parallel == (threads > 1));
     }
 }

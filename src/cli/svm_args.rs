@@ -30,17 +30,16 @@ pub struct CvFlags {
     /// With -v: a kernel cache of this many MB shared by all folds.
     #[arg(long, allow_negative_numbers = true)]
     pub shared_cache_mb: Option<f64>,
-    /// With -v: alpha seeding between rounds (Wen et al. 2017): none, ato,
-    /// mir, sir, tree (k-fold and leave-one-out), avg, top (leave-one-out only).
-    #[arg(long, value_parser = parse_seeding)]
+    /// With -v: alpha seeding between rounds (Wen et al. 2017), a preset of
+    /// a round order and a seeder (names from the registry, see the help).
+    #[arg(long, value_parser = parse_seeding, help = seeding_help())]
     pub seeding: Option<SeedingMethod>,
-    /// With -v: the round order (per_round, chain, full_model, tree);
-    /// overrides the order of --seeding.
-    #[arg(long, value_parser = parse_order)]
+    /// With -v: the round order; overrides the order of --seeding.
+    #[arg(long, value_parser = parse_order, help = order_help())]
     pub order: Option<RoundOrder>,
-    /// With -v: the seeder (zero, carry, ato, mir, sir, avg, top); overrides
-    /// the seeder of --seeding (alone: with its first meaningful order).
-    #[arg(long, value_parser = parse_seeder)]
+    /// With -v: the seeder; overrides the seeder of --seeding (alone: with
+    /// its first meaningful order).
+    #[arg(long, value_parser = parse_seeder, help = seeder_help())]
     pub seeder: Option<SeederKind>,
     /// With -v: the kernel cache, per_solve or shared, within -m MB in all
     /// (default per_solve; --shared-cache-mb MB means shared within MB).
@@ -195,6 +194,34 @@ pub struct SvmArgs {
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
+}
+
+/// `--seeding`'s help, its names from [`SeedingMethod`]'s registry.
+fn seeding_help() -> String {
+    let (kfold, loo): (Vec<_>, Vec<_>) = SeedingMethod::ALL.iter().partition(|m| !m.loocv_only());
+    let names =
+        |v: Vec<&SeedingMethod>| v.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ");
+    format!(
+        "With -v: alpha seeding between rounds (Wen et al. 2017), a preset of a round order and a seeder: {} (k-fold and leave-one-out), {} (leave-one-out only)",
+        names(kfold),
+        names(loo)
+    )
+}
+
+/// `--order`'s help, its names from [`RoundOrder`]'s registry.
+fn order_help() -> String {
+    format!(
+        "With -v: the round order ({}); overrides the order of --seeding",
+        RoundOrder::names()
+    )
+}
+
+/// `--seeder`'s help, its names from [`SeederKind`]'s registry.
+fn seeder_help() -> String {
+    format!(
+        "With -v: the seeder ({}); overrides the seeder of --seeding (alone: with its first meaningful order)",
+        SeederKind::names()
+    )
 }
 
 fn parse_seeding(s: &str) -> Result<SeedingMethod, String> {

@@ -66,6 +66,10 @@ pub struct CvResult {
     /// similarities, held-out sums), not in `total_kernel_evals`.
     #[serde(default)]
     pub block_kernel_evals: u64,
+    /// Kernel values the shared cache computed (whole columns it filled),
+    /// included in `total_kernel_evals` (0 without one).
+    #[serde(default)]
+    pub shared_kernel_evals: u64,
     /// Hits of the shared cache (0 without one).
     pub shared_hits: u64,
     /// Misses of the shared cache (0 without one).
@@ -344,6 +348,7 @@ pub(crate) fn assemble(
         total_iterations: rounds.iter().map(|r| r.stats.iterations).sum(),
         total_kernel_evals: rounds.iter().map(|r| r.stats.kernel_evals).sum::<u64>() + shared_evals,
         block_kernel_evals: 0,
+        shared_kernel_evals: shared_evals,
         rounds,
         shared_hits,
         shared_misses,

@@ -4,6 +4,10 @@
 //! - **Chain** (ATO, MIR, SIR; Wen et al. 2017): round 0 from `alpha = 0`,
 //!   round `h` seeded from round `h - 1` with `R` = fold `h`, `T` = fold
 //!   `h - 1`. Sequential by construction.
+//! - **Two chains** (beyond the paper): the same chain over rounds
+//!   `0..ceil(k/2)` and over the rest, each starting from `alpha = 0`; the
+//!   two run at the same time when asked (a sequential chain uses a second
+//!   core only inside its solves).
 //! - **Full model** (AVG, TOP; leave-one-out only): one SVM on all `n` rows,
 //!   then every round seeded from it with `R = {t}`, `T = {}`. Rounds are
 //!   independent and run in parallel when asked.
@@ -227,7 +231,19 @@ impl Run<'_> {
     fn rounds(&self, order: RoundOrder) -> Result<(Vec<RoundResult>, Vec<ExtraSolve>), SvmError> {
         Ok(match order {
             RoundOrder::PerRound => (self.per_round(), vec![]),
-            RoundOrder::Chain => (self.chain(self.seeder.as_ref()), vec![]),
+            RoundOrder::Chain => (self.chain(self.seeder.as_ref(), 0..self.folds.k()), vec![]),
+            RoundOrder::TwoChains => {
+                let k = self.folds.k();
+                let m = k.div_ceil(2);
+                let seeder = self.seeder.as_ref();
+                let (mut a, b) = if self.parallel {
+                    rayon::join(|| self.chain(seeder, 0..m), || self.chain(seeder, m..k))
+                } else {
+                    (self.chain(seeder, 0..m), self.chain(seeder, m..k))
+                };
+                a.extend(b);
+                (a, vec![])
+            }
             RoundOrder::FullModel => {
                 let (r, e) = self.seeded_from_full(self.seeder.as_ref())?;
                 (r, vec![e])
@@ -261,14 +277,17 @@ impl Run<'_> {
         }
     }
 
-    fn chain(&self, seeder: &dyn Seeder) -> Vec<RoundResult> {
-        let mut out = Vec::with_capacity(self.folds.k());
+    /// The chain over rounds `hs`: the first from `alpha = 0`, each next
+    /// one seeded from the one before.
+    fn chain(&self, seeder: &dyn Seeder, hs: std::ops::Range<usize>) -> Vec<RoundResult> {
+        let mut out = Vec::with_capacity(hs.len());
         // The previous round's rows, solution and the sums its model gave
         // the rows it held out (its prediction computed them: they are the
         // joining rows' gradient in this round).
         let mut prev: Option<(Vec<usize>, TrainOutput, Vec<HeldOutSum>)> = None;
-        for h in 0..self.folds.k() {
+        for h in hs {
             let rows = self.folds.train_rows(h);
+            let warm = prev.is_some();
             let res = match prev.take() {
                 None => self.train(&rows, None).map(|o| (o, 0.0)),
                 Some((prows, pout, sums)) => self.seeded(
@@ -282,7 +301,6 @@ impl Run<'_> {
                     },
                 ),
             };
-            let warm = h > 0;
             let res = res.and_then(|(o, seed_s)| {
                 self.finish_round(h, &rows, (o, seed_s, warm), Some(self.params.c))
             });

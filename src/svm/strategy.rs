@@ -69,6 +69,13 @@ named_registry! {
         /// Wen et al.'s chain: round `h` seeded from round `h - 1`
         /// (sequential; its kernel blocks and columns use the threads).
         Chain = "chain",
+        /// The chain cut in two halves (rounds `0..ceil(k/2)` and the rest),
+        /// each half a chain whose first round starts from `alpha = 0`; the
+        /// halves run at the same time with more than one thread. One more
+        /// solve from zero than the chain, in exchange for two independent
+        /// sequences (the split is fixed, so the results do not depend on
+        /// the thread count).
+        TwoChains = "two_chains",
         /// One SVM on all rows, every round seeded from it (parallel rounds).
         FullModel = "full_model",
         /// TreeCV's recursion over the folds, children seeded from their
@@ -124,6 +131,9 @@ named_registry! {
         Mir = "mir",
         /// Chain + SIR (Wen et al.).
         Sir = "sir",
+        /// Beyond the paper: two chains + SIR (Wen et al.'s seeder, the
+        /// chain cut in two halves that run at the same time).
+        SirTwoChains = "sir_two_chains",
         /// Full model + AVG (DeCoste & Wagstaff), LOOCV only.
         Avg = "avg",
         /// Full model + TOP (Lee et al.), LOOCV only.
@@ -141,6 +151,7 @@ impl SeedingMethod {
             SeedingMethod::Ato => (RoundOrder::Chain, SeederKind::Ato),
             SeedingMethod::Mir => (RoundOrder::Chain, SeederKind::Mir),
             SeedingMethod::Sir => (RoundOrder::Chain, SeederKind::Sir),
+            SeedingMethod::SirTwoChains => (RoundOrder::TwoChains, SeederKind::Sir),
             SeedingMethod::Avg => (RoundOrder::FullModel, SeederKind::Avg),
             SeedingMethod::Top => (RoundOrder::FullModel, SeederKind::Top),
             SeedingMethod::Tree => (RoundOrder::Tree, SeederKind::Carry),
@@ -195,8 +206,15 @@ impl SeederKind {
     pub fn orders(self) -> &'static [RoundOrder] {
         match self {
             SeederKind::Zero => &[RoundOrder::PerRound],
-            SeederKind::Carry => &[RoundOrder::Chain, RoundOrder::FullModel, RoundOrder::Tree],
-            SeederKind::Ato | SeederKind::Mir | SeederKind::Sir => &[RoundOrder::Chain],
+            SeederKind::Carry => &[
+                RoundOrder::Chain,
+                RoundOrder::TwoChains,
+                RoundOrder::FullModel,
+                RoundOrder::Tree,
+            ],
+            SeederKind::Ato | SeederKind::Mir | SeederKind::Sir => {
+                &[RoundOrder::Chain, RoundOrder::TwoChains]
+            }
             SeederKind::Avg | SeederKind::Top => &[RoundOrder::FullModel],
         }
     }
@@ -272,6 +290,7 @@ impl CvStrategy {
             CacheMode::Shared => {
                 let concurrent = match self.order {
                     RoundOrder::Chain => 1,
+                    RoundOrder::TwoChains => self.threads.clamp(1, 2),
                     _ => self.threads.max(1),
                 };
                 (Some(total_mb * 0.75), total_mb * 0.25 / concurrent as f64)

@@ -29,6 +29,9 @@ pub enum Method {
     Mir,
     /// Alpha seeding, Wen et al.: Single Instance Replacement.
     Sir,
+    /// Beyond the paper: SIR on two chains (the rounds' two halves) run at
+    /// the same time.
+    SirTwoChains,
     /// Alpha seeding for leave-one-out, DeCoste & Wagstaff (k = n only).
     Avg,
     /// Alpha seeding for leave-one-out, Lee et al. (k = n only).
@@ -66,6 +69,7 @@ impl Method {
             Method::Ato => "ato",
             Method::Mir => "mir",
             Method::Sir => "sir",
+            Method::SirTwoChains => "sir_two_chains",
             Method::Avg => "avg",
             Method::Top => "top",
             Method::Tree => "tree",
@@ -82,6 +86,7 @@ impl Method {
             Method::Ato => Some(SeedingMethod::Ato),
             Method::Mir => Some(SeedingMethod::Mir),
             Method::Sir => Some(SeedingMethod::Sir),
+            Method::SirTwoChains => Some(SeedingMethod::SirTwoChains),
             Method::Avg => Some(SeedingMethod::Avg),
             Method::Top => Some(SeedingMethod::Top),
             Method::Tree => Some(SeedingMethod::Tree),

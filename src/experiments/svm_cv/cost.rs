@@ -226,6 +226,16 @@ pub mod targets {
     pub const SEED_PCT: f64 = 25.0;
 }
 
+/// A run's kernel values, `solves and shared cache; blocks` (the blocks'
+/// count where recorded).
+fn evals(a: &AblationRow) -> String {
+    if a.block_kernel_evals.is_nan() {
+        format!("{:.3e}", a.kernel_evals)
+    } else {
+        format!("{:.3e}; {:.3e}", a.kernel_evals, a.block_kernel_evals)
+    }
+}
+
 /// One line per target and measured row: met or missed, with the numbers
 /// (a Markdown list; empty without rows). Times under
 /// [`MIN_EVIDENCE_S`] are no evidence either way.
@@ -289,9 +299,11 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
             });
             let why = match base {
                 Some(b) if !ok => format!(
-                    " — {:.0} SMO iterations against the unseeded run's {:.0}, seeding {:.1}% and prediction {:.1}% of its time{}",
+                    " — {:.0} SMO iterations against the unseeded run's {:.0}, {} kernel values (solves and shared cache; batched blocks) against {}, seeding {:.1}% and prediction {:.1}% of its time{}",
                     a.iterations,
                     b.iterations,
+                    evals(a),
+                    evals(b),
                     a.seed_pct,
                     a.predict_pct,
                     if a.within_spread { ", the difference inside the timed runs' spread" } else { "" }

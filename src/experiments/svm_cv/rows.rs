@@ -175,6 +175,12 @@ pub struct SvmRow {
     /// in `kernel_evals`; `None` for LIBSVM and runs made before it).
     #[serde(with = "nan_none", default)]
     pub block_kernel_evals: Option<f64>,
+    /// Kernel values the run's shared cache computed (the whole columns it
+    /// filled), on every row of the run (not in `kernel_evals`, which are
+    /// each solve's own; `None` without a shared cache and for runs made
+    /// before it).
+    #[serde(with = "nan_none", default)]
+    pub shared_kernel_evals: Option<f64>,
 }
 
 impl SvmRow {
@@ -629,7 +635,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"block_kernel_evals"));
+        assert_eq!(names.last(), Some(&"shared_kernel_evals"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -655,6 +661,7 @@ mod tests {
                 "wall_min_s",
                 "wall_max_s",
                 "block_kernel_evals",
+                "shared_kernel_evals",
             ]
             .contains(&n.as_str())
         });

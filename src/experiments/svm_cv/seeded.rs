@@ -143,6 +143,9 @@ pub(super) fn seeded_rows(
     }
     for r in &mut out {
         r.block_kernel_evals = Some(res.cv.block_kernel_evals as f64);
+        r.shared_kernel_evals = res
+            .shared_cache
+            .then_some(res.cv.shared_kernel_evals as f64);
     }
     out
 }

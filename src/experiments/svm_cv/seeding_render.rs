@@ -411,6 +411,17 @@ fn paper_table3(rows: &[SeedingRow], p: &Published) -> String {
     format!("**Beside the paper's Table 3 (seconds of the whole k-fold CV, summed over its rounds; speed-up = baseline / method in wall seconds, the median of the timed runs, where the records have them: on several threads the summed seconds count a per-round baseline's parallel rounds once each)**\n\n{t}\n")
 }
 
+/// A method's time over SIR's, from the same seconds the speed verdicts
+/// compare ([`speedup`]: wall seconds where the records have them): the
+/// ratio of the two speed-ups over the baseline, else of the summed seconds.
+fn relative_time(m: &SeedingRow, sir: &SeedingRow) -> f64 {
+    match (m.speedup_vs_baseline, sir.speedup_vs_baseline) {
+        (Some(xm), Some(xs)) if xm > 0.0 && xs.is_finite() => xs / xm,
+        _ if sir.total_s > 0.0 => m.total_s / sir.total_s,
+        _ => f64::NAN,
+    }
+}
+
 /// The supplement's Figure 2: leave-one-out time of each method relative to
 /// SIR, one group of bars per (dataset, setting), log scale.
 fn loocv_figure(run: &str, rows: &[SeedingRow]) -> Option<Figure> {
@@ -422,7 +433,7 @@ fn loocv_figure(run: &str, rows: &[SeedingRow]) -> Option<Figure> {
     if groups.is_empty() {
         return None;
     }
-    let order = ["ours", "avg", "top", "ato", "mir", "tree"];
+    let order: Vec<&str> = methods().into_iter().filter(|m| *m != "sir").collect();
     let mut series = Vec::new();
     for (i, m) in order.iter().enumerate() {
         let off = (i as f64 - (order.len() as f64 - 1.0) / 2.0) * 0.8 / order.len() as f64;
@@ -430,9 +441,10 @@ fn loocv_figure(run: &str, rows: &[SeedingRow]) -> Option<Figure> {
             .iter()
             .enumerate()
             .filter_map(|(g, (d, st))| {
-                let sir = SeedingRow::find(rows, d, st, "n", "sir")?.total_s;
-                let v = SeedingRow::find(rows, d, st, "n", m)?.total_s;
-                (v.is_finite() && sir > 0.0).then_some((g as f64 + off, v / sir, 0.0))
+                let sir = SeedingRow::find(rows, d, st, "n", "sir")?;
+                let v = SeedingRow::find(rows, d, st, "n", m)?;
+                let x = relative_time(v, sir);
+                x.is_finite().then_some((g as f64 + off, x, 0.0))
             })
             .collect();
         if !pts.is_empty() {
@@ -456,7 +468,7 @@ fn loocv_figure(run: &str, rows: &[SeedingRow]) -> Option<Figure> {
         .fold(0.0, f64::max);
     Some(Figure {
         title: format!("Leave-one-out CV time relative to SIR — run `{run}`"),
-        caption: format!("bars: total seconds of each method / SIR's (1 = as fast as SIR; log scale); one LOOCV run per bar ({reps:.0} rounds at most)"),
+        caption: format!("bars: each method's seconds / SIR's, in wall seconds (the median of the timed runs) where the records have them, as the speed verdicts (1 = as fast as SIR; log scale); one LOOCV run per bar ({reps:.0} rounds at most)"),
         rows: 1,
         cols: 1,
         panels: vec![Panel {
@@ -489,6 +501,25 @@ mod tests {
         let x = speedup(&t(752.0, Some(377.0)), &t(38.0, Some(39.0)));
         assert!((x - 377.0 / 39.0).abs() < 1e-12, "{x}");
         assert_eq!(speedup(&t(8.0, None), &t(2.0, Some(1.0))), 4.0);
+    }
+
+    /// Issue 18: the LOOCV figure's bars are the same wall-second ratios
+    /// as the verdicts (a baseline whose rounds ran two at a time sums to
+    /// twice its wall time), not the summed seconds.
+    #[test]
+    fn loocv_bars_use_the_verdicts_wall_seconds() {
+        let row = |m: &str, total_s: f64, x: Option<f64>| SeedingRow {
+            method: m.into(),
+            total_s,
+            speedup_vs_baseline: x,
+            ..SeedingRow::default()
+        };
+        // Baseline 20 s summed, 10 s wall; SIR 5 s (wall 5 s: 2x).
+        let sir = row("sir", 5.0, Some(2.0));
+        let ours = row("ours", 20.0, Some(1.0));
+        assert_eq!(relative_time(&ours, &sir), 2.0);
+        assert_eq!(relative_time(&row("avg", 10.0, None), &sir), 2.0);
+        assert!(relative_time(&ours, &row("sir", 0.0, None)).is_nan());
     }
 
     /// A seeder the config can run but the tables drop would be silent

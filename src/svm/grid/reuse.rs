@@ -65,13 +65,13 @@ impl Reuse {
                         .copied()
                         .find(|x| x.as_str() == m && x.is_chain_or_tree())
                         .ok_or_else(|| {
-                            format!("unknown fold seeding `{m}`: use ato, mir, sir or tree")
+                            format!("unknown fold seeding `{m}`: use ato, mir, sir, sir_two_chains or tree")
                         })?;
                     r.fold_seeding = Some(method);
                 }
                 other => {
                     return Err(format!(
-                        "unknown reuse `{other}`: use none, all, or a list of gamma, cpath, newton, folds, folds-<sir|mir|ato|tree>, threads"
+                        "unknown reuse `{other}`: use none, all, or a list of gamma, cpath, newton, folds, folds-<sir|sir_two_chains|mir|ato|tree>, threads"
                     ))
                 }
             }
@@ -135,9 +135,11 @@ trait ChainOrTree {
 
 impl ChainOrTree for SeedingMethod {
     fn is_chain_or_tree(&self) -> bool {
+        use super::super::RoundOrder;
+        let (order, seeder) = self.axes();
         matches!(
-            self,
-            SeedingMethod::Ato | SeedingMethod::Mir | SeedingMethod::Sir | SeedingMethod::Tree
-        )
+            order,
+            RoundOrder::Chain | RoundOrder::TwoChains | RoundOrder::Tree
+        ) && !seeder.loocv_only()
     }
 }
