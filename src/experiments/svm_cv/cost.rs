@@ -236,6 +236,37 @@ fn evals(a: &AblationRow) -> String {
     }
 }
 
+/// What the counts of a seeded run `a` against its unseeded run `b` say
+/// about a missed speed target (empty where they say nothing simple).
+fn reading(a: &AblationRow, b: &AblationRow) -> String {
+    let total = |r: &AblationRow| {
+        r.kernel_evals
+            + if r.block_kernel_evals.is_nan() {
+                0.0
+            } else {
+                r.block_kernel_evals
+            }
+    };
+    let share = total(a) / total(b);
+    if share.is_finite() && share >= KERNEL_VALUES_SAVED_BELOW {
+        format!(
+            "; seeding saved iterations, not kernel values (the seeded run computed {:.0}% of the unseeded run's): the kernel values are the cost here",
+            100.0 * share
+        )
+    } else if a.order == "chain" && a.threads > 1 {
+        format!(
+            "; the chain's rounds run one after another, the unseeded run's {} at a time",
+            a.threads
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// A seeded run that computes at least this share of the unseeded run's
+/// kernel values saved none worth its seeding.
+const KERNEL_VALUES_SAVED_BELOW: f64 = 0.9;
+
 /// One line per target and measured row: met or missed, with the numbers
 /// (a Markdown list; empty without rows). Times under
 /// [`MIN_EVIDENCE_S`] are no evidence either way.
@@ -307,7 +338,7 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
                     a.seed_pct,
                     a.predict_pct,
                     if a.within_spread { ", the difference inside the timed runs' spread" } else { "" }
-                ),
+                ) + &reading(a, b),
                 _ => String::new(),
             };
             out.push(format!(
@@ -415,6 +446,26 @@ mod tests {
         let mut short = c;
         short[0].best_s = 0.1;
         assert!(verdicts(&short, &[]).contains("too short to be evidence"));
+    }
+
+    /// A missed speed target says what the counts show: kernel values
+    /// not saved, or a chain against rounds run in parallel.
+    #[test]
+    fn a_missed_speed_target_reads_its_counts() {
+        let a = ablation(&[
+            row("ours [shared, 2t]", "zero", "round", 2, 30.0),
+            row("sir [shared, 2t]", "sir", "round", 2, 12.0),
+        ]);
+        let pick = |seeder: &str| a.iter().find(|r| r.seeder == seeder).unwrap().clone();
+        let (mut b, mut s) = (pick("zero"), pick("sir"));
+        (b.kernel_evals, b.block_kernel_evals) = (100.0, 0.0);
+        (s.kernel_evals, s.block_kernel_evals) = (80.0, 15.0);
+        s.order = "chain".into();
+        assert!(reading(&s, &b).contains("not kernel values (the seeded run computed 95%"));
+        s.kernel_evals = 10.0;
+        assert!(reading(&s, &b).contains("one after another, the unseeded run's 2 at a time"));
+        s.order = "two_chains".into();
+        assert_eq!(reading(&s, &b), "");
     }
 
     #[test]
