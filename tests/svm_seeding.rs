@@ -375,6 +375,81 @@ fn every_axis_combination_is_exact_and_threads_change_nothing() {
     assert!(run_cv(&ds, &folds, &p, &bad, 7).is_err());
 }
 
+/// A chain runs one solve at a time, so what its shared cache holds follows
+/// from the inputs alone, and its seeds' gradients and held-out sums read the
+/// columns the cache holds even when it cannot hold them all: fewer kernel
+/// values computed in blocks than with per-solve caches, the same optimum,
+/// and the same numbers, bit for bit, on 1, 2 or 3 threads. (Two chains
+/// share their cache at once, so theirs is not read that way.) Fails if the
+/// chain's cache is not declared settled: its blocks then compute as many
+/// values as with per-solve caches.
+#[test]
+fn a_chain_reads_a_partial_shared_cache_and_threads_change_nothing() {
+    use cvbench::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    let ds = blobs(240, 30, 9, 0.2);
+    let mut p = SvmParams::rbf(2.0, 0.03);
+    // About 60 of the 240 columns fit in the shared cache's 3/4.
+    p.cache_mb = 60.0 * (240.0 * 4.0 + 64.0) / 0.75 / f64::from(1u32 << 20);
+    // LIBSVM's folds, in an order that is not already fold order.
+    let folds = Folds::libsvm(&ds, 6).expect("folds");
+    let strategy = |order, cache, threads| CvStrategy {
+        order,
+        seeder: SeederKind::Sir,
+        cache,
+        threads,
+    };
+    let base = run_cv(
+        &ds,
+        &folds,
+        &p,
+        &CvStrategy {
+            order: RoundOrder::PerRound,
+            seeder: SeederKind::Zero,
+            cache: CacheMode::PerSolve,
+            threads: 1,
+        },
+        7,
+    )
+    .expect("baseline");
+    let per_solve = run_cv(
+        &ds,
+        &folds,
+        &p,
+        &strategy(RoundOrder::Chain, CacheMode::PerSolve, 1),
+        7,
+    )
+    .unwrap();
+    let mut reference: Option<SeededCvResult> = None;
+    for threads in [1, 2, 3] {
+        let got = run_cv(
+            &ds,
+            &folds,
+            &p,
+            &strategy(RoundOrder::Chain, CacheMode::Shared, threads),
+            7,
+        )
+        .unwrap();
+        assert_same_optimum(&base, &got, "chain+sir, shared");
+        assert!(
+            got.cv.block_kernel_evals < per_solve.cv.block_kernel_evals,
+            "{} block values with the settled shared cache, {} with per-solve caches",
+            got.cv.block_kernel_evals,
+            per_solve.cv.block_kernel_evals
+        );
+        match &reference {
+            None => reference = Some(got),
+            Some(r) => {
+                assert_eq!(r.cv.predictions, got.cv.predictions);
+                assert_eq!(r.cv.block_kernel_evals, got.cv.block_kernel_evals);
+                for (a, b) in r.cv.rounds.iter().zip(&got.cv.rounds) {
+                    assert_eq!(a.stats.iterations, b.stats.iterations);
+                    assert_eq!(a.stats.objective.to_bits(), b.stats.objective.to_bits());
+                }
+            }
+        }
+    }
+}
+
 /// On data with many non-zeros per row, prediction with a shared cache reads
 /// the support vectors' cached columns instead of computing kernel values:
 /// fewer kernel values computed, the same labels (and every other number) as
@@ -558,5 +633,38 @@ fn two_chains_start_each_half_from_zero_and_seed_the_rest() {
         }
         assert!(got.cv.total_iterations < base.cv.total_iterations);
         assert!(got.parallel == (threads > 1));
+    }
+}
+
+/// Every method's prediction of a row is that of the row's own round, put
+/// back in the caller's row order (the run works on the rows in fold order):
+/// the unseeded run's predictions equal training each round by hand on its
+/// rows and predicting its held-out rows with LIBSVM's prediction kernel.
+#[test]
+fn predictions_come_back_in_the_callers_row_order() {
+    use cvbench::svm::{run_cv, train, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    let ds = blobs(120, 6, 4, 0.4);
+    let p = SvmParams::rbf(1.0, 0.3);
+    let folds = Folds::libsvm(&ds, 5).expect("folds");
+    assert!(
+        folds.folds.concat() != (0..ds.n()).collect::<Vec<_>>(),
+        "LIBSVM's folds are shuffled"
+    );
+    let mut expected = vec![f64::NAN; ds.n()];
+    for h in 0..folds.k() {
+        let out = train(&ds, &folds.train_rows(h), &p, None).expect("train");
+        for &r in folds.test_rows(h) {
+            expected[r] = out.model.predict(ds.row(r));
+        }
+    }
+    for cache in [CacheMode::PerSolve, CacheMode::Shared] {
+        let s = CvStrategy {
+            order: RoundOrder::PerRound,
+            seeder: SeederKind::Zero,
+            cache,
+            threads: 2,
+        };
+        let got = run_cv(&ds, &folds, &p, &s, 7).expect("cv");
+        assert_eq!(got.cv.predictions, expected, "{cache:?}");
     }
 }

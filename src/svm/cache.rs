@@ -232,6 +232,9 @@ pub struct SharedKernelCache {
     pub misses: AtomicU64,
     /// Kernel evaluations spent filling columns.
     pub kernel_evals: AtomicU64,
+    /// What it holds at any point is a function of the run's inputs alone
+    /// ([`SharedKernelCache::settled`]).
+    settled: bool,
 }
 
 #[derive(Debug)]
@@ -265,7 +268,23 @@ impl SharedKernelCache {
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             kernel_evals: AtomicU64::new(0),
+            settled: false,
         }
+    }
+
+    /// Declare that one solve at a time uses this cache (e.g. a chain of
+    /// rounds), so that which columns it holds at any point follows from the
+    /// run's inputs alone, not from timing or the thread count: sums that
+    /// feed later arithmetic may then read whatever it holds
+    /// ([`super::cached_sums::exact_source`]).
+    pub fn settled(mut self, yes: bool) -> SharedKernelCache {
+        self.settled = yes;
+        self
+    }
+
+    /// Whether [`SharedKernelCache::settled`] was declared.
+    pub fn is_settled(&self) -> bool {
+        self.settled
     }
 
     /// How many whole columns fit.

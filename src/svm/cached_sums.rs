@@ -74,6 +74,23 @@ pub fn force_fits(kd: &KernelData<'_>, shared: &SharedKernelCache) -> bool {
     shared.capacity_columns() >= shared.n() && prefers_cached(kd)
 }
 
+/// Where sums that later arithmetic reads (a seed's gradient, the held-out
+/// sums a chain passes on) may take their values from, so that they are the
+/// same numbers on any thread count: every value from the cache where it
+/// holds the whole dataset ([`force_fits`]); the columns it happens to hold
+/// where that is a function of the run's inputs
+/// ([`SharedKernelCache::is_settled`]) and the data prefers reading them
+/// ([`prefers_cached`]); else none (a batched block).
+pub fn exact_source(kd: &KernelData<'_>, shared: &SharedKernelCache) -> Option<Source> {
+    if force_fits(kd, shared) {
+        Some(Source::Force)
+    } else if shared.is_settled() && prefers_cached(kd) {
+        Some(Source::Peek)
+    } else {
+        None
+    }
+}
+
 /// `sum_k w1_k K(q, b_k)` and `sum_k w2_k K(q, b_k)` for every query row,
 /// with a bound on the first's distance from the same sum with LIBSVM's
 /// prediction kernel ([`WeightedSums`]), the values taken from `shared` as

@@ -256,6 +256,54 @@ fn group_and_shuffle(
     ))
 }
 
+/// A dataset with its rows in fold order and the folds over the new order.
+pub struct FoldOrder {
+    /// The rows of the original dataset, fold 0's first.
+    pub ds: Dataset,
+    /// The same folds over the new row numbers: fold `h` is one range.
+    pub folds: Folds,
+    /// `perm[p]`: the original row at position `p`.
+    pub perm: Vec<usize>,
+}
+
+impl FoldOrder {
+    /// Reorder `ds` by `folds` (which must partition its rows).
+    pub fn new(ds: &Dataset, folds: &Folds) -> FoldOrder {
+        let perm: Vec<usize> = folds.folds.concat();
+        let mut start = 0;
+        let ranges = folds
+            .folds
+            .iter()
+            .map(|f| {
+                let r: Vec<usize> = (start..start + f.len()).collect();
+                start += f.len();
+                r
+            })
+            .collect();
+        FoldOrder {
+            ds: ds.subset(&perm, ds.name.clone()),
+            folds: Folds {
+                n: folds.n,
+                folds: ranges,
+                kind: folds.kind.clone(),
+            },
+            perm,
+        }
+    }
+}
+
+/// Whether `folds` already lists the rows `0..n` in order (fold 0's first,
+/// every fold one increasing range), so that [`FoldOrder`] would change
+/// nothing.
+pub fn in_fold_order(folds: &Folds) -> bool {
+    folds
+        .folds
+        .iter()
+        .flatten()
+        .enumerate()
+        .all(|(p, &r)| p == r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -243,12 +243,13 @@ pub fn predict_rows_with_label_sums(
             .collect()
     });
     // The source of the sums: with a shared cache, its columns where that
-    // is cheaper; where the sums are a seed's gradient (with `c`), every
-    // value from the cache so that they do not depend on timing.
+    // is cheaper; where the sums are a seed's gradient (with `c`), only
+    // where what they read does not depend on timing
+    // ([`cached_sums::exact_source`]).
     let source = shared.and_then(|sh| match c {
         None if cached_sums::prefers_cached(kd) => Some((sh, Source::Peek)),
-        Some(_) if cached_sums::force_fits(kd, sh) => Some((sh, Source::Force)),
-        _ => None,
+        None => None,
+        Some(_) => cached_sums::exact_source(kd, sh).map(|s| (sh, s)),
     });
     let Some((sh, source)) = source else {
         let block = KernelBlock::new(kd, basis);

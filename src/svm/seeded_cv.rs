@@ -28,7 +28,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::cache::SharedKernelCache;
-use super::folds::Folds;
+use super::folds::{in_fold_order, FoldOrder, Folds};
 use super::kernel::KernelData;
 use super::rounds::{
     assemble, evaluate_round, evaluate_round_with_sums, is_degenerate, CvResult, HeldOutSum,
@@ -548,6 +548,16 @@ fn run_in_pool(
     let t0 = Instant::now();
     let all: Vec<usize> = (0..ds.n()).collect();
     let labels = libsvm_labels(ds, &all)?;
+    // The rows in fold order (LIBSVM's training order), so that every
+    // solve's shared-cache columns, every held-out fold and every seed's
+    // rows are contiguous ranges: the same rows in the same order inside
+    // every round, so the same arithmetic and results, with the predictions
+    // put back in the caller's row order at the end.
+    let reordered = (!in_fold_order(folds)).then(|| FoldOrder::new(ds, folds));
+    let (ds, folds) = match &reordered {
+        Some(fo) => (&fo.ds, &fo.folds),
+        None => (ds, folds),
+    };
     let y =
         ds.y.iter()
             .map(|&v| if v == labels[0] { 1 } else { -1 })
@@ -560,13 +570,24 @@ fn run_in_pool(
         folds,
         params: local,
         seeder: strategy.seeder.make(),
-        shared: shared_mb.map(|mb| SharedKernelCache::new(ds.n(), mb)),
+        // A chain runs one solve at a time: what its cache holds follows
+        // from the inputs, so its sums may read it ([`SharedKernelCache::settled`]).
+        shared: shared_mb.map(|mb| {
+            SharedKernelCache::new(ds.n(), mb).settled(strategy.order == RoundOrder::Chain)
+        }),
         y,
         seed,
         parallel,
     };
     let (rounds, extra) = run.rounds(strategy.order)?;
     let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared.as_ref(), t0)?;
+    if let Some(fo) = &reordered {
+        let mut by_row = vec![0.0; ds.n()];
+        for (&r, &p) in fo.perm.iter().zip(&cv.predictions) {
+            by_row[r] = p;
+        }
+        cv.predictions = by_row;
+    }
     cv.total_kernel_evals += extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>();
     cv.block_kernel_evals = run.kd.block_evals();
     Ok(SeededCvResult {

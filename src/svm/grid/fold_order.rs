@@ -1,5 +1,5 @@
-//! The rows of a grid's dataset in fold order, and the kernel matrix of one
-//! gamma in that order.
+//! The rows of a grid's dataset in fold order ([`FoldOrder`], defined with
+//! the folds), and the kernel matrix of one gamma in that order.
 //!
 //! LIBSVM's `svm_cross_validation` trains fold `h` on the rows of the other
 //! folds in fold order (`perm[0..begin]`, then `perm[end..l]`). With the
@@ -16,47 +16,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::distances::Distances;
-use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::fast_exp::exp_to_f32;
-use crate::svm::folds::Folds;
+pub use crate::svm::folds::FoldOrder;
 use crate::svm::kernel::{KernelData, KernelKind};
-
-/// A dataset with its rows in fold order and the folds over the new order.
-pub struct FoldOrder {
-    /// The rows of the original dataset, fold 0's first.
-    pub ds: Dataset,
-    /// The same folds over the new row numbers: fold `h` is one range.
-    pub folds: Folds,
-    /// `perm[p]`: the original row at position `p`.
-    pub perm: Vec<usize>,
-}
-
-impl FoldOrder {
-    /// Reorder `ds` by `folds` (which must partition its rows).
-    pub fn new(ds: &Dataset, folds: &Folds) -> FoldOrder {
-        let perm: Vec<usize> = folds.folds.concat();
-        let mut start = 0;
-        let ranges = folds
-            .folds
-            .iter()
-            .map(|f| {
-                let r: Vec<usize> = (start..start + f.len()).collect();
-                start += f.len();
-                r
-            })
-            .collect();
-        FoldOrder {
-            ds: ds.subset(&perm, ds.name.clone()),
-            folds: Folds {
-                n: folds.n,
-                folds: ranges,
-                kind: folds.kind.clone(),
-            },
-            perm,
-        }
-    }
-}
 
 /// The distances of `order`'s rows, computed in fold order (so that
 /// [`fill_kernel`] reads them without gathering), on the current rayon pool
@@ -112,6 +75,8 @@ pub fn fill_kernel(d: &Distances, gamma: f64, rows: &[usize], parallel: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::Dataset;
+    use crate::svm::folds::Folds;
 
     #[test]
     fn folds_become_ranges_and_the_matrix_follows_the_rows() {

@@ -15,14 +15,14 @@
 //! cost is one kernel column per changed row instead of one per support
 //! vector, computed as one batched block ([`KernelBlock`]: next rows against
 //! changed rows) in `f64`; with a shared kernel cache, on data where reading
-//! its columns is cheaper ([`cached_sums::force_fits`]), read from the
-//! cached columns instead (single precision, as the solver's own `G`
-//! updates are), every value from the cache whatever it held before. So the
-//! numbers are the same on any thread count, and a shared cache may change
-//! a seeded round's iterations (not its optimum) against per-solve caches.
+//! its columns is cheaper, read from the cached columns instead (single
+//! precision, as the solver's own `G` updates are) where what they hold does
+//! not depend on timing ([`cached_sums::exact_source`]). So the numbers are
+//! the same on any thread count, and a shared cache may change a seeded
+//! round's iterations (not its optimum) against per-solve caches.
 
 use super::round::SeedContext;
-use crate::svm::cached_sums::{self, Source};
+use crate::svm::cached_sums;
 use crate::svm::kernel_block::{KernelBlock, WeightedSums};
 
 /// The previous round's solution by dataset row.
@@ -156,8 +156,8 @@ pub fn next_gradient(
 
 /// The weighted sums of `queries` over `basis`: from the shared kernel
 /// cache's columns where the run has one that suits
-/// ([`cached_sums::force_fits`]; every value then the cache's, so the same
-/// numbers on any thread count), else as one batched block.
+/// ([`cached_sums::exact_source`]: the same numbers on any thread count),
+/// else as one batched block.
 fn sums(
     ctx: &SeedContext<'_>,
     basis: Vec<u32>,
@@ -165,9 +165,12 @@ fn sums(
     w2: &[f64],
     queries: &[usize],
 ) -> Vec<WeightedSums> {
-    match ctx.shared.filter(|sh| cached_sums::force_fits(ctx.kd, sh)) {
-        Some(sh) => {
-            cached_sums::weighted_sums(ctx.kd, sh, &basis, w1, Some(w2), queries, Source::Force)
+    let source = ctx
+        .shared
+        .and_then(|sh| cached_sums::exact_source(ctx.kd, sh).map(|s| (sh, s)));
+    match source {
+        Some((sh, source)) => {
+            cached_sums::weighted_sums(ctx.kd, sh, &basis, w1, Some(w2), queries, source)
         }
         None => KernelBlock::new(ctx.kd, basis).weighted_sums(queries, w1, Some(w2)),
     }
