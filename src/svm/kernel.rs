@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 
+use super::exp_table::ExpTable;
 use super::fast_exp;
 use crate::data::{Dataset, Features, Row};
 
@@ -54,6 +55,9 @@ pub struct KernelData<'a> {
     block_evals: std::sync::atomic::AtomicU64,
     /// [`KernelData::feature_overlap`], computed on first use.
     overlap: std::sync::OnceLock<f64>,
+    /// The RBF kernel's values by integer squared distance, where the data
+    /// allows it ([`ExpTable`]).
+    exp_table: Option<ExpTable>,
 }
 
 impl<'a> KernelData<'a> {
@@ -72,13 +76,18 @@ impl<'a> KernelData<'a> {
             }
             _ => Cow::Borrowed(ds),
         };
-        let norms = (0..ds.n()).map(|i| sq_norm_ordered(ds.row(i))).collect();
+        let norms: Vec<f64> = (0..ds.n()).map(|i| sq_norm_ordered(ds.row(i))).collect();
+        let exp_table = match kind {
+            KernelKind::Rbf { gamma } => ExpTable::new(&ds, &norms, gamma),
+            KernelKind::Linear => None,
+        };
         KernelData {
             ds,
             kind,
             norms,
             block_evals: Default::default(),
             overlap: Default::default(),
+            exp_table,
         }
     }
 
@@ -129,7 +138,20 @@ impl<'a> KernelData<'a> {
             norms,
             block_evals: Default::default(),
             overlap: Default::default(),
+            exp_table: self.exp_table.clone(),
         }
+    }
+
+    /// Whether the RBF kernel's values come from an [`ExpTable`].
+    pub fn has_exp_table(&self) -> bool {
+        self.exp_table.is_some()
+    }
+
+    /// The same data computing every kernel value with `exp` (for tests and
+    /// measurements of the [`ExpTable`]).
+    pub fn without_exp_table(mut self) -> KernelData<'a> {
+        self.exp_table = None;
+        self
     }
 
     /// Number of features.
@@ -177,14 +199,18 @@ impl<'a> KernelData<'a> {
         };
         // The squared distances in pieces on the stack, each piece
         // exponentiated by `exp_to_f32` (libm's `exp` of the same product,
-        // rounded to single precision, to the bit) and then signed: the
+        // rounded to single precision, to the bit; or read from the same
+        // values' table on integer data, [`ExpTable`]) and then signed: the
         // numbers of `(sign * finish(..)) as f32`, since a sign flip is exact.
         let na = self.norms[a];
         let mut buf = [0.0f64; FILL_PIECE];
         let mut start = 0;
         let mut flush = |end: usize, buf: &[f64], out: &mut [f32]| {
             let o = &mut out[start..end];
-            fast_exp::exp_to_f32(-gamma, &buf[..end - start], o);
+            match &self.exp_table {
+                Some(table) => table.fill(gamma, &buf[..end - start], o),
+                None => fast_exp::exp_to_f32(-gamma, &buf[..end - start], o),
+            }
             if let Some(ys) = ys {
                 for (v, &y) in o.iter_mut().zip(&ys[start..end]) {
                     if ya * y < 0 {
@@ -232,14 +258,25 @@ impl<'a> KernelData<'a> {
                 for (&j, &v) in ia.iter().zip(va) {
                     scratch[j as usize] = v;
                 }
-                for (k, &r) in rows.iter().enumerate() {
-                    let r = r as usize;
-                    let (s, e) = (indptr[r], indptr[r + 1]);
-                    let mut dot = 0.0;
-                    for (&j, &v) in indices[s..e].iter().zip(&values[s..e]) {
-                        dot += scratch[j as usize] * v;
+                if self.exp_table.is_some() {
+                    // Integer data with small norms: every partial sum is an
+                    // exact integer, so any order gives the same dot product;
+                    // four sums at once do not wait on each other's latency.
+                    for (k, &r) in rows.iter().enumerate() {
+                        let r = r as usize;
+                        let (s, e) = (indptr[r], indptr[r + 1]);
+                        f(k, dot_exact(&indices[s..e], &values[s..e], scratch));
                     }
-                    f(k, dot);
+                } else {
+                    for (k, &r) in rows.iter().enumerate() {
+                        let r = r as usize;
+                        let (s, e) = (indptr[r], indptr[r + 1]);
+                        let mut dot = 0.0;
+                        for (&j, &v) in indices[s..e].iter().zip(&values[s..e]) {
+                            dot += scratch[j as usize] * v;
+                        }
+                        f(k, dot);
+                    }
                 }
                 for &j in ia {
                     scratch[j as usize] = 0.0;
@@ -327,6 +364,25 @@ impl KernelData<'_> {
                 },
             );
     }
+}
+
+/// `sum_t scratch[idx_t] * val_t` in four interleaved sums: exact, and so
+/// equal to the sum in index order, only where every partial sum is an
+/// integer below 2^53 (the data of an [`ExpTable`]).
+#[inline(always)]
+fn dot_exact(idx: &[u32], val: &[f64], scratch: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 4];
+    let (ic, it) = idx.split_at(idx.len() / 4 * 4);
+    let (vc, vt) = val.split_at(ic.len());
+    for (i4, v4) in ic.chunks_exact(4).zip(vc.chunks_exact(4)) {
+        for l in 0..4 {
+            acc[l] += scratch[i4[l] as usize] * v4[l];
+        }
+    }
+    for (&j, &v) in it.iter().zip(vt) {
+        acc[0] += scratch[j as usize] * v;
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
 }
 
 /// Kernel values per piece of [`KernelData::fill_column`]'s stack buffer.

@@ -39,6 +39,7 @@ pub mod cache;
 pub mod cached_sums;
 pub mod cv;
 pub mod error;
+pub mod exp_table;
 pub mod fast_exp;
 pub mod folds;
 pub mod grid;
