@@ -11,6 +11,7 @@ use super::ablation::{ablation, AblationRow, MIN_EVIDENCE_S};
 use super::config::Method;
 use super::rows::{k_num, SvmRow};
 use crate::results::md_table::MdTable;
+use crate::svm::RoundOrder;
 
 /// One (dataset, setting, k, threads) of a run with a one-training cell.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -253,7 +254,7 @@ fn reading(a: &AblationRow, b: &AblationRow) -> String {
             "; seeding saved iterations, not kernel values (the seeded run computed {:.0}% of the unseeded run's): the kernel values are the cost here",
             100.0 * share
         )
-    } else if a.order == "chain" && a.threads > 1 {
+    } else if a.order == RoundOrder::Chain.as_str() && a.threads > 1 {
         format!(
             "; the chain's rounds run one after another, the unseeded run's {} at a time",
             a.threads
