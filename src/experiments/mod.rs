@@ -15,6 +15,7 @@ pub mod progressive;
 pub mod registry;
 pub mod svm_cv;
 pub mod svm_grid;
+pub mod timing;
 pub mod treecv;
 
 pub use registry::kinds;

@@ -3,6 +3,7 @@
 
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::DatasetSpec;
+use crate::experiments::timing::check_repeats;
 use crate::peers::libsvm as peer;
 use crate::svm::{CacheMode, SeedingMethod, SvmParams};
 use serde::Deserialize;
@@ -246,8 +247,6 @@ pub struct SvmCvConfig {
     pub timing_repeats: Option<Spanned<u32>>,
 }
 
-/// Most repetitions of a timed cell.
-pub const MAX_TIMING_REPEATS: u32 = 100;
 /// Most threads a cell may ask for.
 pub const MAX_CELL_THREADS: usize = 256;
 
@@ -318,17 +317,9 @@ impl SvmCvConfig {
     }
 
     /// How many times our solver's cells are timed (checked: 1 to
-    /// [`MAX_TIMING_REPEATS`]).
+    /// [`MAX_TIMING_REPEATS`](crate::experiments::timing::MAX_TIMING_REPEATS)).
     pub fn repeats(&self, cfg: &ConfigFile) -> Result<u32, ConfigError> {
-        match &self.timing_repeats {
-            None => Ok(1),
-            Some(r) if (1..=MAX_TIMING_REPEATS).contains(r.get_ref()) => Ok(*r.get_ref()),
-            Some(r) => Err(cfg.invalid(
-                r.span(),
-                &format!("timing_repeats = {} is out of range", r.get_ref()),
-                &format!("use 1 to {MAX_TIMING_REPEATS}"),
-            )),
-        }
+        check_repeats(cfg, &self.timing_repeats)
     }
 
     /// Whether our solver gets the parameters as `svm-train` parses them.

@@ -53,7 +53,11 @@ impl Kind for SvmCvKind {
         "svm"
     }
     fn sources(&self) -> &'static [&'static str] {
-        &["src/experiments/svm_cv", "src/svm"]
+        &[
+            "src/experiments/svm_cv",
+            "src/experiments/timing.rs",
+            "src/svm",
+        ]
     }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {

@@ -6,6 +6,7 @@ use super::plan::SvmPlan;
 use super::rows::SvmRow;
 use super::seeded::{finish, fold_row, seeded_rows, solved, Tail};
 use crate::data::Dataset;
+use crate::experiments::timing::{timed, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::peers::onedal;
@@ -106,7 +107,7 @@ impl CellRun<'_> {
         })?;
         let mut rows = seeded_rows(&self.plan.base(self.i), self.data, folds, &res);
         finish(&mut rows, Some(res.cv.accuracy_pct), self.wall());
-        walls.stamp(&mut rows, &strategy, budget);
+        stamp(&walls, &mut rows, &strategy, budget);
         Ok(rows)
     }
 
@@ -137,7 +138,7 @@ impl CellRun<'_> {
         );
         let mut rows = vec![solved(row, &out.stats, 0.0)];
         finish(&mut rows, None, self.wall());
-        walls.stamp(&mut rows, &strategy, budget);
+        stamp(&walls, &mut rows, &strategy, budget);
         Ok(rows)
     }
 
@@ -187,7 +188,7 @@ impl CellRun<'_> {
         let mut rows = vec![row];
         let acc = folds.map(|_| 100.0 * r.correct as f64 / n as f64);
         finish(&mut rows, acc, self.wall());
-        walls.stamp_peer(&mut rows, r.threads, self.params.cache_mb);
+        stamp_peer(&walls, &mut rows, r.threads, self.params.cache_mb);
         Ok(rows)
     }
 
@@ -258,76 +259,32 @@ impl CellRun<'_> {
         );
         let mut rows = vec![trained(row, &t, cv.is_some())];
         finish(&mut rows, acc, wall);
-        walls.stamp_peer(&mut rows, 1, self.params.cache_mb);
+        stamp_peer(&walls, &mut rows, 1, self.params.cache_mb);
         Ok(rows)
     }
 }
 
-/// A cell's wall seconds over its timed runs.
-struct Walls(Vec<f64>);
-
-/// A first run this long is not repeated: the rule times cells
-/// under two minutes `timing_repeats` times, longer ones once.
-const REPEAT_BELOW_S: f64 = 120.0;
-
-/// Run `f` up to `repeats` times (once when the first run takes
-/// [`REPEAT_BELOW_S`] or more): the first run's result and every run's
-/// wall seconds.
-fn timed<T>(repeats: u32, mut f: impl FnMut() -> Result<T, String>) -> Result<(T, Walls), String> {
-    let mut walls = Vec::new();
-    let mut first = None;
-    for _ in 0..repeats.max(1) {
-        let t = Instant::now();
-        let out = f()?;
-        walls.push(t.elapsed().as_secs_f64());
-        first.get_or_insert(out);
-        if walls[0] >= REPEAT_BELOW_S {
-            break;
-        }
+/// Write our solver's strategy (with its threads), the cache budget and
+/// the timings `walls` on every row.
+fn stamp(walls: &Walls, rows: &mut [SvmRow], strategy: &CvStrategy, budget: f64) {
+    for r in rows.iter_mut() {
+        r.order = strategy.order.as_str().into();
+        r.seeder = strategy.seeder.as_str().into();
+        r.cache = strategy.cache.as_str().into();
     }
-    let first = first.ok_or("no run")?;
-    Ok((first, Walls::of(walls)))
+    stamp_peer(walls, rows, strategy.threads, budget);
 }
 
-impl Walls {
-    /// Sorted wall seconds.
-    fn of(mut w: Vec<f64>) -> Walls {
-        w.sort_by(f64::total_cmp);
-        Walls(w)
-    }
-
-    /// The median (the mean of the middle two for an even count).
-    fn median(&self) -> f64 {
-        let w = &self.0;
-        match w.len() {
-            0 => f64::NAN,
-            l if l % 2 == 1 => w[l / 2],
-            l => 0.5 * (w[l / 2 - 1] + w[l / 2]),
-        }
-    }
-
-    /// Write our solver's strategy (with its threads), the cache budget
-    /// and these timings on every row.
-    fn stamp(&self, rows: &mut [SvmRow], strategy: &CvStrategy, budget: f64) {
-        for r in rows.iter_mut() {
-            r.order = strategy.order.as_str().into();
-            r.seeder = strategy.seeder.as_str().into();
-            r.cache = strategy.cache.as_str().into();
-        }
-        self.stamp_peer(rows, strategy.threads, budget);
-    }
-
-    /// Write a peer's threads, its cache budget and these timings on every
-    /// row (order, seeder and cache stay empty: they are our solver's).
-    fn stamp_peer(&self, rows: &mut [SvmRow], threads: usize, budget: f64) {
-        for r in rows {
-            r.cache_mb = Some(budget);
-            r.threads = threads as u64;
-            r.timing_repeats = self.0.len() as u64;
-            r.wall_median_s = Some(self.median());
-            r.wall_min_s = self.0.first().copied();
-            r.wall_max_s = self.0.last().copied();
-        }
+/// Write a peer's threads, its cache budget and the timings `walls` on
+/// every row (order, seeder and cache stay empty: they are our solver's).
+fn stamp_peer(walls: &Walls, rows: &mut [SvmRow], threads: usize, budget: f64) {
+    for r in rows {
+        r.cache_mb = Some(budget);
+        r.threads = threads as u64;
+        r.timing_repeats = walls.runs();
+        r.wall_median_s = Some(walls.median());
+        r.wall_min_s = walls.min();
+        r.wall_max_s = walls.max();
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::ablation::MIN_EVIDENCE_S;
 use super::rows::SeedingRow;
+pub use crate::experiments::timing::Spread;
 use crate::results::scorecard::{DataUsed, Verdict};
 
 /// A baseline whose support vectors are at least this fraction of its
@@ -26,20 +27,6 @@ pub fn degenerate(sv_fraction: Option<f64>) -> Option<String> {
     (f >= DEGENERATE_SV_FRACTION).then(|| {
         format!("every training point a support vector (nSV / training rows {f:.2}): the kernel matrix is close to the identity, a degenerate problem")
     })
-}
-
-/// A cell's timed runs: the median, smallest and largest wall seconds of
-/// its runs, and how many (one for a cell timed once).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spread {
-    /// Median wall seconds.
-    pub median: f64,
-    /// Smallest.
-    pub min: f64,
-    /// Largest.
-    pub max: f64,
-    /// Timed runs.
-    pub repeats: u64,
 }
 
 /// How two cells' times compare: the seconds a verdict uses (the cells'
