@@ -154,3 +154,68 @@ fn reuse_levels_agree_and_a_rerun_resumes() {
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("(9 resumed)"), "{s}");
 }
+
+#[test]
+fn repeated_timing_gives_the_same_rates_and_a_median_within_the_range() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = cfg("log2g = [-3, 1, 2]\nrows_per_cell = 2\ntiming_repeats = 3");
+    std::fs::write(dir.path().join("c.toml"), &text).unwrap();
+    let o = cvbench(&["run", "c.toml", "--out", "rep", "--csv"], dir.path());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(dir.path().join("rep/g/records.csv")).unwrap();
+    // The same rates as one timed run.
+    std::fs::write(
+        dir.path().join("c.toml"),
+        text.replace("timing_repeats = 3", ""),
+    )
+    .unwrap();
+    let o = cvbench(&["run", "c.toml", "--out", "once", "--csv"], dir.path());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let once = std::fs::read_to_string(dir.path().join("once/g/records.csv")).unwrap();
+    assert_eq!(rates(&csv), rates(&once), "repeats change no rate");
+    // Every cell row: three runs, min <= median <= max.
+    let mut lines = csv.lines();
+    let head = fields(lines.next().unwrap());
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let (role, reps, med, lo, hi) = (
+        col("role"),
+        col("timing_repeats"),
+        col("wall_median_s"),
+        col("wall_min_s"),
+        col("wall_max_s"),
+    );
+    let mut cells = 0;
+    for l in lines {
+        let v = fields(l);
+        if v[role] != "cell" {
+            continue;
+        }
+        cells += 1;
+        assert_eq!(v[reps], "3", "{l}");
+        let (m, a, b): (f64, f64, f64) = (
+            v[med].parse().unwrap(),
+            v[lo].parse().unwrap(),
+            v[hi].parse().unwrap(),
+        );
+        assert!(a <= m && m <= b && a > 0.0, "{l}");
+    }
+    // Two cells (2 + 1 gamma rows) per level, three levels.
+    assert_eq!(cells, 6);
+    let md = std::fs::read_to_string(dir.path().join("rep/g/report-section.md")).unwrap();
+    assert!(md.contains("3 runs)"), "{md}");
+    let md1 = std::fs::read_to_string(dir.path().join("once/g/report-section.md")).unwrap();
+    assert!(!md1.contains(" runs)"), "{md1}");
+    // Out of range: refused with the key's line and column.
+    std::fs::write(
+        dir.path().join("c.toml"),
+        cfg("timing_repeats = 0\nlog2g = [-3, 1, 2]"),
+    )
+    .unwrap();
+    let o = cvbench(&["validate", "c.toml"], dir.path());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("c.toml:7:18:") && err.contains("timing_repeats"),
+        "{err}"
+    );
+}

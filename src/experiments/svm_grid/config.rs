@@ -100,6 +100,12 @@ pub struct SvmGridConfig {
     /// as `cvbench grid` does). Smaller cells resume and shard more finely.
     #[serde(default)]
     pub rows_per_cell: Option<Spanned<usize>>,
+    /// Our levels' cells and the peers' (`svm-grid`, scikit-learn) are
+    /// timed this many times when their first run takes under two minutes
+    /// (the first run's rows are the records; the median, min and max wall
+    /// seconds of all runs are on the cell's row). Default 1, at most 100.
+    #[serde(default)]
+    pub timing_repeats: Option<Spanned<u32>>,
     /// Run cells one at a time (timing); default true.
     #[serde(default)]
     pub exclusive: Option<bool>,

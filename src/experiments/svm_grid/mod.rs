@@ -41,7 +41,11 @@ impl Kind for SvmGridKind {
         "guide"
     }
     fn sources(&self) -> &'static [&'static str] {
-        &["src/experiments/svm_grid", "src/svm"]
+        &[
+            "src/experiments/svm_grid",
+            "src/experiments/timing.rs",
+            "src/svm",
+        ]
     }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {

@@ -9,6 +9,7 @@ use super::config::SvmGridConfig;
 use crate::config::ConfigFile;
 use crate::data::scale::ScaleRanges;
 use crate::data::Dataset;
+use crate::experiments::timing::check_repeats;
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::seed;
 use crate::svm::grid::pyfmt::py_float;
@@ -67,6 +68,8 @@ pub(super) struct GridPlan {
     pub k: usize,
     pub memory_mb: f64,
     pub threads: usize,
+    /// Timed runs of a cell under two minutes (`timing_repeats`).
+    pub repeats: u32,
     pub datasets: Vec<GridData>,
     pub tests: Vec<GuideTest>,
     pub specs: Vec<CellSpec>,
@@ -87,6 +90,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
     let levels = c.levels(cfg)?;
     let k = c.folds(cfg)?;
     let rows_per_cell = c.rows_per_cell(cfg)?;
+    let repeats = check_repeats(cfg, &c.timing_repeats)?;
     let threads = c
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
@@ -222,6 +226,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         k,
         memory_mb: c.memory_mb.unwrap_or(2048.0),
         threads,
+        repeats,
         datasets,
         tests,
         specs,

@@ -5,6 +5,7 @@
 
 use super::config::{Published, SvmGridConfig};
 use super::rows::{GridRow, ROLE_CELL, ROLE_FOLD, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+use crate::experiments::timing::Spread;
 use crate::experiments::ExperimentError;
 use crate::results::grid_contour::{render_to, ContourData};
 use crate::results::md_table::MdTable;
@@ -34,7 +35,13 @@ pub(super) struct LevelStats {
     pub kernel_evals: u64,
     pub kernel_fills: u64,
     pub distance_pairs: u64,
+    /// Median wall seconds of the level's cells (summed over its cells).
     pub wall_s: f64,
+    /// The cells' fastest and slowest timed runs, summed.
+    pub wall_min_s: f64,
+    pub wall_max_s: f64,
+    /// The fewest timed runs of any of its cells.
+    pub runs: u64,
     pub block_s: f64,
     pub exact: bool,
     pub threads: u64,
@@ -75,10 +82,16 @@ pub(super) fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelSta
             s.cells += 1;
             s.kernel_fills += r.kernel_fills;
             s.distance_pairs = s.distance_pairs.max(r.distance_pairs);
-            s.wall_s += if r.core.seconds.is_finite() {
-                r.core.seconds
+            let sp = r.spread();
+            if sp.median.is_finite() {
+                s.wall_s += sp.median;
+                s.wall_min_s += sp.min;
+                s.wall_max_s += sp.max;
+            }
+            s.runs = if s.cells == 1 {
+                sp.repeats
             } else {
-                0.0
+                s.runs.min(sp.repeats)
             };
             s.block_s += r.block_s.unwrap_or(0.0);
             if !r.note.is_empty() {
@@ -100,6 +113,32 @@ pub(super) fn choose(grid: &Grid, stats: &LevelStats) -> Option<Best> {
         }
     }
     any.then_some(best)
+}
+
+impl LevelStats {
+    /// The level's timed runs as one spread (medians, mins and maxes summed
+    /// over its cells).
+    pub fn spread(&self) -> Spread {
+        Spread {
+            median: self.wall_s,
+            min: self.wall_min_s,
+            max: self.wall_max_s,
+            repeats: self.runs.max(1),
+        }
+    }
+}
+
+/// Seconds as the cost table prints them: the median, with the range and
+/// the count when timed several times.
+pub(super) fn fmt_seconds(sp: &Spread) -> String {
+    if sp.repeats > 1 {
+        format!(
+            "{:.3} ({:.3}–{:.3}, {} runs)",
+            sp.median, sp.min, sp.max, sp.repeats
+        )
+    } else {
+        format!("{:.3}", sp.median)
+    }
 }
 
 fn fmt_exp(v: Option<f64>) -> String {
@@ -221,7 +260,7 @@ pub(super) fn render(
     } else {
         format!("a level ran in up to {max_cells} cells of gamma rows (`rows_per_cell`), one after another, computing the distance blocks once, in its first cell; the gammas of a cell run several at a time, as in `cvbench grid`")
     };
-    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Newton steps on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine; speed-up against `none`, `svm-grid` and scikit-learn timed in the same run; {cells}; the points that need the most SMO iterations follow below the table)\n");
+    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Newton steps on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine: the median of the timed runs, with their range and count, where a cell was timed several times (`timing_repeats`), and speed-ups are ratios of medians; speed-up against `none`, `svm-grid` and scikit-learn timed in the same run; {cells}; the points that need the most SMO iterations follow below the table)\n");
     let mut t = MdTable::new([
         "dataset",
         "reuse",
@@ -243,8 +282,8 @@ pub(super) fn render(
             .iter()
             .find(|(n, _)| n == "none")
             .map(|(_, s)| s.wall_s);
-        let peer_s = peer_best.get(ds).map(|p| p.core.seconds);
-        let sk_s = sklearn.get(ds).map(|p| p.core.seconds);
+        let peer_s = peer_best.get(ds).map(|p| p.spread().median);
+        let sk_s = sklearn.get(ds).map(|p| p.spread().median);
         for (name, s) in levels {
             let ratio = |base: Option<f64>| {
                 base.filter(|b| b.is_finite() && s.wall_s > 0.0)
@@ -260,7 +299,7 @@ pub(super) fn render(
                 s.kernel_fills.to_string(),
                 s.distance_pairs.to_string(),
                 format!("{:.3}", s.block_s),
-                format!("{:.3}", s.wall_s),
+                fmt_seconds(&s.spread()),
                 ratio(none_s),
                 ratio(peer_s),
                 ratio(sk_s),
@@ -278,18 +317,18 @@ pub(super) fn render(
                 "–".into(),
                 "–".into(),
                 "–".into(),
-                format!("{:.3}", p.core.seconds),
+                fmt_seconds(&p.spread()),
                 "–".into(),
                 "1.0".into(),
-                sk_s.filter(|s| s.is_finite() && p.core.seconds > 0.0)
-                    .map_or("–".into(), |s| format!("{:.1}", s / p.core.seconds)),
+                sk_s.filter(|s| s.is_finite() && p.spread().median > 0.0)
+                    .map_or("–".into(), |s| format!("{:.1}", s / p.spread().median)),
                 String::new(),
             ]);
         }
         if let Some(p) = sklearn.get(ds) {
             let x = peer_s
                 .filter(|s| s.is_finite())
-                .map_or("–".into(), |s| format!("{:.1}", s / p.core.seconds));
+                .map_or("–".into(), |s| format!("{:.1}", s / p.spread().median));
             t.row([
                 ds.clone(),
                 "scikit-learn GridSearchCV(SVC())".into(),
@@ -300,7 +339,7 @@ pub(super) fn render(
                 "–".into(),
                 "–".into(),
                 "–".into(),
-                format!("{:.3}", p.core.seconds),
+                fmt_seconds(&p.spread()),
                 "–".into(),
                 x,
                 "1.0".into(),

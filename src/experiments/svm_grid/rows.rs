@@ -2,6 +2,7 @@
 //! one per cell (its whole-cell costs), one per grid point of the `svm-grid`
 //! peer and one for its run, and one per step of the practical guide table.
 
+use crate::experiments::timing::{Spread, Walls};
 use crate::results::rows::{minus_one, nan_none, to_records, Core};
 use crate::results::{Record, ResultsError};
 use serde::{Deserialize, Serialize};
@@ -77,6 +78,18 @@ pub struct GridRow {
     /// Seconds on distance blocks and kernel fills (cell rows).
     #[serde(with = "nan_none")]
     pub block_s: Option<f64>,
+    /// Timed runs of the cell (cell and peer rows; 0 in runs made before
+    /// repeated timing: one run).
+    pub timing_repeats: u64,
+    /// Median wall seconds of the timed runs (cell and peer rows).
+    #[serde(with = "nan_none")]
+    pub wall_median_s: Option<f64>,
+    /// Fastest timed run.
+    #[serde(with = "nan_none")]
+    pub wall_min_s: Option<f64>,
+    /// Slowest timed run.
+    #[serde(with = "nan_none")]
+    pub wall_max_s: Option<f64>,
     /// The guide step (`original-default`, `scaled-default`, `grid-chosen`,
     /// `guide-point`).
     pub step: String,
@@ -85,6 +98,27 @@ pub struct GridRow {
 }
 
 impl GridRow {
+    /// This row's timed runs as a spread: the median, min and max wall
+    /// seconds and their count (a row timed once, or made before repeated
+    /// timing, is its one run's seconds).
+    pub fn spread(&self) -> Spread {
+        let one = self.core.seconds;
+        Spread {
+            median: self.wall_median_s.unwrap_or(one),
+            min: self.wall_min_s.unwrap_or(one),
+            max: self.wall_max_s.unwrap_or(one),
+            repeats: self.timing_repeats.max(1),
+        }
+    }
+
+    /// Write the timed runs `walls` on this row.
+    pub fn stamp(&mut self, walls: &Walls) {
+        self.timing_repeats = walls.runs();
+        self.wall_median_s = Some(walls.median());
+        self.wall_min_s = walls.min();
+        self.wall_max_s = walls.max();
+    }
+
     /// Typed rows from stored records.
     pub fn read(records: &[Record]) -> Result<Vec<GridRow>, ResultsError> {
         crate::results::rows::from_records(records)

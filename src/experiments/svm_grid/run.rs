@@ -6,6 +6,7 @@ use super::config::Published;
 use super::plan::{GridPlan, Work};
 use super::rows::{records, GridRow, ROLE_CELL, ROLE_FOLD, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::data::{Dataset, Row};
+use crate::experiments::timing::{timed_by, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
@@ -52,6 +53,24 @@ fn point_params(p: &Point, default_g: f64) -> (f64, f64) {
     (parsed.c, g)
 }
 
+/// One solve of a cell's points: the results, costs, threads, and whether
+/// it computed the distance blocks (rather than finding them cached).
+struct Solved {
+    res: Vec<PointResult>,
+    cost: GridCost,
+    threads: usize,
+    fresh_blocks: bool,
+}
+
+/// Whether two runs of the same points gave the same rates and the same SMO
+/// iterations at every point.
+fn same_outcome(a: &[PointResult], b: &[PointResult]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| (x.correct, x.n, x.iterations()) == (y.correct, y.n, y.iterations()))
+}
+
 impl GridPlan {
     fn base(&self, i: usize) -> GridRow {
         let spec = &self.specs[i];
@@ -84,7 +103,7 @@ impl GridPlan {
         ds: &Dataset,
         points: &[Point],
         reuse: &Reuse,
-    ) -> Result<(Vec<PointResult>, GridCost, usize), ExperimentError> {
+    ) -> Result<Solved, ExperimentError> {
         let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
         let dg = default_gamma(ds);
         let values: Vec<(f64, f64)> = points.iter().map(|p| point_params(p, dg)).collect();
@@ -112,6 +131,7 @@ impl GridPlan {
                 })
             })
             .map_err(|e| self.cell_err(i, e))?;
+        let fresh_blocks = fresh.is_some();
         if let Some(pairs) = fresh {
             cost.distance_pairs = pairs;
             cost.block_seconds += dist_s;
@@ -121,7 +141,52 @@ impl GridPlan {
             .into_iter()
             .map(|r| r.ok_or_else(|| self.cell_err(i, "a grid point was not solved")))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok((res, cost, threads))
+        Ok(Solved {
+            res,
+            cost,
+            threads,
+            fresh_blocks,
+        })
+    }
+
+    /// [`GridPlan::solve`] timed `timing_repeats` times (once when the
+    /// first run takes two minutes or more): the first run and every run's
+    /// wall seconds. A repeat computes the distance blocks again when the
+    /// first run did (each run times the same work), and must give the
+    /// first run's rates and SMO iterations at every point.
+    fn solve_timed(
+        &self,
+        i: usize,
+        ds: &Dataset,
+        points: &[Point],
+        reuse: &Reuse,
+    ) -> Result<(Solved, Walls), ExperimentError> {
+        let mut first: Option<Solved> = None;
+        let ((), walls) = timed_by(self.repeats, || {
+            if first.as_ref().is_some_and(|f| f.fresh_blocks) {
+                self.forget_distances();
+            }
+            let run = self.solve(i, ds, points, reuse)?;
+            let s = run.cost.wall_seconds;
+            match &first {
+                None => first = Some(run),
+                Some(f) if same_outcome(&f.res, &run.res) => {}
+                Some(_) => {
+                    return Err(self.cell_err(
+                        i,
+                        "a repeated timing run gave other rates or SMO iterations than the first: the grid is not deterministic here (please report this)",
+                    ))
+                }
+            }
+            Ok(((), s))
+        })?;
+        let first = first.ok_or_else(|| self.cell_err(i, "no timed run"))?;
+        Ok((first, walls))
+    }
+
+    /// Drop the cached distance blocks (a timing repeat computes them again).
+    fn forget_distances(&self) {
+        *self.dist_cache.lock().unwrap_or_else(|e| e.into_inner()) = None;
     }
 
     /// The distance blocks for a cell with gamma blocks: from the cache
@@ -172,7 +237,12 @@ impl GridPlan {
             .filter(|p| log2g.contains(&p.log2g))
             .copied()
             .collect();
-        let (res, cost, threads) = self.solve(i, ds, &points, reuse)?;
+        let (
+            Solved {
+                res, cost, threads, ..
+            },
+            walls,
+        ) = self.solve_timed(i, ds, &points, reuse)?;
         let mut base = self.base(i);
         base.core.method = reuse.name();
         base.exact = reuse.exact();
@@ -214,7 +284,7 @@ impl GridPlan {
                 });
             }
         }
-        rows.push(GridRow {
+        let mut cell = GridRow {
             core: Core {
                 seconds: cost.wall_seconds,
                 ..base.core.clone()
@@ -229,7 +299,9 @@ impl GridPlan {
             block_s: Some(cost.block_seconds),
             note: cost.gamma_blocks_note.clone().unwrap_or_default(),
             ..base
-        });
+        };
+        cell.stamp(&walls);
+        rows.push(cell);
         Ok(rows)
     }
 
@@ -240,8 +312,14 @@ impl GridPlan {
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
         crate::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
-        let run = crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
-            .map_err(|e| self.cell_err(i, e))?;
+        let (run, walls) = timed_by(self.repeats, || {
+            crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
+                .map(|r| {
+                    let s = r.wall_s;
+                    (r, s)
+                })
+                .map_err(|e| self.cell_err(i, e))
+        })?;
         let mut base = self.base(i);
         base.core.method = "svm-grid".into();
         let mut rows: Vec<GridRow> = run
@@ -255,7 +333,7 @@ impl GridPlan {
                 ..base.clone()
             })
             .collect();
-        rows.push(GridRow {
+        let mut peer = GridRow {
             core: Core {
                 seconds: run.wall_s,
                 ..base.core.clone()
@@ -267,7 +345,9 @@ impl GridPlan {
             log2g: run.best.1.map(f64::log2),
             rate: Some(run.best.2),
             ..base
-        });
+        };
+        peer.stamp(&walls);
+        rows.push(peer);
         Ok(rows)
     }
 
@@ -297,12 +377,18 @@ impl GridPlan {
                 gs.push(g);
             }
         }
-        let run = crate::peers::grid::run_sklearn_grid(&file, &cs, &gs, &fold_of, self.threads)
-            .map_err(|e| self.cell_err(i, e))?;
+        let (run, walls) = timed_by(self.repeats, || {
+            crate::peers::grid::run_sklearn_grid(&file, &cs, &gs, &fold_of, self.threads)
+                .map(|r| {
+                    let s = r.fit_s;
+                    (r, s)
+                })
+                .map_err(|e| self.cell_err(i, e))
+        })?;
         let mut base = self.base(i);
         base.core.method = "sklearn".into();
         base.threads = self.threads as u64;
-        Ok(vec![GridRow {
+        let mut row = GridRow {
             core: Core {
                 seconds: run.fit_s,
                 ..base.core.clone()
@@ -315,7 +401,9 @@ impl GridPlan {
             rate: Some(run.score_pct),
             note: "scikit-learn GridSearchCV(SVC(), cv = LIBSVM's folds, n_jobs = threads); rate = mean fold accuracy".into(),
             ..base
-        }])
+        };
+        row.stamp(&walls);
+        Ok(vec![row])
     }
 
     /// Train on all of `train` at `(c, gamma)`, predict `test`.
@@ -379,7 +467,7 @@ impl GridPlan {
         step("scaled-default", &d.data, &t.scaled, default, None)?;
         // The grid, exactly as grid.py runs it (exact reuse), and its choice.
         let exact = Reuse::parse("gamma+threads").map_err(|e| self.cell_err(i, e))?;
-        let (res, _, _) = self.solve(i, &d.data, &self.grid.points, &exact)?;
+        let res = self.solve(i, &d.data, &self.grid.points, &exact)?.res;
         let mut best = Best::default();
         for (p, r) in self.grid.points.iter().zip(&res) {
             best.update(p.log2c, p.log2g, grid_rate(r.correct, r.n));
@@ -407,7 +495,7 @@ impl GridPlan {
             let cv = match cv {
                 Some(v) => Some(v),
                 None => {
-                    let (r, _, _) = self.solve(i, &d.data, &[gp], &exact)?;
+                    let r = self.solve(i, &d.data, &[gp], &exact)?.res;
                     r.first().map(|r| grid_rate(r.correct, r.n))
                 }
             };
