@@ -10,6 +10,8 @@
 //! - `svm_predict/a9a`: predicting fold 0 with the model of the other folds:
 //!   the batched kernel block (`predict_rows`) against LIBSVM's pair-by-pair
 //!   `k_function` (`SvmModel::predict`), the same labels.
+//! - `svm_kernel_columns64/a9a`: 64 kernel columns over all rows with the
+//!   integer-distance table against `exp`, the same values bit for bit.
 //! - `svm_cv10/a9a` also runs SIR and tree (shared cache, 2 threads) beside
 //!   the unseeded run with the same cache and threads.
 //!
@@ -149,6 +151,44 @@ fn bench_predict(c: &mut Criterion) {
     g.finish();
 }
 
+/// Kernel columns of a9a (all rows against 64 rows), exponentials against
+/// the integer-distance table (`svm::exp_table`): the same values bit for
+/// bit, the table's speed-up measured.
+fn bench_kernel_columns(c: &mut Criterion) {
+    let Some(ds) = a9a() else { return };
+    let params = SvmParams::libsvm_defaults(ds.d());
+    let table = KernelData::new(&ds, params.kernel);
+    if !table.has_exp_table() {
+        println!("SKIPPED: a9a has no exp table (not integer data?)");
+        return;
+    }
+    let plain = KernelData::new(&ds, params.kernel).without_exp_table();
+    let rows: Vec<u32> = (0..ds.n() as u32).collect();
+    let cols: Vec<usize> = (0..ds.n()).step_by((ds.n() / 64).max(1)).take(64).collect();
+    let fill = |kd: &KernelData, out: &mut Vec<f32>, scratch: &mut Vec<f64>| {
+        for &a in &cols {
+            kd.fill_column(a, 1, &rows, None, out, scratch);
+        }
+    };
+    let (mut out_t, mut out_p) = (vec![0f32; rows.len()], vec![0f32; rows.len()]);
+    let mut scratch = vec![0.0; table.d()];
+    for &a in &cols {
+        table.fill_column(a, 1, &rows, None, &mut out_t, &mut scratch);
+        plain.fill_column(a, 1, &rows, None, &mut out_p, &mut scratch);
+        assert!(out_t
+            .iter()
+            .zip(&out_p)
+            .all(|(x, y)| x.to_bits() == y.to_bits()));
+    }
+    let mut g = c.benchmark_group(format!("svm_kernel_columns64/{}", ds.name));
+    g.sample_size(10);
+    g.bench_function("exp_table", |b| {
+        b.iter(|| fill(&table, &mut out_t, &mut scratch))
+    });
+    g.bench_function("exp", |b| b.iter(|| fill(&plain, &mut out_p, &mut scratch)));
+    g.finish();
+}
+
 fn bench_cv(c: &mut Criterion) {
     let Some(ds) = a9a() else { return };
     let params = SvmParams::rbf(100.0, 0.5);
@@ -195,5 +235,11 @@ fn bench_cv(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_fold, bench_predict, bench_cv);
+criterion_group!(
+    benches,
+    bench_fold,
+    bench_predict,
+    bench_kernel_columns,
+    bench_cv
+);
 criterion_main!(benches);

@@ -54,6 +54,10 @@ fn compare_solve(ds: &Dataset, rows: &[usize], params: &SvmParams) {
     let PeerOutcome::Ran(lib) = peer::run_svm_train(&file, params, None, None).unwrap() else {
         panic!("svm-train did not run");
     };
+    // Without a model path the model goes beside the data file, never into
+    // the current folder (where svm-train itself would write it).
+    assert!(file.with_file_name("data.libsvm.model").is_file());
+    assert!(!std::path::Path::new("data.libsvm.model").exists());
     let ours = train(ds, rows, &peer::as_parsed_by_svm_train(params), None).unwrap();
     let s = &ours.stats;
     println!(

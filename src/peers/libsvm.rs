@@ -240,7 +240,9 @@ fn run(program: &str, args: &[String]) -> Result<(String, f64), SvmError> {
 }
 
 /// Run `svm-train` on a LibSVM file, with `-v k` when `cv_folds` is given,
-/// writing the model to `model_out` otherwise.
+/// writing the model to `model_out` otherwise (or, without `model_out`,
+/// beside the data file as `<data_file>.model`: never into the current
+/// folder, where svm-train itself would put it).
 pub fn run_svm_train(
     data_file: &Path,
     params: &SvmParams,
@@ -257,9 +259,8 @@ pub fn run_svm_train(
     }
     args.push(data_file.display().to_string());
     if cv_folds.is_none() {
-        if let Some(m) = model_out {
-            args.push(m.display().to_string());
-        }
+        let beside = PathBuf::from(format!("{}.model", data_file.display()));
+        args.push(model_out.unwrap_or(&beside).display().to_string());
     }
     let (stdout, wall) = run("svm-train", &args)?;
     let mut t = parse_svm_train_output(&stdout)?;
