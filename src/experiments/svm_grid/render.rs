@@ -130,7 +130,7 @@ impl LevelStats {
 
 /// Seconds as the cost table prints them: the median, with the range and
 /// the count when timed several times.
-pub(super) fn fmt_seconds(sp: &Spread) -> String {
+fn fmt_seconds(sp: &Spread) -> String {
     if sp.repeats > 1 {
         format!(
             "{:.3} ({:.3}–{:.3}, {} runs)",
@@ -307,6 +307,7 @@ pub(super) fn render(
             ]);
         }
         if let Some(p) = peer_best.get(ds) {
+            let ps = p.spread();
             t.row([
                 ds.clone(),
                 "svm-grid (grid.py, one svm-train at a time)".into(),
@@ -317,18 +318,19 @@ pub(super) fn render(
                 "–".into(),
                 "–".into(),
                 "–".into(),
-                fmt_seconds(&p.spread()),
+                fmt_seconds(&ps),
                 "–".into(),
                 "1.0".into(),
-                sk_s.filter(|s| s.is_finite() && p.spread().median > 0.0)
-                    .map_or("–".into(), |s| format!("{:.1}", s / p.spread().median)),
+                sk_s.filter(|s| s.is_finite() && ps.median > 0.0)
+                    .map_or("–".into(), |s| format!("{:.1}", s / ps.median)),
                 String::new(),
             ]);
         }
         if let Some(p) = sklearn.get(ds) {
+            let ks = p.spread();
             let x = peer_s
                 .filter(|s| s.is_finite())
-                .map_or("–".into(), |s| format!("{:.1}", s / p.spread().median));
+                .map_or("–".into(), |s| format!("{:.1}", s / ks.median));
             t.row([
                 ds.clone(),
                 "scikit-learn GridSearchCV(SVC())".into(),
@@ -339,7 +341,7 @@ pub(super) fn render(
                 "–".into(),
                 "–".into(),
                 "–".into(),
-                fmt_seconds(&p.spread()),
+                fmt_seconds(&ks),
                 "–".into(),
                 x,
                 "1.0".into(),
