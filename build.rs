@@ -40,28 +40,29 @@ fn main() {
         _ => "unknown (not built from a git checkout)".to_string(),
     };
     println!("cargo:rustc-env=CVBENCH_GIT_REVISION={value}");
-    // Re-run when HEAD moves, a commit or checkout changes the index, or the
-    // sources change (not on every file written under results/).
-    let mut watch: Vec<String> = ["HEAD", "index", "packed-refs"]
+    // Re-run when HEAD moves (a commit, checkout or reset) or a tracked file
+    // outside results/ changes (what the `-dirty` flag looks at). Not on the
+    // index: any `git status` or `git diff` may rewrite it (refreshing stat
+    // data after `make quick` rewrites results/quick), which recompiled the
+    // crate on the next build although nothing had changed.
+    let mut watch: Vec<String> = ["HEAD", "packed-refs"]
         .iter()
         .filter_map(|p| git(&["rev-parse", "--git-path", p]))
         .collect();
     if let Some(r) = git(&["symbolic-ref", "-q", "HEAD"]) {
         watch.extend(git(&["rev-parse", "--git-path", &r]));
     }
-    watch.extend(
-        [
-            "build.rs",
-            "Cargo.toml",
-            "Cargo.lock",
-            "src",
-            "configs",
-            "benches",
-            "tests",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
+    // The top-level entries git tracks (build.rs, Cargo.toml, src, tests,
+    // README.md, ...), results/ aside; outside a checkout, the sources.
+    let tracked: Vec<String> = git(&["ls-tree", "--name-only", "HEAD"])
+        .map(|s| s.lines().map(str::to_string).collect())
+        .unwrap_or_else(|| {
+            ["build.rs", "Cargo.toml", "Cargo.lock", "src", "benches"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        });
+    watch.extend(tracked.into_iter().filter(|e| e != "results"));
     // Only paths that exist: cargo re-runs the script on every build while a
     // watched path is missing (a repository without `packed-refs`).
     for w in watch
