@@ -314,7 +314,16 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 });
             }
         }
-        for (run, dataset, setting) in &groups {
+        // Whether a run holds a method at k = 10 for a dataset and setting.
+        let holds = |run: &str, dataset: &str, setting: &str, m: &str| {
+            seeding.iter().any(|(r, rows)| {
+                r.name == run
+                    && rows.iter().any(|x| {
+                        x.k == "10" && x.dataset == dataset && x.setting == setting && x.method == m
+                    })
+            })
+        };
+        for (gi, (run, dataset, setting)) in groups.iter().enumerate() {
             let rows_all = &seeding.iter().find(|x| x.0.name == run.name).map(|x| &x.1);
             let rows: Vec<&SeedingRow> = rows_all
                 .map(|v| {
@@ -328,6 +337,20 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             let recs = records_of(&run.name);
             let spread = |m: &str| spread_of(recs, dataset, setting, "10", m);
             for (m, verdict, words) in seeding_verdicts(&rows, &paper1, &data, svf, &spread) {
+                // A method this run did not hold is "not run" once per
+                // dataset and setting, and not at all where another run
+                // holds it (a run of SIR alone adds no ATO / MIR sub-rows).
+                let absent = !rows.iter().any(|r| r.method == m);
+                if absent
+                    && groups.iter().enumerate().any(|(gj, (other, d, st))| {
+                        d == dataset
+                            && st == setting
+                            && gj != gi
+                            && (gj < gi || holds(&other.name, d, st, m))
+                    })
+                {
+                    continue;
+                }
                 out.push(ScoreRow {
                     paper: PAPER.into(),
                     artifact: format!(

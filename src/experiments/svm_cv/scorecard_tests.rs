@@ -227,3 +227,45 @@ fn table3_joins_the_k_of_several_runs() {
         .unwrap();
     assert_eq!(t3.verdict, Verdict::NotRun, "{}", t3.ours);
 }
+
+/// A second run of the same dataset and setting holding SIR alone adds its
+/// SIR sub-row but no "ATO / MIR not run" sub-rows; a method no run holds
+/// is "not run" once.
+#[test]
+fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() {
+    let full: Vec<SeedingRow> = madelon(10.0)
+        .into_iter()
+        .filter(|r| r.k == "10" && r.method != "ato")
+        .collect();
+    let sir_only: Vec<SeedingRow> = full
+        .iter()
+        .filter(|r| r.method == "ours" || r.method == "sir")
+        .cloned()
+        .collect();
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let r1 = run_with(d1.path(), "seeding-madelon", &full);
+    let r2 = run_with(d2.path(), "table3-madelon", &sir_only);
+    let rows = scorecard(&[&r1, &r2]);
+    let count = |m: &str| {
+        rows.iter()
+            .filter(|r| {
+                r.artifact
+                    .starts_with(&format!("Table 1, Madelon: {m} row"))
+            })
+            .count()
+    };
+    assert_eq!(count("SIR"), 2, "one SIR sub-row per run");
+    assert_eq!(count("MIR"), 1, "MIR is held by the first run only");
+    assert_eq!(count("ATO"), 1, "ATO, held by no run, is not run once");
+    let ato = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 1, Madelon: ATO row"))
+        .unwrap();
+    assert_eq!(ato.verdict, Verdict::NotRun);
+    assert!(ato.ours.contains("`seeding-madelon`"), "{}", ato.ours);
+    // Alone, the SIR-only run still names what it did not run.
+    let rows = scorecard(&[&r2]);
+    assert!(rows.iter().any(
+        |r| r.artifact.starts_with("Table 1, Madelon: MIR row") && r.verdict == Verdict::NotRun
+    ));
+}
