@@ -170,6 +170,29 @@ pub fn spread_of(
     .filter(|s| s.repeats >= 1)
 }
 
+/// How many of method `m`'s rounds (dataset, setting, k) were solved again
+/// from zero, out of its rounds.
+fn resolved_of(records: &[SvmRow], dataset: &str, setting: &str, k: &str, m: &str) -> Resolved {
+    let rounds: Vec<&SvmRow> = records
+        .iter()
+        .filter(|r| {
+            r.core.dataset == dataset
+                && r.setting == setting
+                && r.k == k
+                && r.core.method == m
+                && r.fold >= 0
+        })
+        .collect();
+    Resolved {
+        method: m.to_string(),
+        again: rounds
+            .iter()
+            .filter(|r| r.role == super::seeded::ROLE_ROUND_AGAIN)
+            .count(),
+        rounds: rounds.len(),
+    }
+}
+
 /// The paper's Table 1 row of a dataset as numbers.
 fn paper_table1(t: Option<&toml::Table>) -> PaperTable1 {
     let Some(t) = t else {
@@ -351,6 +374,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 {
                     continue;
                 }
+                let again = resolved_note(&[resolved_of(recs, dataset, setting, "10", m)]);
                 out.push(ScoreRow {
                     paper: PAPER.into(),
                     artifact: format!(
@@ -358,7 +382,10 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                         m.to_uppercase()
                     ),
                     paper_value: paper_value.clone(),
-                    ours: format!("{words} (`{}`)", run.name),
+                    ours: match again {
+                        Some(a) => format!("{words}; {a} (`{}`)", run.name),
+                        None => format!("{words} (`{}`)", run.name),
+                    },
                     data: data.clone(),
                     verdict,
                     rule: SEEDING_RULE.into(),
@@ -503,6 +530,15 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             any = true;
             let key = key_of(&d).unwrap_or("");
             let (verdict, why) = loocv_verdict(&points);
+            let recs = records_of(&run.name);
+            let again: Vec<Resolved> = points
+                .iter()
+                .map(|p| resolved_of(recs, &d, &st, "n", &p.method))
+                .collect();
+            let why = match (why, resolved_note(&again)) {
+                (Some(w), Some(a)) => Some(format!("{w}; {a}")),
+                (w, a) => w.or(a),
+            };
             let ratios = points
                 .iter()
                 .map(|p| {

@@ -255,3 +255,16 @@ fn baseline_and_loocv_rules() {
     assert_eq!(v, Verdict::NotRun);
     assert!(why.unwrap().contains("inside the spread"));
 }
+
+#[test]
+fn rounds_solved_again_are_named_in_the_row() {
+    let r = |m: &str, again: usize| Resolved {
+        method: m.into(),
+        again,
+        rounds: 2000,
+    };
+    assert_eq!(resolved_note(&[r("ours", 0), r("sir", 0)]), None);
+    let note = resolved_note(&[r("ours", 0), r("avg", 2000), r("sir", 3)]).unwrap();
+    assert!(note.starts_with("rounds solved again from zero (AVG 2000 of 2000, SIR 3 of 2000)"));
+    assert!(!note.contains("OURS"));
+}

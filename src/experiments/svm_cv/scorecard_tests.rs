@@ -269,3 +269,53 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
         |r| r.artifact.starts_with("Table 1, Madelon: MIR row") && r.verdict == Verdict::NotRun
     ));
 }
+
+#[test]
+fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
+    let loocv = "LOOCV figure (supplement), madelon";
+    let dir = tempfile::tempdir().unwrap();
+    let mut run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
+    let again = "round, solved again from zero";
+    let svm: Vec<SvmRow> = [("ours", "round"), ("sir", again), ("mir", "round")]
+        .iter()
+        .flat_map(|&(m, role)| {
+            (0..4).map(move |fold| SvmRow {
+                core: Core {
+                    dataset: "madelon".into(),
+                    method: m.into(),
+                    ..Core::default()
+                },
+                setting: "paper".into(),
+                k: "n".into(),
+                fold,
+                role: role.into(),
+                ..SvmRow::default()
+            })
+        })
+        .collect();
+    let row_of = |rows: &[ScoreRow]| {
+        rows.iter()
+            .find(|r| r.artifact.starts_with(loocv))
+            .unwrap()
+            .ours
+            .clone()
+    };
+    run.records = to_records(&svm).unwrap();
+    let ours = row_of(&scorecard(&[&run]));
+    assert!(
+        ours.contains("rounds solved again from zero (SIR 4 of 4)"),
+        "{ours}"
+    );
+    // Without re-solved rounds the row says nothing of them.
+    run.records = to_records(
+        &svm.iter()
+            .cloned()
+            .map(|mut r| {
+                r.role = "round".into();
+                r
+            })
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    assert!(!row_of(&scorecard(&[&run])).contains("solved again"));
+}
