@@ -543,6 +543,12 @@ fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
         let got = run_cv(&ds, &folds, &p, &strategy(order, seeder), 7).expect("seeded");
         let resolved = got.cv.rounds.iter().filter(|r| r.cold_resolve).count();
         assert_eq!(resolved, warm_rounds, "{order:?}: rounds solved again");
+        // A re-solved round's seconds include the discarded warm solve's.
+        for r in &got.cv.rounds {
+            let t = &r.stats.timings;
+            assert_eq!(r.cold_resolve, r.discarded_s > 0.0, "{order:?}");
+            assert!(t.init_s + t.train_s + t.predict_s >= r.discarded_s);
+        }
         assert_eq!(got.cv.predictions, base.cv.predictions, "{order:?}");
         for (a, b) in got.cv.rounds.iter().zip(&base.cv.rounds) {
             assert_eq!(

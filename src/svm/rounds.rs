@@ -43,6 +43,11 @@ pub struct CvRound {
     /// `alpha = 0` (its iterations and kernel evaluations count both solves).
     #[serde(default)]
     pub cold_resolve: bool,
+    /// Seconds of the discarded warm-started solve and its prediction when
+    /// the round was solved again (0 otherwise); `stats.timings` include
+    /// them, so that the round costs what it took.
+    #[serde(default)]
+    pub discarded_s: f64,
 }
 
 /// The outcome of a cross-validation run.
@@ -184,6 +189,7 @@ pub(crate) fn evaluate_round_with_sums(
                 nu: out.nu,
                 seed_s,
                 cold_resolve: false,
+                discarded_s: 0.0,
             },
             preds,
         ),

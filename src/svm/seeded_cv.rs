@@ -145,8 +145,8 @@ impl Run<'_> {
     /// Predict round `h` with a solve `out` of its training `rows`; where
     /// `out` was warm-started and its model is degenerate on the held-out
     /// rows ([`is_degenerate`]), solve the round again from `alpha = 0` and
-    /// predict with that (the round counts both solves' iterations and
-    /// kernel evaluations). Returns the round, the held-out sums (with `c`,
+    /// predict with that (the round counts both solves' iterations, kernel
+    /// evaluations and seconds). Returns the round, the held-out sums (with `c`,
     /// see [`evaluate_round_with_sums`]) and the solution it used.
     fn finish_round(
         &self,
@@ -175,6 +175,12 @@ impl Run<'_> {
         let stats = &mut again.0.stats;
         stats.iterations += out.stats.iterations;
         stats.kernel_evals += out.stats.kernel_evals;
+        // The warm solve and its prediction were spent too.
+        let warm = &outcome.0.stats.timings;
+        stats.timings.init_s += warm.init_s;
+        stats.timings.train_s += warm.train_s;
+        stats.timings.predict_s += warm.predict_s;
+        again.0.discarded_s = warm.init_s + warm.train_s + warm.predict_s;
         again.0.cold_resolve = true;
         Ok((again, sums, cold))
     }
