@@ -69,7 +69,7 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
             written.push(path);
         }
         let prov = provenance(&manifest, &head, |rev| {
-            git_commits_since(rev, kind.sources())
+            git_commits_since(rev, kind.sources(), &run_name)
         });
         let mut md = r.markdown;
         md.push_str(&footer(&manifest, &prov, cells_seconds(&records)));

@@ -5,7 +5,8 @@
 //! refactor shown not to change any number: the golden test passes and the
 //! stored runs' re-rendered tables are identical) does not make older runs
 //! stale: such runs are listed as made before a numbers-neutral change, not
-//! flagged.
+//! flagged. `Numbers: unchanged except a, b` (a fix that changes the named
+//! runs' numbers only) flags runs `a` and `b` and no other.
 
 use crate::results::manifest::Manifest;
 use crate::results::md_table::MdTable;
@@ -183,21 +184,37 @@ pub fn section(checked: &[(String, Provenance)], head: &Head) -> String {
     md
 }
 
-/// Whether a commit message carries the `Numbers: unchanged` trailer.
-pub fn numbers_unchanged(message: &str) -> bool {
+/// Whether a commit message leaves the numbers of run `run` unchanged: it
+/// carries the trailer `Numbers: unchanged`, or `Numbers: unchanged except
+/// a, b` (a fix that changes the named runs' numbers only) and `run` is not
+/// named. With `run` = `None`, any such trailer counts.
+pub fn numbers_unchanged_for(message: &str, run: Option<&str>) -> bool {
     message.lines().any(|l| {
-        l.split_once(':').is_some_and(|(k, v)| {
-            k.trim().eq_ignore_ascii_case("numbers")
-                && v.trim().to_ascii_lowercase().starts_with("unchanged")
-        })
+        let Some((k, v)) = l.split_once(':') else {
+            return false;
+        };
+        let v = v.trim();
+        let lower = v.to_ascii_lowercase();
+        if !k.trim().eq_ignore_ascii_case("numbers") || !lower.starts_with("unchanged") {
+            return false;
+        }
+        let rest = v["unchanged".len()..].trim_start();
+        let named = rest
+            .get(.."except".len())
+            .filter(|w| w.eq_ignore_ascii_case("except"))
+            .map(|_| rest["except".len()..].split(',').map(str::trim));
+        match (named, run) {
+            (Some(mut names), Some(run)) => !names.any(|n| n == run),
+            _ => true,
+        }
     })
 }
 
 /// Commits since `rev` (up to HEAD) that touched `paths`, split by the
-/// `Numbers: unchanged` trailer (merge commits are not counted: the commits
+/// `Numbers: unchanged` trailer as it applies to `run` (merge commits are not counted: the commits
 /// they bring are), from `git` in the current folder; `None`
 /// when git or the revision is not available.
-pub fn git_commits_since(rev: &str, paths: &[&str]) -> Option<Later> {
+pub fn git_commits_since(rev: &str, paths: &[&str], run: &str) -> Option<Later> {
     let mut cmd = std::process::Command::new("git");
     cmd.args([
         "log",
@@ -214,7 +231,7 @@ pub fn git_commits_since(rev: &str, paths: &[&str]) -> Option<Later> {
     let text = String::from_utf8_lossy(&out.stdout);
     let mut later = Later::default();
     for msg in text.split('\u{1e}').filter(|m| !m.trim().is_empty()) {
-        if numbers_unchanged(msg) {
+        if numbers_unchanged_for(msg, Some(run)) {
             later.neutral += 1;
         } else {
             later.changing += 1;
@@ -305,10 +322,30 @@ mod tests {
 
     #[test]
     fn the_trailer_is_recognised_only_as_a_key_value_line() {
-        assert!(numbers_unchanged("Refactor\n\nNumbers: unchanged\n"));
-        assert!(numbers_unchanged("x\n\nnumbers:  Unchanged"));
-        assert!(numbers_unchanged("x\n\nNumbers: unchanged (golden passes)"));
-        assert!(!numbers_unchanged("Numbers changed: the fix"));
-        assert!(!numbers_unchanged("Numbers: changed (bug fix)"));
+        assert!(numbers_unchanged_for(
+            "Refactor\n\nNumbers: unchanged\n",
+            None
+        ));
+        assert!(numbers_unchanged_for("x\n\nnumbers:  Unchanged", None));
+        assert!(numbers_unchanged_for(
+            "x\n\nNumbers: unchanged (golden passes)",
+            None
+        ));
+        assert!(!numbers_unchanged_for("Numbers changed: the fix", None));
+        assert!(!numbers_unchanged_for("Numbers: changed (bug fix)", None));
+    }
+
+    #[test]
+    fn a_trailer_with_except_flags_the_named_runs_only() {
+        let msg = "Fix\n\nNumbers: unchanged except seeding-heart-loocv, svm-cv-a9a\n";
+        assert!(!numbers_unchanged_for(msg, Some("seeding-heart-loocv")));
+        assert!(!numbers_unchanged_for(msg, Some("svm-cv-a9a")));
+        assert!(numbers_unchanged_for(msg, Some("seeding-heart")));
+        assert!(numbers_unchanged_for(msg, None));
+        assert!(numbers_unchanged_for(
+            "x\n\nNumbers: unchanged",
+            Some("seeding-heart-loocv")
+        ));
+        assert!(!numbers_unchanged_for("x\n\nNumbers: changed", Some("a")));
     }
 }
