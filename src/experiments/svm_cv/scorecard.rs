@@ -154,13 +154,7 @@ pub fn spread_of(
     k: &str,
     m: &str,
 ) -> Option<Spread> {
-    let r = records.iter().find(|r| {
-        r.core.dataset == dataset
-            && r.setting == setting
-            && r.k == k
-            && r.core.method == m
-            && r.fold >= 0
-    })?;
+    let r = rounds_of(records, dataset, setting, k, m).next()?;
     Some(Spread {
         median: r.wall_median_s?,
         min: r.wall_min_s?,
@@ -170,26 +164,36 @@ pub fn spread_of(
     .filter(|s| s.repeats >= 1)
 }
 
+/// The round rows of method `m` at (dataset, setting, k).
+fn rounds_of<'a>(
+    records: &'a [SvmRow],
+    dataset: &'a str,
+    setting: &'a str,
+    k: &'a str,
+    m: &'a str,
+) -> impl Iterator<Item = &'a SvmRow> {
+    records.iter().filter(move |r| {
+        r.core.dataset == dataset
+            && r.setting == setting
+            && r.k == k
+            && r.core.method == m
+            && r.fold >= 0
+    })
+}
+
 /// How many of method `m`'s rounds (dataset, setting, k) were solved again
 /// from zero, out of its rounds.
 fn resolved_of(records: &[SvmRow], dataset: &str, setting: &str, k: &str, m: &str) -> Resolved {
-    let rounds: Vec<&SvmRow> = records
-        .iter()
-        .filter(|r| {
-            r.core.dataset == dataset
-                && r.setting == setting
-                && r.k == k
-                && r.core.method == m
-                && r.fold >= 0
-        })
-        .collect();
+    let (again, rounds) = rounds_of(records, dataset, setting, k, m).fold((0, 0), |(a, n), r| {
+        (
+            a + usize::from(r.role == super::seeded::ROLE_ROUND_AGAIN),
+            n + 1,
+        )
+    });
     Resolved {
         method: m.to_string(),
-        again: rounds
-            .iter()
-            .filter(|r| r.role == super::seeded::ROLE_ROUND_AGAIN)
-            .count(),
-        rounds: rounds.len(),
+        again,
+        rounds,
     }
 }
 

@@ -343,7 +343,7 @@ pub fn resolved_note(counts: &[Resolved]) -> Option<String> {
         .collect();
     (!hit.is_empty()).then(|| {
         format!(
-            "rounds solved again from zero ({}): the warm-started model put a held-out decision value within eps of 0, where a warm start's labels are rounding noise, so the round was solved from alpha = 0 to give svm-train's labels, at the cost of its seeded solve and a baseline solve",
+            "rounds solved again from zero ({}): the warm-started model put a held-out decision value within eps of 0, where a warm start's labels need not be svm-train's, so the round was solved from alpha = 0 to give svm-train's labels, at the cost of its seeded solve and a baseline solve",
             hit.join(", ")
         )
     })
