@@ -220,6 +220,10 @@ fn seeding_section(run: &str) -> String {
     format!("Run `{run}`")
 }
 
+/// What one Table 3 row joins the k of several runs over: dataset, setting
+/// and the runs' kernel cache and threads ([`SeedingRow::setup`]).
+type Table3Key = (String, String, String);
+
 /// The Wen et al. rows of the scorecard.
 pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     let mut out = Vec::new();
@@ -412,10 +416,11 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 .collect::<Vec<_>>()
                 .join(", ")
         });
-        // Per (dataset, setting): the k points of every run (a k already
-        // taken from an earlier run is not taken again); the paper's data
-        // and setting first, substitutes beside them.
-        let mut t3_rows: Vec<(Vec<String>, String, String, Vec<Table3Point>)> = Vec::new();
+        // Per (dataset, setting, cache and threads): the k points of every
+        // run (a k already taken from an earlier run is not taken again), so
+        // a trend over k never mixes set-ups; the paper's data and setting
+        // first, substitutes beside them.
+        let mut t3_rows: Vec<(Vec<String>, Table3Key, Vec<Table3Point>)> = Vec::new();
         for (run, rows) in &seeding {
             for (col, k) in ["3", "10", "100"].iter().enumerate() {
                 for s in rows
@@ -428,27 +433,20 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                     let paper = t3
                         .and_then(|t| Some(num_at(t, "libsvm_s", col)? / num_at(t, "sir_s", col)?))
                         .unwrap_or(f64::NAN);
-                    let i = match t3_rows
-                        .iter()
-                        .position(|x| x.1 == s.dataset && x.2 == s.setting)
-                    {
+                    let key3 = (s.dataset.clone(), s.setting.clone(), s.setup.clone());
+                    let i = match t3_rows.iter().position(|x| x.1 == key3) {
                         Some(i) => i,
                         None => {
-                            t3_rows.push((
-                                Vec::new(),
-                                s.dataset.clone(),
-                                s.setting.clone(),
-                                Vec::new(),
-                            ));
+                            t3_rows.push((Vec::new(), key3, Vec::new()));
                             t3_rows.len() - 1
                         }
                     };
                     let entry = &mut t3_rows[i];
-                    if !entry.3.iter().any(|p| p.k == *k) {
+                    if !entry.2.iter().any(|p| p.k == *k) {
                         let recs = records_of(&run.name);
                         let sp = |m: &str| spread_of(recs, &s.dataset, &s.setting, k, m);
                         entry
-                            .3
+                            .2
                             .push(Table3Point::of(k, b, s, paper, (sp("ours"), sp("sir"))));
                         if !entry.0.contains(&run.name) {
                             entry.0.push(run.name.clone());
@@ -459,8 +457,8 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
         }
         t3_rows.sort_by_key(|x| {
             (
-                !at_paper_setting(&x.1, key, &x.2),
-                !matches!(data_used(&x.1, key, &x.2), DataUsed::Paper(_)),
+                !at_paper_setting(&x.1 .0, key, &x.1 .1),
+                !matches!(data_used(&x.1 .0, key, &x.1 .1), DataUsed::Paper(_)),
             )
         });
         if t3_rows.is_empty() {
@@ -475,7 +473,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                 section: overview.into(),
             });
         }
-        for (runs_used, dataset, setting, mut points) in t3_rows {
+        for (runs_used, (dataset, setting, setup), mut points) in t3_rows {
             points.sort_by_key(|x| x.k.parse::<u32>().unwrap_or(u32::MAX));
             let ours = points
                 .iter()
@@ -489,7 +487,8 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             out.push(ScoreRow {
                 paper: PAPER.into(),
                 artifact: format!(
-                    "Table 3, {name} (SIR speed-up over LibSVM) on {dataset}, setting `{setting}`"
+                    "Table 3, {name} (SIR speed-up over LibSVM) on {dataset}, setting `{setting}`{}",
+                    if setup.is_empty() { String::new() } else { format!(", {setup}") }
                 ),
                 paper_value: paper3.clone(),
                 ours: format!("{ours} ({})", named.join(", ")),

@@ -228,6 +228,49 @@ fn table3_joins_the_k_of_several_runs() {
     assert_eq!(t3.verdict, Verdict::NotRun, "{}", t3.ours);
 }
 
+/// Table 3 never joins the k of runs with another kernel cache or thread
+/// count: a trend over k from one set-up only, each set-up its own row.
+#[test]
+fn table3_joins_no_runs_of_another_setup() {
+    let all = madelon(10.0);
+    let (mut small, big): (Vec<SeedingRow>, Vec<SeedingRow>) = all
+        .into_iter()
+        .filter(|r| r.k != "n")
+        .partition(|r| r.k != "100");
+    for r in small.iter_mut() {
+        r.setup = "per-solve cache, 2 threads".into();
+    }
+    let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let r1 = run_with(d1.path(), "seeding-madelon", &small);
+    let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
+    let rows = scorecard(&[&r1, &r2]);
+    let t3: Vec<&ScoreRow> = rows
+        .iter()
+        .filter(|r| r.artifact.starts_with("Table 3, Madelon"))
+        .collect();
+    assert_eq!(t3.len(), 2, "{t3:?}");
+    let two = t3
+        .iter()
+        .find(|r| r.artifact.ends_with("2 threads"))
+        .unwrap();
+    assert!(
+        two.ours.contains("k=10") && !two.ours.contains("k=100"),
+        "{}",
+        two.ours
+    );
+    assert_eq!(two.verdict, Verdict::PatternReproduced, "{}", two.ours);
+    let one = t3
+        .iter()
+        .find(|r| !r.artifact.ends_with("2 threads"))
+        .unwrap();
+    assert!(
+        one.ours.contains("k=100") && !one.ours.contains("k=3"),
+        "{}",
+        one.ours
+    );
+    assert_eq!(one.verdict, Verdict::NotRun, "{}", one.ours);
+}
+
 /// A second run of the same dataset and setting holding SIR alone adds its
 /// SIR sub-row but no "ATO / MIR not run" sub-rows; a method no run holds
 /// is "not run" once.
