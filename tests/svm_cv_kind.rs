@@ -153,6 +153,78 @@ label = "defaults"
     }
 }
 
+/// `first_rounds`: a leave-one-out cell of our solver runs its first R
+/// rounds only, and every output says its times are estimates; a config
+/// that cannot be estimated so is refused at its line, exit code 2.
+#[test]
+fn first_rounds_estimate_a_leave_one_out_run() {
+    let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
+        return skip("set CVBENCH_DATA_DIR to the datasets folder");
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = |k: &str, methods: &str| {
+        format!(
+            "kind = \"svm_cv\"\nname = \"e\"\nseed = 1\nk = [{k}]\nmethods = [{methods}]\nfirst_rounds = 12\ncaches = [\"per_solve\"]\nthreads = [1]\n\n[[datasets]]\nname = \"heart_scale\"\n\n[[settings]]\nlabel = \"defaults\"\n"
+        )
+    };
+    let run = |text: String| {
+        std::fs::write(dir.path().join("e.toml"), text).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_cvbench"))
+            .args(["run", "e.toml", "--out", "r", "--data-dir", &data, "--csv"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    for (k, methods, says) in [
+        ("10", "\"ours\", \"sir\"", "k = 10 is listed"),
+        (
+            "\"n\"",
+            "\"ours\", \"tree\"",
+            "method `tree` cannot be estimated",
+        ),
+    ] {
+        let o = run(cfg(k, methods));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(says) && err.contains("e.toml"), "{err}");
+    }
+    let o = run(cfg("\"n\"", "\"ours\", \"sir\", \"avg\""));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let read = |f: &str| std::fs::read_to_string(dir.path().join("r/e").join(f)).unwrap();
+    let records = read("records.csv");
+    let mut lines = records.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(csv_fields).collect();
+    for m in ["ours", "sir", "avg"] {
+        let rounds: Vec<&Vec<&str>> = rows
+            .iter()
+            .filter(|r| r[col("method")].starts_with(m) && r[col("fold")] != "-2")
+            .collect();
+        assert_eq!(rounds.len(), 12, "{m}: {records}");
+        // The stored wall seconds are the estimate of all 270 rounds, the
+        // cell's own seconds what the 12 rounds took.
+        let est: f64 = rounds[0][col("wall_median_s")].parse().unwrap();
+        let took: f64 = rounds[0][col("cell_wall_s")].parse().unwrap();
+        // (AVG's full model, solved once, is counted once.)
+        let factor = if m == "avg" { 1.0 } else { 5.0 };
+        assert!(
+            est > took * factor,
+            "{m}: estimate {est} s, measured {took} s"
+        );
+    }
+    let md = read("report-section.md");
+    assert!(
+        md.contains("Estimated from the first 12 of 270 rounds"),
+        "{md}"
+    );
+    let svg = read("loocv_relative_to_sir.svg");
+    assert!(
+        svg.contains("ESTIMATED"),
+        "the figure says its bars are estimates"
+    );
+}
+
 /// The fields of one CSV line (a quoted field may hold commas; no escaped
 /// quotes occur in these records).
 fn csv_fields(line: &str) -> Vec<&str> {

@@ -674,3 +674,50 @@ fn predictions_come_back_in_the_callers_row_order() {
         assert_eq!(got.cv.predictions, expected, "{cache:?}");
     }
 }
+
+/// Wen et al.'s first-rounds estimate: a run of the first R rounds holds
+/// exactly the whole run's first R rounds (same iterations, objective and
+/// held-out counts; a chain seeds round h from round h - 1, AVG from the
+/// full model), its accuracy is over their held-out rows, and the orders
+/// whose cost is not in proportion to their rounds refuse it.
+#[test]
+fn first_rounds_are_the_whole_runs_first_rounds() {
+    use cvbench::svm::{run_cv, run_cv_first_rounds, CacheMode, CvStrategy};
+    let ds = blobs(40, 3, 11, 0.8);
+    let folds = Folds::loocv(ds.n());
+    let p = SvmParams::rbf(1.0, 0.5);
+    for m in [SeedingMethod::None, SeedingMethod::Sir, SeedingMethod::Avg] {
+        let s = CvStrategy::of(m, CacheMode::PerSolve, 1);
+        let whole = run_cv(&ds, &folds, &p, &s, 7).unwrap();
+        let first = run_cv_first_rounds(&ds, &folds, &p, &s, 7, 9).unwrap();
+        assert_eq!(first.cv.rounds.len(), 9, "{m}");
+        for (a, b) in first.cv.rounds.iter().zip(&whole.cv.rounds) {
+            assert_eq!(a.fold, b.fold, "{m}");
+            assert_eq!(
+                a.stats.iterations, b.stats.iterations,
+                "{m} round {}",
+                a.fold
+            );
+            assert_eq!(a.stats.objective, b.stats.objective, "{m} round {}", a.fold);
+            assert_eq!(a.correct, b.correct, "{m} round {}", a.fold);
+        }
+        let correct: usize = whole.cv.rounds[..9].iter().map(|r| r.correct).sum();
+        assert_eq!(first.cv.correct, correct);
+        assert_eq!(first.cv.accuracy_pct, 100.0 * correct as f64 / 9.0, "{m}");
+        assert!(first.cv.predictions[9..].iter().all(|v| v.is_nan()));
+        // Asking for more rounds than there are runs them all.
+        let all = run_cv_first_rounds(&ds, &folds, &p, &s, 7, 1000).unwrap();
+        assert_eq!(all.cv.accuracy_pct, whole.cv.accuracy_pct, "{m}");
+        assert_eq!(all.cv.rounds.len(), ds.n());
+    }
+    for m in [SeedingMethod::Tree, SeedingMethod::SirTwoChains] {
+        let s = CvStrategy::of(m, CacheMode::PerSolve, 1);
+        let e = run_cv_first_rounds(&ds, &folds, &p, &s, 7, 9).unwrap_err();
+        assert!(
+            e.to_string().contains("cannot run only its first rounds"),
+            "{e}"
+        );
+    }
+    let s = CvStrategy::of(SeedingMethod::Sir, CacheMode::PerSolve, 1);
+    assert!(run_cv_first_rounds(&ds, &folds, &p, &s, 7, 0).is_err());
+}

@@ -10,8 +10,9 @@
 
 use super::folds::Folds;
 pub use super::rounds::{CvResult, CvRound};
-use super::seeded_cv::{seeded_cross_validate, SeededOptions};
+use super::seeded_cv::{run_cv, SeededCvResult, SeededOptions};
 use super::strategy::SeedingMethod;
+use super::strategy::{CacheMode, CvStrategy};
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -43,4 +44,36 @@ pub fn cross_validate(
         seed: 0,
     };
     Ok(seeded_cross_validate(ds, folds, params, &opts)?.cv)
+}
+
+/// Run a seeded k-fold CV of a C-SVC with the given folds (see the module
+/// doc): the compatibility form of [`run_cv`]. A shared cache of
+/// `shared_cache_mb` is the run's whole budget (`params.cache_mb` is then
+/// not used); `parallel` uses the current rayon pool.
+pub fn seeded_cross_validate(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    opts: &SeededOptions,
+) -> Result<SeededCvResult, SvmError> {
+    let mut p = params.clone();
+    let cache = match opts.shared_cache_mb {
+        Some(mb) => {
+            p.cache_mb = mb;
+            CacheMode::Shared
+        }
+        None => CacheMode::PerSolve,
+    };
+    let threads = if opts.parallel {
+        rayon::current_num_threads().max(2)
+    } else {
+        1
+    };
+    run_cv(
+        ds,
+        folds,
+        &p,
+        &CvStrategy::of(opts.method, cache, threads),
+        opts.seed,
+    )
 }

@@ -59,12 +59,12 @@ pub mod solution;
 pub mod strategy;
 
 pub use cache::{ColumnCache, SharedKernelCache};
-pub use cv::{cross_validate, CvOptions, CvResult, CvRound};
+pub use cv::{cross_validate, seeded_cross_validate, CvOptions, CvResult, CvRound};
 pub use error::SvmError;
 pub use folds::{Folds, GlibcRand};
 pub use kernel::{KernelData, KernelKind};
 pub use params::{default_gamma, fmt_param, CheckedParams, SvmParams};
-pub use seeded_cv::{run_cv, seeded_cross_validate, SeededCvResult, SeededOptions};
+pub use seeded_cv::{run_cv, run_cv_first_rounds, SeededCvResult, SeededOptions};
 pub use smo::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};
 pub use strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod};

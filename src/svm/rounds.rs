@@ -339,6 +339,9 @@ pub(crate) fn assemble(
     }
     rounds.sort_by_key(|r| r.fold);
     let correct: usize = rounds.iter().map(|r| r.correct).sum();
+    // The held-out rows of the rounds run: n for a whole run, fewer for a
+    // first-rounds estimate (whose accuracy is over its rounds).
+    let tested: usize = rounds.iter().map(|r| r.n_test).sum();
     let (shared_hits, shared_misses, shared_evals) = shared.map_or((0, 0, 0), |s| {
         use std::sync::atomic::Ordering::Relaxed;
         (
@@ -348,7 +351,7 @@ pub(crate) fn assemble(
         )
     });
     Ok(CvResult {
-        accuracy_pct: 100.0 * correct as f64 / n as f64,
+        accuracy_pct: 100.0 * correct as f64 / tested.max(1) as f64,
         correct,
         n,
         predictions,

@@ -38,7 +38,7 @@ use super::seeding::gradient::{self, PrevGradient};
 use super::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transition};
 use super::smo::SolveStats;
 use super::solution::{libsvm_labels, train_seeded, train_with, TrainOutput};
-use super::strategy::{check_axes, CacheMode, CvStrategy, RoundOrder};
+use super::strategy::{check_axes, CvStrategy, RoundOrder};
 use super::{CheckedParams, SvmError, SvmParams};
 use crate::data::Dataset;
 
@@ -125,6 +125,9 @@ struct Run<'a> {
     y: Vec<i8>,
     seed: u64,
     parallel: bool,
+    /// The rounds run: `0..rounds` (`folds.k()` but for a first-rounds
+    /// estimate, [`run_cv_first_rounds`]).
+    rounds: usize,
 }
 
 impl Run<'_> {
@@ -237,7 +240,7 @@ impl Run<'_> {
     fn rounds(&self, order: RoundOrder) -> Result<(Vec<RoundResult>, Vec<ExtraSolve>), SvmError> {
         Ok(match order {
             RoundOrder::PerRound => (self.per_round(), vec![]),
-            RoundOrder::Chain => (self.chain(self.seeder.as_ref(), 0..self.folds.k()), vec![]),
+            RoundOrder::Chain => (self.chain(self.seeder.as_ref(), 0..self.rounds), vec![]),
             RoundOrder::TwoChains => {
                 let k = self.folds.k();
                 let m = k.div_ceil(2);
@@ -277,9 +280,9 @@ impl Run<'_> {
             ))
         };
         if self.parallel {
-            (0..self.folds.k()).into_par_iter().map(one).collect()
+            (0..self.rounds).into_par_iter().map(one).collect()
         } else {
-            (0..self.folds.k()).map(one).collect()
+            (0..self.rounds).map(one).collect()
         }
     }
 
@@ -366,9 +369,9 @@ impl Run<'_> {
             Ok(self.finish_round(h, &rows, (o, seed_s, true), None)?.0)
         };
         let rounds = if self.parallel {
-            (0..self.folds.k()).into_par_iter().map(one).collect()
+            (0..self.rounds).into_par_iter().map(one).collect()
         } else {
-            (0..self.folds.k()).map(one).collect()
+            (0..self.rounds).map(one).collect()
         };
         Ok((rounds, extra))
     }
@@ -483,38 +486,6 @@ impl Run<'_> {
     }
 }
 
-/// Run a seeded k-fold CV of a C-SVC with the given folds (see the module
-/// doc): the compatibility form of [`run_cv`]. A shared cache of
-/// `shared_cache_mb` is the run's whole budget (`params.cache_mb` is then
-/// not used); `parallel` uses the current rayon pool.
-pub fn seeded_cross_validate(
-    ds: &Dataset,
-    folds: &Folds,
-    params: &SvmParams,
-    opts: &SeededOptions,
-) -> Result<SeededCvResult, SvmError> {
-    let mut p = params.clone();
-    let cache = match opts.shared_cache_mb {
-        Some(mb) => {
-            p.cache_mb = mb;
-            CacheMode::Shared
-        }
-        None => CacheMode::PerSolve,
-    };
-    let threads = if opts.parallel {
-        rayon::current_num_threads().max(2)
-    } else {
-        1
-    };
-    run_cv(
-        ds,
-        folds,
-        &p,
-        &CvStrategy::of(opts.method, cache, threads),
-        opts.seed,
-    )
-}
-
 /// Run a k-fold CV of a C-SVC with the given folds on any meaningful
 /// combination of round order, seeder, cache and threads
 /// ([`CvStrategy`]). `params.cache_mb` is the run's whole kernel-cache
@@ -527,13 +498,44 @@ pub fn run_cv(
     strategy: &CvStrategy,
     seed: u64,
 ) -> Result<SeededCvResult, SvmError> {
+    run_cv_first_rounds(ds, folds, params, strategy, seed, folds.k())
+}
+
+/// [`run_cv`] on the first `rounds` rounds only (folds `0..rounds`; all
+/// `k` when `rounds >= k`): Wen et al.'s way of estimating the time of a
+/// leave-one-out CV too long to run whole, from its first rounds. Each
+/// round run is exactly the round of the whole run (a chain seeds round
+/// `h` from round `h - 1`, AVG and TOP from the full model); the result
+/// holds those rounds, its accuracy is over their held-out rows and the
+/// rows of the rounds not run are predicted NaN. The tree and two-chain
+/// orders do not cost in proportion to their rounds, so they have no such
+/// estimate: an error.
+pub fn run_cv_first_rounds(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    strategy: &CvStrategy,
+    seed: u64,
+    rounds: usize,
+) -> Result<SeededCvResult, SvmError> {
     let params = &super::rounds::check_inputs(ds, folds, params)?;
     check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
     if strategy.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
+    let rounds = rounds.min(folds.k());
+    if rounds == 0 {
+        return Err(SvmError::InvalidParam("rounds must be >= 1".into()));
+    }
+    if rounds < folds.k() && !strategy.order.runs_first_rounds() {
+        return Err(SvmError::InvalidParam(format!(
+            "the {} round order cannot run only its first rounds (its cost is not in proportion to its rounds); run all {} rounds",
+            strategy.order,
+            folds.k()
+        )));
+    }
     if strategy.threads == rayon::current_num_threads() {
-        return run_in_pool(ds, folds, params, strategy, seed);
+        return run_in_pool(ds, folds, params, strategy, (seed, rounds));
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(strategy.threads)
@@ -541,7 +543,7 @@ pub fn run_cv(
         .map_err(|e| {
             SvmError::InvalidParam(format!("cannot start {} threads: {e}", strategy.threads))
         })?;
-    pool.install(|| run_in_pool(ds, folds, params, strategy, seed))
+    pool.install(|| run_in_pool(ds, folds, params, strategy, (seed, rounds)))
 }
 
 fn run_in_pool(
@@ -549,7 +551,7 @@ fn run_in_pool(
     folds: &Folds,
     params: &CheckedParams,
     strategy: &CvStrategy,
-    seed: u64,
+    (seed, rounds): (u64, usize),
 ) -> Result<SeededCvResult, SvmError> {
     let t0 = Instant::now();
     let all: Vec<usize> = (0..ds.n()).collect();
@@ -584,6 +586,7 @@ fn run_in_pool(
         y,
         seed,
         parallel,
+        rounds,
     };
     let (rounds, extra) = run.rounds(strategy.order)?;
     let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared.as_ref(), t0)?;

@@ -183,6 +183,16 @@ impl SeedingMethod {
     }
 }
 
+impl RoundOrder {
+    /// Whether a run of this order's first rounds costs in proportion to
+    /// them, so that they estimate the whole run ([`super::run_cv_first_rounds`]):
+    /// every order but the tree (whose upper nodes serve all its rounds)
+    /// and the two chains (whose second chain starts half-way).
+    pub fn runs_first_rounds(self) -> bool {
+        !matches!(self, RoundOrder::Tree | RoundOrder::TwoChains)
+    }
+}
+
 impl SeederKind {
     /// The seeder's implementation.
     pub fn make(self) -> Box<dyn Seeder> {

@@ -11,6 +11,7 @@
 
 use super::markdown::cells;
 use super::rows::{k_num, SvmRow};
+use super::seeded::first_rounds_of;
 use crate::results::md_table::MdTable;
 use std::collections::BTreeMap;
 
@@ -66,7 +67,7 @@ pub struct AblationRow {
 }
 
 /// The ablation rows of a run's records (empty when no row records its
-/// strategy).
+/// strategy; first-rounds estimates are left out).
 pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
     let mut runs: BTreeMap<(String, String, String, String), Vec<&SvmRow>> = BTreeMap::new();
     // Our solver's CV runs: their rounds and extra solves (not one training).
@@ -85,6 +86,8 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
     }
     let mut out: Vec<AblationRow> = runs
         .values()
+        // Whole runs only: a first-rounds estimate's wall is no measurement.
+        .filter(|rows| first_rounds_of(rows.iter().copied()).is_none())
         .map(|rows| {
             let f = rows[0];
             // The cell's wall covers every timed repetition; the shares are
@@ -278,6 +281,25 @@ mod tests {
             })
             .collect();
         assert_eq!(ablation(&rows)[0].kernel_evals, 5300.0);
+    }
+
+    /// A first-rounds estimate (3 of k = 10 rounds) has no measured wall
+    /// time to ablate; the whole run beside it stays.
+    #[test]
+    fn first_rounds_estimates_are_left_out() {
+        let run = |m: &str, rounds: i64| -> Vec<SvmRow> {
+            (0..rounds)
+                .map(|h| SvmRow {
+                    fold: h,
+                    k_value: 10,
+                    ..row(m, "zero", "per_solve", 1, [1.0; 3])
+                })
+                .collect()
+        };
+        let mut rows = run("ours [per_solve, 1t]", 3);
+        assert!(ablation(&rows).is_empty());
+        rows.extend(run("ours [per_solve, 2t]", 10));
+        assert_eq!(ablation(&rows).len(), 1);
     }
 
     #[test]

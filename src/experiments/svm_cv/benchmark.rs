@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::markdown::cells;
 use super::rows::{write_rows, BenchRow, Key, SvmRow};
+use super::seeded::first_rounds_of;
 use super::seeding_render::{exactness, fmt_s, group};
 use crate::experiments::ExperimentError;
 use crate::results::md_table::MdTable;
@@ -57,6 +58,10 @@ fn benchmark(runs: &[(String, Vec<SvmRow>)]) -> Vec<BenchRow> {
             let Some(base) = methods.get("ours") else {
                 continue;
             };
+            // Whole runs only: a first-rounds estimate is no wall time.
+            if first_rounds_of(base.iter().copied()).is_some() {
+                continue;
+            }
             for (m, rr) in methods {
                 if m == "ours" {
                     continue;

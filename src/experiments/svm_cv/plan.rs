@@ -37,6 +37,9 @@ pub(super) struct SvmPlan {
     pub datasets: Vec<(String, Arc<Dataset>)>,
     pub settings: Vec<(String, SvmParams)>,
     pub specs: Vec<CellSpec>,
+    /// Leave-one-out cells of our solver run their first rounds only and
+    /// estimate the whole run's seconds (the config's `first_rounds`).
+    pub first_rounds: Option<usize>,
 }
 
 fn majority_pct(data: &Dataset) -> f64 {
@@ -145,6 +148,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
     }
     let axes = c.axes(cfg)?;
     let repeats = c.repeats(cfg)?;
+    let first_rounds = c.first_rounds(cfg)?;
     let mut specs = Vec::new();
     let mut cells = CellList::new(cfg, c.seed);
     for (di, (dname, data)) in datasets.iter().enumerate() {
@@ -243,6 +247,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         datasets,
         settings,
         specs,
+        first_rounds,
     })
 }
 

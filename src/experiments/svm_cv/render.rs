@@ -7,6 +7,7 @@ use super::config::{num, num_at, pub_row, Published, SvmCvConfig};
 use super::markdown::{cells, link_figure};
 use super::rows::{by_run, check_groups, k_num, peer_comparison, v_checks, write_rows};
 use super::rows::{RunKey, SummaryRow, SvmRow};
+use super::seeded::first_rounds_of;
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -264,6 +265,12 @@ pub(super) fn render(
         let _ = writeln!(md, "> **Note.** {}\n", c.note.trim());
     }
     let runs = by_run(records);
+    if let Some((ran, k)) = runs
+        .values()
+        .find_map(|rr| first_rounds_of(rr.iter().copied()))
+    {
+        let _ = writeln!(md, "**Estimated from the first {ran} of {k} rounds** (`first_rounds`, Wen et al.'s estimate of a leave-one-out run too long to run whole): the rounds, seconds, iterations, accuracy and exactness below are those of the {ran} rounds run; the wall seconds of the timed runs and the speed-ups are estimates of all {k} rounds (one-off solves such as AVG/TOP's full model once, the rest of the cell's timed wall seconds {k}/{ran} times).\n");
+    }
     let _ = writeln!(md, "**k-fold CV per run** (accuracy = correct held-out predictions / n; time = sum over rounds of init + train + predict for ours, of the `svm-train` and `svm-predict` processes for LIBSVM; wall = the whole cell)\n");
     let (table, summary) = summary(&runs);
     md.push_str(&table);

@@ -4,7 +4,7 @@
 use super::config::Method;
 use super::plan::SvmPlan;
 use super::rows::SvmRow;
-use super::seeded::{finish, fold_row, seeded_rows, solved, Tail};
+use super::seeded::{estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail};
 use crate::data::Dataset;
 use crate::experiments::timing::{timed, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
@@ -14,7 +14,7 @@ use crate::results::rows::to_records;
 use crate::results::Record;
 use crate::seed;
 use crate::svm::folds::Folds;
-use crate::svm::{run_cv, train, CacheMode, CvStrategy, SeedingMethod, SvmParams};
+use crate::svm::{run_cv_first_rounds, train, CacheMode, CvStrategy, SeedingMethod, SvmParams};
 use std::time::Instant;
 
 /// The tail of a LIBSVM row (nothing seeded, nothing shared).
@@ -102,12 +102,23 @@ impl CellRun<'_> {
         let mut params = self.params.clone();
         params.cache_mb = budget;
         let seed = self.plan.head.cells[self.i].seed;
+        let first = self.plan.first_rounds.unwrap_or(folds.k());
         let (res, walls) = timed(self.plan.plan_repeats(), || {
-            run_cv(self.data, folds, &params, &strategy, seed).map_err(|e| e.to_string())
+            run_cv_first_rounds(self.data, folds, &params, &strategy, seed, first)
+                .map_err(|e| e.to_string())
         })?;
         let mut rows = seeded_rows(&self.plan.base(self.i), self.data, folds, &res);
         finish(&mut rows, Some(res.cv.accuracy_pct), self.wall());
         stamp(&walls, &mut rows, &strategy, budget);
+        let ran = res.cv.rounds.len();
+        if ran < folds.k() {
+            let once_s: f64 = res
+                .extra
+                .iter()
+                .map(|e| e.seed_s + e.stats.timings.init_s + e.stats.timings.train_s)
+                .sum();
+            estimate_whole_run(&mut rows, once_s, ran, folds.k());
+        }
         Ok(rows)
     }
 
@@ -293,8 +304,8 @@ impl Plan for SvmPlan {
         &self.head
     }
 
-    /// Training rows summed over the rounds, `n (k - 1)`, times the timed
-    /// repetitions of our solver's cells.
+    /// Training rows summed over the rounds run, `n (k - 1)` for all k,
+    /// times the timed repetitions of our solver's cells.
     fn cost(&self, i: usize) -> Option<f64> {
         let c = &self.specs[i];
         let n = self.datasets[c.dataset].1.n() as f64;
@@ -304,7 +315,16 @@ impl Plan for SvmPlan {
         } else {
             f64::from(self.plan_repeats())
         };
-        let trainings = if c.method.is_fit() { 1.0 } else { k - 1.0 };
+        // k rounds of n (k - 1) / k rows; a first-rounds estimate runs fewer.
+        let rounds = match self.first_rounds {
+            Some(r) if (r as f64) < k && c.method.peer().is_none() => r as f64,
+            _ => k,
+        };
+        let trainings = if c.method.is_fit() {
+            1.0
+        } else {
+            (k - 1.0) / k * rounds
+        };
         Some(n * trainings * reps)
     }
 

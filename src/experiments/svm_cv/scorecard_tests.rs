@@ -362,3 +362,47 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
     .unwrap();
     assert!(!row_of(&scorecard(&[&run])).contains("solved again"));
 }
+
+/// A leave-one-out run estimated from its first rounds says so in its row
+/// (4 of k = 2,000 rounds here); a whole run does not.
+#[test]
+fn the_loocv_row_says_when_its_times_are_estimated_from_first_rounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
+    let records = |k: u64| -> Vec<SvmRow> {
+        ["ours", "sir"]
+            .iter()
+            .flat_map(|&m| {
+                (0..4).map(move |fold| SvmRow {
+                    core: Core {
+                        dataset: "madelon".into(),
+                        method: m.into(),
+                        ..Core::default()
+                    },
+                    setting: "paper".into(),
+                    k: "n".into(),
+                    k_value: k,
+                    fold,
+                    order: "chain".into(),
+                    role: "round".into(),
+                    ..SvmRow::default()
+                })
+            })
+            .collect()
+    };
+    let loocv = |run: &StoredRun| {
+        scorecard(&[run])
+            .into_iter()
+            .find(|r| r.artifact.starts_with("LOOCV figure (supplement), madelon"))
+            .unwrap()
+            .ours
+    };
+    run.records = to_records(&records(2000)).unwrap();
+    let ours = loocv(&run);
+    assert!(
+        ours.contains("ESTIMATED for all 2000 rounds from the first 4"),
+        "{ours}"
+    );
+    run.records = to_records(&records(4)).unwrap();
+    assert!(!loocv(&run).contains("ESTIMATED"));
+}

@@ -57,6 +57,39 @@ pub(super) fn finish(rows: &mut [SvmRow], cv_accuracy_pct: Option<f64>, wall: f6
     }
 }
 
+/// Wen et al.'s first-rounds estimate: the timed wall seconds (median, min,
+/// max) of a cell that ran the first `ran` of `k` rounds become those of
+/// all `k` rounds, the one-off solves' seconds `once_s` (AVG and TOP's full
+/// model) counted once and the rest `k / ran` times. The cell's measured
+/// seconds stay in `cell_wall_s` (and the core `seconds`); the rows of the
+/// rounds run say how many ran ([`first_rounds_of`]).
+pub(super) fn estimate_whole_run(rows: &mut [SvmRow], once_s: f64, ran: usize, k: usize) {
+    let whole = |wall: f64| {
+        let once = once_s.clamp(0.0, wall);
+        once + (wall - once) * k as f64 / ran.max(1) as f64
+    };
+    for r in rows {
+        r.wall_median_s = r.wall_median_s.map(whole);
+        r.wall_min_s = r.wall_min_s.map(whole);
+        r.wall_max_s = r.wall_max_s.map(whole);
+    }
+}
+
+/// `Some((rounds run, k))` when one CV run's rows (our solver's) hold
+/// fewer rounds than its k: a first-rounds estimate, whose wall seconds
+/// are estimated ([`estimate_whole_run`]); `None` for a whole run.
+pub fn first_rounds_of<'a>(rows: impl IntoIterator<Item = &'a SvmRow>) -> Option<(u64, u64)> {
+    let mut ran = 0;
+    let mut k = 0;
+    for r in rows {
+        if r.fold >= 0 && !r.order.is_empty() {
+            ran += 1;
+            k = r.k_value;
+        }
+    }
+    (ran > 0 && ran < k).then_some((ran, k))
+}
+
 /// `row` with the statistics of our solver's solve (prediction seconds
 /// `predict_s`).
 pub(super) fn solved(mut row: SvmRow, s: &SolveStats, predict_s: f64) -> SvmRow {
@@ -148,4 +181,47 @@ pub(super) fn seeded_rows(
             .then_some(res.cv.shared_kernel_evals as f64);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round(fold: i64, k: u64, wall: f64) -> SvmRow {
+        SvmRow {
+            fold,
+            k_value: k,
+            order: "chain".into(),
+            wall_median_s: Some(wall),
+            wall_min_s: Some(wall - 1.0),
+            wall_max_s: Some(wall + 1.0),
+            ..SvmRow::default()
+        }
+    }
+
+    /// The estimate counts the one-off solves once and scales the rest by
+    /// k / rounds run; whole runs are not estimates.
+    #[test]
+    fn whole_run_estimate_from_first_rounds() {
+        // 10 of 100 rounds in 12 s, of which a 2 s full model: 2 + 10 * 10.
+        let mut rows = vec![round(0, 100, 12.0), round(1, 100, 12.0)];
+        rows.push(SvmRow {
+            fold: -2,
+            ..round(-2, 100, 12.0)
+        });
+        estimate_whole_run(&mut rows, 2.0, 10, 100);
+        assert_eq!(rows[0].wall_median_s, Some(102.0));
+        assert_eq!(rows[0].wall_min_s, Some(2.0 + 9.0 * 10.0));
+        assert_eq!(rows[2].wall_max_s, Some(2.0 + 11.0 * 10.0));
+        // Two round rows of k = 100: an estimate from 2 rounds.
+        assert_eq!(first_rounds_of(&rows), Some((2, 100)));
+        let whole: Vec<SvmRow> = (0..3).map(|h| round(h, 3, 1.0)).collect();
+        assert_eq!(first_rounds_of(&whole), None);
+        // LIBSVM's rows (no order) are never an estimate.
+        let peer = SvmRow {
+            order: String::new(),
+            ..round(0, 3, 1.0)
+        };
+        assert_eq!(first_rounds_of([&peer]), None);
+    }
 }

@@ -46,12 +46,13 @@ use super::reuse::Reuse;
 use super::schedule::run_in_order;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::cv::seeded_cross_validate;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::rounds::{
     is_degenerate, near_boundary, predict_rows, predict_rows_with_label_sums,
 };
-use crate::svm::seeded_cv::{seeded_cross_validate, SeededOptions};
+use crate::svm::seeded_cv::SeededOptions;
 use crate::svm::seeding::SeedingMethod;
 use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
 use crate::svm::{SvmError, SvmParams};
