@@ -313,13 +313,10 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
     ));
 }
 
-#[test]
-fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
-    let loocv = "LOOCV figure (supplement), madelon";
-    let dir = tempfile::tempdir().unwrap();
-    let mut run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
-    let again = "round, solved again from zero";
-    let svm: Vec<SvmRow> = [("ours", "round"), ("sir", again), ("mir", "round")]
+/// Four madelon leave-one-out round records of each (method, role) of our
+/// solver, of `k` rounds in all (0: unknown, as in runs stored before it).
+fn loocv_rounds(methods: &[(&str, &str)], k: u64) -> Vec<SvmRow> {
+    methods
         .iter()
         .flat_map(|&(m, role)| {
             (0..4).map(move |fold| SvmRow {
@@ -330,12 +327,23 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
                 },
                 setting: "paper".into(),
                 k: "n".into(),
+                k_value: k,
                 fold,
+                order: "chain".into(),
                 role: role.into(),
                 ..SvmRow::default()
             })
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
+    let loocv = "LOOCV figure (supplement), madelon";
+    let dir = tempfile::tempdir().unwrap();
+    let mut run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
+    let again = "round, solved again from zero";
+    let svm = loocv_rounds(&[("ours", "round"), ("sir", again), ("mir", "round")], 0);
     let row_of = |rows: &[ScoreRow]| {
         rows.iter()
             .find(|r| r.artifact.starts_with(loocv))
@@ -369,27 +377,7 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
 fn the_loocv_row_says_when_its_times_are_estimated_from_first_rounds() {
     let dir = tempfile::tempdir().unwrap();
     let mut run = run_with(dir.path(), "seeding-madelon", &madelon(10.0));
-    let records = |k: u64| -> Vec<SvmRow> {
-        ["ours", "sir"]
-            .iter()
-            .flat_map(|&m| {
-                (0..4).map(move |fold| SvmRow {
-                    core: Core {
-                        dataset: "madelon".into(),
-                        method: m.into(),
-                        ..Core::default()
-                    },
-                    setting: "paper".into(),
-                    k: "n".into(),
-                    k_value: k,
-                    fold,
-                    order: "chain".into(),
-                    role: "round".into(),
-                    ..SvmRow::default()
-                })
-            })
-            .collect()
-    };
+    let records = |k: u64| loocv_rounds(&[("ours", "round"), ("sir", "round")], k);
     let loocv = |run: &StoredRun| {
         scorecard(&[run])
             .into_iter()
