@@ -384,10 +384,21 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
                     continue;
                 }
                 let again = resolved_note(&[resolved_of(recs, dataset, setting, "10", m)]);
+                // Two runs of one dataset and setting: the run names the sub-row.
+                let twice = groups
+                    .iter()
+                    .filter(|(_, d, st)| d == dataset && st == setting)
+                    .count()
+                    > 1;
+                let of_run = if twice {
+                    format!(", `{}`", run.name)
+                } else {
+                    String::new()
+                };
                 out.push(ScoreRow {
                     paper: PAPER.into(),
                     artifact: format!(
-                        "Table 1, {name}: {} row ({dataset}, setting `{setting}`)",
+                        "Table 1, {name}: {} row ({dataset}, setting `{setting}`{of_run})",
                         m.to_uppercase()
                     ),
                     paper_value: paper_value.clone(),

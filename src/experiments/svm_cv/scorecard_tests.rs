@@ -298,6 +298,15 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
             .count()
     };
     assert_eq!(count("SIR"), 2, "one SIR sub-row per run");
+    // Each names its run: no two sub-rows share an artifact.
+    let mut names: Vec<&str> = rows.iter().map(|r| r.artifact.as_str()).collect();
+    let all = names.len();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), all, "two scorecard rows share an artifact");
+    assert!(rows
+        .iter()
+        .any(|r| r.artifact.ends_with("setting `paper`, `table3-madelon`)")));
     assert_eq!(count("MIR"), 1, "MIR is held by the first run only");
     assert_eq!(count("ATO"), 1, "ATO, held by no run, is not run once");
     let ato = rows
