@@ -438,7 +438,17 @@ fn loocv_figure(run: &str, rows: &[SeedingRow], estimate: Option<(u64, u64)>) ->
     if groups.is_empty() {
         return None;
     }
-    let order: Vec<&str> = methods().into_iter().filter(|m| *m != "sir").collect();
+    // The methods with a bar: the bars of a group share its width, side
+    // by side (a method no run holds takes no slot).
+    let order: Vec<&str> = methods()
+        .into_iter()
+        .filter(|m| *m != "sir")
+        .filter(|m| {
+            groups
+                .iter()
+                .any(|(d, st)| SeedingRow::find(rows, d, st, "n", m).is_some())
+        })
+        .collect();
     let mut series = Vec::new();
     for (i, m) in order.iter().enumerate() {
         let off = (i as f64 - (order.len() as f64 - 1.0) / 2.0) * 0.8 / order.len() as f64;
