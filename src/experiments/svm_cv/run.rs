@@ -315,11 +315,9 @@ impl Plan for SvmPlan {
         } else {
             f64::from(self.plan_repeats())
         };
-        // k rounds of n (k - 1) / k rows; a first-rounds estimate runs fewer.
-        let rounds = match self.first_rounds {
-            Some(r) if (r as f64) < k && c.method.peer().is_none() => r as f64,
-            _ => k,
-        };
+        // k rounds of n (k - 1) / k rows; a first-rounds estimate runs
+        // fewer (the config allows it for our solver's methods only).
+        let rounds = self.first_rounds.map_or(k, |r| (r as f64).min(k));
         let trainings = if c.method.is_fit() {
             1.0
         } else {
