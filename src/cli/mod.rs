@@ -574,8 +574,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 /// `cvbench export`: a stored Parquet table as CSV (the same CSV `run`
-/// writes for summary tables).
+/// writes for summary tables). The output is checked before the table is
+/// read: never the input, never a `.parquet` name (whatever link leads to
+/// it); a link is written through, a device or pipe written to (see
+/// [`crate::results::output`]).
 fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Result<()> {
+    use crate::results::{output, table as t};
     let file = if table.is_dir() {
         table.join("records.parquet")
     } else {
@@ -587,17 +591,24 @@ fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Res
             file.display()
         );
     }
-    let df = crate::results::table::read_parquet(&file)?;
-    match out {
-        Some(p) if p.as_os_str() == "-" => {
-            let bytes = crate::results::table::csv_bytes(&df, &file)?;
+    let dest = match out {
+        Some(p) if p.as_os_str() == "-" => None,
+        Some(p) => Some(p.to_path_buf()),
+        None => Some(file.with_extension("csv")),
+    };
+    let (inputs, protected) = ([file.as_path()], [t::TABLE_EXTENSION]);
+    if let Some(d) = &dest {
+        output::check_user_file(d, &inputs, &protected)?;
+    }
+    let bytes = t::csv_bytes(&t::read_parquet(&file)?, &file)?;
+    match dest {
+        None => {
             use std::io::Write as _;
             std::io::stdout().write_all(&bytes)?;
         }
-        _ => {
-            let dest = out.map_or_else(|| file.with_extension("csv"), std::path::Path::to_path_buf);
-            crate::results::table::write_csv(&df, &dest)?;
-            println!("wrote {}", dest.display());
+        Some(d) => {
+            output::write_user_file(&d, &bytes, &inputs, &protected)?;
+            println!("wrote {}", d.display());
         }
     }
     Ok(())

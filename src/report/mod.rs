@@ -28,8 +28,10 @@ const SCORECARD_INTRO: &str = "The scorecard: one row per artifact of each paper
 /// Re-render every run under `root` and write `REPORT.md` and `index.html`.
 /// Folders that look like runs but fail a check (no manifest, unknown kind,
 /// unreadable or mismatched records) are listed with the reason, and left
-/// out. With `csv`, also write each run's `records.csv`. Returns the paths
-/// written.
+/// out. A file that cannot be written (a full disk) is an error
+/// ([`ResultsError::Write`]) that leaves `REPORT.md` and `index.html` as
+/// they were. With `csv`, also write each run's `records.csv`. Returns the
+/// paths written.
 pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
     let (found, mut skipped) = runs::find(root).map_err(|source| ResultsError::Io {
         path: root.to_path_buf(),
@@ -54,6 +56,10 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
         let cfg = ConfigFile::from_text(&manifest.config_path, &manifest.config);
         let r = match kind.render(&dir, &cfg, &records) {
             Ok(r) => r,
+            // A file that cannot be written (no space left, a read-only
+            // folder) is no fault of the run: the report stops, and the
+            // REPORT.md already there stays as it was.
+            Err(e @ ExperimentError::Results(ResultsError::Write { .. })) => return Err(e),
             Err(e) => {
                 skipped.push(runs::Skipped {
                     name: run_name,

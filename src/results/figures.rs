@@ -637,14 +637,10 @@ pub fn render(fig: &Figure, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, Resu
     )
     .map_err(|m| err(&svg_path, m))?;
     super::table::write_atomic(&svg_path, svg.as_bytes())?;
-    // The PNG is drawn into a temporary file in the same folder, then renamed.
-    let tmp = dir.join(format!("{stem}.tmp.png"));
-    draw(BitMapBackend::new(&tmp, (w, h)).into_drawing_area(), fig)
-        .map_err(|m| err(&png_path, m))?;
-    std::fs::rename(&tmp, &png_path).map_err(|source| ResultsError::Io {
-        path: png_path.clone(),
-        source,
-    })?;
+    // The PNG is drawn in memory and written as every other file is.
+    let png =
+        super::png::draw_png((w, h), |area| draw(area, fig)).map_err(|m| err(&png_path, m))?;
+    super::table::write_atomic(&png_path, &png)?;
     #[cfg(test)]
     RENDERED.with(|r| r.borrow_mut().push((svg_path.clone(), fig.clone())));
     Ok(vec![svg_path, png_path])
@@ -767,7 +763,11 @@ mod tests {
         );
         let png = std::fs::read(&files[1]).unwrap();
         assert_eq!(&png[1..4], b"PNG");
-        assert!(!dir.path().join("fig.tmp.png").exists());
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "only the figure's files: {names:?}");
         assert!(check_rendered().is_empty());
     }
 

@@ -319,18 +319,27 @@ fn draw<DB: DrawingBackend>(
     root.present().map_err(e)
 }
 
-/// Render to `png` and to the same path with extension `.svg`. Returns both paths.
-pub fn render_to(d: &ContourData, png: &Path) -> Result<Vec<PathBuf>, String> {
+/// Render to `png` and to the same path with extension `.svg`, each written
+/// as [`super::output::write_user_file`] writes a file the user named (a
+/// link is written through, a device written to, a folder refused). Returns
+/// both paths.
+pub fn render_to(d: &ContourData, png: &Path) -> Result<Vec<PathBuf>, super::ResultsError> {
     super::figures::register_fonts();
     let (w, h) = (1100u32, 720u32);
     let svg = png.with_extension("svg");
+    let figure = |path: &Path, message: String| super::ResultsError::Figure {
+        path: path.to_path_buf(),
+        message,
+    };
     let mut s = String::new();
     draw(
         SVGBackend::with_string(&mut s, (w, h)).into_drawing_area(),
         d,
-    )?;
-    std::fs::write(&svg, s).map_err(|x| format!("{}: {x}", svg.display()))?;
-    draw(BitMapBackend::new(png, (w, h)).into_drawing_area(), d)?;
+    )
+    .map_err(|m| figure(&svg, m))?;
+    let bytes = super::png::draw_png((w, h), |area| draw(area, d)).map_err(|m| figure(png, m))?;
+    super::output::write_user_file(&svg, s.as_bytes(), &[], &[])?;
+    super::output::write_user_file(png, &bytes, &[], &[])?;
     Ok(vec![svg, png.to_path_buf()])
 }
 

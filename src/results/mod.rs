@@ -7,6 +7,8 @@ pub mod figures;
 pub mod grid_contour;
 pub mod manifest;
 pub mod md_table;
+pub mod output;
+pub mod png;
 pub mod rows;
 pub mod scorecard;
 pub mod table;

@@ -16,6 +16,26 @@ pub enum ResultsError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A file could not be written (no space left, read-only file system,
+    /// permission denied, ...): what is there stays as it was.
+    #[error("{path}: cannot be written: {source}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// An output path that would destroy something (a Parquet table, the
+    /// input, a device, a folder) or cannot be written as given.
+    #[error("{path}: {message}\n  fix: {fix}")]
+    Refused {
+        /// The output path as given.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+        /// What to do.
+        fix: String,
+    },
     /// Polars error.
     #[error("{path}: table error: {source}")]
     Table {
@@ -234,24 +254,29 @@ pub fn to_frame(records: &[Record]) -> Result<DataFrame, ResultsError> {
         .map_err(|e| ResultsError::Malformed(format!("cannot build table: {e}")))
 }
 
-/// Write `bytes` to `path` atomically (temporary file in the same folder, then rename).
+/// Write `bytes` to `path` atomically: into a temporary file in the same
+/// folder (named by [`super::atomic::temp_path`], unique to the process and
+/// call, so concurrent writers never share one), then renamed over `path`.
+/// The temporary file is registered with the interruption cleanup and
+/// removed when writing fails; `path` is then left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
-    let io = |source| ResultsError::Io {
+    let failed = |source| ResultsError::Write {
         path: path.to_path_buf(),
         source,
     };
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        std::fs::create_dir_all(dir).map_err(failed)?;
     }
-    // A name unique to this process and call: concurrent writers never share one.
     let tmp = super::atomic::temp_path(path);
-    // An interruption waits for this write, so no temporary file survives it.
+    // An interruption waits for this write (and removes the temporary file
+    // should it still exist), so no temporary file survives it.
     let _writing = crate::interrupt::write_guard();
+    let _registered = crate::interrupt::register(&tmp);
     let done = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
     if done.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
-    done.map_err(io)
+    done.map_err(failed)
 }
 
 /// Write a frame as CSV, atomically.
@@ -294,9 +319,13 @@ fn encode(
     write_atomic(path, &buf)
 }
 
+/// The extension of the stored tables (Parquet): `cvbench export` never
+/// writes a file so named.
+pub const TABLE_EXTENSION: &str = "parquet";
+
 /// Write a frame as both `<stem>.parquet` and `<stem>.csv` in `dir`.
 pub fn write_table(df: &DataFrame, dir: &Path, stem: &str) -> Result<Vec<PathBuf>, ResultsError> {
-    let p = dir.join(format!("{stem}.parquet"));
+    let p = dir.join(format!("{stem}.{TABLE_EXTENSION}"));
     let c = dir.join(format!("{stem}.csv"));
     write_parquet(df, &p)?;
     write_csv(df, &c)?;

@@ -122,9 +122,12 @@ pub fn assemble(p: &Prepared, info: &RunInfo) -> Result<Vec<PathBuf>, Experiment
     Ok(files)
 }
 
-/// `cvbench collect`: plan every config, check that all their cells are
-/// there (else an [`ExperimentError::Incomplete`] for the first incomplete
-/// one, having written nothing for any), then assemble each run folder.
+/// `cvbench collect`: check `out` ([`super::out::check`]), plan every
+/// config, check that all their cells are there (else an
+/// [`ExperimentError::Incomplete`] for the first incomplete one, having
+/// written nothing for any) and that every run folder can be written (else
+/// an [`ExperimentError::Output`], exit code 2), then assemble each run
+/// folder.
 /// Returns each config's run folder and files.
 pub fn collect(
     configs: &[ConfigFile],
@@ -133,6 +136,7 @@ pub fn collect(
 ) -> Result<Vec<(PathBuf, Vec<PathBuf>)>, ExperimentError> {
     let started = Instant::now();
     let started_unix = crate::results::manifest::unix_now();
+    super::out::check(out)?;
     let prepared: Vec<Prepared> = configs
         .iter()
         .map(|c| prepare(c, ctx, out))
@@ -154,6 +158,11 @@ pub fn collect(
             eprintln!("error: {e}");
         }
         return Err(incomplete.swap_remove(0));
+    }
+    // A run folder that cannot be written (read-only, permission denied)
+    // is refused before any is assembled.
+    for p in &prepared {
+        super::out::probe(out, &p.dir)?;
     }
     let mut out = Vec::new();
     for (p, cfg) in prepared.iter().zip(configs) {

@@ -63,40 +63,46 @@ pub fn check(out: &Path) -> Result<(), ExperimentError> {
 pub fn make(out: &Path, run: &Path) -> Result<(), ExperimentError> {
     check(out)?;
     let cells = run.join("cells");
-    let denied = |e: std::io::Error| {
-        let (message, fix) = match e.kind() {
-            ErrorKind::PermissionDenied => (
-                format!(
-                    "cannot be written: permission denied for {}",
-                    cells.display()
-                ),
-                "give a folder you can write, or change its permissions",
-            ),
-            ErrorKind::ReadOnlyFilesystem => (
-                format!(
-                    "cannot be written: {} is on a read-only file system",
-                    cells.display()
-                ),
-                "give a folder on a writable file system",
-            ),
-            ErrorKind::StorageFull => (
-                format!("cannot be written: no space left for {}", cells.display()),
-                "free some space or give a folder on another disk",
-            ),
-            _ => (
-                format!("cannot be written: {}: {e}", cells.display()),
-                "give a folder you can write",
-            ),
-        };
-        refuse(out, message, fix)
-    };
     // `create_dir_all` tolerates another process creating it at the same time.
-    std::fs::create_dir_all(&cells).map_err(denied)?;
+    std::fs::create_dir_all(&cells).map_err(|e| unwritable(out, &cells, &e))?;
+    probe(out, &cells)
+}
+
+/// Check that a file can be written in the existing folder `dir` (under
+/// `out`), creating and removing a probe file there.
+pub fn probe(out: &Path, dir: &Path) -> Result<(), ExperimentError> {
     tempfile::Builder::new()
         .prefix(".cvbench-probe-")
-        .tempfile_in(&cells)
-        .map_err(denied)?;
-    Ok(())
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| unwritable(out, dir, &e))
+}
+
+/// The refusal of `out` when `dir` (a folder under it) cannot be made or
+/// written, by the kind of `e`.
+fn unwritable(out: &Path, dir: &Path, e: &std::io::Error) -> ExperimentError {
+    let (message, fix) = match e.kind() {
+        ErrorKind::PermissionDenied => (
+            format!("cannot be written: permission denied for {}", dir.display()),
+            "give a folder you can write, or change its permissions",
+        ),
+        ErrorKind::ReadOnlyFilesystem => (
+            format!(
+                "cannot be written: {} is on a read-only file system",
+                dir.display()
+            ),
+            "give a folder on a writable file system",
+        ),
+        ErrorKind::StorageFull => (
+            format!("cannot be written: no space left for {}", dir.display()),
+            "free some space or give a folder on another disk",
+        ),
+        _ => (
+            format!("cannot be written: {}: {e}", dir.display()),
+            "give a folder you can write",
+        ),
+    };
+    refuse(out, message, fix)
 }
 
 #[cfg(test)]

@@ -404,12 +404,7 @@ pub(super) fn render(
                 }
             })
             .collect();
-        let written = render_to(&data, &dir.join(format!("{stem}.png"))).map_err(|m| {
-            ExperimentError::Cell {
-                cell: stem.clone(),
-                message: m,
-            }
-        })?;
+        let written = render_to(&data, &dir.join(format!("{stem}.png")))?;
         files.extend(written);
         let run = c.name.get_ref();
         let _ = writeln!(md, "![{ds} contour]({run}/{stem}.svg)\n");
