@@ -532,3 +532,7 @@ fn fuzz_config_path() {
 /// The fuzz target for config keys and sizes.
 #[path = "fuzz_inputs/config_keys.rs"]
 mod config_keys;
+
+/// The fuzz target for output paths (`export -o`, `run --out`, `report DIR`).
+#[path = "fuzz_inputs/output_paths.rs"]
+mod output_paths;

@@ -266,15 +266,30 @@ mod tests {
             assert!(e.to_string().contains(".parquet"), "{e}");
             assert_eq!(std::fs::read(&table).unwrap(), b"PAR1");
             // /dev/null is written to and stays a device; /dev/full fails.
-            write_user_file(Path::new("/dev/null"), b"x", &[], PARQUET).unwrap();
+            // As root, private nodes of them: a regression replaces those.
             use std::os::unix::fs::FileTypeExt;
-            assert!(std::fs::metadata("/dev/null")
-                .unwrap()
-                .file_type()
-                .is_char_device());
-            if Path::new("/dev/full").exists() {
-                let e = write_user_file(Path::new("/dev/full"), b"x", &[], PARQUET).unwrap_err();
-                assert!(e.to_string().contains("No space left on device"), "{e}");
+            for (name, minor) in [("null", "3"), ("full", "7")] {
+                let private = p.join(name);
+                let node = if std::process::Command::new("mknod")
+                    .arg(&private)
+                    .args(["c", "1", minor])
+                    .stderr(std::process::Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success())
+                {
+                    private
+                } else {
+                    Path::new("/dev").join(name)
+                };
+                let written = write_user_file(&node, b"x", &[], PARQUET);
+                if name == "full" {
+                    let e = written.unwrap_err().to_string();
+                    assert!(e.contains("No space left on device"), "{e}");
+                } else {
+                    written.unwrap();
+                }
+                let t = std::fs::symlink_metadata(&node).unwrap().file_type();
+                assert!(t.is_char_device(), "{}", node.display());
             }
         }
         // The input itself, a .parquet name, a folder, a path under a file.
