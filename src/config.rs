@@ -351,7 +351,11 @@ impl<'de> serde::de::Visitor<'de> for &IntOrWord {
 
     fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntOrWordValue, E> {
         if v < self.min {
-            return Err(E::custom(format!("{}, found {v}", self.expected())));
+            return Err(E::custom(format!(
+                "{} = {v}: {}",
+                self.key,
+                self.expected()
+            )));
         }
         Ok(IntOrWordValue::Int(v))
     }
@@ -359,26 +363,39 @@ impl<'de> serde::de::Visitor<'de> for &IntOrWord {
     fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntOrWordValue, E> {
         match u64::try_from(v) {
             Ok(v) => self.visit_u64(v),
-            Err(_) => Err(E::custom(format!("{}, found {v}", self.expected()))),
+            Err(_) => Err(E::custom(format!(
+                "{} = {v}: {}",
+                self.key,
+                self.expected()
+            ))),
         }
     }
 
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<IntOrWordValue, E> {
         Err(E::custom(format!(
-            "{}, found the non-integer {v}",
+            "{} = {v} is not an integer: {}",
+            self.key,
             self.expected()
         )))
     }
 
     fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<IntOrWordValue, E> {
-        Err(E::custom(format!("{}, found {v}", self.expected())))
+        Err(E::custom(format!(
+            "{} = {v}: {}",
+            self.key,
+            self.expected()
+        )))
     }
 
     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IntOrWordValue, E> {
         if v == self.word {
             return Ok(IntOrWordValue::Word);
         }
-        Err(E::custom(format!("{}, found \"{v}\"", self.expected())))
+        Err(E::custom(format!(
+            "{} = \"{v}\": {}",
+            self.key,
+            self.expected()
+        )))
     }
 }
 
@@ -465,11 +482,12 @@ mod tests {
         for (text, want) in [
             (
                 "k = [2.5]",
-                "k must be an integer >= 2 or \"n\" (leave-one-out), found the non-integer 2.5",
+                "k = 2.5 is not an integer: k must be an integer >= 2 or \"n\" (leave-one-out)",
             ),
-            ("k = [-3]", "found -3"),
-            ("k = [true]", "found true"),
-            ("k = [\"m\"]", "found \"m\""),
+            ("k = [-3]", "k = -3: k must be an integer >= 2"),
+            ("k = [1]", "k = 1: k must be an integer >= 2"),
+            ("k = [true]", "k = true: "),
+            ("k = [\"m\"]", "k = \"m\": "),
         ] {
             let c = ConfigFile::from_text("x.toml", format!("kind = \"a\"\n{text}\n"));
             let e = c.parse::<S>().unwrap_err().to_string();

@@ -90,11 +90,7 @@ impl SlurmOptions {
         if let Some(c) = self.cpus {
             values::cpus(c).map_err(|r| count("--cpus", c, r.problem, r.fix))?;
         }
-        let formats: [(
-            &str,
-            &Option<String>,
-            fn(&str) -> Result<(), values::Refused>,
-        ); 3] = [
+        let formats: [(&str, &Option<String>, values::Format); 3] = [
             ("--partition", &self.partition, values::partition),
             ("--time", &self.time, values::time),
             ("--mem", &self.mem, values::mem),

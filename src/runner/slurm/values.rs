@@ -12,6 +12,9 @@ pub struct Refused {
     pub fix: String,
 }
 
+/// A check of one option's format.
+pub type Format = fn(&str) -> Result<(), Refused>;
+
 fn refused(problem: &str, fix: &str) -> Refused {
     Refused {
         problem: problem.to_string(),
