@@ -3,6 +3,8 @@
 //! them. The generic part knows nothing of any paper: each experiment kind
 //! parses its own schema with [`ConfigFile::parse`].
 
+pub mod env;
+
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::ops::Range;
@@ -47,6 +49,19 @@ pub enum ConfigError {
         /// How to fix it.
         fix: String,
     },
+    /// An environment variable cvbench reads has a value it cannot use
+    /// (see [`env`]).
+    #[error("environment variable {var}={value:?} {message}\n  fix: {fix}")]
+    Env {
+        /// The variable.
+        var: String,
+        /// Its value (lossily decoded when not UTF-8).
+        value: String,
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        fix: String,
+    },
     /// A dataset of the config could not be loaded.
     #[error("{path}:{line}:{col}: {message}")]
     Dataset {
@@ -78,11 +93,16 @@ struct Header {
 }
 
 impl ConfigFile {
-    /// Read a config file.
+    /// Read a config file: a regular file of UTF-8 text within
+    /// [`CONFIG_FILE`](crate::data::limits::CONFIG_FILE)'s size (a folder,
+    /// FIFO or device, or a larger file, is an error naming the limit).
     pub fn read(path: &Path) -> Result<ConfigFile, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-            path: path.to_path_buf(),
-            source,
+        let limit = &crate::data::limits::CONFIG_FILE;
+        let text = crate::data::limits::read_text_limited(path, limit).map_err(|source| {
+            ConfigError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         Ok(ConfigFile {
             path: path.to_path_buf(),
@@ -135,6 +155,9 @@ impl ConfigFile {
             "remove or rename the key; the message lists the keys allowed here".to_string()
         } else if message.contains("missing field") {
             "add the missing key (see the configs/ folder for complete examples)".to_string()
+        } else if message.contains(" must be an integer >= ") {
+            "give a value the message allows, e.g. k = [5, 10, \"n\"] or n = [100, \"all\"]"
+                .to_string()
         } else if message.contains("unknown variant") {
             "use one of the values the message lists".to_string()
         } else {
@@ -172,6 +195,21 @@ impl ConfigFile {
             list.span(),
             &format!("`{what}` is empty: the grid has no cells"),
             &format!("add at least one entry to `{what}`"),
+        ))
+    }
+
+    /// A `threads` entry (key `key`), checked: 1 to [`MAX_CELL_THREADS`],
+    /// as `--threads` refuses 0 (no kind reads 0 as "all cores": leave the
+    /// key out for that), with the entry's line:col on error.
+    pub fn threads(&self, key: &str, t: &toml::Spanned<usize>) -> Result<usize, ConfigError> {
+        let v = *t.get_ref();
+        if (1..=MAX_CELL_THREADS).contains(&v) {
+            return Ok(v);
+        }
+        Err(self.invalid(
+            t.span(),
+            &format!("{key} = {v} is out of range"),
+            &format!("use 1 to {MAX_CELL_THREADS}, or leave `{key}` out for the default"),
         ))
     }
 
@@ -219,6 +257,9 @@ impl ConfigFile {
         }
     }
 }
+
+/// Most threads a config's `threads` key may ask for (any kind).
+pub const MAX_CELL_THREADS: usize = 256;
 
 /// The file name extensions of what `cvbench report` writes at the results
 /// root beside the run folders (`REPORT.md`, `index.html`, the overview
@@ -310,7 +351,11 @@ impl<'de> serde::de::Visitor<'de> for &IntOrWord {
 
     fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntOrWordValue, E> {
         if v < self.min {
-            return Err(E::custom(format!("{}, found {v}", self.expected())));
+            return Err(E::custom(format!(
+                "{} = {v}: {}",
+                self.key,
+                self.expected()
+            )));
         }
         Ok(IntOrWordValue::Int(v))
     }
@@ -318,26 +363,39 @@ impl<'de> serde::de::Visitor<'de> for &IntOrWord {
     fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntOrWordValue, E> {
         match u64::try_from(v) {
             Ok(v) => self.visit_u64(v),
-            Err(_) => Err(E::custom(format!("{}, found {v}", self.expected()))),
+            Err(_) => Err(E::custom(format!(
+                "{} = {v}: {}",
+                self.key,
+                self.expected()
+            ))),
         }
     }
 
     fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<IntOrWordValue, E> {
         Err(E::custom(format!(
-            "{}, found the non-integer {v}",
+            "{} = {v} is not an integer: {}",
+            self.key,
             self.expected()
         )))
     }
 
     fn visit_bool<E: serde::de::Error>(self, v: bool) -> Result<IntOrWordValue, E> {
-        Err(E::custom(format!("{}, found {v}", self.expected())))
+        Err(E::custom(format!(
+            "{} = {v}: {}",
+            self.key,
+            self.expected()
+        )))
     }
 
     fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IntOrWordValue, E> {
         if v == self.word {
             return Ok(IntOrWordValue::Word);
         }
-        Err(E::custom(format!("{}, found \"{v}\"", self.expected())))
+        Err(E::custom(format!(
+            "{} = \"{v}\": {}",
+            self.key,
+            self.expected()
+        )))
     }
 }
 
@@ -358,7 +416,9 @@ impl<'de> Deserialize<'de> for KValue {
             key: "k",
             word: "n",
             meaning: "leave-one-out",
-            min: 0,
+            // Every kind's folds are 2..=n: 0 and 1 are refused here, at
+            // the value's line:col (`n` is checked when the data is loaded).
+            min: 2,
         };
         match k.read(d)? {
             IntOrWordValue::Int(v) => Ok(KValue::Folds(to_usize("k", v)?)),
@@ -422,11 +482,12 @@ mod tests {
         for (text, want) in [
             (
                 "k = [2.5]",
-                "k must be an integer >= 0 or \"n\" (leave-one-out), found the non-integer 2.5",
+                "k = 2.5 is not an integer: k must be an integer >= 2 or \"n\" (leave-one-out)",
             ),
-            ("k = [-3]", "found -3"),
-            ("k = [true]", "found true"),
-            ("k = [\"m\"]", "found \"m\""),
+            ("k = [-3]", "k = -3: k must be an integer >= 2"),
+            ("k = [1]", "k = 1: k must be an integer >= 2"),
+            ("k = [true]", "k = true: "),
+            ("k = [\"m\"]", "k = \"m\": "),
         ] {
             let c = ConfigFile::from_text("x.toml", format!("kind = \"a\"\n{text}\n"));
             let e = c.parse::<S>().unwrap_err().to_string();

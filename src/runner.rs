@@ -72,11 +72,8 @@ pub struct RunSummary {
 /// Test-only hook: `CVBENCH_TEST_CELL_DELAY_MS` sleeps this long before each
 /// cell, so that tests can kill a run midway. Not for normal use.
 fn test_delay() {
-    if let Some(ms) = std::env::var("CVBENCH_TEST_CELL_DELAY_MS")
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-    {
-        std::thread::sleep(std::time::Duration::from_millis(ms));
+    if let Ok(Some(d)) = crate::config::env::test_cell_delay() {
+        std::thread::sleep(d);
     }
 }
 
@@ -104,6 +101,8 @@ fn run_in_pool(
     ctx: &Context,
     opts: &RunOptions,
 ) -> Result<RunSummary, ExperimentError> {
+    // Every CVBENCH_* variable, before anything is deleted or written.
+    crate::config::env::check()?;
     out::check(&opts.out)?;
     let p = prepare(cfg, ctx, &opts.out)?;
     let (plan, dir) = (p.plan.as_ref(), p.dir.clone());

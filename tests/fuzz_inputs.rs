@@ -536,3 +536,215 @@ mod config_keys;
 /// The fuzz target for output paths (`export -o`, `run --out`, `report DIR`).
 #[path = "fuzz_inputs/output_paths.rs"]
 mod output_paths;
+
+/// Bounded reads (issue 40, 6): a config file of arbitrary bytes (not UTF-8
+/// included) gives a value or an error, never a panic, and allocates in
+/// proportion to its size; a file at the config limit is read, one byte
+/// over it is refused after reading at most the limit; devices and folders
+/// are refused unread, and a model file without newlines stops at its line
+/// limit.
+#[test]
+fn fuzz_config_file_reads_are_bounded() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.toml");
+    let count = AtomicUsize::new(0);
+    let seeds: Vec<Vec<u8>> = SMALL_CONFIGS
+        .iter()
+        .map(|s| s.as_bytes().to_vec())
+        .collect();
+    runner(cases(300))
+        .run(&input(seeds, CONFIG_TOKENS), |bytes| {
+            count.fetch_add(1, Ordering::Relaxed);
+            std::fs::write(&path, &bytes).unwrap();
+            let r = bounded(bytes.len(), 4, || ConfigFile::read(&path))?;
+            if let Ok(cfg) = r {
+                prop_assert_eq!(cfg.text.as_bytes(), &bytes[..]);
+                let _ = cfg.kind(&["treecv", "svm_cv", "progressive", "svm_grid"]);
+            }
+            Ok(())
+        })
+        .unwrap();
+    // A sparse file of zeros at the limit and one byte over it: read into a
+    // buffer that grows by doubling, so at most 4x the limit.
+    let limit = cvbench::data::limits::CONFIG_FILE.bytes;
+    for (len, ok) in [(limit, true), (limit + 1, false)] {
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(len as u64)
+            .unwrap();
+        let r = bounded(limit, 4, || ConfigFile::read(&path).map(|_| ())).unwrap();
+        assert_eq!(r.is_ok(), ok, "{len}: {r:?}");
+        if let Err(e) = r {
+            assert!(e.to_string().contains("larger than 16 MiB"), "{e}");
+        }
+    }
+    for special in ["/dev/zero", "/dev/null", "/"] {
+        let e = bounded(0, 1, || ConfigFile::read(Path::new(special)))
+            .unwrap()
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("not a regular file") || e.contains("a folder"),
+            "{e}"
+        );
+    }
+    let model = bounded(cvbench::data::limits::MODEL_LINE.bytes, 3, || {
+        cvbench::svm::model_file::read_model(Path::new("/dev/zero")).map(|_| ())
+    })
+    .unwrap();
+    assert!(model.is_err());
+    report("config-file-reads", &count);
+}
+
+/// Grid ranges (issue 40, 9): arbitrary `[begin, end, step]` triples, huge
+/// and tiny exponents included, through the `svm_grid` config and the
+/// `-log2c` option's one check: either refused, or every point has C and
+/// gamma finite and > 0 in single precision and at most 10,000 points.
+#[test]
+fn fuzz_grid_ranges() {
+    use cvbench::svm::grid::range::{Axis, MAX_POINTS};
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let count = AtomicUsize::new(0);
+    let exponent = prop_oneof![
+        -200.0f64..200.0,
+        Just(-149.0),
+        Just(127.0),
+        Just(128.0),
+        Just(-150.0),
+        Just(2000.0),
+        Just(-2000.0),
+        Just(1e300),
+        Just(f64::MAX),
+        any::<f64>(),
+    ];
+    let step = prop_oneof![-50.0f64..50.0, Just(0.0), Just(1e-300), any::<f64>()];
+    runner(cases(1000))
+        .run(&(exponent.clone(), exponent, step), |(b, e, s)| {
+            count.fetch_add(1, Ordering::Relaxed);
+            let text = format!("{b},{e},{s}");
+            let cli = bounded(64, 1 << 12, || Axis::parse("-log2c", &text))?;
+            match &cli {
+                Ok(Some(axis)) => {
+                    let v = axis.values().unwrap();
+                    prop_assert!(v.len() <= MAX_POINTS);
+                    for x in v {
+                        let c = 2f64.powf(x) as f32;
+                        prop_assert!(c.is_finite() && c > 0.0, "2^{x} passed");
+                    }
+                }
+                Ok(None) => prop_assert!(false, "not null"),
+                Err(err) => prop_assert!(err.to_string().contains("-log2c"), "{err}"),
+            }
+            // The config reads the same numbers (TOML floats) through the same check.
+            let fmt = |x: f64| {
+                if x.is_nan() {
+                    "nan".to_string()
+                } else if x.is_infinite() {
+                    if x > 0.0 { "inf" } else { "-inf" }.to_string()
+                } else {
+                    format!("{x:?}")
+                }
+            };
+            let toml = format!(
+                "kind = \"svm_grid\"\nname = \"g\"\nseed = 1\nreuse = [\"none\"]\nlog2c = [{}, {}, {}]\n[[datasets]]\nsynthetic = {{ generator = \"linear-classification\", n = 20, d = 2 }}\n",
+                fmt(b),
+                fmt(e),
+                fmt(s)
+            );
+            let cfg = ConfigFile::from_text("fuzz.toml", toml);
+            let parsed: cvbench::experiments::svm_grid::config::SvmGridConfig = cfg.parse().unwrap();
+            let grid = parsed.grid(&cfg);
+            prop_assert_eq!(grid.is_ok(), cli.is_ok(), "{} {:?}", text, grid.err().map(|e| e.to_string()));
+            if let Err(err) = grid {
+                let err = err.to_string();
+                prop_assert!(err.starts_with("fuzz.toml:5:") && err.contains("log2c"), "{err}");
+            }
+            Ok(())
+        })
+        .unwrap();
+    report("grid-ranges", &count);
+}
+
+/// Environment values (issue 40, 10): any value of every CVBENCH_* variable
+/// (negative, NaN, infinite, huge, empty, not UTF-8) is accepted within its
+/// range or refused naming the variable, never a panic; an accepted
+/// progress interval makes a progress display without panicking.
+#[test]
+fn fuzz_environment_values() {
+    use cvbench::config::env;
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let count = AtomicUsize::new(0);
+    let value = prop_oneof![
+        proptest::sample::select(
+            &[
+                "",
+                "0",
+                "1",
+                "-1",
+                "1e20",
+                "1e400",
+                "NaN",
+                "-nan",
+                "inf",
+                "-inf",
+                " 5 ",
+                "31536000",
+                "31536001",
+                "18446744073709551616",
+                "0x10",
+                "1_000",
+                "+3",
+                ".5",
+            ][..]
+        )
+        .prop_map(|s| s.as_bytes().to_vec()),
+        prop::collection::vec(any::<u8>(), 0..12),
+    ];
+    let var = proptest::sample::select(
+        &[
+            env::PROGRESS_SECS,
+            env::LOCK_TIMEOUT_S,
+            env::TEST_CELL_DELAY_MS,
+        ][..],
+    );
+    runner(cases(600))
+        .run(&(var, value), |(var, bytes)| {
+            count.fetch_add(1, Ordering::Relaxed);
+            if bytes.contains(&0) {
+                return Ok(());
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::ffi::OsStrExt;
+                std::env::set_var(var, std::ffi::OsStr::from_bytes(&bytes));
+            }
+            #[cfg(not(unix))]
+            std::env::set_var(var, String::from_utf8_lossy(&bytes).into_owned());
+            let checked = env::check();
+            let progress = env::progress_interval();
+            let lock = env::lock_timeout();
+            let delay = env::test_cell_delay();
+            if let Err(e) = &checked {
+                prop_assert!(e.to_string().contains(var), "{e}");
+            }
+            prop_assert_eq!(
+                checked.is_ok(),
+                progress.is_ok() && lock.is_ok() && delay.is_ok()
+            );
+            if let Ok(Some(d)) = progress {
+                prop_assert!(d.as_secs() <= env::MAX_SECONDS);
+                let p = cvbench::runner::progress::Progress::new(
+                    cvbench::runner::progress::ProgressMode::Lines,
+                    "fuzz",
+                    0,
+                );
+                p.finish();
+            }
+            std::env::remove_var(var);
+            Ok(())
+        })
+        .unwrap();
+    report("env-values", &count);
+}

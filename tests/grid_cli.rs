@@ -168,7 +168,7 @@ fn bad_input_exits_2_before_any_work() {
         (vec!["-log2g", "1,5,-1"], "empty"),
         (vec!["-log2c", "0,1e9,1e-9"], "more than 10000"),
         (
-            vec!["-log2c", "0,199,1", "-log2g", "0,99,1"],
+            vec!["-log2c", "-72,127,1", "-log2g", "0,99,1"],
             "more than 10000",
         ),
         (

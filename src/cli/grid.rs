@@ -278,12 +278,13 @@ fn parse(args: &[String]) -> anyhow::Result<Opts> {
 type Resumed = Vec<((Option<f64>, Option<f64>), f64)>;
 
 fn read_resume(path: &Path) -> anyhow::Result<Resumed> {
-    let text = std::fs::read_to_string(path).with_context(|| {
-        format!(
-            "file for resumption not found or unreadable: {}",
-            path.display()
-        )
-    })?;
+    let text = crate::data::limits::read_text_limited(path, &crate::data::limits::GRID_OUT_FILE)
+        .with_context(|| {
+            format!(
+                "file for resumption not found or unreadable: {}",
+                path.display()
+            )
+        })?;
     let mut out: Resumed = Vec::new();
     let grab = |line: &str, key: &str, extra: &str| -> Option<String> {
         let at = line.find(key)? + key.len();

@@ -230,6 +230,8 @@ fn read_configs(paths: &[PathBuf]) -> Result<Vec<ConfigFile>, Failure> {
 
 /// Run the parsed command line.
 pub fn run(cli: Cli) -> Result<(), Failure> {
+    // Every CVBENCH_* variable, before any command deletes or writes anything.
+    crate::config::env::check().map_err(usage)?;
     match cli.command {
         Command::Run {
             io:

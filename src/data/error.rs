@@ -87,6 +87,24 @@ pub enum DataError {
         actual: String,
     },
 
+    /// A registry dataset's file whose content is not the registry's: its
+    /// sha256 differs from the pin (checked when the dataset is loaded).
+    #[error(
+        "{}: the file of dataset `{dataset}` has sha256 {actual}, not the registry's {expected}: it is corrupt, truncated, or other data saved under the registry's name\n  fix: delete {} and run `cvbench fetch {dataset}`; or, to use this file as it is, give it in the config as `path = \"...\"` with its `format` instead of `name = \"{dataset}\"`",
+        path.display(),
+        path.display()
+    )]
+    WrongContent {
+        /// The registry dataset.
+        dataset: String,
+        /// The file checked.
+        path: PathBuf,
+        /// The registry's sha256.
+        expected: String,
+        /// The sha256 of the file's content.
+        actual: String,
+    },
+
     /// A download failed.
     #[error("downloading {url}: {msg}")]
     Download {

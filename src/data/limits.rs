@@ -67,10 +67,71 @@ pub fn check_dense(what: &str, n: usize, d: usize) -> Result<(), DataError> {
     )
 }
 
+/// How much cvbench reads of one kind of file, and what to do about a file
+/// over it: every file whose size comes from the user is read through one
+/// of these limits (the constants below, one per kind of file), so that a
+/// wrong path (`/dev/zero`, a huge binary) is an error naming the limit and
+/// the fix, not memory exhaustion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileLimit {
+    /// The kind of file, for messages ("a config file").
+    pub kind: &'static str,
+    /// The most bytes read: of the whole file, or of one line for line
+    /// limits.
+    pub bytes: usize,
+    /// What to do about a file over the limit.
+    pub fix: &'static str,
+}
+
+impl FileLimit {
+    fn mib(&self) -> usize {
+        self.bytes >> 20
+    }
+}
+
 /// The longest line a text data file may have: 64 MiB. The widest public
 /// LibSVM rows take a few hundred KiB; a longer "line" is a file that is not
 /// line-oriented text (such as `/dev/zero`), read no further.
 pub const MAX_LINE_BYTES: usize = 64 << 20;
+
+/// A line of a text data file (LibSVM, CSV, a labels file): [`MAX_LINE_BYTES`].
+pub const DATA_LINE: FileLimit = FileLimit {
+    kind: "a text data file",
+    bytes: MAX_LINE_BYTES,
+    fix: "this is not a line-oriented text data file; check the path and the format",
+};
+
+/// A line of a model file (`svm-train`'s format): a support vector's line is
+/// as wide as a data row, so the same 64 MiB.
+pub const MODEL_LINE: FileLimit = FileLimit {
+    kind: "a model file",
+    bytes: MAX_LINE_BYTES,
+    fix: "give a model file written by svm-train or `cvbench svm`",
+};
+
+/// A config file (TOML): 16 MiB. The largest configs are a few KiB.
+pub const CONFIG_FILE: FileLimit = FileLimit {
+    kind: "a config file",
+    bytes: 16 << 20,
+    fix: "give the config's .toml file (configs are a few KiB; see configs/)",
+};
+
+/// A grid search's `.out` file read back by `cvbench grid -resume`: 64 MiB
+/// (a line per grid point, at most 10,000 points per search, about 60
+/// bytes a line).
+pub const GRID_OUT_FILE: FileLimit = FileLimit {
+    kind: "a grid search's .out file",
+    bytes: 64 << 20,
+    fix: "give the .out file that `cvbench grid` or grid.py wrote (-resume PATH)",
+};
+
+/// The cache of verified registry files (`data::verified`): 4 MiB; a
+/// larger one is ignored (the files are hashed again).
+pub const VERIFIED_CACHE_FILE: FileLimit = FileLimit {
+    kind: "the cache of verified dataset files",
+    bytes: 4 << 20,
+    fix: "delete it; it is rebuilt as datasets are verified",
+};
 
 /// Read one line (through its `\n`, if any) into `buf`, appending, but never
 /// more than [`MAX_LINE_BYTES`]: returns the bytes read (0 at the end), or
@@ -78,6 +139,15 @@ pub const MAX_LINE_BYTES: usize = 64 << 20;
 pub fn read_line_bounded(
     r: &mut impl std::io::BufRead,
     buf: &mut Vec<u8>,
+) -> std::io::Result<usize> {
+    read_line_limited(r, buf, &DATA_LINE)
+}
+
+/// [`read_line_bounded`] with the line limit of another kind of file.
+pub fn read_line_limited(
+    r: &mut impl std::io::BufRead,
+    buf: &mut Vec<u8>,
+    limit: &FileLimit,
 ) -> std::io::Result<usize> {
     let mut read = 0;
     loop {
@@ -93,12 +163,14 @@ pub fn read_line_bounded(
             Some(p) => (p + 1, true),
             None => (chunk.len(), false),
         };
-        if buf.len() + take > MAX_LINE_BYTES {
+        if buf.len() + take > limit.bytes {
             return Err(std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!(
-                    "a line longer than {} MiB (no newline?): this is not a line-oriented text data file",
-                    MAX_LINE_BYTES >> 20
+                    "a line longer than {} MiB (no newline?), the limit for a line of {}: {}",
+                    limit.mib(),
+                    limit.kind,
+                    limit.fix
                 ),
             ));
         }
@@ -109,6 +181,97 @@ pub fn read_line_bounded(
             return Ok(read);
         }
     }
+}
+
+/// The lines of `r` (without `\n` or `\r\n`, as [`std::io::BufRead::lines`]),
+/// each at most `limit.bytes` long: a longer line or one that is not UTF-8
+/// is an [`std::io::ErrorKind::InvalidData`] error naming the limit.
+pub fn lines_limited<R: std::io::BufRead>(r: R, limit: FileLimit) -> LimitedLines<R> {
+    LimitedLines { r, limit }
+}
+
+/// The iterator of [`lines_limited`].
+pub struct LimitedLines<R> {
+    r: R,
+    limit: FileLimit,
+}
+
+impl<R: std::io::BufRead> Iterator for LimitedLines<R> {
+    type Item = std::io::Result<String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut buf = Vec::new();
+        match read_line_limited(&mut self.r, &mut buf, &self.limit) {
+            Ok(0) => None,
+            Ok(_) => {
+                if buf.last() == Some(&b'\n') {
+                    buf.pop();
+                    if buf.last() == Some(&b'\r') {
+                        buf.pop();
+                    }
+                }
+                Some(String::from_utf8(buf).map_err(|_| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!(
+                            "a line of {} that is not UTF-8 text: {}",
+                            self.limit.kind, self.limit.fix
+                        ),
+                    )
+                }))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
+/// Read a whole text file of the kind `limit` names: a regular file (a
+/// folder, FIFO, device or socket is an error saying so, checked before it
+/// is opened, so that a FIFO does not block), at most `limit.bytes` long,
+/// UTF-8. Errors are [`std::io::Error`]s whose text names the limit and the
+/// fix (callers attach the path).
+pub fn read_text_limited(path: &std::path::Path, limit: &FileLimit) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    let not_file = if meta.is_dir() {
+        Some("a folder")
+    } else if !meta.is_file() {
+        Some("not a regular file (a FIFO, device or socket)")
+    } else {
+        None
+    };
+    if let Some(what) = not_file {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("is {what}, not {}: {}", limit.kind, limit.fix),
+        ));
+    }
+    let mut out = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit.bytes as u64 + 1)
+        .read_to_end(&mut out)?;
+    if out.len() > limit.bytes {
+        return Err(Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "larger than {} MiB, the limit for {}: {}",
+                limit.mib(),
+                limit.kind,
+                limit.fix
+            ),
+        ));
+    }
+    String::from_utf8(out).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!(
+                "not UTF-8 text (byte {} is not valid UTF-8), so not {}: {}",
+                e.utf8_error().valid_up_to() + 1,
+                limit.kind,
+                limit.fix
+            ),
+        )
+    })
 }
 
 /// The error of [`read_line_bounded`] at line `line` of `path`: a too-long

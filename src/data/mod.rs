@@ -9,6 +9,7 @@
 //! - [`registry`]: named datasets (`registry.toml`), the data directory,
 //!   checksum verification and availability status.
 //! - [`fetch`]: verified, atomic downloads of registry datasets.
+//! - [`verified`]: registry files checked against their sha256 on first use (cached).
 //! - [`synthetic`]: seeded generators (names always contain "synthetic").
 //! - [`spec`]: the config-facing [`DatasetSpec`] tying it all together.
 //! - [`error`]: the single error type [`DataError`].
@@ -29,6 +30,7 @@ pub mod status;
 pub mod synthetic;
 pub mod transform;
 pub mod uci;
+pub mod verified;
 
 pub use data_dir::DataDir;
 pub use error::DataError;

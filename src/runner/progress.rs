@@ -54,11 +54,11 @@ impl Progress {
     /// only) is the least time between two lines; `CVBENCH_PROGRESS_SECS`
     /// overrides it.
     pub fn new(mode: ProgressMode, prefix: &str, total: u64) -> Progress {
-        let interval = std::env::var("CVBENCH_PROGRESS_SECS")
+        // A bad value is refused before the run starts (`config::env::check`).
+        let interval = crate::config::env::progress_interval()
             .ok()
-            .and_then(|v| v.parse::<f64>().ok())
-            .filter(|v| v.is_finite() && *v >= 0.0)
-            .map_or(LINE_INTERVAL, Duration::from_secs_f64);
+            .flatten()
+            .unwrap_or(LINE_INTERVAL);
         let terminal = std::io::stderr().is_terminal();
         match mode {
             ProgressMode::Quiet => Progress {

@@ -3,6 +3,8 @@
 //! array (`--dependency=afterok`), and a `submit.sh` tying them together; and
 //! submit them with `sbatch --parsable` when asked.
 
+pub mod values;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -67,8 +69,9 @@ pub fn script_value<'a>(
 impl SlurmOptions {
     /// Check the options against a plan of `cells` cells before anything is
     /// written: at least one task and no more tasks than cells (a task with
-    /// no cell would only queue), `--cpus` at least 1, and the `#SBATCH`
-    /// values ([`script_value`]).
+    /// no cell would only queue), `--cpus` in 1..=[`values::MAX_CPUS`], and
+    /// the `#SBATCH` values ([`script_value`], then the format SLURM accepts:
+    /// [`values`]).
     pub fn check(&self, cells: usize) -> Result<(), SlurmError> {
         let count = |what: &str, value: usize, problem: String, fix: String| SlurmError::Value {
             what: what.to_string(),
@@ -84,21 +87,23 @@ impl SlurmOptions {
                 format!("use --tasks between 1 and {cells}"),
             ));
         }
-        if self.cpus == Some(0) {
-            return Err(count(
-                "--cpus",
-                0,
-                "is 0".into(),
-                "use --cpus 1 or more".into(),
-            ));
+        if let Some(c) = self.cpus {
+            values::cpus(c).map_err(|r| count("--cpus", c, r.problem, r.fix))?;
         }
-        for (what, v) in [
-            ("--partition", &self.partition),
-            ("--time", &self.time),
-            ("--mem", &self.mem),
-        ] {
+        let formats: [(&str, &Option<String>, values::Format); 3] = [
+            ("--partition", &self.partition, values::partition),
+            ("--time", &self.time, values::time),
+            ("--mem", &self.mem, values::mem),
+        ];
+        for (what, v, format) in formats {
             if let Some(v) = v {
                 script_value(what, v, true)?;
+                format(v).map_err(|r| SlurmError::Value {
+                    what: what.to_string(),
+                    value: v.clone(),
+                    problem: r.problem,
+                    fix: r.fix,
+                })?;
             }
         }
         Ok(())

@@ -216,10 +216,11 @@ fn abandoned(path: &Path, here: &str) -> Option<String> {
 }
 
 fn lock_timeout() -> Duration {
-    std::env::var("CVBENCH_LOCK_TIMEOUT_S")
+    // A bad value is refused before the run starts (`config::env::check`).
+    crate::config::env::lock_timeout()
         .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .map_or(LOCK_TIMEOUT, Duration::from_secs)
+        .flatten()
+        .unwrap_or(LOCK_TIMEOUT)
 }
 
 impl AssemblyLock {

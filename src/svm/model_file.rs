@@ -167,7 +167,8 @@ struct Header {
 /// [`read_model`] from any reader; `path` names the file in errors.
 pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFileError> {
     let mut h = Header::default();
-    let mut lines = r.lines().enumerate();
+    let mut lines =
+        crate::data::limits::lines_limited(r, crate::data::limits::MODEL_LINE).enumerate();
     let mut in_sv = false;
     for (i, line) in lines.by_ref() {
         let line_no = i + 1;

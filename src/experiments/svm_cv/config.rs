@@ -254,8 +254,7 @@ pub struct SvmCvConfig {
     pub first_rounds: Option<Spanned<usize>>,
 }
 
-/// Most threads a cell may ask for.
-pub const MAX_CELL_THREADS: usize = 256;
+pub use crate::config::MAX_CELL_THREADS;
 
 impl SvmCvConfig {
     /// The configured `(cache, threads)` variants of our solver's cells, or
@@ -295,14 +294,7 @@ impl SvmCvConfig {
             Some(list) => {
                 cfg.non_empty("threads", list)?;
                 for t in list.get_ref() {
-                    let v = *t.get_ref();
-                    if v == 0 || v > MAX_CELL_THREADS {
-                        return Err(cfg.invalid(
-                            t.span(),
-                            &format!("threads = {v} is out of range"),
-                            &format!("use 1 to {MAX_CELL_THREADS}"),
-                        ));
-                    }
+                    let v = cfg.threads("threads", t)?;
                     if threads.contains(&v) {
                         return Err(cfg.invalid(
                             t.span(),

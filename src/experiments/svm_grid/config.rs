@@ -3,6 +3,7 @@
 
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::DatasetSpec;
+use crate::svm::grid::range::{EXPONENTS, MAX_POINTS};
 use crate::svm::grid::{Axis, Grid, Reuse};
 use serde::Deserialize;
 use toml::Spanned;
@@ -85,9 +86,10 @@ pub struct SvmGridConfig {
     /// Memory budget of the gamma blocks in MB (default 2048).
     #[serde(default)]
     pub memory_mb: Option<f64>,
-    /// Threads of the `threads` reuse (default: all cores).
+    /// Threads of the `threads` reuse (default: all cores; 1 to
+    /// [`MAX_CELL_THREADS`](crate::config::MAX_CELL_THREADS)).
     #[serde(default)]
-    pub threads: Option<usize>,
+    pub threads: Option<Spanned<usize>>,
     /// Scale every dataset to [-1, 1] with ranges learned on it (svm-scale),
     /// the test sets of `[[guide]]` with the training ranges.
     #[serde(default)]
@@ -137,7 +139,11 @@ impl SvmGridConfig {
                 cfg.invalid(
                     v.span(),
                     &e.to_string(),
-                    "use a non-zero step pointing from begin to end, at most 10,000 values",
+                    &format!(
+                        "give `{what} = [begin, end, step]` with exponents from {} to {}, a non-zero step pointing from begin to end, at most {MAX_POINTS} values",
+                        EXPONENTS.start(),
+                        EXPONENTS.end()
+                    ),
                 )
             })
         };
@@ -173,6 +179,14 @@ impl SvmGridConfig {
                 "rows_per_cell must be at least 1",
                 "leave it out (one cell per reuse level) or give a positive number of gamma rows",
             )),
+        }
+    }
+
+    /// The threads of the `threads` reuse, checked (default: all cores).
+    pub fn threads(&self, cfg: &ConfigFile) -> Result<usize, ConfigError> {
+        match &self.threads {
+            None => Ok(std::thread::available_parallelism().map_or(1, usize::from)),
+            Some(t) => cfg.threads("threads", t),
         }
     }
 

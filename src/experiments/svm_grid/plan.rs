@@ -91,10 +91,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
     let k = c.folds(cfg)?;
     let rows_per_cell = c.rows_per_cell(cfg)?;
     let repeats = check_repeats(cfg, &c.timing_repeats)?;
-    let threads = c
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
-        .max(1);
+    let threads = c.threads(cfg)?;
     let mut datasets = Vec::new();
     for spec in c.datasets.get_ref() {
         let raw = ctx.dataset(spec)?;

@@ -13,6 +13,12 @@ use super::GridError;
 /// The most points an axis or a whole grid may have.
 pub const MAX_POINTS: usize = 10_000;
 
+/// The exponents `x` allowed on an axis: `2^x` is then a finite number > 0
+/// in single precision, the precision in which `svm-train` (and the grid,
+/// unless `--exact-params`) reads C and gamma. `-log2c 2000,2001,1` would
+/// give C = infinity.
+pub const EXPONENTS: std::ops::RangeInclusive<f64> = -149.0..=127.0;
+
 /// One axis of the grid: `log2` values `begin, begin + step, ...` up to `end`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Axis {
@@ -51,8 +57,9 @@ impl Axis {
 
     /// Parse `begin,end,step` as given to `flag` (`-log2c` or `-log2g`);
     /// `Ok(None)` for `null`. The range is checked: three finite numbers, a
-    /// non-zero step pointing from `begin` to `end`, at most [`MAX_POINTS`]
-    /// values.
+    /// non-zero step pointing from `begin` to `end`, exponents within
+    /// [`EXPONENTS`], at most [`MAX_POINTS`] values. The one check of a
+    /// range, for `-log2c`/`-log2g` and the `svm_grid` config's keys alike.
     pub fn parse(flag: &str, text: &str) -> Result<Option<Axis>, GridError> {
         if text == "null" {
             return Ok(None);
@@ -120,6 +127,13 @@ impl Axis {
             if out.len() >= MAX_POINTS {
                 return Err(bad(format!(
                     "more than {MAX_POINTS} values on one axis: use a larger step"
+                )));
+            }
+            if !EXPONENTS.contains(&x) {
+                return Err(bad(format!(
+                    "2^{x} is not a finite number > 0 in single precision (as svm-train reads C and gamma): use exponents from {} to {}",
+                    EXPONENTS.start(),
+                    EXPONENTS.end()
                 )));
             }
             out.push(x);
@@ -285,6 +299,8 @@ mod tests {
             "0,1e9,1e-9",
             "0,100000,1",
             "1,2,nan",
+            "2000,2001,1",
+            "-150,0,1",
         ] {
             assert!(Axis::parse("-log2c", bad).is_err(), "{bad}");
         }
@@ -292,7 +308,7 @@ mod tests {
         let a = Axis::parse("-log2c", "1,2,0.5").unwrap().unwrap();
         assert_eq!(a.values().unwrap(), vec![1.0, 1.5, 2.0]);
         let big = Grid::new(
-            Axis::parse("-log2c", "0,199,1").unwrap(),
+            Axis::parse("-log2c", "-72,127,1").unwrap(),
             Axis::parse("-log2g", "0,99,1").unwrap(),
         );
         assert!(big.is_err());
