@@ -350,7 +350,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let ds = read_libsvm(&o.dataset, None)
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
     check_binary(&ds)?;
-    let default_gamma = if ds.d() > 0 { 1.0 / ds.d() as f64 } else { 0.0 };
+    let default_gamma = crate::svm::default_gamma(ds.d());
     let base = SvmParams {
         kernel: if o.kernel_type == 0 {
             KernelKind::Linear

@@ -26,6 +26,9 @@ use crate::svm::SvmParams;
 #[path = "svm_args.rs"]
 mod args;
 pub use args::{CvFlags, SvmArgs, SvmUsage};
+#[path = "svm_input.rs"]
+mod input;
+use input::Training;
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -117,9 +120,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
         KernelKind::Linear
     } else {
         KernelKind::Rbf {
-            gamma: args
-                .gamma
-                .unwrap_or_else(|| crate::svm::default_gamma(ds.d())),
+            gamma: crate::svm::gamma_or_default(args.gamma, ds.d()),
         }
     };
     let given = SvmParams {
@@ -145,7 +146,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
             .into());
         }
     }
-    if args.gamma.is_none() {
+    if crate::svm::is_default_gamma(args.gamma) {
         // svm-train computes the default 1/num_features in double.
         params.kernel = given.kernel;
     }
@@ -187,14 +188,11 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         ("--test", args.test.as_ref()),
     ] {
         if let Some(f) = f {
-            if !f.is_file() {
-                return Err(SvmUsage(format!(
-                    "{what} {}: no such file (give a LibSVM-format file; .xz, .bz2 and .gz are read too)",
-                    f.display()
-                ))
-                .into());
-            }
+            input::check_input_file(what, f)?;
         }
+    }
+    if args.peer {
+        input::check_peer_file(&args.datafile)?;
     }
     if args.folds.is_none() {
         check_model_path(&args.model_path())?;
@@ -204,13 +202,14 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         json: args.json,
         stats: args.stats,
     };
-    let ds = read_libsvm(&args.datafile, None)?;
+    let training = Training::read(&args.datafile)?;
+    let ds = &training.ds;
     // The test set is read before training.
     let test = match &args.test {
         Some(t) => Some(read_libsvm(t, None)?),
         None => None,
     };
-    let (given, params) = solver_params(args, &ds)?;
+    let (given, params) = solver_params(args, ds)?;
     let mut json = serde_json::json!({
         "command": "svm",
         "datafile": args.datafile.display().to_string(),
@@ -226,7 +225,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             let model_path = args.model_path();
             let rows: Vec<usize> = (0..ds.n()).collect();
             let t = std::time::Instant::now();
-            let trained = train(&ds, &rows, &params, None)?;
+            let trained = train(ds, &rows, &params, None)?;
             let secs = t.elapsed().as_secs_f64();
             if trained.single_class {
                 out.info("WARNING: training data in only one class. See README for details.");
@@ -267,27 +266,33 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             }
         }
         Some(k) => {
+            if k > ds.n() {
+                // svm_cross_validation's warning (LIBSVM 3.24's words), on stderr.
+                eprintln!("WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)");
+            }
             let folds = if args.cv.stratified {
                 if k >= ds.n() {
                     Folds::loocv(ds.n())
                 } else {
-                    Folds::stratified(&ds, k, args.cv.seed.unwrap_or(1))?
+                    Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
                 }
             } else {
-                Folds::libsvm(&ds, k)?
+                Folds::libsvm(ds, k)?
             };
             let (strategy, budget) = args.cv.strategy(args.cache_mb);
             crate::svm::strategy::check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
             let mut cv_params = params.clone();
             cv_params.cache_mb = budget;
-            let seeded = run_cv(
-                &ds,
-                &folds,
-                &cv_params,
-                &strategy,
-                args.cv.seed.unwrap_or(1),
-            )?;
+            let seeded = run_cv(ds, &folds, &cv_params, &strategy, args.cv.seed.unwrap_or(1))?;
             let res = &seeded.cv;
+            // Correct where the prediction equals the label as written.
+            let correct = if training.written_y.is_some() {
+                let y = training.written_y();
+                (0..ds.n()).filter(|&i| res.predictions[i] == y[i]).count()
+            } else {
+                res.correct
+            };
+            let accuracy_pct = 100.0 * correct as f64 / ds.n() as f64;
             for r in &res.rounds {
                 if r.single_class {
                     out.info("WARNING: training data in only one class. See README for details.");
@@ -336,13 +341,13 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 "cache_mb": jnum(budget),
                 "threads": strategy.threads,
             });
-            json["cv_accuracy_pct"] = jnum(res.accuracy_pct);
-            json["correct"] = res.correct.into();
+            json["cv_accuracy_pct"] = jnum(accuracy_pct);
+            json["correct"] = correct.into();
             json["iterations"] = seeded.total_iterations().into();
             json["seconds"] = jnum(res.wall_s);
             Some(format!(
                 "Cross Validation Accuracy = {}%",
-                fmt_g(res.accuracy_pct)
+                fmt_g(accuracy_pct)
             ))
         }
     };
@@ -383,9 +388,15 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     } else {
         None
     };
+    // svm-train's own default gamma (1/num_features in double, from the
+    // same file): `-g 0`, as a run without -g.
+    let mut given = given.clone();
+    if crate::svm::is_default_gamma(args.gamma) && args.kernel_type != "0" {
+        given.kernel = KernelKind::Rbf { gamma: 0.0 };
+    }
     let outcome = peer::run_svm_train(
         &plain,
-        given,
+        &given,
         args.folds,
         model_tmp.as_ref().map(|t| t.path()),
     )?;

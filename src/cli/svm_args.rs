@@ -131,7 +131,7 @@ pub struct SvmArgs {
     /// Cost C (`svm-train -c`).
     #[arg(short = 'c', default_value_t = 1.0, allow_negative_numbers = true)]
     pub c: f64,
-    /// RBF gamma (default 1/num_features, as `svm-train`).
+    /// RBF gamma (default 1/num_features, as `svm-train`; 0 means the default too).
     #[arg(short = 'g', allow_negative_numbers = true)]
     pub gamma: Option<f64>,
     /// Stopping tolerance (`svm-train -e`).

@@ -55,14 +55,23 @@ pub fn read_libsvm_from(
             Some(p) => &buf[..p],
             None => &buf[..],
         };
+        if content.starts_with(BOM) {
+            return Err(err(
+                "found a UTF-8 byte-order mark (\\u{feff}) before the label: save the file without a BOM (svm-train refuses it too: \"Wrong input format\")".into(),
+            ));
+        }
         let text = std::str::from_utf8(content)
             .map_err(|_| err("expected ASCII/UTF-8 text, found invalid bytes".into()))?;
         let mut tokens = text.split_ascii_whitespace();
         let Some(label_tok) = tokens.next() else {
             continue; // blank or comment-only line
         };
-        let label = parse_finite(label_tok)
-            .ok_or_else(|| err(format!("expected a numeric label, found `{label_tok}`")))?;
+        let label = parse_finite(label_tok).ok_or_else(|| {
+            err(format!(
+                "expected a numeric label, found `{}`",
+                label_tok.escape_debug()
+            ))
+        })?;
         let mut prev = 0usize;
         for tok in tokens {
             let Some((idx_s, val_s)) = tok.split_once(':') else {
@@ -193,6 +202,9 @@ fn write_f64(w: &mut impl Write, v: f64) -> std::io::Result<()> {
     }
 }
 
+/// The UTF-8 byte-order mark, which some editors put at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Parse a finite f64 (rejects `nan`, `inf`).
 fn parse_finite(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|v| v.is_finite())
@@ -273,6 +285,9 @@ mod tests {
             ("1 qid:x 1:1\n", 1, "qid"),
             ("+1 4294967295:1\n-1 1:1\n", 1, "too large"),
             ("1 134217729:1\n", 1, "too large"),
+            // Issue 40: a BOM is named, escaped, not shown invisibly.
+            ("\u{feff}+1 1:1\n", 1, "byte-order mark (\\u{feff})"),
+            ("1 1:1\n\u{200b}1 1:1\n", 2, "found `\\u{200b}1`"),
         ];
         for (text, line, what) in cases {
             let err = parse(text, None).unwrap_err();

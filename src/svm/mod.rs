@@ -63,7 +63,9 @@ pub use cv::{cross_validate, seeded_cross_validate, CvOptions, CvResult, CvRound
 pub use error::SvmError;
 pub use folds::{Folds, GlibcRand};
 pub use kernel::{KernelData, KernelKind};
-pub use params::{default_gamma, fmt_param, CheckedParams, SvmParams};
+pub use params::{
+    default_gamma, fmt_param, gamma_or_default, is_default_gamma, CheckedParams, SvmParams,
+};
 pub use seeded_cv::{run_cv, run_cv_first_rounds, SeededCvResult, SeededOptions};
 pub use smo::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};

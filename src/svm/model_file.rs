@@ -59,19 +59,37 @@ fn num(x: f64) -> String {
     }
 }
 
-/// A label as LIBSVM stores it (an integer).
-fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
-    if v.fract() == 0.0 && v.abs() <= f64::from(i32::MAX) {
-        Ok(format!("{}", v as i64))
+/// The class `svm-train` puts a label in, and the label its model stores and
+/// predicts: `(int)label` as C converts a double on x86-64 (truncated toward
+/// zero; a value outside the `int` range, which C leaves undefined, becomes
+/// `INT_MIN`, as `cvttsd2si` gives). LIBSVM's `svm_group_classes` groups the
+/// classes by this value.
+pub fn libsvm_class_label(y: f64) -> i32 {
+    let t = y.trunc();
+    if t >= f64::from(i32::MIN) && t <= f64::from(i32::MAX) {
+        t as i32
     } else {
-        Err(ModelFileError::Unwritable {
-            path: path.to_path_buf(),
-            msg: format!(
-                "label {} is not an integer, and LIBSVM's model format stores labels as integers",
-                num(v)
-            ),
-        })
+        i32::MIN
     }
+}
+
+/// A label as LIBSVM stores it (a C `int`).
+fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
+    if f64::from(libsvm_class_label(v)) == v {
+        return Ok(format!("{}", libsvm_class_label(v)));
+    }
+    let what = if v.fract() != 0.0 {
+        "is not an integer"
+    } else {
+        "is outside the C int range (-2147483648 to 2147483647)"
+    };
+    Err(ModelFileError::Unwritable {
+        path: path.to_path_buf(),
+        msg: format!(
+            "label {} {what}, and LIBSVM's model format stores labels as C ints: train on labels cast as svm-train casts them (`cvbench svm` does)",
+            num(v)
+        ),
+    })
 }
 
 /// The non-zero entries of a row as (0-based index, value).
@@ -453,5 +471,27 @@ mod tests {
         };
         let e = model_text(&m, p).unwrap_err().to_string();
         assert!(e.contains("label 0.5 is not an integer"), "{e}");
+        // Issue 40: a whole number outside the int range is named as such.
+        let big = SvmModel {
+            labels: vec![3e9, 1.0],
+            ..m
+        };
+        let e = model_text(&big, p).unwrap_err().to_string();
+        assert!(
+            e.contains("label 3000000000 is outside the C int range"),
+            "{e}"
+        );
+        assert!(!e.contains("not an integer"), "{e}");
+    }
+
+    #[test]
+    fn class_labels_are_cast_as_svm_train_casts_them() {
+        assert_eq!(libsvm_class_label(1.5), 1);
+        assert_eq!(libsvm_class_label(-1.5), -1);
+        assert_eq!(libsvm_class_label(-7.0), -7);
+        assert_eq!(libsvm_class_label(3e9), i32::MIN);
+        assert_eq!(libsvm_class_label(-3e9), i32::MIN);
+        assert_eq!(libsvm_class_label(-2147483648.0), i32::MIN);
+        assert_eq!(libsvm_class_label(2147483647.9), i32::MAX);
     }
 }

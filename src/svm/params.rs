@@ -5,7 +5,9 @@ use super::kernel::KernelKind;
 use super::SvmError;
 
 /// `svm-train`'s default RBF gamma for data with `num_features` features:
-/// `1 / num_features` (0 for data without features).
+/// `1 / num_features` (0 for data without features). The one place the
+/// default is computed: every entry point resolves a gamma through
+/// [`gamma_or_default`].
 pub fn default_gamma(num_features: usize) -> f64 {
     if num_features > 0 {
         1.0 / num_features as f64
@@ -14,9 +16,28 @@ pub fn default_gamma(num_features: usize) -> f64 {
     }
 }
 
+/// Whether a gamma as given asks for `svm-train`'s default: none given, or 0
+/// (`svm-train` starts from `gamma = 0` and replaces a 0, `-g 0` included,
+/// by `1/num_features` after reading the data).
+pub fn is_default_gamma(given: Option<f64>) -> bool {
+    given.is_none_or(|g| g == 0.0)
+}
+
+/// The RBF gamma `svm-train` uses for `given` (a `-g` option, a config's
+/// `gamma`) on data with `num_features` features: the value itself, or
+/// [`default_gamma`] where [`is_default_gamma`].
+pub fn gamma_or_default(given: Option<f64>, num_features: usize) -> f64 {
+    match given {
+        Some(g) if !is_default_gamma(given) => g,
+        _ => default_gamma(num_features),
+    }
+}
+
 /// Parameters of one C-SVC solve. Defaults are `svm-train`'s, except that
 /// the RBF `gamma` has no dataset-independent default (`svm-train` uses
-/// `1/num_features`; see [`SvmParams::libsvm_defaults`]).
+/// `1/num_features`; see [`SvmParams::libsvm_defaults`]); a `gamma` here is
+/// the one the kernel uses (a 0 given by a user is resolved by
+/// [`gamma_or_default`] before it gets here).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SvmParams {
     /// The kernel.
@@ -160,5 +181,16 @@ mod tests {
         assert!(p.with_cache_mb(f64::NAN).is_err());
         assert!(SvmParams::rbf(-1.0, 0.5).check().is_err());
         assert!(SvmParams::rbf(1.0, f64::INFINITY).check().is_err());
+    }
+
+    #[test]
+    fn gamma_zero_is_svm_trains_default() {
+        assert_eq!(gamma_or_default(Some(0.0), 13), 1.0 / 13.0);
+        assert_eq!(gamma_or_default(Some(-0.0), 4), 0.25);
+        assert_eq!(gamma_or_default(None, 4), 0.25);
+        assert_eq!(gamma_or_default(Some(0.5), 4), 0.5);
+        assert_eq!(gamma_or_default(Some(0.0), 0), 0.0);
+        assert!(is_default_gamma(None) && is_default_gamma(Some(0.0)));
+        assert!(!is_default_gamma(Some(1e-30)));
     }
 }

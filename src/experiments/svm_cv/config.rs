@@ -144,7 +144,8 @@ pub struct Setting {
     pub label: String,
     /// Box constraint C (default 1).
     pub c: Option<f64>,
-    /// RBF gamma (default 1 / number of features).
+    /// RBF gamma (default 1 / number of features; 0 means the default, as
+    /// `svm-train -g 0`).
     pub gamma: Option<f64>,
     /// Linear kernel instead of RBF.
     #[serde(default)]
@@ -166,7 +167,7 @@ impl Setting {
         } else {
             SvmParams::rbf(
                 self.c.unwrap_or(1.0),
-                self.gamma.unwrap_or_else(|| crate::svm::default_gamma(d)),
+                crate::svm::gamma_or_default(self.gamma, d),
             )
         };
         if let Some(e) = self.eps {
@@ -415,7 +416,7 @@ impl SvmCvConfig {
             return Ok(());
         }
         for s in self.settings.get_ref() {
-            if s.get_ref().gamma.is_none()
+            if crate::svm::is_default_gamma(s.get_ref().gamma)
                 && !s.get_ref().linear
                 && dims.iter().any(|&d| d != dims[0])
             {

@@ -29,6 +29,7 @@ mod scorecard_rules;
 mod seeded;
 mod seeding_render;
 mod variants;
+mod vs_libsvm;
 
 pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 

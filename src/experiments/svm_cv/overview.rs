@@ -4,8 +4,10 @@
 //! `svm-train -v k`.
 
 use super::markdown::cells;
-use super::rows::{by_run, check_groups, k_num, peer_comparison, v_checks, write_rows};
-use super::rows::{CheckRow, SvmRow, VRow};
+use super::rows::{by_run, k_num, v_checks, write_rows};
+use super::rows::{SvmRow, VRow};
+use super::vs_libsvm::CheckRow;
+use super::vs_libsvm::{check_groups, peer_comparison};
 use crate::experiments::ExperimentError;
 use crate::results::md_table::MdTable;
 use std::fmt::Write as _;

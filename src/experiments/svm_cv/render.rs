@@ -5,9 +5,10 @@
 
 use super::config::{num, num_at, pub_row, Published, SvmCvConfig};
 use super::markdown::{cells, link_figure};
-use super::rows::{by_run, check_groups, k_num, peer_comparison, v_checks, write_rows};
+use super::rows::{by_run, k_num, v_checks, write_rows};
 use super::rows::{RunKey, SummaryRow, SvmRow};
 use super::seeded::first_rounds_of;
+use super::vs_libsvm::{check_groups, peer_comparison};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -285,7 +286,13 @@ pub(super) fn render(
         files.extend(write_rows(&cmp, dir, "vs_libsvm")?);
         let groups = check_groups(&cmp);
         let pass = groups.iter().filter(|r| r.checks == "pass").count();
-        let _ = writeln!(md, "Our SMO against LIBSVM `svm-train` on the same training folds: {pass} of {} (dataset, setting, k) groups pass every per-fold check (rows in the table of every run above; per-fold rows in `{run}/vs_libsvm.csv`).\n", groups.len());
+        let one = cmp.iter().filter(|r| r.one_class).count();
+        let one = if one > 0 {
+            format!(" {one} fold(s) had one class in their training rows, LIBSVM's degenerate case (no solve on either side, objective 0, the model predicts that class; `one_class` in the table), compared as such.")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(md, "Our SMO against LIBSVM `svm-train` on the same training folds: {pass} of {} (dataset, setting, k) groups pass every per-fold check (rows in the table of every run above; per-fold rows in `{run}/vs_libsvm.csv`).{one}\n", groups.len());
     }
     let v = v_checks(&runs);
     if !v.is_empty() {

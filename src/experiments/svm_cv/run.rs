@@ -4,7 +4,9 @@
 use super::config::Method;
 use super::plan::SvmPlan;
 use super::rows::SvmRow;
-use super::seeded::{estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail};
+use super::seeded::{
+    estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail, ROLE_ONE_CLASS,
+};
 use crate::data::Dataset;
 use crate::experiments::timing::{timed, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
@@ -223,11 +225,19 @@ impl CellRun<'_> {
             let correct = f.predict.as_ref().map_or(0, |p| p.correct);
             total_correct += correct;
             let sizes = [train.len(), test.len(), correct];
+            let one_class = train
+                .iter()
+                .all(|&r| Some(&self.data.y[r]) == train.first().map(|&t| &self.data.y[t]));
+            let role = if one_class { ROLE_ONE_CLASS } else { "round" };
             let mut row = trained(
-                fold_row(&base, h as i64, sizes, peer_tail("round")),
+                fold_row(&base, h as i64, sizes, peer_tail(role)),
                 &f.train,
                 false,
             );
+            if one_class && f.train.obj.is_empty() {
+                // svm-train solved nothing: its model's alphas are all 0.
+                row.objective = Some(0.0);
+            }
             row.predict_s = Some(f.predict.map_or(0.0, |p| p.wall_s));
             rows.push(row);
         }

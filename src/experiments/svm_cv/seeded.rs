@@ -127,16 +127,26 @@ pub(super) fn wrong_rows(data: &Dataset, folds: &Folds, res: &CvResult, r: &CvRo
         .join(" ")
 }
 
-/// A round row's role: `round`, or [`ROLE_ROUND_AGAIN`] where the
-/// warm-started solve was degenerate and the round was solved again from
-/// zero ([`CvRound::cold_resolve`]).
+/// A round row's role: `round`, [`ROLE_ONE_CLASS`] where the training rows
+/// held one class, or [`ROLE_ROUND_AGAIN`] where the warm-started solve was
+/// degenerate and the round was solved again from zero
+/// ([`CvRound::cold_resolve`]).
 fn round_role(r: &CvRound) -> &'static str {
-    if r.cold_resolve {
+    if r.single_class {
+        ROLE_ONE_CLASS
+    } else if r.cold_resolve {
         ROLE_ROUND_AGAIN
     } else {
         "round"
     }
 }
+
+/// The role of a round whose training rows hold one class: LIBSVM's
+/// degenerate case (`svm_train` with one class), which solves nothing and
+/// gives a model predicting that class (objective 0, no support vectors),
+/// ours and `svm-train`'s alike.
+pub const ROLE_ONE_CLASS: &str =
+    "round, one class in the training fold (LIBSVM's degenerate case: no solve, objective 0, the model predicts that class)";
 
 /// The role of a round solved again from zero (see [`round_role`]).
 pub const ROLE_ROUND_AGAIN: &str = "round, solved again from zero";

@@ -33,11 +33,7 @@ pub(super) fn default_gamma(ds: &Dataset) -> f64 {
         };
         max = max.max(hi);
     }
-    if max == 0 {
-        0.0
-    } else {
-        1.0 / max as f64
-    }
+    crate::svm::default_gamma(max)
 }
 
 /// `(C, gamma)` of a point as `svm-train` reads them (single precision; the

@@ -1,0 +1,150 @@
+//! What `cvbench svm` reads, as `svm-train` reads it: the training and test
+//! files (a file, a pipe or a device; a folder or a missing path is refused
+//! naming it; `--peer` needs a regular file), and the training labels
+//! grouped into classes by `(int)label`
+//! (LIBSVM's `svm_group_classes`), with one warning where that cast changes
+//! a label.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::SvmUsage;
+use crate::data::{read_libsvm, Dataset};
+use crate::svm::model_file::libsvm_class_label;
+
+/// Refuse a training or test file that cannot be read as one: a missing
+/// path or a folder. A pipe or a device is read, as `svm-train` reads it.
+pub fn check_input_file(what: &str, f: &Path) -> Result<(), SvmUsage> {
+    let fix = "give a LibSVM-format file; .xz, .bz2 and .gz are read too";
+    match std::fs::metadata(f) {
+        Ok(m) if m.is_dir() => Err(SvmUsage(format!(
+            "{what} {} is a folder, not a file: {fix}",
+            f.display()
+        ))),
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(SvmUsage(format!(
+            "{what} {}: no such file ({fix})",
+            f.display()
+        ))),
+        Err(e) => Err(SvmUsage(format!(
+            "{what} {}: cannot be read ({e}): {fix}",
+            f.display()
+        ))),
+    }
+}
+
+/// The training data of `cvbench svm`.
+pub struct Training {
+    /// The data with every label as `svm-train` groups it (`(int)label`).
+    pub ds: Dataset,
+    /// The labels as written, where the cast changed one of them: a
+    /// prediction is correct only when it equals the label as written (as
+    /// `svm-train -v` and `svm-predict` count).
+    pub written_y: Option<Vec<f64>>,
+}
+
+impl Training {
+    /// Read the training file (a pipe or a device too, streamed line by
+    /// line within the line-length limit) and cast its labels as
+    /// `svm-train` does, warning once on stderr where that changes a label.
+    /// More than two classes are refused, naming the file and the labels
+    /// (multi-class is not implemented yet).
+    pub fn read(path: &Path) -> anyhow::Result<Training> {
+        let mut ds = read_libsvm(path, None)?;
+        let cast: Vec<f64> =
+            ds.y.iter()
+                .map(|&v| f64::from(libsvm_class_label(v)))
+                .collect();
+        let written_y = (cast != ds.y).then(|| {
+            eprintln!("{}", cast_warning(path, &ds.y));
+            std::mem::replace(&mut ds.y, cast)
+        });
+        check_binary(path, &ds.y)?;
+        Ok(Training { ds, written_y })
+    }
+
+    /// The labels as written (what predictions are counted against).
+    pub fn written_y(&self) -> &[f64] {
+        self.written_y.as_deref().unwrap_or(&self.ds.y)
+    }
+}
+
+/// `--peer` runs `svm-train` on the training file, which it reads twice
+/// (once to count, once to parse): a pipe, whose content cvbench has read,
+/// cannot be read again, so `--peer` needs a regular file.
+pub fn check_peer_file(f: &Path) -> Result<(), SvmUsage> {
+    if std::fs::metadata(f).is_ok_and(|m| m.is_file()) {
+        return Ok(());
+    }
+    Err(SvmUsage(format!(
+        "--peer: training file {} is not a regular file (a pipe or a device): svm-train reads its file twice, which a pipe does not allow: save the data to a file, or drop --peer",
+        f.display()
+    )))
+}
+
+/// The one warning about labels that are not `int` values: the labels the
+/// cast changes (up to three) and what they become.
+fn cast_warning(path: &Path, y: &[f64]) -> String {
+    let mut changed: Vec<f64> = Vec::new();
+    for &v in y {
+        if f64::from(libsvm_class_label(v)) != v && !changed.contains(&v) {
+            changed.push(v);
+        }
+    }
+    let shown: Vec<String> = changed
+        .iter()
+        .take(3)
+        .map(|&v| format!("{} -> {}", crate::svm::fmt_param(v), libsvm_class_label(v)))
+        .collect();
+    let more = if changed.len() > 3 {
+        format!(" and {} more", changed.len() - 3)
+    } else {
+        String::new()
+    };
+    format!(
+        "WARNING: {}: labels that are not C ints ({}{more}); as svm-train, cvbench groups classes by (int)label (a value outside the int range becomes -2147483648) and counts a prediction correct only when it equals the label as written: relabel the data with integers to avoid this",
+        path.display(),
+        shown.join(", ")
+    )
+}
+
+/// Refuse data with more than two classes, naming the file and its labels.
+fn check_binary(path: &Path, y: &[f64]) -> Result<(), SvmUsage> {
+    let labels: BTreeSet<i64> = y.iter().map(|&v| v as i64).collect();
+    if labels.len() <= 2 {
+        return Ok(());
+    }
+    let shown: Vec<String> = labels.iter().take(10).map(|l| l.to_string()).collect();
+    let more = if labels.len() > 10 { ", ..." } else { "" };
+    Err(SvmUsage(format!(
+        "{}: {} classes (labels {}{more}): cvbench svm trains binary C-SVC only, multi-class is not yet supported: give a file with two classes (e.g. one class against the rest)",
+        path.display(),
+        labels.len(),
+        shown.join(", ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cast_warning_names_each_changed_label_once() {
+        let w = cast_warning(Path::new("d.txt"), &[1.5, 1.5, -7.0, 3e9]);
+        assert!(w.contains("d.txt"), "{w}");
+        assert!(w.contains("1.5 -> 1"), "{w}");
+        assert!(w.contains("3000000000 -> -2147483648"), "{w}");
+        assert!(!w.contains("-7 ->"), "{w}");
+        assert_eq!(w.matches("1.5 ->").count(), 1, "{w}");
+    }
+
+    #[test]
+    fn more_than_two_classes_name_the_file_and_labels() {
+        let e = check_binary(Path::new("m.txt"), &[1.0, 2.0, 3.0, 1.0])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("m.txt") && e.contains("labels 1, 2, 3"), "{e}");
+        assert!(e.contains("not yet supported"), "{e}");
+        assert!(check_binary(Path::new("b"), &[1.0, -1.0, 1.0]).is_ok());
+    }
+}
