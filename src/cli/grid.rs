@@ -394,10 +394,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
                 };
             }
         }
-        let gamma = match params.kernel {
-            KernelKind::Rbf { gamma } => gamma,
-            KernelKind::Linear => 0.0,
-        };
+        let gamma = params.kernel.gamma().unwrap_or(0.0);
         values.push((params.c, gamma));
     }
     let mut base_parsed = if o.exact_params {
