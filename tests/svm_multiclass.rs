@@ -263,3 +263,107 @@ fn bad_kernel_options_and_weights_are_refused_with_exit_2() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
     }
 }
+
+/// A five-class problem in three features, uneven class sizes.
+fn blobs() -> cvbench::data::Dataset {
+    let mut rows = Vec::new();
+    let mut y = Vec::new();
+    let mut t = 0.61f64;
+    let mut next = || {
+        t = (t * 991.0 + 0.317).fract();
+        t - 0.5
+    };
+    for i in 0..150 {
+        let c = [3, 1, 4, 1, 5, 9, 2, 6][i % 8] % 5;
+        let centre = f64::from(c as u8);
+        rows.push(vec![
+            centre * 0.4 + next(),
+            (centre * 1.3).sin() + next(),
+            next(),
+        ]);
+        y.push([2.0, -1.0, 8.0, 0.0, 5.0][c]);
+    }
+    cvbench::data::Dataset::from_dense_rows("synthetic-blobs5", &rows, y)
+}
+
+#[test]
+fn cache_and_threads_change_no_number_and_sharing_saves_kernel_evaluations() {
+    use cvbench::svm::multiclass::{cross_validate_ovo, OvoCvOptions};
+    use cvbench::svm::{CacheMode, Folds, SvmParams};
+    let ds = blobs();
+    let folds = Folds::libsvm(&ds, 5).unwrap();
+    let params = SvmParams::rbf(4.0, 0.5);
+    let run = |cache, threads| {
+        cross_validate_ovo(&ds, &folds, &params, &[], OvoCvOptions { cache, threads }).unwrap()
+    };
+    let base = run(CacheMode::PerSolve, 1);
+    assert_eq!(base.folds[0].labels.len(), 5);
+    let numbers = |r: &cvbench::svm::multiclass::OvoCvResult| {
+        let pairs: Vec<(u64, u64, u64)> = r
+            .folds
+            .iter()
+            .flat_map(|f| &f.pairs)
+            .map(|p| {
+                (
+                    p.stats.iterations,
+                    p.stats.objective.to_bits(),
+                    p.stats.rho.to_bits(),
+                )
+            })
+            .collect();
+        let pred: Vec<u64> = r.predictions.iter().map(|p| p.to_bits()).collect();
+        (pairs, pred, r.correct)
+    };
+    for (cache, threads) in [
+        (CacheMode::PerSolve, 2),
+        (CacheMode::Shared, 1),
+        (CacheMode::Shared, 3),
+    ] {
+        let r = run(cache, threads);
+        assert_eq!(numbers(&r), numbers(&base), "{cache:?}, {threads} threads");
+        if cache == CacheMode::Shared {
+            assert!(
+                r.kernel_evals < base.kernel_evals,
+                "shared: {} kernel evaluations, per solve {}",
+                r.kernel_evals,
+                base.kernel_evals
+            );
+        }
+    }
+}
+
+#[test]
+fn grid_on_multiclass_data_prints_svm_grid_s_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(f) = data_file("glass.scale", dir.path(), 1) else {
+        return;
+    };
+    let Some(grid) = ["/usr/bin/svm-grid", "svm-grid"]
+        .into_iter()
+        .find(|p| Command::new(p).arg("-h").output().is_ok())
+    else {
+        println!("SKIPPED: svm-grid not found");
+        return;
+    };
+    let file = f.file_name().unwrap().to_str().unwrap();
+    let train = peer::find_program("svm-train").unwrap();
+    let opts = [
+        "-log2c", "-1,3,2", "-log2g", "-3,1,2", "-v", "4", "-gnuplot", "null", "-out", "null",
+    ];
+    let mut theirs_args: Vec<&str> = vec!["-svmtrain", train.to_str().unwrap()];
+    theirs_args.extend(opts);
+    theirs_args.push(file);
+    let theirs = run(grid, &theirs_args, dir.path());
+    assert!(theirs.status.success(), "{}", text(&theirs.stderr));
+    let mut ours_args = vec!["grid"];
+    ours_args.extend(opts);
+    ours_args.push(file);
+    let ours = run(env!("CARGO_BIN_EXE_cvbench"), &ours_args, dir.path());
+    assert!(ours.status.success(), "{}", text(&ours.stderr));
+    let (mut o, mut t) = (lines(&ours), lines(&theirs));
+    // The final `C gamma rate` line, then every point's line in any order.
+    assert_eq!(o.pop(), t.pop(), "final line");
+    o.sort();
+    t.sort();
+    assert_eq!(o, t);
+}

@@ -126,20 +126,6 @@ pub fn weights_as_parsed(weights: &[ClassWeight], exact: bool) -> Vec<ClassWeigh
         .collect()
 }
 
-/// Whether `ds` has more than two distinct labels.
-pub fn is_multiclass(ds: &Dataset) -> bool {
-    let mut seen: Vec<f64> = Vec::with_capacity(3);
-    for &v in &ds.y {
-        if !seen.contains(&v) {
-            seen.push(v);
-            if seen.len() > 2 {
-                return true;
-            }
-        }
-    }
-    false
-}
-
 impl Out {
     /// `svm-train`'s warning of each gradient reconstruction with few free
     /// variables (printed during the solve).

@@ -129,16 +129,39 @@ fn run(
     };
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| {
-        let sh = SharedKernelCache::new(ds.n(), mb);
-        // Whole columns pay off when the cache keeps them all: each serves
-        // every pair and fold that holds its row.
-        let all_fit = sh.capacity_columns() >= ds.n();
-        sh.whole_columns(all_fit)
-    });
+    let shared = shared_mb.map(|mb| ovo_shared_cache(ds.n(), mb));
+    let mut res = cv_with(&kd, folds, &local, weights, shared.as_ref())?;
+    res.wall_s = t0.elapsed().as_secs_f64();
+    Ok(res)
+}
+
+/// A kernel cache for the pairs and folds of a one-vs-one run over `n`
+/// rows within `mb` megabytes: whole columns where it keeps them all (each
+/// serves every pair and fold holding its row; see
+/// [`SharedKernelCache::whole_columns`]).
+pub fn ovo_shared_cache(n: usize, mb: f64) -> SharedKernelCache {
+    let sh = SharedKernelCache::new(n, mb);
+    let all_fit = sh.capacity_columns() >= n;
+    sh.whole_columns(all_fit)
+}
+
+/// [`cross_validate_ovo`] on prepared kernel data (features checked, folds
+/// valid for its rows), with `params.cache_mb` the cache of each solve and
+/// an optional shared cache (its evaluations are counted from what it had
+/// spent before this call), in the current rayon pool.
+pub fn cv_with(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    params: &CheckedParams,
+    weights: &[ClassWeight],
+    shared: Option<&SharedKernelCache>,
+) -> Result<OvoCvResult, SvmError> {
+    let t0 = Instant::now();
+    let ds: &Dataset = &kd.ds;
+    let shared_before = shared.map_or(0, |s| s.kernel_evals());
     // Every fold's classes, then every (fold, pair) problem as one job.
     let groups: Vec<Groups> = (0..folds.k())
-        .map(|h| Groups::new(&kd.ds, &folds.train_rows(h)))
+        .map(|h| Groups::new(ds, &folds.train_rows(h)))
         .collect::<Result<_, _>>()?;
     let wcs: Vec<(Vec<f64>, Vec<String>)> = groups
         .iter()
@@ -151,7 +174,7 @@ fn run(
         .collect();
     let solved = jobs
         .par_iter()
-        .map(|&(h, ij)| solve_pair(&kd, &groups[h], &wcs[h].0, ij, &local, shared.as_ref()))
+        .map(|&(h, ij)| solve_pair(kd, &groups[h], &wcs[h].0, ij, params, shared))
         .collect::<Result<Vec<_>, _>>()?;
     let mut by_fold: Vec<Vec<PairFit>> = vec![Vec::new(); folds.k()];
     for (&(h, _), fit) in jobs.iter().zip(solved) {
@@ -161,7 +184,7 @@ fn run(
     let mut predictions = vec![f64::NAN; ds.n()];
     let mut fits = Vec::with_capacity(folds.k());
     for (h, pairs) in by_fold.into_iter().enumerate() {
-        let model = assemble(&kd, &groups[h], &pairs);
+        let model = assemble(kd, &groups[h], &pairs);
         let test = folds.test_rows(h);
         let pred: Vec<f64> = test
             .par_iter()
@@ -192,7 +215,7 @@ fn run(
         .flat_map(|f| &f.pairs)
         .map(|p| p.stats.shared_hits)
         .sum();
-    let shared_evals = shared.as_ref().map_or(0, |s| s.kernel_evals());
+    let shared_evals = shared.map_or(0, |s| s.kernel_evals() - shared_before);
     Ok(OvoCvResult {
         folds: fits,
         predictions,

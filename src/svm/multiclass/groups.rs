@@ -86,6 +86,21 @@ impl Groups {
     }
 }
 
+/// Whether `ds` has more than two distinct labels (and so needs the
+/// one-vs-one path).
+pub fn is_multiclass(ds: &Dataset) -> bool {
+    let mut seen: Vec<f64> = Vec::with_capacity(3);
+    for &v in &ds.y {
+        if !seen.contains(&v) {
+            seen.push(v);
+            if seen.len() > 2 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// A class weight (`svm-train -wLABEL WEIGHT`): class `label`'s C is
 /// multiplied by `weight`.
 #[derive(Clone, Copy, Debug, PartialEq)]
