@@ -339,16 +339,10 @@ fn unclear_inputs_get_svm_trains_behaviour_or_a_clear_error() {
         &["bom.txt:1:", "byte-order mark (\\u{feff})"],
     );
     assert!(!e.contains('\u{feff}'), "{e}");
-    // Three classes: the file, the labels, what is not supported.
+    // Three classes: trained one-vs-one (issue 41), as svm-train does.
     std::fs::write(p.join("three.txt"), "1 1:1\n2 1:2\n3 1:3\n1 1:1.5\n").unwrap();
-    refused(
-        &cvbench(&["svm", "three.txt"], p),
-        &[
-            "three.txt",
-            "3 classes (labels 1, 2, 3)",
-            "multi-class is not yet supported",
-        ],
-    );
+    ok(&cvbench(&["svm", "-q", "three.txt"], p));
+    assert!(p.join("three.txt.model").exists());
     // -v K > rows: svm-train's warning (LIBSVM 3.24), then leave-one-out.
     std::fs::write(p.join("four.txt"), "+1 1:1\n-1 1:-1\n+1 1:0.9\n-1 1:-0.8\n").unwrap();
     let o = cvbench(&["svm", "-q", "-v", "10", "four.txt"], p);

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{anyhow, bail, Context as _};
+use anyhow::{anyhow, Context as _};
 
-use crate::data::{read_libsvm, Dataset};
+use crate::data::read_libsvm;
 use crate::peers::libsvm as peer;
 use crate::results::grid_contour::{self, ContourData};
 use crate::svm::folds::Folds;
@@ -349,7 +349,8 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     };
     let ds = read_libsvm(&o.dataset, None)
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
-    check_binary(&ds)?;
+    // More than two classes: LIBSVM's one-vs-one CV at every point.
+    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds);
     let default_gamma = crate::svm::default_gamma(ds.d());
     let base = SvmParams {
         kernel: if o.kernel_type == 0 {
@@ -395,10 +396,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
                 };
             }
         }
-        let gamma = match params.kernel {
-            KernelKind::Rbf { gamma } => gamma,
-            KernelKind::Linear => 0.0,
-        };
+        let gamma = params.kernel.gamma().unwrap_or(0.0);
         values.push((params.c, gamma));
     }
     let mut base_parsed = if o.exact_params {
@@ -525,7 +523,21 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .num_threads(threads)
         .build()
         .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
-    let cost = pool.install(|| run_grid(&ds, &folds, &base_parsed, &values, &gopts, &mut sink))?;
+    let cost = if one_vs_one {
+        pool.install(|| {
+            crate::svm::multiclass::grid::run_grid_ovo(
+                &ds,
+                &folds,
+                &base_parsed,
+                &values,
+                o.memory_mb,
+                &mut sink,
+            )
+        })?;
+        crate::svm::grid::GridCost::default()
+    } else {
+        pool.install(|| run_grid(&ds, &folds, &base_parsed, &values, &gopts, &mut sink))?
+    };
     pb.finish_and_clear();
     drop(out_file);
 
@@ -603,29 +615,6 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
             best: best.log2c.zip(best.log2g).map(|(c, g)| (c, g, best.rate)),
         };
         grid_contour::render_to(&data, png).map_err(|e| anyhow!(e))?;
-    }
-    Ok(())
-}
-
-/// Binary only: more than two labels is a usage error naming the fix.
-fn check_binary(ds: &Dataset) -> anyhow::Result<()> {
-    let mut labels: Vec<f64> = Vec::new();
-    for &y in &ds.y {
-        if !labels.contains(&y) {
-            labels.push(y);
-        }
-    }
-    if labels.len() > 2 {
-        labels.sort_by(f64::total_cmp);
-        let shown: Vec<String> = labels.iter().take(10).map(|v| format!("{v}")).collect();
-        bail!(GridError::Usage(format!(
-            "{}: {} distinct labels ({}{}): cvbench grid is binary C-SVC only (LIBSVM's one-vs-one is not built); \
-             split one-vs-rest, e.g. relabel class L as +1 and every other class as -1 in a copy of the file, and run one grid per class",
-            ds.name,
-            labels.len(),
-            shown.join(", "),
-            if labels.len() > 10 { ", ..." } else { "" }
-        )));
     }
     Ok(())
 }

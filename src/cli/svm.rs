@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 use crate::data::{read_libsvm, Dataset};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::svm::folds::Folds;
-use crate::svm::kernel::KernelKind;
 use crate::svm::model_file::{read_model, write_model};
 use crate::svm::run_cv;
 use crate::svm::smo::SolveStats;
@@ -29,6 +28,9 @@ pub use args::{CvFlags, SvmArgs, SvmUsage};
 #[path = "svm_input.rs"]
 mod input;
 use input::Training;
+#[path = "svm_multi.rs"]
+mod multi;
+pub use multi::svm_weight_args;
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -86,6 +88,7 @@ impl Out {
     }
 
     fn solve(&self, iterations: u64, nu: f64, stats: &SolveStats) {
+        self.h0_warnings(stats);
         self.info(&format!("optimization finished, #iter = {iterations}"));
         self.info(&format!("nu = {nu:.6}"));
         self.info(&format!(
@@ -116,13 +119,7 @@ impl Out {
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
 fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, SvmParams)> {
-    let kernel = if args.kernel_type == "0" {
-        KernelKind::Linear
-    } else {
-        KernelKind::Rbf {
-            gamma: crate::svm::gamma_or_default(args.gamma, ds.d()),
-        }
-    };
+    let kernel = args.kernel_kind(crate::svm::gamma_or_default(args.gamma, ds.d()))?;
     let given = SvmParams {
         kernel,
         c: args.c,
@@ -148,7 +145,9 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
     }
     if crate::svm::is_default_gamma(args.gamma) {
         // svm-train computes the default 1/num_features in double.
-        params.kernel = given.kernel;
+        params.kernel = params
+            .kernel
+            .with_gamma(given.kernel.gamma().unwrap_or(0.0));
     }
     Ok((given, params))
 }
@@ -215,13 +214,26 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "datafile": args.datafile.display().to_string(),
         "rows": ds.n(),
         "features": ds.d(),
-        "kernel": if args.kernel_type == "0" { "linear" } else { "rbf" },
+        "kernel": params.kernel.name(),
         "c": jnum(params.c),
-        "gamma": match params.kernel { KernelKind::Rbf { gamma } => jnum(gamma), KernelKind::Linear => serde_json::Value::Null },
+        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
         "eps": jnum(params.eps),
     });
-    let last = match args.folds {
-        None => {
+    // More than two classes, or class weights: LIBSVM's one-vs-one path.
+    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds) || !args.weight.is_empty();
+    if one_vs_one && args.peer && !args.weight.is_empty() {
+        return Err(SvmUsage(
+            "--peer does not pass -wi to svm-train: drop --peer, or run svm-train itself".into(),
+        )
+        .into());
+    }
+    if args.folds.is_some_and(|k| k > ds.n()) {
+        // svm_cross_validation's warning (LIBSVM 3.24's words), on stderr.
+        eprintln!("WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)");
+    }
+    let last = match (one_vs_one, args.folds) {
+        (true, _) => multi::run_multi(args, &ds, test, &params, &out, &mut json)?,
+        (false, None) => {
             let model_path = args.model_path();
             let rows: Vec<usize> = (0..ds.n()).collect();
             let t = std::time::Instant::now();
@@ -265,11 +277,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 _ => None,
             }
         }
-        Some(k) => {
-            if k > ds.n() {
-                // svm_cross_validation's warning (LIBSVM 3.24's words), on stderr.
-                eprintln!("WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)");
-            }
+        (false, Some(k)) => {
             let folds = if args.cv.stratified {
                 if k >= ds.n() {
                     Folds::loocv(ds.n())
@@ -391,8 +399,8 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     // svm-train's own default gamma (1/num_features in double, from the
     // same file): `-g 0`, as a run without -g.
     let mut given = given.clone();
-    if crate::svm::is_default_gamma(args.gamma) && args.kernel_type != "0" {
-        given.kernel = KernelKind::Rbf { gamma: 0.0 };
+    if crate::svm::is_default_gamma(args.gamma) && given.kernel.gamma().is_some() {
+        given.kernel = given.kernel.with_gamma(0.0);
     }
     let outcome = peer::run_svm_train(
         &plain,

@@ -125,13 +125,14 @@ pub struct SvmArgs {
     /// SVM type: 0 = C-SVC, the only one implemented (`svm-train -s`).
     #[arg(short = 's', default_value = "0")]
     pub svm_type: String,
-    /// Kernel: 0 linear, 2 RBF (`svm-train -t`).
+    /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid (`svm-train -t`).
     #[arg(short = 't', default_value = "2")]
     pub kernel_type: String,
     /// Cost C (`svm-train -c`).
     #[arg(short = 'c', default_value_t = 1.0, allow_negative_numbers = true)]
     pub c: f64,
-    /// RBF gamma (default 1/num_features, as `svm-train`; 0 means the default too).
+    /// Gamma of the RBF, polynomial and sigmoid kernels (default
+    /// 1/num_features, as `svm-train`; 0 means the default too).
     #[arg(short = 'g', allow_negative_numbers = true)]
     pub gamma: Option<f64>,
     /// Stopping tolerance (`svm-train -e`).
@@ -146,21 +147,25 @@ pub struct SvmArgs {
     /// Probability estimates: only 0 (`svm-train -b`).
     #[arg(short = 'b', default_value = "0")]
     pub probability: String,
-    /// Unsupported `svm-train` options (polynomial/sigmoid kernel and
-    /// nu/epsilon parameters, class weights): refused with a clear message.
-    #[arg(short = 'd', hide = true, allow_negative_numbers = true)]
+    /// Degree of the polynomial kernel (-t 1; default 3, `svm-train -d`).
+    #[arg(short = 'd', allow_negative_numbers = true)]
     pub degree: Option<String>,
-    #[arg(short = 'r', hide = true, allow_negative_numbers = true)]
-    #[doc(hidden)]
+    /// coef0 of the polynomial and sigmoid kernels (-t 1, 3; default 0,
+    /// `svm-train -r`).
+    #[arg(short = 'r', allow_negative_numbers = true)]
     pub coef0: Option<String>,
+    /// Unsupported `svm-train` options (nu/epsilon parameters): refused
+    /// with a clear message.
     #[arg(short = 'n', hide = true, allow_negative_numbers = true)]
     #[doc(hidden)]
     pub nu: Option<String>,
     #[arg(short = 'p', hide = true, allow_negative_numbers = true)]
     #[doc(hidden)]
     pub epsilon_svr: Option<String>,
-    #[arg(short = 'w', hide = true, allow_negative_numbers = true)]
-    #[doc(hidden)]
+    /// Class weight: `-wLABEL WEIGHT` sets C of class LABEL to WEIGHT * C
+    /// (`svm-train -wi`; repeatable). The command line's `-wLABEL WEIGHT`
+    /// reaches the parser as `-w LABEL:WEIGHT` ([`super::svm_weight_args`]).
+    #[arg(short = 'w', value_name = "LABEL:WEIGHT", allow_hyphen_values = true, action = clap::ArgAction::Append)]
     pub weight: Vec<String>,
     /// k-fold cross-validation (`svm-train -v k`).
     #[arg(short = 'v', value_parser = parse_folds, allow_negative_numbers = true)]
@@ -264,14 +269,21 @@ impl SvmArgs {
     pub fn check(&self) -> Result<(), SvmUsage> {
         let no = |m: String| Err(SvmUsage(m));
         if self.svm_type != "0" {
+            let what = match self.svm_type.as_str() {
+                "1" => "nu-SVC",
+                "2" => "one-class SVM",
+                "3" => "epsilon-SVR",
+                "4" => "nu-SVR",
+                _ => "no SVM type of svm-train's (0-4)",
+            };
             return no(format!(
-                "-s {}: only C-SVC (-s 0) is implemented; nu-SVC, one-class SVM, epsilon-SVR and nu-SVR are not",
+                "-s {} ({what}) is not yet built: cvbench runs C-SVC (-s 0) only",
                 self.svm_type
             ));
         }
-        if self.kernel_type != "0" && self.kernel_type != "2" {
+        if !["0", "1", "2", "3"].contains(&self.kernel_type.as_str()) {
             return no(format!(
-                "-t {}: only the linear (-t 0) and RBF (-t 2, the default) kernels are implemented",
+                "-t {}: the kernels are 0 (linear), 1 (polynomial), 2 (RBF, the default) and 3 (sigmoid); -t 4 (precomputed) is not implemented",
                 self.kernel_type
             ));
         }
@@ -282,8 +294,6 @@ impl SvmArgs {
             ));
         }
         for (given, flag, what) in [
-            (&self.degree, "-d", "the polynomial kernel's degree"),
-            (&self.coef0, "-r", "the polynomial/sigmoid kernels' coef0"),
             (&self.nu, "-n", "nu of nu-SVC, one-class SVM and nu-SVR"),
             (&self.epsilon_svr, "-p", "epsilon of epsilon-SVR"),
         ] {
@@ -293,18 +303,26 @@ impl SvmArgs {
                 ));
             }
         }
-        if !self.weight.is_empty() {
-            return no(
-                "-wi WEIGHT: class weights are not implemented (cvbench trains with one C for both classes)"
-                    .into(),
-            );
-        }
         if self.kernel_type == "0" && self.gamma.is_some() {
             return no(
-                "-g sets the RBF kernel's gamma; with -t 0 (linear) it does nothing: drop it"
+                "-g sets the RBF, polynomial and sigmoid kernels' gamma; with -t 0 (linear) it does nothing: drop it"
                     .into(),
             );
         }
+        if self.degree.is_some() && self.kernel_type != "1" {
+            return no(format!(
+                "-d sets the polynomial kernel's degree; with -t {} it does nothing: add -t 1 or drop -d",
+                self.kernel_type
+            ));
+        }
+        if self.coef0.is_some() && !["1", "3"].contains(&self.kernel_type.as_str()) {
+            return no(format!(
+                "-r sets coef0 of the polynomial and sigmoid kernels; with -t {} it does nothing: add -t 1 or -t 3, or drop -r",
+                self.kernel_type
+            ));
+        }
+        self.kernel_extras()?;
+        self.class_weights()?;
         match self.folds {
             None => {
                 if let Some(flag) = self.cv.given().first() {

@@ -5,7 +5,6 @@
 //! (LIBSVM's `svm_group_classes`), with one warning where that cast changes
 //! a label.
 
-use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::SvmUsage;
@@ -47,8 +46,6 @@ impl Training {
     /// Read the training file (a pipe or a device too, streamed line by
     /// line within the line-length limit) and cast its labels as
     /// `svm-train` does, warning once on stderr where that changes a label.
-    /// More than two classes are refused, naming the file and the labels
-    /// (multi-class is not implemented yet).
     pub fn read(path: &Path) -> anyhow::Result<Training> {
         let mut ds = read_libsvm(path, None)?;
         let cast: Vec<f64> =
@@ -59,7 +56,6 @@ impl Training {
             eprintln!("{}", cast_warning(path, &ds.y));
             std::mem::replace(&mut ds.y, cast)
         });
-        check_binary(path, &ds.y)?;
         Ok(Training { ds, written_y })
     }
 
@@ -108,22 +104,6 @@ fn cast_warning(path: &Path, y: &[f64]) -> String {
     )
 }
 
-/// Refuse data with more than two classes, naming the file and its labels.
-fn check_binary(path: &Path, y: &[f64]) -> Result<(), SvmUsage> {
-    let labels: BTreeSet<i64> = y.iter().map(|&v| v as i64).collect();
-    if labels.len() <= 2 {
-        return Ok(());
-    }
-    let shown: Vec<String> = labels.iter().take(10).map(|l| l.to_string()).collect();
-    let more = if labels.len() > 10 { ", ..." } else { "" };
-    Err(SvmUsage(format!(
-        "{}: {} classes (labels {}{more}): cvbench svm trains binary C-SVC only, multi-class is not yet supported: give a file with two classes (e.g. one class against the rest)",
-        path.display(),
-        labels.len(),
-        shown.join(", ")
-    )))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,15 +116,5 @@ mod tests {
         assert!(w.contains("3000000000 -> -2147483648"), "{w}");
         assert!(!w.contains("-7 ->"), "{w}");
         assert_eq!(w.matches("1.5 ->").count(), 1, "{w}");
-    }
-
-    #[test]
-    fn more_than_two_classes_name_the_file_and_labels() {
-        let e = check_binary(Path::new("m.txt"), &[1.0, 2.0, 3.0, 1.0])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("m.txt") && e.contains("labels 1, 2, 3"), "{e}");
-        assert!(e.contains("not yet supported"), "{e}");
-        assert!(check_binary(Path::new("b"), &[1.0, -1.0, 1.0]).is_ok());
     }
 }

@@ -49,7 +49,9 @@ fn parse(args: &[&str]) -> Result<SvmArgs, String> {
     let root = Command::new("cvbench").subcommand(cmd);
     let mut all = vec!["cvbench", "svm"];
     all.extend_from_slice(args);
-    let m = root.try_get_matches_from(all).map_err(|e| e.to_string())?;
+    let m = root
+        .try_get_matches_from(super::svm_weight_args(all))
+        .map_err(|e| e.to_string())?;
     let (_, sub) = m.subcommand().ok_or("no subcommand")?;
     SvmArgs::from_arg_matches(sub).map_err(|e| e.to_string())
 }
@@ -65,21 +67,28 @@ fn refused(args: &[&str]) -> String {
 #[test]
 fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
     for (args, want) in [
-        (vec!["d", "-s", "1"], "-s 1: only C-SVC (-s 0)"),
+        (vec!["d", "-s", "1"], "-s 1 (nu-SVC) is not yet built"),
+        (vec!["d", "-s", "4"], "-s 4 (nu-SVR) is not yet built"),
         (
-            vec!["d", "-t", "1"],
-            "-t 1: only the linear (-t 0) and RBF (-t 2",
+            vec!["d", "-t", "4"],
+            "-t 4 (precomputed) is not implemented",
         ),
-        (vec!["d", "-t", "3"], "-t 3"),
         (vec!["d", "-b", "1"], "-b 1: probability estimates"),
         (
             vec!["d", "-d", "3"],
-            "-d 3: sets the polynomial kernel's degree",
+            "-d sets the polynomial kernel's degree",
         ),
-        (vec!["d", "-r", "1"], "-r 1"),
+        (vec!["d", "-t", "1", "-d", "-1"], "degree (-d) must be >= 0"),
+        (vec!["d", "-t", "1", "-d", "x"], "-d x"),
+        (vec!["d", "-r", "1"], "-r sets coef0"),
+        (vec!["d", "-t", "3", "-r", "nan"], "-r nan"),
         (vec!["d", "-n", "0.5"], "-n 0.5"),
         (vec!["d", "-p", "0.1"], "-p 0.1"),
-        (vec!["d", "-w1", "5"], "-wi WEIGHT: class weights"),
+        (
+            vec!["d", "-w1", "0"],
+            "-w1 0: a class weight must be finite and > 0",
+        ),
+        (vec!["d", "-wx", "1"], "-wx 1"),
         (
             vec!["d", "-t", "0", "-g", "0.5"],
             "with -t 0 (linear) it does nothing",
@@ -95,6 +104,9 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
         vec!["d", "-v", "5", "--seeding", "sir", "--parallel"],
         vec!["d", "-v", "5", "--stratified", "--seed", "3"],
         vec!["d", "--test", "t"],
+        vec!["d", "-t", "1", "-d", "2", "-r", "0.5", "-g", "0.1"],
+        vec!["d", "-t", "3", "-r", "-1"],
+        vec!["d", "-w1", "5", "-w-1", "0.5", "-c", "2"],
     ] {
         let a = parse(&ok).unwrap();
         assert!(a.check().is_ok(), "{ok:?}: {:?}", a.check());

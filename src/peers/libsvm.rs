@@ -97,6 +97,19 @@ pub fn as_parsed_by_svm_train(params: &SvmParams) -> SvmParams {
         kernel: match params.kernel {
             KernelKind::Linear => KernelKind::Linear,
             KernelKind::Rbf { gamma } => KernelKind::Rbf { gamma: r(gamma) },
+            KernelKind::Poly {
+                gamma,
+                degree,
+                coef0,
+            } => KernelKind::Poly {
+                gamma: r(gamma),
+                degree,
+                coef0: r(coef0),
+            },
+            KernelKind::Sigmoid { gamma, coef0 } => KernelKind::Sigmoid {
+                gamma: r(gamma),
+                coef0: r(coef0),
+            },
         },
         c: r(params.c),
         eps: r(params.eps),
@@ -111,10 +124,7 @@ pub fn as_parsed_by_svm_train(params: &SvmParams) -> SvmParams {
 pub fn as_parsed_checked(given: &SvmParams) -> Result<SvmParams, SvmError> {
     given.validate()?;
     let p = as_parsed_by_svm_train(given);
-    let gamma = |k: &KernelKind| match *k {
-        KernelKind::Rbf { gamma } => gamma,
-        KernelKind::Linear => 1.0,
-    };
+    let gamma = |k: &KernelKind| k.gamma().unwrap_or(1.0);
     for (what, g, r) in [
         ("C", given.c, p.c),
         ("eps", given.eps, p.eps),
@@ -142,9 +152,15 @@ pub fn svm_train_args(params: &SvmParams) -> Vec<String> {
         "-c".into(),
         format!("{}", params.c),
     ];
-    if let KernelKind::Rbf { gamma } = params.kernel {
+    if let Some(gamma) = params.kernel.gamma() {
         a.push("-g".into());
         a.push(format!("{gamma}"));
+    }
+    if let KernelKind::Poly { degree, .. } = params.kernel {
+        a.extend(["-d".into(), degree.to_string()]);
+    }
+    if let KernelKind::Poly { coef0, .. } | KernelKind::Sigmoid { coef0, .. } = params.kernel {
+        a.extend(["-r".into(), format!("{coef0}")]);
     }
     a.extend([
         "-e".into(),

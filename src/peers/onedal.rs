@@ -124,6 +124,12 @@ pub fn run(
     let (kernel, gamma) = match params.kernel {
         KernelKind::Rbf { gamma } => ("rbf", gamma),
         KernelKind::Linear => ("linear", 0.0),
+        other => {
+            return Err(SvmError::Peer(format!(
+                "the oneDAL peer runs the linear and RBF kernels only, not {}",
+                other.name()
+            )))
+        }
     };
     let out = Command::new(py)
         .args(["-c", SCRIPT])

@@ -235,6 +235,9 @@ pub struct SharedKernelCache {
     /// What it holds at any point is a function of the run's inputs alone
     /// ([`SharedKernelCache::settled`]).
     settled: bool,
+    /// Solves compute a whole column for any missing request
+    /// ([`SharedKernelCache::whole_columns`]).
+    whole: bool,
 }
 
 #[derive(Debug)]
@@ -269,6 +272,7 @@ impl SharedKernelCache {
             misses: AtomicU64::new(0),
             kernel_evals: AtomicU64::new(0),
             settled: false,
+            whole: false,
         }
     }
 
@@ -280,6 +284,25 @@ impl SharedKernelCache {
     pub fn settled(mut self, yes: bool) -> SharedKernelCache {
         self.settled = yes;
         self
+    }
+
+    /// Have solves compute (and keep) the whole column of a row for any
+    /// request the cache cannot serve, however short: for runs where each
+    /// column serves many solves over subsets of the rows (the class pairs
+    /// of a one-vs-one CV) and the cache holds every column.
+    pub fn whole_columns(mut self, yes: bool) -> SharedKernelCache {
+        self.whole = yes;
+        self
+    }
+
+    /// Whether [`SharedKernelCache::whole_columns`] was declared.
+    pub fn is_whole_columns(&self) -> bool {
+        self.whole
+    }
+
+    /// Kernel evaluations spent filling columns so far.
+    pub fn kernel_evals(&self) -> u64 {
+        self.kernel_evals.load(Ordering::Relaxed)
     }
 
     /// Whether [`SharedKernelCache::settled`] was declared.

@@ -177,6 +177,7 @@ pub fn weighted_sums(
         let spread = match kd.kind {
             KernelKind::Rbf { .. } => nq * mag + mag_nb,
             KernelKind::Linear => nq * w_abs + w_abs_nb,
+            KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => 0.0, // bound: infinite
         };
         // Each cached value is within 2^-24 of the f64 training formula's
         // value (relative), or within f32's smallest normal where it is

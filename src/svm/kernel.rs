@@ -27,16 +27,22 @@ pub enum KernelKind {
         /// The width parameter gamma.
         gamma: f64,
     },
-}
-
-impl KernelKind {
-    /// LIBSVM's `-t` code of this kernel (0 linear, 2 RBF).
-    pub fn libsvm_code(&self) -> u8 {
-        match self {
-            KernelKind::Linear => 0,
-            KernelKind::Rbf { .. } => 2,
-        }
-    }
+    /// `K(x, x') = (gamma <x, x'> + coef0)^degree` (`svm-train -t 1`).
+    Poly {
+        /// The scale gamma (`-g`).
+        gamma: f64,
+        /// The degree (`-d`, default 3).
+        degree: i32,
+        /// The offset coef0 (`-r`, default 0).
+        coef0: f64,
+    },
+    /// `K(x, x') = tanh(gamma <x, x'> + coef0)` (`svm-train -t 3`).
+    Sigmoid {
+        /// The scale gamma (`-g`).
+        gamma: f64,
+        /// The offset coef0 (`-r`, default 0).
+        coef0: f64,
+    },
 }
 
 /// A dataset with its precomputed squared norms, ready for kernel evaluations
@@ -79,7 +85,7 @@ impl<'a> KernelData<'a> {
         let norms: Vec<f64> = (0..ds.n()).map(|i| sq_norm_ordered(ds.row(i))).collect();
         let exp_table = match kind {
             KernelKind::Rbf { gamma } => ExpTable::new(&ds, &norms, gamma),
-            KernelKind::Linear => None,
+            _ => None,
         };
         KernelData {
             ds,
@@ -170,10 +176,10 @@ impl<'a> KernelData<'a> {
     #[inline(always)]
     fn finish(&self, a: usize, b: usize, dot: f64) -> f64 {
         match self.kind {
-            KernelKind::Linear => dot,
             KernelKind::Rbf { gamma } => {
                 (-gamma * (self.norms[a] + self.norms[b] - 2.0 * dot)).exp()
             }
+            kind => kind.of_dot(dot),
         }
     }
 
@@ -191,9 +197,10 @@ impl<'a> KernelData<'a> {
     ) {
         debug_assert_eq!(rows.len(), out.len());
         let KernelKind::Rbf { gamma } = self.kind else {
+            let kind = self.kind;
             self.for_each_dot(a, rows, scratch, |k, dot| {
                 let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
-                out[k] = (sign * dot) as f32;
+                out[k] = (sign * kind.of_dot(dot)) as f32;
             });
             return;
         };
@@ -447,8 +454,8 @@ fn sq_norm_ordered(r: Row<'_>) -> f64 {
 /// the two index sets, in index order.
 pub fn k_function(kind: KernelKind, x: Row<'_>, y: Row<'_>) -> f64 {
     match kind {
-        KernelKind::Linear => x.dot_row(&y),
         KernelKind::Rbf { gamma } => (-gamma * direct_sq_dist(x, y)).exp(),
+        kind => kind.of_dot(x.dot_row(&y)),
     }
 }
 

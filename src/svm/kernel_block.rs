@@ -273,7 +273,7 @@ impl<'k> KernelBlock<'k> {
     fn value(&self, e: f64) -> f64 {
         match self.kd.kind {
             KernelKind::Rbf { .. } => e.exp(),
-            KernelKind::Linear => e,
+            kind => kind.of_dot(e),
         }
     }
 
@@ -321,8 +321,10 @@ impl<'k> KernelBlock<'k> {
                     let (ex, kv) = (&mut ebuf[..q.len() * s], &mut vbuf[..q.len() * s]);
                     self.exponents(q, ex);
                     kv.copy_from_slice(ex);
-                    if let KernelKind::Rbf { .. } = self.kd.kind {
-                        fast_exp::exp_in_place(kv);
+                    match self.kd.kind {
+                        KernelKind::Rbf { .. } => fast_exp::exp_in_place(kv),
+                        KernelKind::Linear => {}
+                        kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
                     }
                     for (i, (os, &qr)) in o.iter_mut().zip(q).enumerate() {
                         let rows = i * s..(i + 1) * s;
@@ -369,7 +371,7 @@ impl<'k> KernelBlock<'k> {
                     }
                     kv.abs()
                 }
-                KernelKind::Linear => 1.0,
+                _ => 1.0,
             };
             spread += w.abs() * scale * (nq + self.basis_norms[k]);
             mag += (w * kv).abs();
@@ -424,6 +426,9 @@ pub(crate) fn sum_error_bound(
     let dist = match kd.kind {
         KernelKind::Rbf { gamma } => gamma * dist,
         KernelKind::Linear => dist,
+        // No bound is derived for these kernels: every sum counts as unsure
+        // and its label is recomputed with LIBSVM's prediction kernel.
+        KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => return f64::INFINITY,
     };
     4.0 * (dist + (4.0 + 2.0 * (s as f64 + 1.0)) * eps * mag)
 }

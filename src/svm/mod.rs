@@ -12,7 +12,8 @@
 //! - [`params`]: [`SvmParams`] (svm-train's options and defaults, the default gamma, validation).
 //! - [`strategy`]: the CV's axes (round order, seeder, cache, threads), one registry each.
 //! - [`kernel_block`]: batched kernel blocks (prediction, seeders, gradient updates).
-//! - [`kernel`]: linear and Gaussian (RBF) kernels with precomputed squared norms.
+//! - [`kernel`]: linear, polynomial, Gaussian (RBF) and sigmoid kernels with precomputed squared norms.
+//! - [`kernel_fn`]: the kernels' LIBSVM names, codes, model-file lines and dot-product formulas.
 //! - [`cache`]: LIBSVM's LRU column cache of `Q` (f32 entries, size in MB) and a
 //!   thread-safe kernel cache keyed by the original row index, shared by the
 //!   folds of a cross-validation run.
@@ -26,6 +27,8 @@
 //! - [`seeding`]: alpha seeding (Wen et al. 2017): the `Seeder` trait and one
 //!   file per method (zero, ATO, MIR, SIR, AVG, TOP).
 //! - [`seeded_cv`]: the seeded CV's round orders (chain, full model, tree).
+//! - [`multiclass`]: LIBSVM's one-vs-one multi-class C-SVC (training, model
+//!   file, k-fold CV with a kernel cache shared by every class pair and fold).
 //!
 //! The solver layer only: LIBSVM as a peer is `crate::peers::libsvm`, the
 //! `cvbench svm` command `crate::cli::svm`.
@@ -45,7 +48,9 @@ pub mod folds;
 pub mod grid;
 pub mod kernel;
 pub mod kernel_block;
+pub mod kernel_fn;
 pub mod model_file;
+pub mod multiclass;
 pub mod params;
 mod qmatrix;
 pub mod rounds;

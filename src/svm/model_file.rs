@@ -4,7 +4,7 @@
 //! wrote).
 //!
 //! The format is a header of `keyword value...` lines (`svm_type c_svc`,
-//! `kernel_type linear|rbf`, `gamma`, `nr_class`, `total_sv`, `rho`, `label`,
+//! `kernel_type linear|polynomial|rbf|sigmoid`, `degree`, `gamma`, `coef0`, `nr_class`, `total_sv`, `rho`, `label`,
 //! `nr_sv`), the line `SV`, then one line per support vector:
 //! `coef index:value ...` with 1-based indices. Numbers are written in
 //! shortest round-trip form, so a model read back predicts bit for bit what
@@ -50,7 +50,7 @@ pub enum ModelFileError {
 }
 
 /// A number in shortest round-trip form that C's `strtod` reads back exactly.
-fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     let a = x.abs();
     if x == 0.0 || (1e-4..1e15).contains(&a) {
         format!("{x}")
@@ -74,7 +74,7 @@ pub fn libsvm_class_label(y: f64) -> i32 {
 }
 
 /// A label as LIBSVM stores it (a C `int`).
-fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
+pub(crate) fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
     if f64::from(libsvm_class_label(v)) == v {
         return Ok(format!("{}", libsvm_class_label(v)));
     }
@@ -93,7 +93,7 @@ fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
 }
 
 /// The non-zero entries of a row as (0-based index, value).
-fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
+pub(crate) fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
     match row {
         Row::Dense(x) => x
             .iter()
@@ -113,12 +113,7 @@ fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
 pub fn model_text(model: &SvmModel, path: &Path) -> Result<String, ModelFileError> {
     use std::fmt::Write as _;
     let mut s = String::from("svm_type c_svc\n");
-    match model.kernel {
-        KernelKind::Linear => s.push_str("kernel_type linear\n"),
-        KernelKind::Rbf { gamma } => {
-            let _ = write!(s, "kernel_type rbf\ngamma {}\n", num(gamma));
-        }
-    }
+    s.push_str(&model.kernel.model_header(num));
     let nr_class = model.labels.len();
     let _ = writeln!(s, "nr_class {nr_class}");
     let _ = writeln!(s, "total_sv {}", model.n_sv());
@@ -173,8 +168,10 @@ pub fn read_model(path: &Path) -> Result<SvmModel, ModelFileError> {
 /// The header fields [`read_model_from`] collects.
 #[derive(Default)]
 struct Header {
-    kernel: Option<&'static str>,
+    kernel: Option<String>,
     gamma: Option<f64>,
+    degree: Option<i32>,
+    coef0: Option<f64>,
     nr_class: Option<usize>,
     total_sv: Option<usize>,
     rho: Vec<f64>,
@@ -228,18 +225,20 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
                 }
             }
             "kernel_type" => {
-                h.kernel = Some(match one(key)? {
-                    "linear" => "linear",
-                    "rbf" => "rbf",
-                    v => {
-                        return Err(err(format!(
-                            "kernel_type {v} is not supported: cvbench reads linear and rbf models"
-                        )))
-                    }
-                });
+                let v = one(key)?;
+                KernelKind::from_model_header(v, Some(0.0), None, None).map_err(err)?;
+                h.kernel = Some(v.to_string());
             }
             "gamma" => h.gamma = Some(number(one(key)?)?),
-            "degree" | "coef0" | "probA" | "probB" | "prob_density_marks" => {}
+            "degree" => {
+                let v = one(key)?;
+                h.degree = Some(
+                    v.parse()
+                        .map_err(|_| err(format!("expected an integer degree, found `{v}`")))?,
+                );
+            }
+            "coef0" => h.coef0 = Some(number(one(key)?)?),
+            "probA" | "probB" | "prob_density_marks" => {}
             "nr_class" => h.nr_class = Some(count(one(key)?)?),
             "total_sv" => h.total_sv = Some(count(one(key)?)?),
             "rho" => h.rho = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
@@ -275,13 +274,10 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
             h.labels.len()
         )));
     }
-    let kernel = match h.kernel {
-        Some("linear") => KernelKind::Linear,
-        Some(_) => KernelKind::Rbf {
-            gamma: h
-                .gamma
-                .ok_or_else(|| header_err("kernel_type rbf without a `gamma` line".into()))?,
-        },
+    let kernel = match &h.kernel {
+        Some(name) => {
+            KernelKind::from_model_header(name, h.gamma, h.degree, h.coef0).map_err(header_err)?
+        }
         None => return Err(header_err("no `kernel_type` line".into())),
     };
     let total_sv = h
@@ -446,6 +442,7 @@ mod tests {
         let cases = [
             ("svm_type nu_svc\n", "bad.model:1: svm_type nu_svc is not supported"),
             ("svm_type c_svc\nkernel_type poly\n", "bad.model:2: kernel_type poly"),
+            ("svm_type c_svc\nkernel_type precomputed\n", "bad.model:2: kernel_type precomputed is not supported"),
             ("svm_type c_svc\nkernel_type linear\nnr_class 2\n", "no `SV` line"),
             (
                 "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n",

@@ -107,7 +107,7 @@ impl SvmParams {
                 fmt_param(self.cache_mb)
             )));
         }
-        if let KernelKind::Rbf { gamma } = self.kernel {
+        if let Some(gamma) = self.kernel.gamma() {
             if !(gamma.is_finite() && gamma >= 0.0) {
                 return Err(SvmError::InvalidParam(format!(
                     "gamma must be finite and >= 0, got {}",
@@ -115,6 +115,7 @@ impl SvmParams {
                 )));
             }
         }
+        super::kernel_fn::check_kernel(&self.kernel)?;
         if self.max_iter == Some(0) {
             return Err(SvmError::InvalidParam("max_iter must be > 0".into()));
         }

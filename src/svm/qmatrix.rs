@@ -80,12 +80,15 @@ impl<'k> SvcQ<'k> {
         // The shared cache serves the column if it holds it; it computes a
         // whole column (all n rows of the dataset) only when this request
         // needs at least half as many entries, so that a shrunk active set
-        // never pays n kernel evaluations for a short prefix.
+        // never pays n kernel evaluations for a short prefix (unless the
+        // cache asks for whole columns, [`SharedKernelCache::whole_columns`]).
         let scratch = &mut self.scratch;
         let kd = self.kd;
         let full = self.shared.and_then(|sh| {
-            sh.get(a)
-                .or_else(|| (2 * (len - start) >= sh.n()).then(|| sh.column(kd, a, scratch)))
+            sh.get(a).or_else(|| {
+                (sh.is_whole_columns() || 2 * (len - start) >= sh.n())
+                    .then(|| sh.column(kd, a, scratch))
+            })
         });
         match full {
             Some(full) => {

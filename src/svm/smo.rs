@@ -60,6 +60,10 @@ pub struct SolveStats {
     pub shrunk_vars: u64,
     /// Gradient reconstructions that had work to do.
     pub reconstructions: u64,
+    /// Reconstructions with fewer than half of the active variables free,
+    /// where LIBSVM prints "WARNING: using -h 0 may be faster".
+    #[serde(default)]
+    pub h0_warnings: u64,
     /// Dual objective value at exit (`1/2 a^T Q a - e^T a`).
     pub objective: f64,
     /// Bias: the decision function is `sum_i y_i a_i K(x_i, x) - rho`.
@@ -324,6 +328,9 @@ impl<'k> Solver<'k> {
             self.g[j] = self.g_bar[j] - 1.0;
         }
         let nr_free = (0..a).filter(|&j| self.status[j] == FREE).count();
+        if 2 * nr_free < a {
+            self.stats.h0_warnings += 1;
+        }
         if nr_free * l > 2 * a * (l - a) {
             for i in a..l {
                 let qi = self.q.get_q(i, a);

@@ -11,7 +11,7 @@ use crate::peers::libsvm as peer;
 use crate::peers::onedal;
 use crate::results::rows::Core;
 use crate::svm::folds::Folds;
-use crate::svm::{CacheMode, KernelKind, SvmParams};
+use crate::svm::{CacheMode, SvmParams};
 use std::sync::Arc;
 
 /// What one cell runs: indices into the plan's datasets and settings, k and
@@ -48,10 +48,7 @@ fn majority_pct(data: &Dataset) -> f64 {
 }
 
 fn gamma_of(p: &SvmParams) -> Option<f64> {
-    match p.kernel {
-        KernelKind::Rbf { gamma } => Some(gamma),
-        KernelKind::Linear => None,
-    }
+    p.kernel.gamma()
 }
 
 impl SvmPlan {

@@ -320,13 +320,11 @@ pub fn run_grid(
 /// A gamma group's points, kernel values filled and seconds spent filling.
 type GroupDone = (Vec<(usize, PointResult)>, u64, f64);
 
-/// `base` with C and (for RBF) gamma set.
+/// `base` with C and (for every kernel but the linear one) gamma set.
 pub fn params_at(base: &SvmParams, c: f64, gamma: f64) -> SvmParams {
     let mut p = base.clone();
     p.c = c;
-    if let KernelKind::Rbf { .. } = p.kernel {
-        p.kernel = KernelKind::Rbf { gamma };
-    }
+    p.kernel = p.kernel.with_gamma(gamma);
     p
 }
 

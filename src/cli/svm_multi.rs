@@ -1,0 +1,310 @@
+//! `cvbench svm` on more than two classes, or with class weights (`-wi`):
+//! LIBSVM's one-vs-one C-SVC ([`crate::svm::multiclass`]), with
+//! `svm-train`'s output (each pair's optimization lines, `Total nSV`, the
+//! `Cross Validation Accuracy` line), its model file and `--test` line.
+//! Also the parsing of the kernel options (`-d`, `-r`) and weights.
+
+use crate::data::Dataset;
+use crate::svm::folds::Folds;
+use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::multiclass::{
+    check_weights, cross_validate_ovo, read_multi_model, train_ovo, write_multi_model, ClassWeight,
+    OvoCvOptions, PairFit,
+};
+use crate::svm::SvmParams;
+
+use super::{fmt_g, jnum, Out, SvmArgs, SvmUsage};
+
+impl SvmArgs {
+    /// The kernel `-t` asks for with the given gamma, and `-d` / `-r`
+    /// (svm-train's defaults: degree 3, coef0 0). A degree that is not an
+    /// integer >= 0 or a coef0 that is not a finite number is refused.
+    pub fn kernel_kind(&self, gamma: f64) -> Result<KernelKind, SvmUsage> {
+        let degree = match &self.degree {
+            None => 3,
+            Some(s) => s.trim().parse::<i32>().map_err(|_| {
+                SvmUsage(format!(
+                    "-d {s}: the polynomial kernel's degree must be an integer >= 0"
+                ))
+            })?,
+        };
+        let coef0 = match &self.coef0 {
+            None => 0.0,
+            Some(s) => s
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| SvmUsage(format!("-r {s}: coef0 must be a finite number")))?,
+        };
+        let kind = match self.kernel_type.as_str() {
+            "0" => KernelKind::Linear,
+            "1" => KernelKind::Poly {
+                gamma,
+                degree,
+                coef0,
+            },
+            "3" => KernelKind::Sigmoid { gamma, coef0 },
+            _ => KernelKind::Rbf { gamma },
+        };
+        crate::svm::kernel_fn::check_kernel(&kind).map_err(|e| SvmUsage(e.to_string()))?;
+        Ok(kind)
+    }
+
+    /// Check the kernel options (`-d`, `-r`) on their own.
+    pub(super) fn kernel_extras(&self) -> Result<(), SvmUsage> {
+        self.kernel_kind(1.0).map(|_| ())
+    }
+
+    /// The class weights `-wLABEL WEIGHT`, in the order given (as given:
+    /// see [`weights_as_parsed`] for `svm-train`'s single precision).
+    pub fn class_weights(&self) -> Result<Vec<ClassWeight>, SvmUsage> {
+        let mut out = Vec::new();
+        for pair in &self.weight {
+            let (label, w) = pair.split_once(':').unwrap_or((pair.as_str(), ""));
+            let bad = |why: &str| SvmUsage(format!("-w{label} {w}: {why}"));
+            let label: i32 = label.parse().map_err(|_| {
+                bad("the class label of a weight must be an integer (-wLABEL WEIGHT, e.g. -w1 2)")
+            })?;
+            let weight: f64 = w
+                .parse()
+                .map_err(|_| bad("the weight must be a number (-wLABEL WEIGHT, e.g. -w1 2)"))?;
+            out.push(ClassWeight { label, weight });
+        }
+        check_weights(&out).map_err(|e| SvmUsage(e.to_string()))?;
+        Ok(out)
+    }
+}
+
+/// The command line with `svm-train`'s class-weight syntax `-wLABEL
+/// WEIGHT` (one option, its label attached, and a separate value) after the
+/// `svm` subcommand (the first argument) rewritten as `-w LABEL:WEIGHT`, which the option parser
+/// takes; everything else unchanged.
+pub fn svm_weight_args<T: Into<std::ffi::OsString>>(
+    args: impl IntoIterator<Item = T>,
+) -> Vec<std::ffi::OsString> {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let svm = 1;
+    if args.get(svm).is_none_or(|a| a != "svm") {
+        return args;
+    }
+    let mut out: Vec<std::ffi::OsString> = args[..=svm].to_vec();
+    let mut i = svm + 1;
+    while i < args.len() {
+        let label = args[i]
+            .to_str()
+            .and_then(|a| a.strip_prefix("-w"))
+            .filter(|l| !l.is_empty());
+        match (label, args.get(i + 1).and_then(|v| v.to_str())) {
+            (Some(l), Some(v)) => {
+                out.push("-w".into());
+                out.push(format!("{l}:{v}").into());
+                i += 2;
+            }
+            _ => {
+                out.push(args[i].clone());
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The weights as `svm-train` reads them: in single precision (as `-c`),
+/// unless `exact`.
+pub fn weights_as_parsed(weights: &[ClassWeight], exact: bool) -> Vec<ClassWeight> {
+    weights
+        .iter()
+        .map(|w| ClassWeight {
+            label: w.label,
+            weight: if exact {
+                w.weight
+            } else {
+                f64::from(w.weight as f32)
+            },
+        })
+        .collect()
+}
+
+impl Out {
+    /// `svm-train`'s warning of each gradient reconstruction with few free
+    /// variables (printed during the solve).
+    pub(super) fn h0_warnings(&self, stats: &crate::svm::smo::SolveStats) {
+        for _ in 0..stats.h0_warnings {
+            self.info("WARNING: using -h 0 may be faster");
+        }
+    }
+
+    /// One pair's optimization lines, as `svm-train` prints them (`nu`
+    /// only where both classes have the same C).
+    fn pair(&self, p: &PairFit) {
+        self.h0_warnings(&p.stats);
+        self.info(&format!(
+            "optimization finished, #iter = {}",
+            p.stats.iterations
+        ));
+        if let Some(nu) = p.nu {
+            self.info(&format!("nu = {nu:.6}"));
+        }
+        self.info(&format!(
+            "obj = {:.6}, rho = {:.6}",
+            p.stats.objective, p.stats.rho
+        ));
+        self.info(&format!("nSV = {}, nBSV = {}", p.stats.n_sv, p.stats.n_bsv));
+        if p.stats.hit_max_iter {
+            self.info("WARNING: reaching max number of iterations");
+        }
+    }
+
+    /// What `svm-train` prints for one training: its weight warnings (on
+    /// standard error), each pair, `Total nSV`.
+    fn training(&self, warnings: &[String], nr_class: usize, pairs: &[PairFit], total_sv: usize) {
+        if !self.json {
+            for w in warnings {
+                eprintln!("{w}");
+            }
+        }
+        if nr_class == 1 {
+            self.info("WARNING: training data in only one class. See README for details.");
+        }
+        for p in pairs {
+            self.pair(p);
+        }
+        self.info(&format!("Total nSV = {total_sv}"));
+    }
+}
+
+/// Train (or cross-validate) one-vs-one and print what `svm-train` prints;
+/// returns the last line (the `--test` or CV accuracy line).
+pub(super) fn run_multi(
+    args: &SvmArgs,
+    ds: &Dataset,
+    test: Option<Dataset>,
+    params: &SvmParams,
+    out: &Out,
+    json: &mut serde_json::Value,
+) -> anyhow::Result<Option<String>> {
+    let weights = weights_as_parsed(&args.class_weights()?, args.exact_params);
+    let checked = params.check()?;
+    crate::svm::solution::check_finite_features(ds)?;
+    json["classes"] = "one-vs-one".into();
+    match args.folds {
+        None => {
+            let model_path = args.model_path();
+            let kd = KernelData::new(ds, params.kernel);
+            let rows: Vec<usize> = (0..ds.n()).collect();
+            let t = std::time::Instant::now();
+            let fit = train_ovo(&kd, &rows, &checked, &weights, None)?;
+            let secs = t.elapsed().as_secs_f64();
+            let m = &fit.model;
+            out.training(&fit.warnings, m.nr_class(), &fit.pairs, m.total_sv());
+            out.stat(&format!(
+                "pairs = {}, kernel_evals = {}, train {secs:.4}s",
+                fit.pairs.len(),
+                fit.kernel_evals()
+            ));
+            write_multi_model(m, &model_path)?;
+            json["model_file"] = model_path.display().to_string().into();
+            json["nr_class"] = m.nr_class().into();
+            json["iterations"] = fit.iterations().into();
+            json["pair_iterations"] = fit
+                .pairs
+                .iter()
+                .map(|p| p.stats.iterations)
+                .collect::<Vec<_>>()
+                .into();
+            json["n_sv"] = m.total_sv().into();
+            json["seconds"] = jnum(secs);
+            let (Some(tpath), Some(td)) = (&args.test, test) else {
+                return Ok(None);
+            };
+            // Predict with the model as written, read back.
+            let model = read_multi_model(&model_path)?;
+            let correct = (0..td.n())
+                .filter(|&i| model.predict(td.row(i)) == td.y[i])
+                .count();
+            let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
+            json["test"] = serde_json::json!({
+                "file": tpath.display().to_string(),
+                "accuracy_pct": jnum(pct),
+                "correct": correct,
+                "total": td.n(),
+            });
+            Ok(Some(format!(
+                "Accuracy = {}% ({correct}/{}) (classification)",
+                fmt_g(pct),
+                td.n()
+            )))
+        }
+        Some(k) => {
+            if let Some(flag) = ["--seeding", "--order", "--seeder"]
+                .into_iter()
+                .zip([
+                    args.cv.seeding.is_some(),
+                    args.cv.order.is_some(),
+                    args.cv.seeder.is_some(),
+                ])
+                .find_map(|(f, on)| on.then_some(f))
+            {
+                return Err(SvmUsage(format!(
+                    "{flag}: alpha seeding runs on two classes without class weights; per class pair (more than two classes, or -wi) it is not yet built: drop {flag}"
+                ))
+                .into());
+            }
+            let folds = if args.cv.stratified {
+                if k >= ds.n() {
+                    Folds::loocv(ds.n())
+                } else {
+                    Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
+                }
+            } else {
+                Folds::libsvm(ds, k)?
+            };
+            let (strategy, budget) = args.cv.strategy(args.cache_mb);
+            let mut cv_params = params.clone();
+            cv_params.cache_mb = budget;
+            let res = cross_validate_ovo(
+                ds,
+                &folds,
+                &cv_params,
+                &weights,
+                OvoCvOptions {
+                    cache: strategy.cache,
+                    threads: strategy.threads,
+                },
+            )?;
+            for f in &res.folds {
+                out.training(&f.warnings, f.labels.len(), &f.pairs, f.total_sv);
+            }
+            out.stat(&format!(
+                "folds = {}, cache = {} ({} MB), threads = {}, pair solves = {}, #iter = {}, kernel evals = {} (shared cache: {} evals, {} column fills served), wall {:.3}s",
+                folds.kind,
+                strategy.cache,
+                crate::svm::fmt_param(budget),
+                strategy.threads,
+                res.folds.iter().map(|f| f.pairs.len()).sum::<usize>(),
+                res.total_iterations(),
+                res.kernel_evals,
+                res.shared_evals,
+                res.shared_hits,
+                res.wall_s
+            ));
+            json["folds"] = serde_json::json!({
+                "k": folds.k(),
+                "kind": folds.kind,
+                "cache": strategy.cache.as_str(),
+                "cache_mb": jnum(budget),
+                "threads": strategy.threads,
+            });
+            json["cv_accuracy_pct"] = jnum(res.accuracy_pct);
+            json["correct"] = res.correct.into();
+            json["iterations"] = res.total_iterations().into();
+            json["kernel_evals"] = res.kernel_evals.into();
+            json["seconds"] = jnum(res.wall_s);
+            Ok(Some(format!(
+                "Cross Validation Accuracy = {}%",
+                fmt_g(res.accuracy_pct)
+            )))
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! k-fold cross-validation of a one-vs-one C-SVC, as `svm-train -v K`
+//! (`svm_cross_validation`): each fold's model is [`train_ovo`]'s on the
+//! other folds' rows (in LIBSVM's order, [`Folds::train_rows`]) and
+//! predicts the fold's rows by voting.
+//!
+//! Reuse: every (fold, pair) problem is an independent job of one rayon
+//! pool, and with [`CacheMode::Shared`] all of them read one kernel cache
+//! keyed by the dataset's row index ([`SharedKernelCache`]): a kernel
+//! column computed for one pair serves every other pair holding that row's
+//! class, in every fold. Each solve's numbers do not depend on the cache or
+//! the thread count (a cached value is the value the solve would compute).
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::groups::{check_weights, weighted_c, ClassWeight, Groups};
+use super::train::{assemble, solve_pair, PairFit};
+use crate::data::Dataset;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::folds::Folds;
+use crate::svm::kernel::KernelData;
+use crate::svm::params::CheckedParams;
+use crate::svm::solution::check_finite_features;
+use crate::svm::{CacheMode, SvmError, SvmParams};
+
+/// How a one-vs-one CV runs (its results do not depend on these).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OvoCvOptions {
+    /// Per-solve caches (LIBSVM's) or one shared kernel cache.
+    pub cache: CacheMode,
+    /// Threads of the run (>= 1).
+    pub threads: usize,
+}
+
+/// One fold's training: its classes and each pair's solve.
+#[derive(Clone, Debug)]
+pub struct FoldFit {
+    /// The training rows' labels, in LIBSVM's order.
+    pub labels: Vec<f64>,
+    /// Each pair's solution, in LIBSVM's pair order.
+    pub pairs: Vec<PairFit>,
+    /// The model's number of support vectors (`Total nSV`).
+    pub total_sv: usize,
+    /// `svm-train`'s weight warnings for this fold's training.
+    pub warnings: Vec<String>,
+}
+
+/// What [`cross_validate_ovo`] returns.
+#[derive(Clone, Debug)]
+pub struct OvoCvResult {
+    /// Each fold's training, in fold order.
+    pub folds: Vec<FoldFit>,
+    /// The predicted label of every row of the dataset.
+    pub predictions: Vec<f64>,
+    /// Rows predicted right.
+    pub correct: usize,
+    /// `100 correct / n`, `svm-train`'s `Cross Validation Accuracy`.
+    pub accuracy_pct: f64,
+    /// Kernel evaluations of the solves (their own column fills and
+    /// diagonals) plus those of the shared cache's columns.
+    pub kernel_evals: u64,
+    /// Of [`OvoCvResult::kernel_evals`], those of the shared cache.
+    pub shared_evals: u64,
+    /// Column fills the shared cache served.
+    pub shared_hits: u64,
+    /// Wall-clock seconds of the whole run.
+    pub wall_s: f64,
+}
+
+impl OvoCvResult {
+    /// SMO iterations of every pair of every fold.
+    pub fn total_iterations(&self) -> u64 {
+        self.folds
+            .iter()
+            .flat_map(|f| &f.pairs)
+            .map(|p| p.stats.iterations)
+            .sum()
+    }
+}
+
+/// Cross-validate a one-vs-one C-SVC on `folds` of `ds` (any number of
+/// classes; `params.cache_mb` is the run's whole kernel-cache budget, as
+/// [`crate::svm::CvStrategy::cache_split`] divides it).
+pub fn cross_validate_ovo(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    weights: &[ClassWeight],
+    opts: OvoCvOptions,
+) -> Result<OvoCvResult, SvmError> {
+    let params = params.check()?;
+    check_weights(weights)?;
+    folds.validate()?;
+    if folds.n != ds.n() {
+        return Err(SvmError::InvalidFolds(format!(
+            "folds over {} rows for a dataset of {}",
+            folds.n,
+            ds.n()
+        )));
+    }
+    check_finite_features(ds)?;
+    if opts.threads == 0 {
+        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| {
+            SvmError::InvalidParam(format!("cannot start {} threads: {e}", opts.threads))
+        })?;
+    pool.install(|| run(ds, folds, &params, weights, opts))
+}
+
+fn run(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &CheckedParams,
+    weights: &[ClassWeight],
+    opts: OvoCvOptions,
+) -> Result<OvoCvResult, SvmError> {
+    let t0 = Instant::now();
+    let kd = KernelData::new(ds, params.kernel);
+    let strategy = crate::svm::CvStrategy {
+        order: crate::svm::RoundOrder::PerRound,
+        seeder: crate::svm::SeederKind::Zero,
+        cache: opts.cache,
+        threads: opts.threads,
+    };
+    let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
+    let local = params.with_cache_mb(local_mb)?;
+    let shared = shared_mb.map(|mb| ovo_shared_cache(ds.n(), mb));
+    let mut res = cv_with(&kd, folds, &local, weights, shared.as_ref())?;
+    res.wall_s = t0.elapsed().as_secs_f64();
+    Ok(res)
+}
+
+/// A kernel cache for the pairs and folds of a one-vs-one run over `n`
+/// rows within `mb` megabytes: whole columns where it keeps them all (each
+/// serves every pair and fold holding its row; see
+/// [`SharedKernelCache::whole_columns`]).
+pub fn ovo_shared_cache(n: usize, mb: f64) -> SharedKernelCache {
+    let sh = SharedKernelCache::new(n, mb);
+    let all_fit = sh.capacity_columns() >= n;
+    sh.whole_columns(all_fit)
+}
+
+/// [`cross_validate_ovo`] on prepared kernel data (features checked, folds
+/// valid for its rows), with `params.cache_mb` the cache of each solve and
+/// an optional shared cache (its evaluations are counted from what it had
+/// spent before this call), in the current rayon pool.
+pub fn cv_with(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    params: &CheckedParams,
+    weights: &[ClassWeight],
+    shared: Option<&SharedKernelCache>,
+) -> Result<OvoCvResult, SvmError> {
+    let t0 = Instant::now();
+    let ds: &Dataset = &kd.ds;
+    let shared_before = shared.map_or(0, |s| s.kernel_evals());
+    // Every fold's classes, then every (fold, pair) problem as one job.
+    let groups: Vec<Groups> = (0..folds.k())
+        .map(|h| Groups::new(ds, &folds.train_rows(h)))
+        .collect::<Result<_, _>>()?;
+    let wcs: Vec<(Vec<f64>, Vec<String>)> = groups
+        .iter()
+        .map(|g| weighted_c(params.c, &g.labels, weights))
+        .collect();
+    let jobs: Vec<(usize, (usize, usize))> = groups
+        .iter()
+        .enumerate()
+        .flat_map(|(h, g)| g.pairs().into_iter().map(move |ij| (h, ij)))
+        .collect();
+    let solved = jobs
+        .par_iter()
+        .map(|&(h, ij)| solve_pair(kd, &groups[h], &wcs[h].0, ij, params, shared))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut by_fold: Vec<Vec<PairFit>> = vec![Vec::new(); folds.k()];
+    for (&(h, _), fit) in jobs.iter().zip(solved) {
+        by_fold[h].push(fit);
+    }
+    // Each fold's model predicts its held-out rows.
+    let mut predictions = vec![f64::NAN; ds.n()];
+    let mut fits = Vec::with_capacity(folds.k());
+    for (h, pairs) in by_fold.into_iter().enumerate() {
+        let model = assemble(kd, &groups[h], &pairs);
+        let test = folds.test_rows(h);
+        let pred: Vec<f64> = test
+            .par_iter()
+            .map(|&r| model.predict(kd.ds.row(r)))
+            .collect();
+        for (&r, p) in test.iter().zip(pred) {
+            predictions[r] = p;
+        }
+        fits.push(FoldFit {
+            labels: groups[h].labels.clone(),
+            total_sv: model.total_sv(),
+            pairs,
+            warnings: wcs[h].1.clone(),
+        });
+    }
+    let correct = predictions
+        .iter()
+        .zip(&ds.y)
+        .filter(|(p, y)| p == y)
+        .count();
+    let solve_evals: u64 = fits
+        .iter()
+        .flat_map(|f| &f.pairs)
+        .map(|p| p.stats.kernel_evals)
+        .sum();
+    let shared_hits = fits
+        .iter()
+        .flat_map(|f| &f.pairs)
+        .map(|p| p.stats.shared_hits)
+        .sum();
+    let shared_evals = shared.map_or(0, |s| s.kernel_evals() - shared_before);
+    Ok(OvoCvResult {
+        folds: fits,
+        predictions,
+        correct,
+        accuracy_pct: 100.0 * correct as f64 / ds.n().max(1) as f64,
+        kernel_evals: solve_evals + shared_evals,
+        shared_evals,
+        shared_hits,
+        wall_s: t0.elapsed().as_secs_f64(),
+    })
+}

@@ -1,0 +1,28 @@
+//! LIBSVM's multi-class C-SVC: one-vs-one, exactly as `svm-train` 3.24.
+//!
+//! - [`groups`]: `svm_group_classes` (classes by first appearance, rows
+//!   grouped by class) and the weighted C of each class (`-wi`).
+//! - [`train`]: one binary problem per class pair on the same SMO, laid out
+//!   as LIBSVM's model.
+//! - [`model`]: the model and its one-vs-one vote.
+//! - [`model_io`]: the model file for any number of classes.
+//! - [`cv`]: `svm-train -v K` on LIBSVM's folds, every (fold, pair) problem a
+//!   parallel job, optionally on one kernel cache shared by all of them.
+//! - [`grid`]: a (C, gamma) grid of such CVs, one shared cache per gamma.
+//!
+//! Binary data without class weights also runs through
+//! [`crate::svm::solution`] and the seeded CV ([`crate::svm::seeded_cv`]);
+//! for two classes both give the same numbers.
+
+pub mod cv;
+pub mod grid;
+pub mod groups;
+pub mod model;
+pub mod model_io;
+pub mod train;
+
+pub use cv::{cross_validate_ovo, cv_with, ovo_shared_cache, FoldFit, OvoCvOptions, OvoCvResult};
+pub use groups::{check_weights, is_multiclass, weighted_c, ClassWeight, Groups};
+pub use model::MultiModel;
+pub use model_io::{read_multi_model, write_multi_model};
+pub use train::{train_ovo, OvoFit, PairFit};

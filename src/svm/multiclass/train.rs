@@ -1,0 +1,203 @@
+//! Training a one-vs-one C-SVC as LIBSVM's `svm_train` does: one binary
+//! problem per class pair `i < j` on the rows of classes `i` (`y = +1`) and
+//! `j` (`y = -1`) in grouped order, with `C_i` and `C_j` weighted, solved by
+//! the same SMO ([`crate::svm::smo`]); the pairs' solutions are laid out as
+//! LIBSVM's model ([`MultiModel`]).
+
+use rayon::prelude::*;
+
+use super::groups::{weighted_c, ClassWeight, Groups};
+use super::model::MultiModel;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::kernel::KernelData;
+use crate::svm::params::CheckedParams;
+use crate::svm::smo::{solve, SolveInput, SolveStats};
+use crate::svm::SvmError;
+
+/// The solution of one class pair's problem.
+#[derive(Clone, Debug)]
+pub struct PairFit {
+    /// The pair's classes `(i, j)`, `i < j`, in the labels' order.
+    pub classes: (usize, usize),
+    /// The solve's counters, objective and rho.
+    pub stats: SolveStats,
+    /// `sum(alpha) / (C l)`, which `svm-train` prints only where the two
+    /// classes' C are equal (`None` otherwise).
+    pub nu: Option<f64>,
+    /// `y_k alpha_k` of the pair's rows: class `i`'s, then class `j`'s, in
+    /// grouped order.
+    pub coef: Vec<f64>,
+}
+
+/// What [`train_ovo`] returns.
+#[derive(Clone, Debug)]
+pub struct OvoFit {
+    /// The model.
+    pub model: MultiModel,
+    /// Each pair's solution, in LIBSVM's pair order.
+    pub pairs: Vec<PairFit>,
+    /// `svm-train`'s warnings for weights whose label is not in the
+    /// training rows, in the order it prints them.
+    pub warnings: Vec<String>,
+}
+
+impl OvoFit {
+    /// SMO iterations of all pairs.
+    pub fn iterations(&self) -> u64 {
+        self.pairs.iter().map(|p| p.stats.iterations).sum()
+    }
+
+    /// Kernel evaluations of all pairs' solves.
+    pub fn kernel_evals(&self) -> u64 {
+        self.pairs.iter().map(|p| p.stats.kernel_evals).sum()
+    }
+}
+
+/// Solve the problem of class pair `(i, j)` of `groups` with the classes'
+/// C `wc`.
+pub fn solve_pair(
+    kd: &KernelData<'_>,
+    groups: &Groups,
+    wc: &[f64],
+    (i, j): (usize, usize),
+    params: &CheckedParams,
+    shared: Option<&SharedKernelCache>,
+) -> Result<PairFit, SvmError> {
+    let (ri, rj) = (groups.class_rows(i), groups.class_rows(j));
+    let rows: Vec<u32> = ri.iter().chain(rj).map(|&r| r as u32).collect();
+    let y: Vec<i8> = std::iter::repeat_n(1i8, ri.len())
+        .chain(std::iter::repeat_n(-1i8, rj.len()))
+        .collect();
+    let (c_pos, c_neg) = (wc[i], wc[j]);
+    let out = solve(SolveInput {
+        kd,
+        rows: &rows,
+        y: &y,
+        c_pos,
+        c_neg,
+        eps: params.eps,
+        shrinking: params.shrinking,
+        cache_mb: params.cache_mb,
+        max_iter: params.max_iter,
+        alpha0: None,
+        grad0: None,
+        shared,
+    })?;
+    let sum_alpha: f64 = out.alpha.iter().sum();
+    let nu = (c_pos == c_neg).then(|| sum_alpha / (c_pos * rows.len() as f64));
+    let coef = out
+        .alpha
+        .iter()
+        .zip(&y)
+        .map(|(&a, &s)| f64::from(s) * a)
+        .collect();
+    Ok(PairFit {
+        classes: (i, j),
+        stats: out.stats,
+        nu,
+        coef,
+    })
+}
+
+/// Lay the pairs' solutions out as LIBSVM's model: a row is a support
+/// vector when its coefficient is non-zero in any of its pairs; support
+/// vectors grouped by class; pair `(i, j)`'s coefficients of class `i` in
+/// column `j - 1`, of class `j` in column `i` (0 where a support vector of
+/// that class is not one of this pair).
+pub fn assemble(kd: &KernelData<'_>, groups: &Groups, pairs: &[PairFit]) -> MultiModel {
+    let k = groups.nr_class();
+    let mut nonzero = vec![false; groups.rows.len()];
+    for p in pairs {
+        let (i, j) = p.classes;
+        let (si, sj, ci) = (groups.start[i], groups.start[j], groups.count[i]);
+        for (t, &c) in p.coef.iter().enumerate() {
+            if c != 0.0 {
+                let at = if t < ci { si + t } else { sj + t - ci };
+                nonzero[at] = true;
+            }
+        }
+    }
+    let nr_sv: Vec<usize> = (0..k)
+        .map(|c| {
+            let s = groups.start[c];
+            nonzero[s..s + groups.count[c]]
+                .iter()
+                .filter(|&&b| b)
+                .count()
+        })
+        .collect();
+    let mut nz_start = vec![0usize; k];
+    for c in 1..k {
+        nz_start[c] = nz_start[c - 1] + nr_sv[c - 1];
+    }
+    let total: usize = nr_sv.iter().sum();
+    let mut sv_coef = vec![vec![0.0; total]; k.saturating_sub(1)];
+    for p in pairs {
+        let (i, j) = p.classes;
+        let (si, sj, ci) = (groups.start[i], groups.start[j], groups.count[i]);
+        let mut q = nz_start[i];
+        for t in 0..ci {
+            if nonzero[si + t] {
+                sv_coef[j - 1][q] = p.coef[t];
+                q += 1;
+            }
+        }
+        let mut q = nz_start[j];
+        for t in 0..groups.count[j] {
+            if nonzero[sj + t] {
+                sv_coef[i][q] = p.coef[ci + t];
+                q += 1;
+            }
+        }
+    }
+    let sv_rows: Vec<usize> = groups
+        .rows
+        .iter()
+        .zip(&nonzero)
+        .filter(|(_, &nz)| nz)
+        .map(|(&r, _)| r)
+        .collect();
+    MultiModel {
+        kernel: kd.kind,
+        labels: groups.labels.clone(),
+        nr_sv,
+        sv: kd.ds.subset(&sv_rows, format!("{}-sv", kd.ds.name)),
+        sv_rows,
+        sv_coef,
+        rho: pairs.iter().map(|p| p.stats.rho).collect(),
+    }
+}
+
+/// Train a one-vs-one C-SVC on `rows` of `kd`'s data (features assumed
+/// finite), the pairs solved as parallel jobs of the current rayon pool
+/// (each solve is the same whatever the thread count).
+pub fn train_ovo(
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    params: &CheckedParams,
+    weights: &[ClassWeight],
+    shared: Option<&SharedKernelCache>,
+) -> Result<OvoFit, SvmError> {
+    if rows.is_empty() {
+        return Err(SvmError::Empty);
+    }
+    if let Some(&r) = rows.iter().find(|&&r| r >= kd.ds.n()) {
+        return Err(SvmError::RowOutOfRange {
+            row: r,
+            n: kd.ds.n(),
+        });
+    }
+    let groups = Groups::new(&kd.ds, rows)?;
+    let (wc, warnings) = weighted_c(params.c, &groups.labels, weights);
+    let pairs = groups
+        .pairs()
+        .into_par_iter()
+        .map(|ij| solve_pair(kd, &groups, &wc, ij, params, shared))
+        .collect::<Result<Vec<_>, _>>()?;
+    let model = assemble(kd, &groups, &pairs);
+    Ok(OvoFit {
+        model,
+        pairs,
+        warnings,
+    })
+}
