@@ -438,7 +438,9 @@ pub enum Verification {
 /// Check a found file against the entry's pins. A mismatch is a
 /// [`DataError::Checksum`]. The decompressed pin is checked when present;
 /// otherwise a `download_sha256` pin is checked against the raw bytes when
-/// the file is stored with the download's compression.
+/// the file is stored with the download's compression. A match is
+/// remembered ([`super::verified::record`]): loading the file then does not
+/// hash it again.
 pub fn verify_file(path: &Path, file: &FileEntry) -> Result<Verification, DataError> {
     let actual = compress::sha256_decompressed(path)?;
     let Some((expected, raw)) = file.pin_for(path) else {
@@ -457,6 +459,8 @@ pub fn verify_file(path: &Path, file: &FileEntry) -> Result<Verification, DataEr
             actual: got,
         });
     }
+    let dir = path.parent().unwrap_or(Path::new("."));
+    super::verified::record(path, expected, dir);
     Ok(Verification::Verified { sha256: actual })
 }
 

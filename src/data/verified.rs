@@ -133,6 +133,32 @@ fn remember(files: &[PathBuf], key: &str, v: &Verified) {
     }
 }
 
+/// The cache key of `path` (its canonical path) and its current version,
+/// verified against `pin`.
+fn version(path: &Path, pin: &str) -> Result<(String, Verified), DataError> {
+    let canonical = std::fs::canonicalize(path).map_err(|e| DataError::io(path, e))?;
+    let meta = std::fs::metadata(&canonical).map_err(|e| DataError::io(path, e))?;
+    let v = Verified {
+        stamp: Stamp::of(&meta),
+        pin: pin.to_string(),
+    };
+    Ok((canonical.to_string_lossy().into_owned(), v))
+}
+
+/// Remember that file `path` (in data directory `data_dir`) matched `pin`
+/// (hashed elsewhere: `cvbench fetch`, `DatasetEntry::verify`), so that
+/// loading it does not hash it again. Best effort: failures are ignored.
+pub fn record(path: &Path, pin: &str, data_dir: &Path) {
+    let Ok((key, v)) = version(path, pin) else {
+        return;
+    };
+    let mut memo = memo().lock().unwrap_or_else(|e| e.into_inner());
+    if memo.get(&key) != Some(&v) {
+        remember(&cache_files(data_dir), &key, &v);
+        memo.insert(key, v);
+    }
+}
+
 /// Check file `path` of registry dataset `dataset` against `pin`, the
 /// sha256 of its decompressed content (`raw`: of its bytes as stored),
 /// unless this version of the file was verified before (see the module
@@ -145,13 +171,7 @@ pub fn check(
     raw: bool,
     data_dir: &Path,
 ) -> Result<(), DataError> {
-    let canonical = std::fs::canonicalize(path).map_err(|e| DataError::io(path, e))?;
-    let key = canonical.to_string_lossy().into_owned();
-    let meta = std::fs::metadata(&canonical).map_err(|e| DataError::io(path, e))?;
-    let want = Verified {
-        stamp: Stamp::of(&meta),
-        pin: pin.to_string(),
-    };
+    let (key, want) = version(path, pin)?;
     // Held while hashing: one hash per file and process.
     let mut memo = memo().lock().unwrap_or_else(|e| e.into_inner());
     if memo.get(&key) == Some(&want) {
@@ -200,8 +220,35 @@ mod tests {
             e.contains(&pin) && e.contains(&"0".repeat(64)) && e.contains("cvbench fetch d"),
             "{e}"
         );
-        // Changed content (same size): hashed again, refused.
-        std::fs::write(&p, b"2 1:1\n").unwrap();
+        // Changed content: hashed again, refused.
+        std::fs::write(&p, b"-1 1:1\n").unwrap();
         assert!(check("d", &p, &pin, false, dir.path()).is_err());
+        // A recorded match is trusted while the file is unchanged (proof
+        // that it is not hashed again).
+        let fake = "f".repeat(64);
+        record(&p, &fake, dir.path());
+        check("d", &p, &fake, false, dir.path()).unwrap();
+    }
+
+    #[test]
+    fn the_cache_file_keeps_entries_across_processes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("d");
+        std::fs::write(&p, b"1 1:1\n").unwrap();
+        let (key, v) = version(&p, "abc").unwrap();
+        let files = [dir.path().join("sub/cache.json")];
+        remember(&files, &key, &v);
+        assert_eq!(read_cache(&files[0]).get(&key), Some(&v));
+        // A damaged cache is empty, and is rewritten.
+        std::fs::write(&files[0], b"{not json").unwrap();
+        assert!(read_cache(&files[0]).is_empty());
+        remember(&files, &key, &v);
+        assert_eq!(read_cache(&files[0]).len(), 1);
+        // An unwritable place is skipped for the next one.
+        let blocked = dir.path().join("file");
+        std::fs::write(&blocked, b"").unwrap();
+        let files = [blocked.join("cache.json"), dir.path().join("second.json")];
+        remember(&files, &key, &v);
+        assert_eq!(read_cache(&files[1]).get(&key), Some(&v));
     }
 }
