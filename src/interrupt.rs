@@ -410,7 +410,7 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn children_run_in_their_own_group_and_are_unregistered_when_done() {
+    fn children_run_in_a_process_group_of_their_own() {
         let mut cmd = Command::new("sh");
         cmd.args(["-c", "cat /proc/$$/stat; echo err >&2"]);
         let out = output(&mut cmd).unwrap();

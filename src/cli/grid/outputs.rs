@@ -110,7 +110,7 @@ pub(super) fn interrupt_message(o: &Opts) -> String {
             r.display()
         ),
         (Some(out), _) => format!(
-            "the finished grid points are in {out}; run the same command with -resume {out} to go on (without -resume, {out} is started afresh)",
+            "the finished grid points are in {out}; run the same command with -resume {out} to go on: without -resume, {out} is started afresh",
             out = out.display()
         ),
     }
