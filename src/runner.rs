@@ -29,7 +29,7 @@ pub use prepare::{prepare, validate, Prepared};
 use rayon::prelude::*;
 pub use shard::Shard;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 use store::{Origin, StoredCell};
 
@@ -69,11 +69,26 @@ pub struct RunSummary {
     pub files: Vec<PathBuf>,
 }
 
-/// Test-only hook: `CVBENCH_TEST_CELL_DELAY_MS` sleeps this long before each
-/// cell, so that tests can kill a run midway. Not for normal use.
-fn test_delay() {
+/// Test-only hooks, not for normal use, so that tests can interrupt or kill a
+/// run midway without racing it: `CVBENCH_TEST_CELL_DELAY_MS` sleeps this
+/// long before each cell; `CVBENCH_TEST_HOLD_CELLS=N[:FILE]` holds each cell
+/// after the first `N` started ones until `FILE` exists (for good without
+/// `FILE`). `started` counts the cells started before this one.
+fn test_delay(started: usize) {
     if let Ok(Some(d)) = crate::config::env::test_cell_delay() {
         std::thread::sleep(d);
+    }
+    let Ok(hold) = std::env::var("CVBENCH_TEST_HOLD_CELLS") else {
+        return;
+    };
+    let (n, file) = match hold.split_once(':') {
+        Some((n, f)) => (n, Some(PathBuf::from(f))),
+        None => (hold.as_str(), None),
+    };
+    if n.parse::<usize>().is_ok_and(|n| started >= n) {
+        while file.as_ref().is_none_or(|f| !f.exists()) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 }
 
@@ -183,6 +198,7 @@ fn run_in_pool(
     let host = crate::results::atomic::host();
     let shard_label = opts.shard.as_ref().map(|s| s.to_string());
     let failed = AtomicBool::new(false);
+    let started_cells = AtomicUsize::new(0);
     let run_one = |i: usize| -> Result<(), ExperimentError> {
         if failed.load(Ordering::Relaxed) {
             return Err(ExperimentError::Cell {
@@ -190,7 +206,7 @@ fn run_in_pool(
                 message: "skipped after an earlier failure".into(),
             });
         }
-        test_delay();
+        test_delay(started_cells.fetch_add(1, Ordering::SeqCst));
         let t = Instant::now();
         let records: Vec<Record> = plan
             .run_cell(i)

@@ -406,7 +406,7 @@ fn sigint_leaves_no_temporary_file() {
         .unwrap();
     let cells = dir.path().join("out/x/cells");
     let json = |s: &str| s.ends_with(".json");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
     while files_named(&cells, &json).len() < 5 && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(5));
     }

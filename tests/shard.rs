@@ -9,7 +9,8 @@ fn cmd(cwd: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
     c.current_dir(cwd)
         .env_remove("CVBENCH_DATA_DIR")
-        .env_remove("CVBENCH_TEST_CELL_DELAY_MS");
+        .env_remove("CVBENCH_TEST_CELL_DELAY_MS")
+        .env_remove("CVBENCH_TEST_HOLD_CELLS");
     for v in [
         "SLURM_ARRAY_TASK_ID",
         "SLURM_ARRAY_TASK_COUNT",
@@ -342,16 +343,17 @@ fn a_killed_run_resumes_to_the_same_records_and_leaves_no_temporary_file() {
     ok(&cvbench(&["run", "t.toml", "--out", "one"], &d));
     let mut child = cmd(&d)
         .args(["run", "t.toml", "--out", "k", "--threads", "2"])
-        .env("CVBENCH_TEST_CELL_DELAY_MS", "100")
+        .env("CVBENCH_TEST_HOLD_CELLS", "3")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    // Wait until a few of the 32 cells are stored, then SIGKILL.
+    // The cells after the first 3 are held (a test hook): wait until those 3
+    // are stored, then SIGKILL.
     let cells = d.join("k/t/cells");
     let start = std::time::Instant::now();
     while files_where(&cells, &|n| n.ends_with(".json")).len() < 3 {
-        assert!(start.elapsed().as_secs() < 120, "no cell stored");
+        assert!(start.elapsed().as_secs() < 300, "no cell stored");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.kill().unwrap();

@@ -62,7 +62,7 @@ k = [8]
     assert!(s.assembled);
     // The run's pool is gone once its threads have exited; the global pool
     // (had it been used) would keep one thread per core for good.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let mut after = threads_of_this_process().unwrap();
     while after.len() > before.len() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(50));

@@ -4,6 +4,7 @@
 
 pub mod grid;
 pub mod memory;
+pub mod on_interrupt;
 pub mod svm;
 
 use crate::config::ConfigFile;

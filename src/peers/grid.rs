@@ -114,25 +114,26 @@ pub fn parse_output(text: &str, with_c: bool, with_g: bool) -> Result<GridPeerRu
 pub fn run_svm_grid(file: &Path, grid: &Grid, k: usize) -> Result<GridPeerRun, SvmError> {
     let (py, svm_grid, svm_train) =
         programs().ok_or_else(|| SvmError::Peer(SKIPPED_NO_SVM_GRID.into()))?;
-    let work = tempfile::tempdir().map_err(|source| SvmError::Io {
+    let work = crate::interrupt::TempDir::unique("svm-grid").map_err(|source| SvmError::Io {
         what: "a temporary folder for svm-grid".into(),
         source,
     })?;
     let t = Instant::now();
-    let out = Command::new(py)
-        .current_dir(work.path())
-        .arg(svm_grid)
-        .arg("-svmtrain")
-        .arg(svm_train)
-        .args(["-gnuplot", "null", "-out", "null"])
-        .args(["-log2c", &axis_arg(&grid.c), "-log2g", &axis_arg(&grid.g)])
-        .args(["-v", &k.to_string()])
-        .arg(file)
-        .output()
-        .map_err(|source| SvmError::Io {
-            what: "running svm-grid".into(),
-            source,
-        })?;
+    let out = crate::interrupt::output(
+        Command::new(py)
+            .current_dir(work.path())
+            .arg(svm_grid)
+            .arg("-svmtrain")
+            .arg(svm_train)
+            .args(["-gnuplot", "null", "-out", "null"])
+            .args(["-log2c", &axis_arg(&grid.c), "-log2g", &axis_arg(&grid.g)])
+            .args(["-v", &k.to_string()])
+            .arg(file),
+    )
+    .map_err(|source| SvmError::Io {
+        what: "running svm-grid".into(),
+        source,
+    })?;
     let wall_s = t.elapsed().as_secs_f64();
     if !out.status.success() {
         return Err(SvmError::Peer(format!(
@@ -190,9 +191,7 @@ print(time.perf_counter() - t, s.best_params_["C"], s.best_params_["gamma"], 100
 /// Whether `python3` can import scikit-learn.
 pub fn sklearn_available() -> bool {
     find_program("python3").is_some_and(|py| {
-        Command::new(py)
-            .args(["-c", "import sklearn"])
-            .output()
+        crate::interrupt::output(Command::new(py).args(["-c", "import sklearn"]))
             .is_ok_and(|o| o.status.success())
     })
 }
@@ -220,7 +219,7 @@ pub fn run_sklearn_grid(
     n_jobs: usize,
 ) -> Result<SklearnRun, SvmError> {
     let py = find_program("python3").ok_or_else(|| SvmError::Peer("python3 not found".into()))?;
-    let work = tempfile::tempdir().map_err(|source| SvmError::Io {
+    let work = crate::interrupt::TempDir::unique("sklearn").map_err(|source| SvmError::Io {
         what: "a temporary folder for scikit-learn".into(),
         source,
     })?;
@@ -231,18 +230,19 @@ pub fn run_sklearn_grid(
         source,
     })?;
     let list = |v: &[f64]| v.iter().map(|x| py_float(*x)).collect::<Vec<_>>().join(",");
-    let out = Command::new(py)
-        .args(["-c", SKLEARN_PY])
-        .arg(file)
-        .arg(&folds)
-        .arg(list(cs))
-        .arg(list(gammas))
-        .arg(n_jobs.to_string())
-        .output()
-        .map_err(|source| SvmError::Io {
-            what: "running scikit-learn".into(),
-            source,
-        })?;
+    let out = crate::interrupt::output(
+        Command::new(py)
+            .args(["-c", SKLEARN_PY])
+            .arg(file)
+            .arg(&folds)
+            .arg(list(cs))
+            .arg(list(gammas))
+            .arg(n_jobs.to_string()),
+    )
+    .map_err(|source| SvmError::Io {
+        what: "running scikit-learn".into(),
+        source,
+    })?;
     let text = String::from_utf8_lossy(&out.stdout);
     let f: Vec<f64> = text
         .split_whitespace()

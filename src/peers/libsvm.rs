@@ -236,10 +236,8 @@ pub fn parse_svm_predict_output(text: &str) -> Result<PeerPredict, SvmError> {
 
 fn run(program: &str, args: &[String]) -> Result<(String, f64), SvmError> {
     let t = Instant::now();
-    let out = Command::new(program)
-        .args(args)
-        .output()
-        .map_err(|e| SvmError::Io {
+    let out =
+        crate::interrupt::output(Command::new(program).args(args)).map_err(|e| SvmError::Io {
             what: format!("running {program}"),
             source: e,
         })?;

@@ -88,9 +88,7 @@ pub struct OnedalRun {
 /// Whether `python3` can import scikit-learn-intelex and daal4py.
 pub fn available() -> bool {
     find_program("python3").is_some_and(|py| {
-        Command::new(py)
-            .args(["-c", "import sklearnex, daal4py"])
-            .output()
+        crate::interrupt::output(Command::new(py).args(["-c", "import sklearnex, daal4py"]))
             .is_ok_and(|o| o.status.success())
     })
 }
@@ -111,7 +109,8 @@ pub fn run(
         let what = what.to_string();
         move |source| SvmError::Io { what, source }
     };
-    let work = tempfile::tempdir().map_err(io("a temporary folder for oneDAL"))?;
+    let work =
+        crate::interrupt::TempDir::unique("onedal").map_err(io("a temporary folder for oneDAL"))?;
     let folds = match fold_of {
         Some(f) => {
             let p = work.path().join("folds.txt");
@@ -131,18 +130,19 @@ pub fn run(
             )))
         }
     };
-    let out = Command::new(py)
-        .args(["-c", SCRIPT])
-        .arg(file)
-        .arg(d.to_string())
-        .arg(folds)
-        .arg(kernel)
-        .args([params.c, gamma, params.eps, params.cache_mb].map(|v| format!("{v:e}")))
-        .arg(if params.shrinking { "1" } else { "0" })
-        .arg(threads.max(1).to_string())
-        .arg(repeats.max(1).to_string())
-        .output()
-        .map_err(io("running python3 for oneDAL"))?;
+    let out = crate::interrupt::output(
+        Command::new(py)
+            .args(["-c", SCRIPT])
+            .arg(file)
+            .arg(d.to_string())
+            .arg(folds)
+            .arg(kernel)
+            .args([params.c, gamma, params.eps, params.cache_mb].map(|v| format!("{v:e}")))
+            .arg(if params.shrinking { "1" } else { "0" })
+            .arg(threads.max(1).to_string())
+            .arg(repeats.max(1).to_string()),
+    )
+    .map_err(io("running python3 for oneDAL"))?;
     let text = String::from_utf8_lossy(&out.stdout);
     let json = text.lines().rev().find(|l| l.starts_with('{'));
     match (out.status.success(), json) {

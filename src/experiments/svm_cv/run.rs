@@ -377,33 +377,8 @@ impl SvmPlan {
     }
 }
 
-fn tempdir(key: &str) -> std::io::Result<tempdir_lite::TempDir> {
-    tempdir_lite::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
-}
-
-/// A minimal self-deleting temporary directory (the peer's fold files).
-mod tempdir_lite {
-    use std::path::{Path, PathBuf};
-
-    /// A directory under the system temp dir, removed on drop.
-    pub struct TempDir(PathBuf);
-
-    impl TempDir {
-        /// Create `<tmp>/<name>-<pid>`.
-        pub fn new(name: &str) -> std::io::Result<TempDir> {
-            let p = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
-            std::fs::create_dir_all(&p)?;
-            Ok(TempDir(p))
-        }
-        /// The path.
-        pub fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for TempDir {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
+/// The peer's folder for this cell's files (fold files, models), removed
+/// when it drops and on an interruption (after the peer is stopped).
+fn tempdir(key: &str) -> std::io::Result<crate::interrupt::TempDir> {
+    crate::interrupt::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
 }

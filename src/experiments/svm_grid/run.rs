@@ -303,7 +303,8 @@ impl GridPlan {
 
     fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = tempfile::tempdir().map_err(|e| self.cell_err(i, e))?;
+        let dir =
+            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
@@ -349,7 +350,8 @@ impl GridPlan {
 
     fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = tempfile::tempdir().map_err(|e| self.cell_err(i, e))?;
+        let dir =
+            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();

@@ -1,0 +1,322 @@
+//! `cvbench grid`'s command line: grid.py's single-dash options, svm-train's
+//! options and ours, parsed by hand (clap only collects them), and the help.
+
+use std::path::PathBuf;
+
+use crate::svm::grid::{Axis, GridError, Reuse};
+
+/// The raw arguments of `cvbench grid` (grid.py's single-dash options are
+/// parsed here, not by clap).
+#[derive(clap::Args, Debug, Clone, PartialEq)]
+#[command(disable_help_flag = true)]
+pub struct GridArgs {
+    /// grid.py's options, svm-train's options, then the dataset (see `cvbench grid --help`).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+    pub args: Vec<String>,
+}
+
+/// The help text (grid.py's, plus our options).
+pub const HELP: &str = "\
+Usage: cvbench grid [grid_options] [svm_options] dataset
+
+grid_options (as grid.py's):
+-log2c {begin,end,step | \"null\"} : set the range of c (default -5,15,2)
+-log2g {begin,end,step | \"null\"} : set the range of g (default 3,-15,-2)
+-v n : n-fold cross validation (default 5), LIBSVM's folds
+-svmtrain pathname : accepted and ignored (the solver is built in)
+-gnuplot {pathname | \"null\"} : \"null\" draws no figure (any path: draw with plotters)
+-out {pathname | \"null\"} : (default dataset.out)
+-png {pathname | \"null\"} : figure file (default dataset.png; an .svg is written beside it)
+-resume [pathname] : resume from an output file (default dataset.out)
+
+svm_options (as svm-train's): -s 0, -t 0|2, -c/-g are not allowed (use -log2c/-log2g),
+-e eps, -m cachesize, -h 0|1, -q
+
+cvbench options:
+--reuse LEVEL : none (grid.py's way), all (default: gamma+cpath+newton+threads), or a list of
+    gamma (distance blocks, exact), cpath (warm start along C), newton (Newton steps on
+    the free set between SMO rounds), folds[-METHOD] (alpha seeding across folds),
+    threads; e.g. gamma+threads (exact and parallel)
+--threads N : worker threads (default: all cores); results do not depend on it
+--memory-mb MB : budget for the gamma blocks (default 2048)
+--json PATH : a machine-readable table (c, g, rate, iterations, kernel evaluations, seconds);
+    `--json -` prints it on standard output (grid.py's lines then go to standard error)
+--exact-params : use C and gamma as computed (default: rounded to single precision,
+    as the installed svm-train reads them)
+--seed N : seed of the fold seeders' random choices (default 1)";
+
+/// Parsed options.
+#[derive(Clone, Debug)]
+pub(super) struct Opts {
+    pub(super) c: Option<Axis>,
+    pub(super) g: Option<Axis>,
+    pub(super) fold: usize,
+    pub(super) out: Option<PathBuf>,
+    pub(super) png: Option<PathBuf>,
+    pub(super) resume: Option<PathBuf>,
+    pub(super) kernel_type: u8,
+    pub(super) eps: f64,
+    pub(super) cache_mb: f64,
+    pub(super) shrinking: bool,
+    pub(super) reuse: Reuse,
+    pub(super) threads: Option<usize>,
+    pub(super) memory_mb: f64,
+    pub(super) json: Option<PathBuf>,
+    pub(super) exact_params: bool,
+    pub(super) seed: u64,
+    pub(super) dataset: PathBuf,
+}
+
+/// A usage error (exit 2) saying `msg`.
+pub(super) fn usage_err(msg: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(GridError::Usage(msg.into()))
+}
+
+/// Parse `cvbench grid`'s arguments (the dataset last, as grid.py's).
+pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
+    if args.is_empty() {
+        return Err(usage_err(format!("no dataset given\n{HELP}")));
+    }
+    let dataset = PathBuf::from(&args[args.len() - 1]);
+    if dataset.to_string_lossy().starts_with('-') {
+        return Err(usage_err(format!(
+            "the last argument must be the dataset, got `{}`\n  usage: cvbench grid [options] dataset",
+            dataset.display()
+        )));
+    }
+    let title = dataset
+        .file_name()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dataset".into());
+    let opts_in = &args[..args.len() - 1];
+    let mut o = Opts {
+        c: Some(Axis::default_c()),
+        g: Some(Axis::default_g()),
+        fold: 5,
+        out: Some(PathBuf::from(format!("{title}.out"))),
+        png: Some(PathBuf::from(format!("{title}.png"))),
+        resume: None,
+        kernel_type: 2,
+        eps: 1e-3,
+        cache_mb: 100.0,
+        shrinking: true,
+        reuse: Reuse::all(),
+        threads: None,
+        memory_mb: 2048.0,
+        json: None,
+        exact_params: false,
+        seed: 1,
+        dataset,
+    };
+    let mut i = 0;
+    let value = |i: usize, flag: &str| -> anyhow::Result<&String> {
+        opts_in
+            .get(i + 1)
+            .ok_or_else(|| usage_err(format!("{flag} needs a value")))
+    };
+    let num = |s: &str, flag: &str| -> anyhow::Result<f64> {
+        s.parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| usage_err(format!("{flag} {s}: not a finite number")))
+    };
+    while i < opts_in.len() {
+        let flag = opts_in[i].as_str();
+        match flag {
+            "-log2c" => {
+                o.c = Axis::parse(flag, value(i, flag)?)?;
+                i += 1;
+            }
+            "-log2g" => {
+                o.g = Axis::parse(flag, value(i, flag)?)?;
+                i += 1;
+            }
+            "-v" => {
+                let v = value(i, flag)?;
+                o.fold = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|&k| k >= 2)
+                    .ok_or_else(|| usage_err(format!("-v {v}: n-fold cross validation needs an integer n >= 2")))?;
+                i += 1;
+            }
+            "-c" | "-g" => return Err(usage_err("Use -log2c and -log2g.")),
+            "-svmtrain" => {
+                value(i, flag)?;
+                i += 1;
+            }
+            "-gnuplot" => {
+                if value(i, flag)? == "null" {
+                    o.png = None;
+                }
+                i += 1;
+            }
+            "-out" => {
+                let v = value(i, flag)?;
+                o.out = (v != "null").then(|| PathBuf::from(v));
+                i += 1;
+            }
+            "-png" => {
+                let v = value(i, flag)?;
+                o.png = (v != "null").then(|| PathBuf::from(v));
+                i += 1;
+            }
+            "-resume" => {
+                if i + 1 == opts_in.len() || opts_in[i + 1].starts_with('-') {
+                    o.resume = Some(PathBuf::from(format!("{title}.out")));
+                } else {
+                    o.resume = Some(PathBuf::from(&opts_in[i + 1]));
+                    i += 1;
+                }
+            }
+            "-s" => {
+                let v = value(i, flag)?;
+                if v != "0" {
+                    return Err(usage_err(format!(
+                        "-s {v}: only C-SVC (-s 0) is implemented"
+                    )));
+                }
+                i += 1;
+            }
+            "-t" => {
+                let v = value(i, flag)?;
+                o.kernel_type = match v.as_str() {
+                    "0" => 0,
+                    "2" => 2,
+                    _ => {
+                        return Err(usage_err(format!(
+                            "-t {v}: kernel type not supported (0 = linear, 2 = RBF)"
+                        )))
+                    }
+                };
+                i += 1;
+            }
+            "-e" => {
+                o.eps = num(value(i, flag)?, flag)?;
+                i += 1;
+            }
+            "-m" => {
+                o.cache_mb = num(value(i, flag)?, flag)?;
+                i += 1;
+            }
+            "-h" => {
+                let v = value(i, flag)?;
+                o.shrinking = match v.as_str() {
+                    "0" => false,
+                    "1" => true,
+                    _ => return Err(usage_err(format!("-h {v}: use 0 or 1"))),
+                };
+                i += 1;
+            }
+            "-q" => {}
+            "--reuse" => {
+                o.reuse = Reuse::parse(value(i, flag)?).map_err(usage_err)?;
+                i += 1;
+            }
+            "--threads" => {
+                let v = value(i, flag)?;
+                // The bound of `cvbench run --threads` (results do not depend on it).
+                let cores = std::thread::available_parallelism().map_or(1, usize::from);
+                let max = (8 * cores).max(64);
+                o.threads = Some(
+                    v.parse::<usize>()
+                        .ok()
+                        .filter(|&t| (1..=max).contains(&t))
+                        .ok_or_else(|| usage_err(format!("--threads {v}: use 1..={max}")))?,
+                );
+                i += 1;
+            }
+            "--memory-mb" => {
+                let v = num(value(i, flag)?, flag)?;
+                if v <= 0.0 {
+                    return Err(usage_err(format!("--memory-mb {v}: must be > 0")));
+                }
+                o.memory_mb = v;
+                i += 1;
+            }
+            "--json" => {
+                o.json = Some(PathBuf::from(value(i, flag)?));
+                i += 1;
+            }
+            "--seed" => {
+                let v = value(i, flag)?;
+                o.seed = v
+                    .parse()
+                    .map_err(|_| usage_err(format!("--seed {v}: not an integer")))?;
+                i += 1;
+            }
+            "--exact-params" => o.exact_params = true,
+            "--libsvm-folds" => {}
+            other if !other.starts_with('-') => {
+                return Err(usage_err(format!(
+                    "too many arguments: `{other}` is not an option's value, and the dataset (`{}`) is the last argument\n  usage: cvbench grid [grid_options] [svm_options] dataset",
+                    o.dataset.display()
+                )))
+            }
+            other => {
+                return Err(usage_err(format!(
+                    "unknown option `{other}` (svm-train options supported: -s 0, -t 0|2, -e, -m, -h, -q)\n  see `cvbench grid --help`"
+                )))
+            }
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn parses_grid_py_options() {
+        let o = parse(&args(
+            "-log2c -1,3,2 -log2g null -v 10 -out null -png null -m 200 -h 0 data/x.txt",
+        ))
+        .unwrap();
+        assert_eq!(o.c.unwrap().values().unwrap(), vec![-1.0, 1.0, 3.0]);
+        assert!(o.g.is_none());
+        assert_eq!(o.fold, 10);
+        assert!(o.out.is_none() && o.png.is_none());
+        assert_eq!(o.cache_mb, 200.0);
+        assert!(!o.shrinking);
+        let d = parse(&args("heart")).unwrap();
+        assert_eq!(d.out, Some(PathBuf::from("heart.out")));
+        assert_eq!(d.png, Some(PathBuf::from("heart.png")));
+        let r = parse(&args("-resume -v 5 heart")).unwrap();
+        assert_eq!(r.resume, Some(PathBuf::from("heart.out")));
+    }
+
+    #[test]
+    fn rejects_bad_input_before_work() {
+        for bad in [
+            "-log2c 1,2 heart",
+            "-log2c 1,2,0 heart",
+            "-log2g 1,5,-1 heart",
+            "-log2c 0,1e9,1e-9 heart",
+            "-c 1 heart",
+            "-v 1 heart",
+            "-t 1 heart",
+            "-w1 2 heart",
+            "-log2c",
+        ] {
+            assert!(parse(&args(bad)).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_word_before_the_dataset_is_too_many_arguments() {
+        let e = parse(&args("-v 3 ff extra")).unwrap_err().to_string();
+        assert!(e.contains("too many arguments: `ff`"), "{e}");
+        assert!(
+            e.contains("the dataset (`extra`) is the last argument"),
+            "{e}"
+        );
+        let e = parse(&args("-v 3 -ff extra")).unwrap_err().to_string();
+        assert!(e.contains("unknown option `-ff`"), "{e}");
+    }
+}

@@ -1,0 +1,362 @@
+//! `cvbench grid [grid options] [svm-train options] DATASET`: a drop-in for
+//! LIBSVM's `grid.py` (`svm-grid`). Same options, same defaults, the same
+//! line per grid point, final `C gamma rate` line, `.out` file, resume file
+//! and tie-break; every rate is the one `svm-train -c C -g G -v K` prints
+//! (LIBSVM's folds, exact reuse) or within one flipped held-out row per fold
+//! of it (warm-started reuse). Instead of gnuplot, the contour is drawn with
+//! plotters (SVG and PNG). See `cvbench grid --help`.
+//!
+//! - [`args`]: the options (grid.py's, svm-train's, ours) and the help.
+//! - [`outputs`]: output paths checked before any work, the `.out` file
+//!   written as points finish, the resume file read back.
+
+mod args;
+mod outputs;
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use anyhow::{anyhow, Context as _};
+
+use args::parse;
+pub use args::{GridArgs, HELP};
+use outputs::{is_stdout, read_resume, OutFile};
+
+use crate::data::read_libsvm;
+use crate::peers::libsvm as peer;
+use crate::results::grid_contour::{self, ContourData};
+use crate::svm::folds::Folds;
+use crate::svm::grid::pyfmt::{grid_rate, py_exponent, py_float};
+use crate::svm::grid::select::Best;
+use crate::svm::grid::{run_grid, Axis, Grid, GridOptions, PointResult};
+use crate::svm::kernel::KernelKind;
+use crate::svm::SvmParams;
+
+/// One computed point as `--json` writes it.
+#[derive(serde::Serialize)]
+struct JsonPoint<'a> {
+    log2c: Option<f64>,
+    log2g: Option<f64>,
+    c: f64,
+    g: f64,
+    rate: f64,
+    correct: usize,
+    n: usize,
+    iterations: u64,
+    kernel_evals: u64,
+    seconds: f64,
+    folds: &'a [crate::svm::grid::FoldStat],
+}
+
+/// Run `cvbench grid` with its raw arguments.
+pub fn run(args: &GridArgs) -> anyhow::Result<()> {
+    if args.args.iter().any(|a| a == "--help" || a == "-help") {
+        println!("{HELP}");
+        return Ok(());
+    }
+    let o = parse(&args.args)?;
+    let grid = Grid::new(o.c.clone(), o.g.clone())?;
+    outputs::check(&o)?;
+    let resumed = match &o.resume {
+        Some(p) => read_resume(p)?,
+        None => vec![],
+    };
+    let ds = read_libsvm(&o.dataset, None)
+        .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
+    // More than two classes: LIBSVM's one-vs-one CV at every point.
+    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds);
+    let default_gamma = crate::svm::default_gamma(ds.d());
+    let base = SvmParams {
+        kernel: if o.kernel_type == 0 {
+            KernelKind::Linear
+        } else {
+            KernelKind::Rbf {
+                gamma: default_gamma,
+            }
+        },
+        c: 1.0,
+        eps: o.eps,
+        cache_mb: o.cache_mb,
+        shrinking: o.shrinking,
+        max_iter: None,
+    };
+    // Each point's parameters as svm-train reads them (checked before any work).
+    let is_resumed =
+        |p: &crate::svm::grid::Point| resumed.iter().any(|(k, _)| *k == (p.log2c, p.log2g));
+    let todo: Vec<usize> = (0..grid.points.len())
+        .filter(|&i| !is_resumed(&grid.points[i]))
+        .collect();
+    let mut values: Vec<(f64, f64)> = Vec::with_capacity(todo.len());
+    for &i in &todo {
+        let p = grid.points[i];
+        let mut params = base.clone();
+        params.c = p.c();
+        if let KernelKind::Rbf { .. } = params.kernel {
+            params.kernel = KernelKind::Rbf {
+                gamma: p.gamma(default_gamma),
+            };
+        }
+        let mut params = if o.exact_params {
+            params.validate()?;
+            params
+        } else {
+            peer::as_parsed_checked(&params)?
+        };
+        if p.log2g.is_none() {
+            if let KernelKind::Rbf { .. } = params.kernel {
+                // svm-train computes its default 1/num_features in double.
+                params.kernel = KernelKind::Rbf {
+                    gamma: default_gamma,
+                };
+            }
+        }
+        let gamma = params.kernel.gamma().unwrap_or(0.0);
+        values.push((params.c, gamma));
+    }
+    let mut base_parsed = if o.exact_params {
+        base.clone()
+    } else {
+        peer::as_parsed_by_svm_train(&base)
+    };
+    base_parsed.c = 1.0;
+    let folds = Folds::libsvm(&ds, o.fold)?;
+    if o.fold > ds.n() {
+        eprintln!("WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)");
+    }
+
+    let mut out_file = match &o.out {
+        Some(p) => Some(OutFile::open(p, o.resume.is_some())?),
+        None => None,
+    };
+    crate::interrupt::set_message(outputs::interrupt_message(&o));
+
+    let fmt_exp = |v: Option<f64>, axis: &Option<Axis>, resumed: bool| -> Option<String> {
+        v.map(|x| {
+            if resumed {
+                py_float(x)
+            } else {
+                py_exponent(x, axis.as_ref().is_none_or(|a| a.user))
+            }
+        })
+    };
+    let mut best = Best::default();
+    // grid.py's lines go to standard output, or to standard error when
+    // standard output carries the JSON document (`--json -`).
+    let json_on_stdout = o.json.as_deref().is_some_and(is_stdout);
+    let print_line = |line: &str| -> std::io::Result<()> {
+        if json_on_stdout {
+            let mut e = std::io::stderr().lock();
+            writeln!(e, "{line}")?;
+            e.flush()
+        } else {
+            let mut so = std::io::stdout().lock();
+            writeln!(so, "{line}")?;
+            so.flush()
+        }
+    };
+    // The point's line in grid.py's visiting order (the best so far).
+    let emit = |log2c: Option<f64>,
+                log2g: Option<f64>,
+                rate: f64,
+                worker: &str,
+                resumed: bool,
+                best: &mut Best|
+     -> std::io::Result<()> {
+        best.update(log2c, log2g, rate);
+        let cs = fmt_exp(log2c, &o.c, resumed);
+        let gs = fmt_exp(log2g, &o.g, resumed);
+        let names: Vec<&str> = [cs.as_deref(), gs.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let mut line = format!("[{worker}] {} {} (best ", names.join(" "), py_float(rate));
+        if cs.is_some() {
+            let bc = best.log2c.map_or(f64::NAN, |e| 2f64.powf(e));
+            line.push_str(&format!("c={}, ", py_float(bc)));
+        }
+        if gs.is_some() {
+            let bg = best.log2g.map_or(f64::NAN, |e| 2f64.powf(e));
+            line.push_str(&format!("g={}, ", py_float(bg)));
+        }
+        line.push_str(&format!("rate={})", py_float(best.rate)));
+        print_line(&line)
+    };
+    // The point's `.out` line, written as soon as the point is finished.
+    let out_line = |log2c: Option<f64>, log2g: Option<f64>, rate: f64| -> String {
+        let mut l = String::new();
+        if let Some(c) = fmt_exp(log2c, &o.c, false) {
+            l.push_str(&format!("log2c={c} "));
+        }
+        if let Some(g) = fmt_exp(log2g, &o.g, false) {
+            l.push_str(&format!("log2g={g} "));
+        }
+        l + &format!("rate={}\n", py_float(rate))
+    };
+    for ((c, g), rate) in &resumed {
+        emit(*c, *g, *rate, "resumed", true, &mut best)?;
+    }
+
+    let pb = indicatif::ProgressBar::new(todo.len() as u64);
+    pb.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} grid points, ETA {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut done: Vec<Option<PointResult>> = vec![None; todo.len()];
+    let mut next = 0usize;
+    let mut all_rates: HashMap<usize, f64> = HashMap::new();
+    let io_err = |what: &str| {
+        let what = what.to_string();
+        move |source| crate::svm::SvmError::Io { what, source }
+    };
+    let mut finished = 0u64;
+    let mut sink = |k: usize, r: PointResult| -> Result<(), crate::svm::SvmError> {
+        if let Some(f) = out_file.as_mut() {
+            let p = grid.points[todo[k]];
+            f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))
+                .map_err(io_err("writing the -out file"))?;
+        }
+        done[k] = Some(r);
+        pb.inc(1);
+        finished += 1;
+        test_hold(finished);
+        while next < todo.len() {
+            let Some(r) = &done[next] else { break };
+            let p = grid.points[todo[next]];
+            let rate = grid_rate(r.correct, r.n);
+            all_rates.insert(todo[next], rate);
+            pb.suspend(|| emit(p.log2c, p.log2g, rate, "local", false, &mut best))
+                .map_err(io_err("writing grid output"))?;
+            next += 1;
+        }
+        Ok(())
+    };
+    let gopts = GridOptions {
+        reuse: o.reuse.clone(),
+        memory_mb: o.memory_mb,
+        distances: None,
+        seed: o.seed,
+    };
+    let threads = o
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
+    let cost = if one_vs_one {
+        pool.install(|| {
+            crate::svm::multiclass::grid::run_grid_ovo(
+                &ds,
+                &folds,
+                &base_parsed,
+                &values,
+                o.memory_mb,
+                &mut sink,
+            )
+        })?;
+        crate::svm::grid::GridCost::default()
+    } else {
+        pool.install(|| run_grid(&ds, &folds, &base_parsed, &values, &gopts, &mut sink))?
+    };
+    pb.finish_and_clear();
+    drop(out_file);
+
+    let mut best_cg: Vec<String> = Vec::new();
+    if let Some(c) = best.log2c {
+        best_cg.push(py_float(2f64.powf(c)));
+    }
+    if let Some(g) = best.log2g {
+        best_cg.push(py_float(2f64.powf(g)));
+    }
+    print_line(&format!("{} {}", best_cg.join(" "), py_float(best.rate)))?;
+
+    if let Some(path) = &o.json {
+        let pts: Vec<JsonPoint> = todo
+            .iter()
+            .zip(&done)
+            .filter_map(|(&i, r)| r.as_ref().map(|r| (i, r)))
+            .map(|(i, r)| JsonPoint {
+                log2c: grid.points[i].log2c,
+                log2g: grid.points[i].log2g,
+                c: r.c,
+                g: r.gamma,
+                rate: grid_rate(r.correct, r.n),
+                correct: r.correct,
+                n: r.n,
+                iterations: r.iterations(),
+                kernel_evals: r.kernel_evals(),
+                seconds: r.seconds(),
+                folds: &r.folds,
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "dataset": o.dataset.display().to_string(),
+            "folds": folds.kind,
+            "reuse": o.reuse.name(),
+            "exact": o.reuse.exact(),
+            "threads": threads,
+            "best": {"log2c": best.log2c, "log2g": best.log2g, "rate": best.rate},
+            "cost": cost,
+            "points": pts,
+        });
+        let text = serde_json::to_string_pretty(&doc)? + "\n";
+        if is_stdout(path) {
+            let mut so = std::io::stdout().lock();
+            so.write_all(text.as_bytes())?;
+            so.flush()?;
+        } else {
+            std::fs::write(path, text)
+                .with_context(|| format!("--json: cannot write {}", path.display()))?;
+        }
+    }
+
+    if let (Some(png), Some(c_axis), Some(g_axis)) = (&o.png, &o.c, &o.g) {
+        let mut pts: Vec<(f64, f64, f64)> = Vec::new();
+        for (i, p) in grid.points.iter().enumerate() {
+            let rate = all_rates.get(&i).copied().or_else(|| {
+                resumed
+                    .iter()
+                    .find(|(k, _)| *k == (p.log2c, p.log2g))
+                    .map(|(_, r)| *r)
+            });
+            if let (Some(c), Some(g), Some(r)) = (p.log2c, p.log2g, rate) {
+                pts.push((c, g, r));
+            }
+        }
+        let title = o
+            .dataset
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let data = ContourData {
+            title: title.clone(),
+            subtitle: format!(
+                "{title}: {} rows, {}-fold CV (LIBSVM folds), {} grid points, one run",
+                ds.n(),
+                folds.k(),
+                pts.len()
+            ),
+            points: pts,
+            c_range: (c_axis.begin, c_axis.end),
+            g_range: (g_axis.begin, g_axis.end),
+            best: best.log2c.zip(best.log2g).map(|(c, g)| (c, g, best.rate)),
+        };
+        grid_contour::render_to(&data, png).map_err(|e| anyhow!(e))?;
+    }
+    Ok(())
+}
+
+/// Test-only hook, not for normal use: `CVBENCH_TEST_HOLD_GRID_POINTS=N`
+/// holds the grid for good once `N` points are finished (and written), so
+/// that tests interrupt it midway without racing it.
+fn test_hold(finished: u64) {
+    let hold = std::env::var("CVBENCH_TEST_HOLD_GRID_POINTS").ok();
+    if hold
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| finished >= n)
+    {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+}
