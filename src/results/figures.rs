@@ -6,8 +6,10 @@
 //! series with the series' line style and marker. Fonts are embedded (DejaVu
 //! Sans), nothing comes from the system.
 
+mod axis;
+
 use super::ResultsError;
-use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
+use axis::{range, tick_label, ticks, tx, Axis};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -159,120 +161,6 @@ fn bar_low(y: f64, err: f64, log: bool) -> f64 {
     }
 }
 
-fn tx(v: f64, log: bool) -> f64 {
-    if log {
-        v.max(1e-300).log10()
-    } else {
-        v
-    }
-}
-
-/// A tick label for a value in original units, with `decimals` decimals
-/// (linear axes) or as a power of ten (log axes: `1e3`, `2e4`, `0.5`, `10`).
-fn tick_label(v: f64, log: bool, decimals: usize) -> String {
-    if log {
-        let x = 10f64.powf(v);
-        if x == 0.0 {
-            return "0".into();
-        }
-        let e = x.abs().log10().floor();
-        let mant = x / 10f64.powf(e);
-        let mant = (mant * 10.0).round() / 10.0;
-        if (-2.0..=2.0).contains(&e) {
-            let d = if e < 0.0 { (-e) as usize + 1 } else { 0 };
-            let s = format!("{x:.d$}");
-            return if s.contains('.') {
-                s.trim_end_matches('0').trim_end_matches('.').into()
-            } else {
-                s
-            };
-        }
-        if (mant - 1.0).abs() < 1e-9 {
-            format!("1e{e:.0}")
-        } else {
-            format!("{}e{e:.0}", format!("{mant:.1}").trim_end_matches(".0"))
-        }
-    } else if v != 0.0 && (v.abs() >= 1e6 || v.abs() < 1e-4) {
-        format!("{v:.1e}")
-    } else {
-        format!("{v:.decimals$}")
-    }
-}
-
-/// Tick positions (in plotted units) for `[lo, hi]`: powers of ten on log
-/// axes (with 2 and 5 between them when the range is short), a 1-2-5 step
-/// otherwise; and the decimals that make every label distinct.
-fn ticks(lo: f64, hi: f64, log: bool) -> (Vec<f64>, usize) {
-    if log {
-        let mut t: Vec<f64> = ((lo.ceil() as i64)..=(hi.floor() as i64))
-            .map(|e| e as f64)
-            .collect();
-        if t.len() < 3 {
-            let mut more = Vec::new();
-            for e in (lo.floor() as i64)..=(hi.ceil() as i64) {
-                for m in [1.0f64, 2.0, 5.0] {
-                    let v = e as f64 + m.log10();
-                    if v >= lo && v <= hi {
-                        more.push(v);
-                    }
-                }
-            }
-            t = more;
-        }
-        if t.len() >= 2 {
-            return (t, 0);
-        }
-    }
-    let span = (hi - lo).abs().max(1e-12);
-    let raw = span / 6.0;
-    let p = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * p)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * p);
-    let first = (lo / step).ceil() * step;
-    let mut t = Vec::new();
-    let mut v = first;
-    while v <= hi + step * 1e-9 && t.len() < 50 {
-        t.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
-        v += step;
-    }
-    if log {
-        // A log axis spanning less than a factor of 2: label in original units.
-        return (t, 0);
-    }
-    let mut decimals = (-(step.log10().floor())).max(0.0) as usize;
-    // More decimals until the labels are distinct.
-    while decimals < 8 {
-        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, false, decimals)).collect();
-        let mut d = labels.clone();
-        d.dedup();
-        if d.len() == labels.len() {
-            break;
-        }
-        decimals += 1;
-    }
-    (t, decimals)
-}
-
-fn range(vals: impl Iterator<Item = f64>) -> (f64, f64) {
-    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for v in vals.filter(|v| v.is_finite()) {
-        lo = lo.min(v);
-        hi = hi.max(v);
-    }
-    if !lo.is_finite() {
-        return (0.0, 1.0);
-    }
-    let pad = if hi > lo {
-        (hi - lo) * 0.06
-    } else {
-        lo.abs() * 0.05 + 0.05
-    };
-    (lo - pad, hi + pad)
-}
-
 fn marker_element<DB: DrawingBackend>(
     marker: usize,
     at: (i32, i32),
@@ -342,32 +230,6 @@ fn legend_width(p: &Panel) -> u32 {
         0
     } else {
         ((longest as f64 * f64::from(LEGEND_FONT) * 0.58) as u32 + 48).clamp(90, 330)
-    }
-}
-
-/// A linear axis over `[lo, hi]` with our own tick positions.
-struct Axis {
-    lo: f64,
-    hi: f64,
-    ticks: Vec<f64>,
-}
-
-impl Ranged for Axis {
-    type FormatOption = DefaultFormatting;
-    type ValueType = f64;
-    fn map(&self, v: &f64, limit: (i32, i32)) -> i32 {
-        let f = (v - self.lo) / (self.hi - self.lo);
-        limit.0 + (f * f64::from(limit.1 - limit.0)).round() as i32
-    }
-    fn key_points<Hint: KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
-        if hint.weight().allow_light_points() {
-            Vec::new()
-        } else {
-            self.ticks.clone()
-        }
-    }
-    fn range(&self) -> std::ops::Range<f64> {
-        self.lo..self.hi
     }
 }
 
@@ -706,112 +568,4 @@ pub fn check_rendered() -> Vec<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn renders_svg_and_png_with_text() {
-        let dir = tempfile::tempdir().unwrap();
-        let series = Series {
-            bars: false,
-            label: "TreeCV".into(),
-            points: vec![(1e3, 0.1, 0.01), (1e4, 1.0, 0.1), (1e5, 10.0, 0.0)],
-            color: 0,
-            marker: 0,
-        };
-        let mut log = Panel {
-            title: "log".into(),
-            x_label: "n".into(),
-            y_label: "seconds".into(),
-            log_x: true,
-            log_y: true,
-            ..Panel::default()
-        };
-        log.push(series.clone(), Style::default());
-        let mut closed = series.clone();
-        closed.label = "closed form".into();
-        log.push(
-            closed,
-            Style {
-                dashed: true,
-                thin: true,
-                hollow: false,
-            },
-        );
-        let fig = Figure {
-            title: "t".into(),
-            caption: "synthetic".into(),
-            rows: 1,
-            cols: 2,
-            panels: vec![
-                log,
-                Panel {
-                    title: "linear".into(),
-                    series: vec![series],
-                    ..Panel::default()
-                },
-            ],
-        };
-        let files = render(&fig, dir.path(), "fig").unwrap();
-        let svg = std::fs::read_to_string(&files[0]).unwrap();
-        assert!(svg.contains("TreeCV") && svg.contains("synthetic"));
-        // Log ticks are powers of ten, not 3162.
-        let compact: String = svg.split_whitespace().collect();
-        assert!(
-            compact.contains(">1e4</text>") && !compact.contains(">3162</text>"),
-            "log ticks"
-        );
-        let png = std::fs::read(&files[1]).unwrap();
-        assert_eq!(&png[1..4], b"PNG");
-        let names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names.len(), 2, "only the figure's files: {names:?}");
-        assert!(check_rendered().is_empty());
-    }
-
-    #[test]
-    fn tick_labels_are_distinct_and_log_ticks_are_powers_of_ten() {
-        let (t, d) = ticks(10.68, 10.74, false);
-        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, false, d)).collect();
-        let mut u = labels.clone();
-        u.dedup();
-        assert_eq!(u, labels, "{labels:?}");
-        let (t, _) = ticks(2.9, 5.8, true);
-        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, true, 0)).collect();
-        assert_eq!(labels, ["1e3", "1e4", "1e5"]);
-        assert_eq!(tick_label(0.0, true, 0), "1");
-        assert_eq!(tick_label(2.0, true, 0), "100");
-        assert_eq!(tick_label(-1.0, true, 0), "0.1");
-        // A short log range gets 1-2-5 ticks.
-        let (t, _) = ticks(0.1, 0.9, true);
-        let labels: Vec<String> = t.iter().map(|v| tick_label(*v, true, 0)).collect();
-        assert_eq!(labels, ["2", "5"]);
-    }
-
-    #[test]
-    fn duplicated_styles_and_labels_are_reported() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = Series {
-            label: "a".into(),
-            points: vec![(1.0, 1.0, 0.0), (2.0, 2.0, 0.0)],
-            ..Series::default()
-        };
-        let mut b = s.clone();
-        b.label = "b".into();
-        let fig = Figure {
-            rows: 1,
-            cols: 1,
-            panels: vec![Panel {
-                series: vec![s, b],
-                ..Panel::default()
-            }],
-            ..Figure::default()
-        };
-        render(&fig, dir.path(), "dup").unwrap();
-        let p = check_rendered();
-        assert_eq!(p.len(), 1, "{p:?}");
-        assert!(p[0].contains("style of another series"));
-    }
-}
+mod tests;

@@ -69,8 +69,10 @@ pub fn make(out: &Path, run: &Path) -> Result<(), ExperimentError> {
 }
 
 /// Check that a file can be written in the existing folder `dir` (under
-/// `out`), creating and removing a probe file there.
+/// `out`), creating and removing a probe file there (under the write lock,
+/// so that an interruption waits until it is gone).
 pub fn probe(out: &Path, dir: &Path) -> Result<(), ExperimentError> {
+    let _writing = crate::interrupt::write_guard();
     tempfile::Builder::new()
         .prefix(".cvbench-probe-")
         .tempfile_in(dir)
