@@ -137,6 +137,11 @@ pub enum Command {
         /// Output file (`-` for standard output; default: beside the table, `.csv`).
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,
+        /// Only the columns that are the same on any thread count, shard
+        /// split and repeated run (no timing, no `_sched` counter), to
+        /// compare two runs of one config.
+        #[arg(long)]
+        reproducible: bool,
     },
     /// List known datasets: found where, or how to get them.
     Datasets {
@@ -462,7 +467,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             );
             Ok(())
         }
-        Command::Export { table, out } => export(&table, out.as_deref()).map_err(usage),
+        Command::Export {
+            table,
+            out,
+            reproducible,
+        } => export(&table, out.as_deref(), reproducible).map_err(usage),
         Command::Report { dir, csv } => {
             if !dir.is_dir() {
                 return Err(usage(anyhow::anyhow!(
@@ -575,7 +584,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 
 /// `cvbench export`: a stored Parquet table as CSV (the same CSV `run`
 /// writes for summary tables).
-fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Result<()> {
+fn export(
+    table: &std::path::Path,
+    out: Option<&std::path::Path>,
+    reproducible: bool,
+) -> anyhow::Result<()> {
     let file = if table.is_dir() {
         table.join("records.parquet")
     } else {
@@ -587,7 +600,16 @@ fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Res
             file.display()
         );
     }
-    let df = crate::results::table::read_parquet(&file)?;
+    let mut df = crate::results::table::read_parquet(&file)?;
+    if reproducible {
+        let keep: Vec<String> = df
+            .get_column_names()
+            .iter()
+            .map(|n| n.to_string())
+            .filter(|n| crate::results::columns::is_reproducible(n))
+            .collect();
+        df = df.select(keep)?;
+    }
     match out {
         Some(p) if p.as_os_str() == "-" => {
             let bytes = crate::results::table::csv_bytes(&df, &file)?;
