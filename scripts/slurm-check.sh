@@ -6,7 +6,8 @@
 # submits the quick configs as a job array of 3 tasks plus the dependent
 # collect job (`cvbench slurm ... --tasks 3 --submit`), waits for them, checks
 # that the collected records equal a single-machine run of the same configs
-# (timing columns aside), and shuts the cluster down (also on failure).
+# (timing and `_sched` columns aside), and shuts the cluster down (also on
+# failure).
 #
 # Needs root (daemons, apt). Installs the Debian packages slurm-wlm and munge
 # with apt-get when they are missing. Exit: 0 pass, 1 fail, 2 cannot run here.
@@ -154,27 +155,9 @@ for f in "$SLURM_DIR"/*.out; do
 done
 
 # --- compare ------------------------------------------------------------------
-# A CSV without its timing columns (`seconds`, `*_s`); quoted fields may hold commas.
-untimed() {
-    awk '
-function split_csv(line, out,    n, i, c, q, f) {
-    n = 0; f = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-        c = substr(line, i, 1)
-        if (c == "\"") q = !q
-        if (c == "," && !q) { out[++n] = f; f = "" } else f = f c
-    }
-    out[++n] = f
-    return n
-}
-{
-    n = split_csv($0, v)
-    if (NR == 1) for (i = 1; i <= n; i++) drop[i] = (v[i] == "seconds" || v[i] ~ /_s$/)
-    line = ""
-    for (i = 1; i <= n; i++) if (!drop[i]) line = line "," v[i]
-    print line
-}' "$1"
-}
+# Records are stored as Parquet; compare their CSV exports without the columns
+# that may differ between runs (timings, `_sched` counters:
+# src/results/columns.rs, through `cvbench export --reproducible`).
 fail=0
 runs=0
 for d in "$WORK"/single/*/; do
@@ -185,12 +168,11 @@ for d in "$WORK"/single/*/; do
         fail=1
         continue
     fi
-    # Records are stored as Parquet; compare their CSV exports.
-    "$BIN" export "$d" -o "$WORK/single-$name.csv" >/dev/null
-    "$BIN" export "$WORK/cluster/$name" -o "$WORK/cluster-$name.csv" >/dev/null
-    if diff <(untimed "$WORK/single-$name.csv") <(untimed "$WORK/cluster-$name.csv") >"$WORK/diff.txt"; then
+    "$BIN" export --reproducible "$d" -o "$WORK/single-$name.csv" >/dev/null
+    "$BIN" export --reproducible "$WORK/cluster/$name" -o "$WORK/cluster-$name.csv" >/dev/null
+    if diff "$WORK/single-$name.csv" "$WORK/cluster-$name.csv" >"$WORK/diff.txt"; then
         shards=$(grep -o '"shard": "[^"]*"' "$WORK/cluster/$name/cells/runs.json" | sort -u | tr '\n' ' ')
-        echo "slurm-check: $name: $(($(wc -l <"$WORK/single-$name.csv") - 1)) records equal (timing aside); cells by $shards"
+        echo "slurm-check: $name: $(($(wc -l <"$WORK/single-$name.csv") - 1)) records equal (timing and _sched columns aside); cells by $shards"
     else
         echo "slurm-check: FAIL $name: collected records differ from the single-machine run:" >&2
         head -20 "$WORK/diff.txt" >&2

@@ -4,8 +4,9 @@
 //! `tests/golden/quick.toml`, so that a refactor that changes a number (or
 //! drops a column) fails here, naming the run, the table and the column.
 //!
-//! Timing columns and the kernel-cache counters (which depend on how threads
-//! interleave on the shared cache) are left out. After a change that is
+//! Timing columns and counters that depend on scheduling (both named so:
+//! `cvbench::results::columns`), and table columns derived from timings, are
+//! left out. After a change that is
 //! meant to change numbers, `CVBENCH_BLESS=1 cargo test --test golden_quick`
 //! rewrites the file; the diff shows which columns moved.
 
@@ -16,15 +17,11 @@ use std::process::Command;
 
 /// Columns whose values are times or depend on thread interleaving.
 fn excluded(col: &str) -> bool {
-    col.starts_with("seconds")
-        || col.ends_with("_s")
+    !cvbench::results::columns::is_reproducible(col)
+        || col.starts_with("seconds")
         || col.contains("wall")
         || col.contains("time")
         || col.contains("speedup")
-        || matches!(
-            col,
-            "kernel_evals" | "cache_hits" | "cache_misses" | "shared_hits"
-        )
         // Shares of a run's time and comparisons of timings.
         || col.ends_with("predict_pct")
         || col.ends_with("seed_pct")

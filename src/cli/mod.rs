@@ -138,6 +138,11 @@ pub enum Command {
         /// Output file (`-` for standard output; default: beside the table, `.csv`).
         #[arg(long, short = 'o')]
         out: Option<PathBuf>,
+        /// Only the columns that are the same on any thread count, shard
+        /// split and repeated run (no timing, no `_sched` counter), to
+        /// compare two runs of one config.
+        #[arg(long)]
+        reproducible: bool,
     },
     /// List known datasets: found where, or how to get them.
     Datasets {
@@ -465,7 +470,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             );
             Ok(())
         }
-        Command::Export { table, out } => export(&table, out.as_deref()).map_err(usage),
+        Command::Export {
+            table,
+            out,
+            reproducible,
+        } => export(&table, out.as_deref(), reproducible).map_err(usage),
         Command::Report { dir, csv } => {
             if !dir.is_dir() {
                 return Err(usage(anyhow::anyhow!(
@@ -577,11 +586,16 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
 }
 
 /// `cvbench export`: a stored Parquet table as CSV (the same CSV `run`
-/// writes for summary tables). The output is checked before the table is
-/// read: never the input, never a `.parquet` name (whatever link leads to
-/// it); a link is written through, a device or pipe written to (see
+/// writes for summary tables); `reproducible` drops the timing and `_sched`
+/// columns. The output is checked before the table is read: never the
+/// input, never a `.parquet` name (whatever link leads to it); a link is
+/// written through, a device or pipe written to (see
 /// [`crate::results::output`]).
-fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Result<()> {
+fn export(
+    table: &std::path::Path,
+    out: Option<&std::path::Path>,
+    reproducible: bool,
+) -> anyhow::Result<()> {
     use crate::results::{output, table as t};
     let file = if table.is_dir() {
         table.join("records.parquet")
@@ -603,7 +617,17 @@ fn export(table: &std::path::Path, out: Option<&std::path::Path>) -> anyhow::Res
     if let Some(d) = &dest {
         output::check_user_file(d, &inputs, &protected)?;
     }
-    let bytes = t::csv_bytes(&t::read_parquet(&file)?, &file)?;
+    let mut df = t::read_parquet(&file)?;
+    if reproducible {
+        let keep: Vec<String> = df
+            .get_column_names()
+            .iter()
+            .map(|n| n.to_string())
+            .filter(|n| crate::results::columns::is_reproducible(n))
+            .collect();
+        df = df.select(keep)?;
+    }
+    let bytes = t::csv_bytes(&df, &file)?;
     match dest {
         None => {
             use std::io::Write as _;

@@ -3,6 +3,7 @@
 //! report that reads every kind's runs is [`crate::report`].
 
 pub mod atomic;
+pub mod columns;
 pub mod figures;
 pub mod grid_contour;
 pub mod manifest;

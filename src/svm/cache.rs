@@ -21,6 +21,15 @@
 //! instead of recomputing kernels; it has a missing column computed whole
 //! (n entries) only when it needs at least n/2 of them, and otherwise computes
 //! just its own entries.
+//!
+//! The shared cache's counters count what the run asks for, not who filled
+//! the cache first: where parallel solves share it,
+//! [`SharedKernelCache::kernel_evals`] counts each column asked for whole
+//! once (the same on any thread count), and what was computed beyond that —
+//! a column filled again after its eviction, or by two solves at once — goes
+//! to [`SharedKernelCache::extra_kernel_evals`], which depends on how the
+//! solves interleave. A settled cache (whose contents follow from the
+//! inputs alone) counts every column it computes.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -226,12 +235,23 @@ pub struct SharedKernelCache {
     n: usize,
     capacity_columns: usize,
     inner: Mutex<SharedInner>,
-    /// Lookups answered from the cache.
+    /// Lookups answered from the cache (depends on scheduling when solves
+    /// run in parallel).
     pub hits: AtomicU64,
-    /// Lookups that computed a column.
+    /// Lookups that computed a column (depends on scheduling when solves
+    /// run in parallel).
     pub misses: AtomicU64,
-    /// Kernel evaluations spent filling columns.
+    /// Kernel values of the columns computed for requests
+    /// ([`SharedKernelCache::column`]), a function of the run's inputs
+    /// alone, whatever the thread count or timing: every column computed
+    /// where the cache is [settled](SharedKernelCache::settled), else `n`
+    /// per distinct column asked for.
     pub kernel_evals: AtomicU64,
+    /// Kernel values an unsettled cache computed beyond
+    /// [`SharedKernelCache::kernel_evals`]: a column computed again after it
+    /// was evicted, or by two solves at the same time. It depends on how
+    /// solves interleave.
+    pub extra_kernel_evals: AtomicU64,
     /// What it holds at any point is a function of the run's inputs alone
     /// ([`SharedKernelCache::settled`]).
     settled: bool,
@@ -243,6 +263,8 @@ pub struct SharedKernelCache {
 #[derive(Debug)]
 struct SharedInner {
     cols: Vec<Option<Arc<[f32]>>>,
+    /// Columns asked for whole (or inserted) at least once.
+    asked: Vec<bool>,
     prev: Vec<u32>,
     next: Vec<u32>,
     count: usize,
@@ -264,6 +286,7 @@ impl SharedKernelCache {
             capacity_columns,
             inner: Mutex::new(SharedInner {
                 cols: vec![None; n],
+                asked: vec![false; n],
                 prev,
                 next,
                 count: 0,
@@ -271,16 +294,19 @@ impl SharedKernelCache {
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
             kernel_evals: AtomicU64::new(0),
+            extra_kernel_evals: AtomicU64::new(0),
             settled: false,
             whole: false,
         }
     }
 
-    /// Declare that one solve at a time uses this cache (e.g. a chain of
-    /// rounds), so that which columns it holds at any point follows from the
-    /// run's inputs alone, not from timing or the thread count: sums that
-    /// feed later arithmetic may then read whatever it holds
-    /// ([`super::cached_sums::exact_source`]).
+    /// Declare that which columns it holds at any point follows from the
+    /// run's inputs alone, not from timing or the thread count: one solve at
+    /// a time uses it (e.g. a chain of rounds), or it holds every column
+    /// from the start (a grid's kernel matrix). Sums that feed later
+    /// arithmetic may then read whatever it holds
+    /// ([`super::cached_sums::exact_source`]), and a solve's reads of it are
+    /// not counted as its own kernel values.
     pub fn settled(mut self, yes: bool) -> SharedKernelCache {
         self.settled = yes;
         self
@@ -339,9 +365,11 @@ impl SharedKernelCache {
     }
 
     /// Store a precomputed column `a` (length `n`, unsigned kernel values),
-    /// evicting the least recently used column when full.
+    /// evicting the least recently used column when full. Its values are
+    /// counted by whoever computed them, not by this cache.
     pub fn insert(&self, a: usize, col: Arc<[f32]>) {
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        g.asked[a] = true;
         if g.cols[a].is_some() {
             g.unlink(a);
             g.count -= 1;
@@ -358,21 +386,29 @@ impl SharedKernelCache {
     }
 
     /// Column `a` (`K(x_a, x_r)` for every row `r`, unsigned), computing it if
-    /// absent. `scratch` is a zeroed buffer of length `d` (left zeroed).
+    /// absent. `scratch` is a zeroed buffer of length `d` (left zeroed). The
+    /// column's `n` values count in [`SharedKernelCache::kernel_evals`] when
+    /// this is its first request or the cache is settled, else (computed
+    /// again) in [`SharedKernelCache::extra_kernel_evals`].
     pub fn column(&self, kd: &KernelData<'_>, a: usize, scratch: &mut [f64]) -> Arc<[f32]> {
         {
             let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+            let first = !std::mem::replace(&mut g.asked[a], true);
             if let Some(c) = g.cols[a].clone() {
                 g.unlink(a);
                 g.push_back(a, self.n);
                 self.hits.fetch_add(1, Ordering::Relaxed);
                 return c;
             }
+            let count = if first || self.settled {
+                &self.kernel_evals
+            } else {
+                &self.extra_kernel_evals
+            };
+            count.fetch_add(self.n as u64, Ordering::Relaxed);
         }
         // Compute outside the lock so other folds can proceed.
         self.misses.fetch_add(1, Ordering::Relaxed);
-        self.kernel_evals
-            .fetch_add(self.n as u64, Ordering::Relaxed);
         let rows: Vec<u32> = (0..self.n as u32).collect();
         let mut col = vec![0f32; self.n];
         kd.fill_column_par(a, 1, &rows, None, &mut col, scratch);

@@ -56,6 +56,8 @@ mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;
 pub mod seeding;
+#[cfg(test)]
+mod shared_counts_tests;
 mod signed_gather;
 pub mod smo;
 mod smo_lanes;

@@ -23,9 +23,14 @@ pub(crate) struct SvcQ<'k> {
     pub(crate) cache: ColumnCache,
     shared: Option<&'k SharedKernelCache>,
     scratch: Vec<f64>,
-    /// Kernel values this solve computed (diagonal and column fills).
+    /// Kernel values this solve computed beyond its column cache (the
+    /// diagonal included), whole columns from the shared cache aside; where
+    /// the shared cache is not settled, the entries it read from a column
+    /// that happened to be cached count too (whether it holds the column
+    /// depends on timing when solves run in parallel; the count does not).
     pub(crate) kernel_evals: u64,
-    /// Column fills served by the shared cache.
+    /// Column fills taken from a whole column of the shared cache (a request
+    /// for at least `n/2` entries; the cache counts the column's values).
     pub(crate) shared_hits: u64,
 }
 
@@ -79,17 +84,30 @@ impl<'k> SvcQ<'k> {
         let col = self.cache.column_mut(i);
         // The shared cache serves the column if it holds it; it computes a
         // whole column (all n rows of the dataset) only when this request
-        // needs at least half as many entries, so that a shrunk active set
-        // never pays n kernel evaluations for a short prefix (unless the
-        // cache asks for whole columns, [`SharedKernelCache::whole_columns`]).
+        // needs at least half as many entries (a whole fill), so that a
+        // shrunk active set never pays n kernel evaluations for a short
+        // prefix (unless the cache asks for whole columns,
+        // [`SharedKernelCache::whole_columns`]). Whether a short request
+        // finds the column cached depends on timing where solves run in
+        // parallel (an unsettled cache): there it counts as this solve's own
+        // values either way, so that the counts do not.
         let scratch = &mut self.scratch;
         let kd = self.kd;
+        let whole = self
+            .shared
+            .is_some_and(|sh| sh.is_whole_columns() || 2 * (len - start) >= sh.n());
+        let settled = self.shared.is_some_and(SharedKernelCache::is_settled);
         let full = self.shared.and_then(|sh| {
-            sh.get(a).or_else(|| {
-                (sh.is_whole_columns() || 2 * (len - start) >= sh.n())
-                    .then(|| sh.column(kd, a, scratch))
-            })
+            if whole {
+                Some(sh.column(kd, a, scratch))
+            } else {
+                sh.get(a)
+            }
         });
+        let read = full.is_some() && (whole || settled);
+        if !read {
+            self.kernel_evals += (len - start) as u64;
+        }
         match full {
             Some(full) => {
                 // A sign flip of an f32 is exact: same value as LIBSVM's
@@ -101,7 +119,9 @@ impl<'k> SvcQ<'k> {
                     ya,
                     &mut col[start..len],
                 );
-                self.shared_hits += 1;
+                if whole {
+                    self.shared_hits += 1;
+                }
             }
             None => {
                 let (kd, a, rows) = match &self.local {
@@ -116,7 +136,6 @@ impl<'k> SvcQ<'k> {
                     &mut col[start..len],
                     &mut self.scratch,
                 );
-                self.kernel_evals += (len - start) as u64;
             }
         }
     }

@@ -71,13 +71,20 @@ pub struct CvResult {
     /// similarities, held-out sums), not in `total_kernel_evals`.
     #[serde(default)]
     pub block_kernel_evals: u64,
-    /// Kernel values the shared cache computed (whole columns it filled),
-    /// included in `total_kernel_evals` (0 without one).
+    /// Kernel values of the whole columns the solves and sums asked of the
+    /// shared cache, each column once (`n` values; 0 without one): the same
+    /// on any thread count. Included in `total_kernel_evals`.
     #[serde(default)]
     pub shared_kernel_evals: u64,
-    /// Hits of the shared cache (0 without one).
+    /// Kernel values the shared cache computed beyond `shared_kernel_evals`
+    /// (columns filled again after eviction, or by two solves at once): it
+    /// depends on how parallel solves interleave. Included in
+    /// `total_kernel_evals`.
+    #[serde(default)]
+    pub shared_extra_kernel_evals: u64,
+    /// Hits of the shared cache (0 without one; depends on scheduling).
     pub shared_hits: u64,
-    /// Misses of the shared cache (0 without one).
+    /// Misses of the shared cache (0 without one; depends on scheduling).
     pub shared_misses: u64,
     /// Wall-clock seconds of the whole run.
     pub wall_s: f64,
@@ -249,13 +256,14 @@ pub fn predict_rows_with_label_sums(
             .collect()
     });
     // The source of the sums: with a shared cache, its columns where that
-    // is cheaper; where the sums are a seed's gradient (with `c`), only
-    // where what they read does not depend on timing
-    // ([`cached_sums::exact_source`]).
+    // is cheaper and what they read does not depend on timing
+    // ([`cached_sums::exact_source`]), so that the kernel values computed
+    // (the blocks' count) are the same on any thread count; a label-only
+    // prediction in a settled cache reads whatever columns it holds.
     let source = shared.and_then(|sh| match c {
-        None if cached_sums::prefers_cached(kd) => Some((sh, Source::Peek)),
-        None => None,
-        Some(_) => cached_sums::exact_source(kd, sh).map(|s| (sh, s)),
+        None if !cached_sums::prefers_cached(kd) => None,
+        None if sh.is_settled() => Some((sh, Source::Peek)),
+        _ => cached_sums::exact_source(kd, sh).map(|s| (sh, s)),
     });
     let Some((sh, source)) = source else {
         let block = KernelBlock::new(kd, basis);
@@ -342,23 +350,28 @@ pub(crate) fn assemble(
     // The held-out rows of the rounds run: n for a whole run, fewer for a
     // first-rounds estimate (whose accuracy is over its rounds).
     let tested: usize = rounds.iter().map(|r| r.n_test).sum();
-    let (shared_hits, shared_misses, shared_evals) = shared.map_or((0, 0, 0), |s| {
-        use std::sync::atomic::Ordering::Relaxed;
-        (
-            s.hits.load(Relaxed),
-            s.misses.load(Relaxed),
-            s.kernel_evals.load(Relaxed),
-        )
-    });
+    let (shared_hits, shared_misses, shared_evals, shared_extra) =
+        shared.map_or((0, 0, 0, 0), |s| {
+            use std::sync::atomic::Ordering::Relaxed;
+            (
+                s.hits.load(Relaxed),
+                s.misses.load(Relaxed),
+                s.kernel_evals.load(Relaxed),
+                s.extra_kernel_evals.load(Relaxed),
+            )
+        });
     Ok(CvResult {
         accuracy_pct: 100.0 * correct as f64 / tested.max(1) as f64,
         correct,
         n,
         predictions,
         total_iterations: rounds.iter().map(|r| r.stats.iterations).sum(),
-        total_kernel_evals: rounds.iter().map(|r| r.stats.kernel_evals).sum::<u64>() + shared_evals,
+        total_kernel_evals: rounds.iter().map(|r| r.stats.kernel_evals).sum::<u64>()
+            + shared_evals
+            + shared_extra,
         block_kernel_evals: 0,
         shared_kernel_evals: shared_evals,
+        shared_extra_kernel_evals: shared_extra,
         rounds,
         shared_hits,
         shared_misses,

@@ -46,13 +46,18 @@ pub struct SolveStats {
     pub iterations: u64,
     /// Whether the iteration limit stopped the solver before convergence.
     pub hit_max_iter: bool,
-    /// Kernel evaluations computed by this solve (including the diagonal).
+    /// Kernel values this solve computed beyond its column cache (the
+    /// diagonal included), whole columns taken from a shared cache aside;
+    /// with a cache shared by parallel solves, also those read from a
+    /// column it happened to hold (so the same count on any thread count).
     pub kernel_evals: u64,
     /// `Q` column requests answered entirely from the local cache.
     pub cache_hits: u64,
     /// `Q` column requests that needed entries filled.
     pub cache_misses: u64,
-    /// Column fills served from the shared cross-fold cache.
+    /// Column fills taken from whole columns of the shared cross-fold
+    /// cache (requests for at least half its rows; the cache counts the
+    /// columns' values once each).
     pub shared_hits: u64,
     /// Shrinking passes that removed at least one variable.
     pub shrink_events: u64,

@@ -105,7 +105,11 @@ pub struct SvmRow {
     /// Bounded support vectors.
     #[serde(with = "count")]
     pub n_bsv: u64,
-    /// Kernel evaluations (`None` for LIBSVM).
+    /// Kernel values the solve computed beyond its column cache, whole
+    /// columns of the shared cache aside; where parallel solves share the
+    /// cache, also those it read from a shared column that happened to be
+    /// cached, so that the count does not depend on timing (`None` for
+    /// LIBSVM; runs made before 2026-11-27 did not count those reads).
     #[serde(with = "nan_none")]
     pub kernel_evals: Option<f64>,
     /// Kernel cache hits.
@@ -114,7 +118,9 @@ pub struct SvmRow {
     /// Kernel cache misses.
     #[serde(with = "nan_none")]
     pub cache_misses: Option<f64>,
-    /// Hits in the cache shared by the rounds.
+    /// Column fills the solve took from whole columns of the cache shared
+    /// by the rounds (runs made before 2026-11-27 also counted the shorter
+    /// fills that found their column cached).
     #[serde(with = "nan_none")]
     pub shared_hits: Option<f64>,
     /// Shrinking events.
@@ -176,12 +182,23 @@ pub struct SvmRow {
     /// in `kernel_evals`; `None` for LIBSVM and runs made before it).
     #[serde(with = "nan_none", default)]
     pub block_kernel_evals: Option<f64>,
-    /// Kernel values the run's shared cache computed (the whole columns it
-    /// filled), on every row of the run (not in `kernel_evals`, which are
-    /// each solve's own; `None` without a shared cache and for runs made
-    /// before it).
+    /// Kernel values of the whole columns the run's shared cache computed,
+    /// on every row of the run (not in `kernel_evals`, which are each
+    /// solve's own; `None` without a shared cache and for runs made before
+    /// it): every column where one solve at a time uses the cache; where
+    /// parallel solves share it, each column asked for once, the rest in
+    /// `shared_extra_kernel_evals_sched` (runs made before 2026-11-27
+    /// counted them here).
     #[serde(with = "nan_none", default)]
     pub shared_kernel_evals: Option<f64>,
+    /// Kernel values a shared cache of parallel solves computed beyond
+    /// `shared_kernel_evals` (a column filled again after its eviction, or
+    /// by two solves at once), on every row of the run: it depends on how
+    /// the solves interleave (the `_sched` suffix,
+    /// [`crate::results::columns`]); `None` without a shared cache and for
+    /// runs made before it.
+    #[serde(with = "nan_none", default)]
+    pub shared_extra_kernel_evals_sched: Option<f64>,
 }
 
 impl SvmRow {
@@ -469,7 +486,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"shared_kernel_evals"));
+        assert_eq!(names.last(), Some(&"shared_extra_kernel_evals_sched"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -496,6 +513,7 @@ mod tests {
                 "wall_max_s",
                 "block_kernel_evals",
                 "shared_kernel_evals",
+                "shared_extra_kernel_evals_sched",
             ]
             .contains(&n.as_str())
         });

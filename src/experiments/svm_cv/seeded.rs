@@ -189,6 +189,9 @@ pub(super) fn seeded_rows(
         r.shared_kernel_evals = res
             .shared_cache
             .then_some(res.cv.shared_kernel_evals as f64);
+        r.shared_extra_kernel_evals_sched = res
+            .shared_cache
+            .then_some(res.cv.shared_extra_kernel_evals as f64);
     }
     out
 }

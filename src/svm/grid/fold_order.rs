@@ -39,7 +39,8 @@ pub fn distances(order: &FoldOrder, kernel: KernelKind, parallel: bool) -> Dista
 pub fn fill_kernel(d: &Distances, gamma: f64, rows: &[usize], parallel: bool) -> SharedKernelCache {
     let n = d.n;
     let mb = (n as f64 * (n as f64 * 4.0 + 64.0)) / (1u64 << 20) as f64 + 1.0;
-    let sh = SharedKernelCache::new(n, mb);
+    // Every column from the start: its contents follow from the inputs.
+    let sh = SharedKernelCache::new(n, mb).settled(true);
     // Positions of `rows` in the distances (none when they agree).
     let pos: Option<Vec<usize>> = (d.rows != rows).then(|| {
         let mut at = vec![0; n];
