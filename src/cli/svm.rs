@@ -222,7 +222,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "eps": jnum(params.eps),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
-    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds) || !args.weight.is_empty();
+    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds)
+        || !args.weight.is_empty()
+        || args.probability == "1";
     if one_vs_one && args.peer && !args.weight.is_empty() {
         return Err(SvmUsage(
             "--peer does not pass -wi to svm-train: drop --peer, or run svm-train itself".into(),
