@@ -235,6 +235,8 @@ fn generated_uneven_classes_with_a_two_row_class() {
     }
     // More folds than the small class has rows: some folds train without it.
     same_as_svm_train(dir.path(), "gen.txt", &["-c", "2"], 10);
+    // More folds than rows: svm-train's warning, then leave-one-out.
+    same_as_svm_train(dir.path(), "gen.txt", &["-c", "2"], 80);
 }
 
 #[test]

@@ -231,6 +231,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         )
         .into());
     }
+    if args.folds.is_some_and(|k| k > ds.n()) && !args.json {
+        eprintln!("{}", crate::svm::folds::FOLDS_OVER_DATA_WARNING);
+    }
     let last = match (one_vs_one, args.folds) {
         (true, _) => multi::run_multi(args, &ds, test, &params, &out, &mut json)?,
         (false, None) => {
