@@ -235,6 +235,8 @@ fn generated_uneven_classes_with_a_two_row_class() {
     }
     // More folds than the small class has rows: some folds train without it.
     same_as_svm_train(dir.path(), "gen.txt", &["-c", "2"], 10);
+    // More folds than rows: svm-train's warning, then leave-one-out.
+    same_as_svm_train(dir.path(), "gen.txt", &["-c", "2"], 80);
 }
 
 #[test]
@@ -295,7 +297,18 @@ fn cache_and_threads_change_no_number_and_sharing_saves_kernel_evaluations() {
     let folds = Folds::libsvm(&ds, 5).unwrap();
     let params = SvmParams::rbf(4.0, 0.5);
     let run = |cache, threads| {
-        cross_validate_ovo(&ds, &folds, &params, &[], OvoCvOptions { cache, threads }).unwrap()
+        cross_validate_ovo(
+            &ds,
+            &folds,
+            &params,
+            &[],
+            OvoCvOptions {
+                cache,
+                threads,
+                probability: None,
+            },
+        )
+        .unwrap()
     };
     let base = run(CacheMode::PerSolve, 1);
     assert_eq!(base.folds[0].labels.len(), 5);
@@ -367,4 +380,55 @@ fn grid_on_multiclass_data_prints_svm_grid_s_lines() {
     o.sort();
     t.sort();
     assert_eq!(o, t);
+}
+
+/// The numbers of a model file's `key` line.
+fn header_numbers(path: &Path, key: &str) -> Vec<f64> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.split(' ').next() == Some(key))
+        .unwrap_or_else(|| panic!("no {key} line in {}", path.display()));
+    line.split(' ')
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn probability_estimates_are_svm_train_s_and_svm_predict_s() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(glass) = data_file("glass.scale", dir.path(), 1) else {
+        return;
+    };
+    let Some(heart) = data_file("heart_scale", dir.path(), 1) else {
+        return;
+    };
+    let name = |p: &PathBuf| p.file_name().unwrap().to_str().unwrap().to_string();
+    for (file, extra) in [
+        (name(&glass), &["-b", "1"][..]),
+        (name(&glass), &["-b", "1", "-t", "1", "-w2", "3"]),
+        (name(&heart), &["-b", "1", "-c", "4"]),
+    ] {
+        // Every line (the internal CVs' solves included), the same -v
+        // accuracy, and svm-predict's accuracy from both models.
+        same_as_svm_train(dir.path(), &file, extra, 4);
+        for key in ["probA", "probB"] {
+            assert_eq!(
+                header_numbers(&dir.path().join("ours.model"), key),
+                header_numbers(&dir.path().join("theirs.model"), key),
+                "{file} {extra:?}: {key}"
+            );
+        }
+        let predict = |model: &str, out: &str| {
+            let p = run("svm-predict", &["-b", "1", &file, model, out], dir.path());
+            assert!(p.status.success(), "{}", text(&p.stderr));
+            std::fs::read_to_string(dir.path().join(out)).unwrap()
+        };
+        assert_eq!(
+            predict("ours.model", "ours.prob"),
+            predict("theirs.model", "theirs.prob"),
+            "{file} {extra:?}: svm-predict -b 1"
+        );
+    }
 }

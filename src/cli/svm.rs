@@ -220,16 +220,17 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "eps": jnum(params.eps),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
-    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds) || !args.weight.is_empty();
+    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds)
+        || !args.weight.is_empty()
+        || args.probability == "1";
     if one_vs_one && args.peer && !args.weight.is_empty() {
         return Err(SvmUsage(
             "--peer does not pass -wi to svm-train: drop --peer, or run svm-train itself".into(),
         )
         .into());
     }
-    if args.folds.is_some_and(|k| k > ds.n()) {
-        // svm_cross_validation's warning (LIBSVM 3.24's words), on stderr.
-        eprintln!("WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)");
+    if args.folds.is_some_and(|k| k > ds.n()) && !args.json {
+        eprintln!("{}", crate::svm::folds::FOLDS_OVER_DATA_WARNING);
     }
     let last = match (one_vs_one, args.folds) {
         (true, _) => multi::run_multi(args, &ds, test, &params, &out, &mut json)?,

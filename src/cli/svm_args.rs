@@ -144,7 +144,7 @@ pub struct SvmArgs {
     /// Shrinking heuristic, 0 or 1 (`svm-train -h`).
     #[arg(short = 'h', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
     pub shrinking: u8,
-    /// Probability estimates: only 0 (`svm-train -b`).
+    /// Probability estimates, 0 or 1 (`svm-train -b`).
     #[arg(short = 'b', default_value = "0")]
     pub probability: String,
     /// Degree of the polynomial kernel (-t 1; default 3, `svm-train -d`).
@@ -287,9 +287,9 @@ impl SvmArgs {
                 self.kernel_type
             ));
         }
-        if self.probability != "0" {
+        if self.probability != "0" && self.probability != "1" {
             return no(format!(
-                "-b {}: probability estimates are not implemented (only -b 0)",
+                "-b {}: probability estimates are -b 0 (none) or -b 1",
                 self.probability
             ));
         }

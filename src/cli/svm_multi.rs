@@ -5,7 +5,7 @@
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
 
 use crate::data::Dataset;
-use crate::svm::folds::Folds;
+use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, read_multi_model, train_ovo, write_multi_model, ClassWeight,
@@ -138,20 +138,35 @@ impl Out {
     /// One pair's optimization lines, as `svm-train` prints them (`nu`
     /// only where both classes have the same C).
     fn pair(&self, p: &PairFit) {
+        if let Some(prob) = &p.prob {
+            for f in &prob.inner {
+                self.h0_warnings(&f.stats);
+                self.solve_lines(&f.stats, f.nu);
+                self.info(&format!("Total nSV = {}", f.stats.n_sv));
+            }
+            for n in &prob.notes {
+                self.info(n);
+            }
+        }
         self.h0_warnings(&p.stats);
+        self.solve_lines(&p.stats, p.nu);
+    }
+
+    /// A solve's lines (`nu` only where both classes have the same C).
+    fn solve_lines(&self, stats: &crate::svm::smo::SolveStats, nu: Option<f64>) {
         self.info(&format!(
             "optimization finished, #iter = {}",
-            p.stats.iterations
+            stats.iterations
         ));
-        if let Some(nu) = p.nu {
+        if let Some(nu) = nu {
             self.info(&format!("nu = {nu:.6}"));
         }
         self.info(&format!(
             "obj = {:.6}, rho = {:.6}",
-            p.stats.objective, p.stats.rho
+            stats.objective, stats.rho
         ));
-        self.info(&format!("nSV = {}, nBSV = {}", p.stats.n_sv, p.stats.n_bsv));
-        if p.stats.hit_max_iter {
+        self.info(&format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
+        if stats.hit_max_iter {
             self.info("WARNING: reaching max number of iterations");
         }
     }
@@ -186,6 +201,10 @@ pub(super) fn run_multi(
 ) -> anyhow::Result<Option<String>> {
     let weights = weights_as_parsed(&args.class_weights()?, args.exact_params);
     let checked = params.check()?;
+    let probability = args.probability == "1";
+    // svm-train never seeds rand(): the folds and the probability CVs draw
+    // from its default state, in that order.
+    let mut rng = GlibcRand::default_seed();
     crate::svm::solution::check_finite_features(ds)?;
     json["classes"] = "one-vs-one".into();
     match args.folds {
@@ -194,7 +213,14 @@ pub(super) fn run_multi(
             let kd = KernelData::new(ds, params.kernel);
             let rows: Vec<usize> = (0..ds.n()).collect();
             let t = std::time::Instant::now();
-            let fit = train_ovo(&kd, &rows, &checked, &weights, None)?;
+            let fit = train_ovo(
+                &kd,
+                &rows,
+                &checked,
+                &weights,
+                None,
+                probability.then_some(&mut rng),
+            )?;
             let secs = t.elapsed().as_secs_f64();
             let m = &fit.model;
             out.training(&fit.warnings, m.nr_class(), &fit.pairs, m.total_sv());
@@ -258,7 +284,7 @@ pub(super) fn run_multi(
                     Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
                 }
             } else {
-                Folds::libsvm(ds, k)?
+                Folds::libsvm_with(ds, k, &mut rng)?
             };
             let (strategy, budget) = args.cv.strategy(args.cache_mb);
             let mut cv_params = params.clone();
@@ -271,6 +297,7 @@ pub(super) fn run_multi(
                 OvoCvOptions {
                     cache: strategy.cache,
                     threads: strategy.threads,
+                    probability: probability.then_some(rng),
                 },
             )?;
             for f in &res.folds {

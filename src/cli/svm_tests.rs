@@ -73,7 +73,10 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
             vec!["d", "-t", "4"],
             "-t 4 (precomputed) is not implemented",
         ),
-        (vec!["d", "-b", "1"], "-b 1: probability estimates"),
+        (
+            vec!["d", "-b", "2"],
+            "-b 2: probability estimates are -b 0 (none) or -b 1",
+        ),
         (
             vec!["d", "-d", "3"],
             "-d sets the polynomial kernel's degree",

@@ -10,6 +10,10 @@
 use super::SvmError;
 use crate::data::Dataset;
 
+/// LIBSVM's warning when `-v K` asks for more folds than there are rows
+/// (`svm_cross_validation` then runs leave-one-out).
+pub const FOLDS_OVER_DATA_WARNING: &str = "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)";
+
 /// A replica of glibc's `rand()`/`random_r` with the default `TYPE_3` state.
 #[derive(Clone, Debug)]
 pub struct GlibcRand {

@@ -17,33 +17,7 @@ use super::exp_table::ExpTable;
 use super::fast_exp;
 use crate::data::{Dataset, Features, Row};
 
-/// The kernel function.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum KernelKind {
-    /// `K(x, x') = <x, x'>` (`svm-train -t 0`).
-    Linear,
-    /// `K(x, x') = exp(-gamma ||x - x'||^2)` (`svm-train -t 2`, the default).
-    Rbf {
-        /// The width parameter gamma.
-        gamma: f64,
-    },
-    /// `K(x, x') = (gamma <x, x'> + coef0)^degree` (`svm-train -t 1`).
-    Poly {
-        /// The scale gamma (`-g`).
-        gamma: f64,
-        /// The degree (`-d`, default 3).
-        degree: i32,
-        /// The offset coef0 (`-r`, default 0).
-        coef0: f64,
-    },
-    /// `K(x, x') = tanh(gamma <x, x'> + coef0)` (`svm-train -t 3`).
-    Sigmoid {
-        /// The scale gamma (`-g`).
-        gamma: f64,
-        /// The offset coef0 (`-r`, default 0).
-        coef0: f64,
-    },
-}
+pub use super::kernel_fn::KernelKind;
 
 /// A dataset with its precomputed squared norms, ready for kernel evaluations
 /// by original row index. Shared (by reference) by every solve of a run.

@@ -323,7 +323,6 @@ impl<'k> KernelBlock<'k> {
                     kv.copy_from_slice(ex);
                     match self.kd.kind {
                         KernelKind::Rbf { .. } => fast_exp::exp_in_place(kv),
-                        KernelKind::Linear => {}
                         kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
                     }
                     for (i, (os, &qr)) in o.iter_mut().zip(q).enumerate() {
@@ -426,8 +425,7 @@ pub(crate) fn sum_error_bound(
     let dist = match kd.kind {
         KernelKind::Rbf { gamma } => gamma * dist,
         KernelKind::Linear => dist,
-        // No bound is derived for these kernels: every sum counts as unsure
-        // and its label is recomputed with LIBSVM's prediction kernel.
+        // No bound for these: every label is recomputed with LIBSVM's kernel.
         KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => return f64::INFINITY,
     };
     4.0 * (dist + (4.0 + 2.0 * (s as f64 + 1.0)) * eps * mag)

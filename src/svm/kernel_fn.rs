@@ -8,8 +8,35 @@
 //! sigmoid kernel `tanh(gamma <x, x'> + coef0)`, both in LIBSVM's operation
 //! order, so that their values are `svm-train`'s to the bit.
 
-use super::kernel::KernelKind;
 use super::SvmError;
+
+/// The kernel function.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum KernelKind {
+    /// `K(x, x') = <x, x'>` (`svm-train -t 0`).
+    Linear,
+    /// `K(x, x') = exp(-gamma ||x - x'||^2)` (`svm-train -t 2`, the default).
+    Rbf {
+        /// The width parameter gamma.
+        gamma: f64,
+    },
+    /// `K(x, x') = (gamma <x, x'> + coef0)^degree` (`svm-train -t 1`).
+    Poly {
+        /// The scale gamma (`-g`).
+        gamma: f64,
+        /// The degree (`-d`, default 3).
+        degree: i32,
+        /// The offset coef0 (`-r`, default 0).
+        coef0: f64,
+    },
+    /// `K(x, x') = tanh(gamma <x, x'> + coef0)` (`svm-train -t 3`).
+    Sigmoid {
+        /// The scale gamma (`-g`).
+        gamma: f64,
+        /// The offset coef0 (`-r`, default 0).
+        coef0: f64,
+    },
+}
 
 /// LIBSVM's `powi(base, times)`: square-and-multiply over the bits of
 /// `times` from the lowest (1 for `times <= 0`). Its rounding differs from

@@ -121,7 +121,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     base_parsed.c = 1.0;
     let folds = Folds::libsvm(&ds, o.fold)?;
     if o.fold > ds.n() {
-        eprintln!("WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)");
+        eprintln!("{}", crate::svm::folds::FOLDS_OVER_DATA_WARNING);
     }
 
     let mut out_file = match &o.out {

@@ -15,22 +15,27 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::groups::{check_weights, weighted_c, ClassWeight, Groups};
-use super::train::{assemble, solve_pair, PairFit};
+use super::train::{assemble, probability_shuffles, solve_pair, PairFit};
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::folds::Folds;
+use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
 use crate::svm::solution::check_finite_features;
 use crate::svm::{CacheMode, SvmError, SvmParams};
 
-/// How a one-vs-one CV runs (its results do not depend on these).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// How a one-vs-one CV runs (its results do not depend on `cache` and
+/// `threads`).
+#[derive(Clone, Debug)]
 pub struct OvoCvOptions {
     /// Per-solve caches (LIBSVM's) or one shared kernel cache.
     pub cache: CacheMode,
     /// Threads of the run (>= 1).
     pub threads: usize,
+    /// Probability estimates (`-b 1`): `rand()`'s state after the folds
+    /// were drawn ([`Folds::libsvm_with`]); each fold's model then predicts
+    /// by its probabilities, as `svm-train -b 1 -v K`.
+    pub probability: Option<GlibcRand>,
 }
 
 /// One fold's training: its classes and each pair's solve.
@@ -130,7 +135,14 @@ fn run(
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
     let shared = shared_mb.map(|mb| ovo_shared_cache(ds.n(), mb));
-    let mut res = cv_with(&kd, folds, &local, weights, shared.as_ref())?;
+    let mut res = cv_with(
+        &kd,
+        folds,
+        &local,
+        weights,
+        shared.as_ref(),
+        opts.probability,
+    )?;
     res.wall_s = t0.elapsed().as_secs_f64();
     Ok(res)
 }
@@ -148,13 +160,15 @@ pub fn ovo_shared_cache(n: usize, mb: f64) -> SharedKernelCache {
 /// [`cross_validate_ovo`] on prepared kernel data (features checked, folds
 /// valid for its rows), with `params.cache_mb` the cache of each solve and
 /// an optional shared cache (its evaluations are counted from what it had
-/// spent before this call), in the current rayon pool.
+/// spent before this call), in the current rayon pool; `prob_rng` as
+/// [`OvoCvOptions::probability`].
 pub fn cv_with(
     kd: &KernelData<'_>,
     folds: &Folds,
     params: &CheckedParams,
     weights: &[ClassWeight],
     shared: Option<&SharedKernelCache>,
+    prob_rng: Option<GlibcRand>,
 ) -> Result<OvoCvResult, SvmError> {
     let t0 = Instant::now();
     let ds: &Dataset = &kd.ds;
@@ -167,17 +181,32 @@ pub fn cv_with(
         .iter()
         .map(|g| weighted_c(params.c, &g.labels, weights))
         .collect();
-    let jobs: Vec<(usize, (usize, usize))> = groups
+    let jobs: Vec<(usize, usize, (usize, usize))> = groups
         .iter()
         .enumerate()
-        .flat_map(|(h, g)| g.pairs().into_iter().map(move |ij| (h, ij)))
+        .flat_map(|(h, g)| {
+            g.pairs()
+                .into_iter()
+                .enumerate()
+                .map(move |(p, ij)| (h, p, ij))
+        })
         .collect();
+    // The internal CVs' shuffles, drawn fold after fold as svm-train draws them.
+    let perms: Option<Vec<Vec<Vec<usize>>>> = prob_rng.map(|mut rng| {
+        groups
+            .iter()
+            .map(|g| probability_shuffles(g, &mut rng))
+            .collect()
+    });
     let solved = jobs
         .par_iter()
-        .map(|&(h, ij)| solve_pair(kd, &groups[h], &wcs[h].0, ij, params, shared))
+        .map(|&(h, p, ij)| {
+            let perm = perms.as_ref().map(|v| v[h][p].as_slice());
+            solve_pair(kd, &groups[h], &wcs[h].0, ij, params, shared, perm)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let mut by_fold: Vec<Vec<PairFit>> = vec![Vec::new(); folds.k()];
-    for (&(h, _), fit) in jobs.iter().zip(solved) {
+    for (&(h, _, _), fit) in jobs.iter().zip(solved) {
         by_fold[h].push(fit);
     }
     // Each fold's model predicts its held-out rows.
@@ -188,7 +217,13 @@ pub fn cv_with(
         let test = folds.test_rows(h);
         let pred: Vec<f64> = test
             .par_iter()
-            .map(|&r| model.predict(kd.ds.row(r)))
+            .map(|&r| {
+                let x = kd.ds.row(r);
+                match model.predict_probability(x) {
+                    Some((label, _)) => label,
+                    None => model.predict(x),
+                }
+            })
             .collect();
         for (&r, p) in test.iter().zip(pred) {
             predictions[r] = p;

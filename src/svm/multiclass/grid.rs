@@ -45,7 +45,7 @@ pub fn run_grid_ovo(
         let shared = ovo_shared_cache(ds.n(), memory_mb);
         for k in ks {
             let t0 = Instant::now();
-            let res = cv_with(&kd, folds, &checked[k], &[], Some(&shared))?;
+            let res = cv_with(&kd, folds, &checked[k], &[], Some(&shared), None)?;
             let seconds = t0.elapsed().as_secs_f64() / folds.k() as f64;
             let fold_stats = res
                 .folds

@@ -6,6 +6,8 @@
 //!   as LIBSVM's model.
 //! - [`model`]: the model and its one-vs-one vote.
 //! - [`model_io`]: the model file for any number of classes.
+//! - [`probability`]: probability estimates (`-b 1`): Platt's sigmoid per
+//!   pair from an internal 5-fold CV, pairwise coupling.
 //! - [`cv`]: `svm-train -v K` on LIBSVM's folds, every (fold, pair) problem a
 //!   parallel job, optionally on one kernel cache shared by all of them.
 //! - [`grid`]: a (C, gamma) grid of such CVs, one shared cache per gamma.
@@ -19,6 +21,7 @@ pub mod grid;
 pub mod groups;
 pub mod model;
 pub mod model_io;
+pub mod probability;
 pub mod train;
 
 pub use cv::{cross_validate_ovo, cv_with, ovo_shared_cache, FoldFit, OvoCvOptions, OvoCvResult};

@@ -26,6 +26,9 @@ pub struct MultiModel {
     pub sv_coef: Vec<Vec<f64>>,
     /// The bias of each pair's decision function.
     pub rho: Vec<f64>,
+    /// Platt's `(probA, probB)` of each pair, for probability estimates
+    /// (`svm-train -b 1`; [`super::probability`]).
+    pub prob: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 impl MultiModel {

@@ -29,6 +29,15 @@ pub fn multi_model_text(model: &MultiModel, path: &Path) -> Result<String, Model
     for &l in &model.labels {
         let _ = write!(s, " {}", label_text(l, path)?);
     }
+    if let Some((a, b)) = &model.prob {
+        for (key, v) in [("probA", a), ("probB", b)] {
+            s.push('\n');
+            s.push_str(key);
+            for &x in v {
+                let _ = write!(s, " {}", num(x));
+            }
+        }
+    }
     s.push_str("\nnr_sv");
     for &c in &model.nr_sv {
         let _ = write!(s, " {c}");
@@ -78,6 +87,8 @@ struct Header {
     rho: Vec<f64>,
     labels: Vec<f64>,
     nr_sv: Vec<usize>,
+    prob_a: Vec<f64>,
+    prob_b: Vec<f64>,
 }
 
 /// [`read_multi_model`] from any reader; `path` names the file in errors.
@@ -141,7 +152,9 @@ pub fn read_multi_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel,
                         .map_err(|_| err(format!("expected an integer degree, found `{v}`")))?,
                 );
             }
-            "probA" | "probB" | "prob_density_marks" => {}
+            "probA" => h.prob_a = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
+            "probB" => h.prob_b = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
+            "prob_density_marks" => {}
             "nr_class" => h.nr_class = Some(count(one()?)?),
             "total_sv" => h.total_sv = Some(count(one()?)?),
             "rho" => h.rho = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
@@ -195,6 +208,15 @@ pub fn read_multi_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel,
             h.nr_sv
         )));
     }
+    let prob = match (h.prob_a.len(), h.prob_b.len()) {
+        (0, 0) => None,
+        (a, b) if a == pairs && b == pairs && pairs > 0 => Some((h.prob_a, h.prob_b)),
+        (a, b) => {
+            return Err(herr(format!(
+                "probA and probB must give {pairs} value(s) each (one per class pair), found {a} and {b}"
+            )))
+        }
+    };
     let ncoef = nr_class - 1;
     let mut sv_coef = vec![Vec::with_capacity(total_sv.min(1 << 20)); ncoef];
     let mut indptr = vec![0usize];
@@ -278,5 +300,6 @@ pub fn read_multi_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel,
         sv_rows: vec![],
         sv_coef,
         rho: h.rho,
+        prob,
     })
 }

@@ -8,7 +8,9 @@ use rayon::prelude::*;
 
 use super::groups::{weighted_c, ClassWeight, Groups};
 use super::model::MultiModel;
+use super::probability::{pair_probability, shuffle, PairProbability};
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::folds::GlibcRand;
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
 use crate::svm::smo::{solve, SolveInput, SolveStats};
@@ -27,6 +29,8 @@ pub struct PairFit {
     /// `y_k alpha_k` of the pair's rows: class `i`'s, then class `j`'s, in
     /// grouped order.
     pub coef: Vec<f64>,
+    /// The probability fit (`-b 1`), made before the pair's solve.
+    pub prob: Option<PairProbability>,
 }
 
 /// What [`train_ovo`] returns.
@@ -53,8 +57,20 @@ impl OvoFit {
     }
 }
 
+/// The shuffles of the pairs' internal CVs for probability estimates, in
+/// the order `svm-train` draws them from `rand()` (pair after pair).
+pub fn probability_shuffles(groups: &Groups, rng: &mut GlibcRand) -> Vec<Vec<usize>> {
+    groups
+        .pairs()
+        .into_iter()
+        .map(|(i, j)| shuffle(groups.count[i] + groups.count[j], rng))
+        .collect()
+}
+
 /// Solve the problem of class pair `(i, j)` of `groups` with the classes'
-/// C `wc`.
+/// C `wc`; with `perm` (its internal CV's shuffle), fit its probability
+/// sigmoid first (`-b 1`).
+#[allow(clippy::too_many_arguments)]
 pub fn solve_pair(
     kd: &KernelData<'_>,
     groups: &Groups,
@@ -62,6 +78,7 @@ pub fn solve_pair(
     (i, j): (usize, usize),
     params: &CheckedParams,
     shared: Option<&SharedKernelCache>,
+    perm: Option<&[usize]>,
 ) -> Result<PairFit, SvmError> {
     let (ri, rj) = (groups.class_rows(i), groups.class_rows(j));
     let rows: Vec<u32> = ri.iter().chain(rj).map(|&r| r as u32).collect();
@@ -69,6 +86,18 @@ pub fn solve_pair(
         .chain(std::iter::repeat_n(-1i8, rj.len()))
         .collect();
     let (c_pos, c_neg) = (wc[i], wc[j]);
+    let prob = match perm {
+        Some(perm) => Some(pair_probability(
+            kd,
+            &rows,
+            &y,
+            (c_pos, c_neg),
+            params,
+            shared,
+            perm,
+        )?),
+        None => None,
+    };
     let out = solve(SolveInput {
         kd,
         rows: &rows,
@@ -96,6 +125,7 @@ pub fn solve_pair(
         stats: out.stats,
         nu,
         coef,
+        prob,
     })
 }
 
@@ -165,18 +195,25 @@ pub fn assemble(kd: &KernelData<'_>, groups: &Groups, pairs: &[PairFit]) -> Mult
         sv_rows,
         sv_coef,
         rho: pairs.iter().map(|p| p.stats.rho).collect(),
+        prob: pairs
+            .iter()
+            .map(|p| p.prob.as_ref().map(|q| (q.a, q.b)))
+            .collect::<Option<(Vec<f64>, Vec<f64>)>>()
+            .filter(|_| !pairs.is_empty()),
     }
 }
 
 /// Train a one-vs-one C-SVC on `rows` of `kd`'s data (features assumed
 /// finite), the pairs solved as parallel jobs of the current rayon pool
-/// (each solve is the same whatever the thread count).
+/// (each solve is the same whatever the thread count). With `prob_rng`
+/// (`rand()`'s state), also probability estimates (`-b 1`).
 pub fn train_ovo(
     kd: &KernelData<'_>,
     rows: &[usize],
     params: &CheckedParams,
     weights: &[ClassWeight],
     shared: Option<&SharedKernelCache>,
+    prob_rng: Option<&mut GlibcRand>,
 ) -> Result<OvoFit, SvmError> {
     if rows.is_empty() {
         return Err(SvmError::Empty);
@@ -189,10 +226,15 @@ pub fn train_ovo(
     }
     let groups = Groups::new(&kd.ds, rows)?;
     let (wc, warnings) = weighted_c(params.c, &groups.labels, weights);
+    let perms = prob_rng.map(|rng| probability_shuffles(&groups, rng));
     let pairs = groups
         .pairs()
         .into_par_iter()
-        .map(|ij| solve_pair(kd, &groups, &wc, ij, params, shared))
+        .enumerate()
+        .map(|(p, ij)| {
+            let perm = perms.as_ref().map(|v| v[p].as_slice());
+            solve_pair(kd, &groups, &wc, ij, params, shared, perm)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let model = assemble(kd, &groups, &pairs);
     Ok(OvoFit {
