@@ -19,6 +19,7 @@ pub mod config;
 pub mod cost;
 mod flips;
 mod markdown;
+mod multiclass;
 mod overview;
 mod plan;
 mod render;

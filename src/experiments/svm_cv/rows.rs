@@ -182,6 +182,12 @@ pub struct SvmRow {
     /// before it).
     #[serde(with = "nan_none", default)]
     pub shared_kernel_evals: Option<f64>,
+    /// One-vs-one rows (more than two classes, or class weights): each
+    /// class pair's SMO iterations, space-separated, in LIBSVM's pair order
+    /// (`iterations` is their sum, as are `objective`, `n_sv` and `n_bsv`);
+    /// empty for a binary solve and for `svm-train -v k`.
+    #[serde(default)]
+    pub pair_iterations: String,
 }
 
 impl SvmRow {
