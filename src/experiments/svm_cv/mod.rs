@@ -20,6 +20,7 @@ pub mod cost;
 mod flips;
 mod markdown;
 mod multiclass;
+mod one_vs_one;
 mod overview;
 mod plan;
 mod render;

@@ -171,7 +171,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         .iter()
         .map(|(_, d)| d.y.iter().any(|&y| y != 1.0 && y != -1.0))
         .collect();
-    super::multiclass::check_one_vs_one(cfg, &c, &datasets, &ovo_data, &weights)?;
+    super::one_vs_one::check_one_vs_one(cfg, &c, &datasets, &ovo_data, &weights)?;
     let axes = c.axes(cfg)?;
     let repeats = c.repeats(cfg)?;
     let first_rounds = c.first_rounds(cfg)?;

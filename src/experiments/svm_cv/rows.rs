@@ -475,7 +475,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"shared_kernel_evals"));
+        assert_eq!(names.last(), Some(&"pair_iterations"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -502,6 +502,7 @@ mod tests {
                 "wall_max_s",
                 "block_kernel_evals",
                 "shared_kernel_evals",
+                "pair_iterations",
             ]
             .contains(&n.as_str())
         });

@@ -35,7 +35,7 @@ pub(super) fn peer_tail(role: &str) -> Tail {
 /// pair's iterations); our solver's counters and set-up time stay unknown.
 fn trained(mut row: SvmRow, t: &PeerTrain, v: bool) -> SvmRow {
     if !v && t.iterations.len() > 1 {
-        row.pair_iterations = super::multiclass::join(&t.iterations);
+        row.pair_iterations = super::seeded::pair_iterations(&t.iterations);
     }
     if v || t.iterations.len() > 1 {
         row.iterations = t.iterations.iter().sum();
