@@ -379,6 +379,14 @@ fn seeded_methods_on_multiclass_data_and_bad_kernel_settings_are_refused() {
         err.contains("method `tree`") && err.contains("class weights"),
         "{err}"
     );
+    // A first-rounds estimate is of seeded binary runs only.
+    let cfg = head("three.svm", "[\"ours\"]").replace("k = [3]", "k = [\"n\"]\nfirst_rounds = 2")
+        + "[[settings]]\nlabel = \"a\"\n";
+    let err = refused(dir.path(), &cfg);
+    assert!(
+        err.contains("first_rounds") && err.contains("3 labels"),
+        "{err}"
+    );
     // Bad settings, each at the setting's line.
     for (setting, needle) in [
         ("kernel = \"poly\"\ndegree = -1\n", "degree"),
