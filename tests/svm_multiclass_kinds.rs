@@ -404,6 +404,14 @@ fn seeded_methods_on_multiclass_data_and_bad_kernel_settings_are_refused() {
         assert!(err.contains(needle), "{setting}: {err}");
         assert!(err.contains("c.toml:11:"), "{setting}: {err}");
     }
+    // oneDAL has no polynomial or sigmoid kernel here: refused before any cell.
+    let cfg = head("bin.svm", "[\"ours\", \"onedal\"]")
+        + "[[settings]]\nlabel = \"s\"\nkernel = \"sigmoid\"\n";
+    let err = refused(dir.path(), &cfg);
+    assert!(
+        err.contains("c.toml:11:") && err.contains("`onedal`"),
+        "{err}"
+    );
     // A weight for a label the data lacks: svm-train's warning, and the run goes on.
     let cfg =
         head("bin.svm", "[\"ours\"]") + "[[settings]]\nlabel = \"s\"\nweights = { \"5\" = 2 }\n";

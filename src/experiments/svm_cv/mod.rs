@@ -30,6 +30,7 @@ pub mod scorecard;
 mod scorecard_rules;
 mod seeded;
 mod seeding_render;
+mod setting;
 mod variants;
 mod vs_libsvm;
 
