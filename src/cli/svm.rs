@@ -220,7 +220,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "eps": jnum(params.eps),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
-    let one_vs_one = crate::svm::multiclass::is_multiclass(&ds)
+    let one_vs_one = crate::svm::multiclass::is_multiclass(ds)
         || !args.weight.is_empty()
         || args.probability == "1";
     if one_vs_one && args.peer && !args.weight.is_empty() {
@@ -233,7 +233,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         eprintln!("{}", crate::svm::folds::FOLDS_OVER_DATA_WARNING);
     }
     let last = match (one_vs_one, args.folds) {
-        (true, _) => multi::run_multi(args, &ds, test, &params, &out, &mut json)?,
+        (true, _) => multi::run_multi(args, ds, test, &params, &out, &mut json)?,
         (false, None) => {
             let model_path = args.model_path();
             let rows: Vec<usize> = (0..ds.n()).collect();

@@ -113,17 +113,11 @@ pub fn svm_weight_args<T: Into<std::ffi::OsString>>(
 /// The weights as `svm-train` reads them: in single precision (as `-c`),
 /// unless `exact`.
 pub fn weights_as_parsed(weights: &[ClassWeight], exact: bool) -> Vec<ClassWeight> {
-    weights
-        .iter()
-        .map(|w| ClassWeight {
-            label: w.label,
-            weight: if exact {
-                w.weight
-            } else {
-                f64::from(w.weight as f32)
-            },
-        })
-        .collect()
+    if exact {
+        weights.to_vec()
+    } else {
+        crate::peers::libsvm::weights_as_parsed_by_svm_train(weights)
+    }
 }
 
 impl Out {

@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use crate::data::{write_libsvm, Dataset};
 use crate::svm::kernel::KernelKind;
+use crate::svm::multiclass::ClassWeight;
 use crate::svm::{SvmError, SvmParams};
 
 /// The message printed when `svm-train` is missing.
@@ -116,6 +117,27 @@ pub fn as_parsed_by_svm_train(params: &SvmParams) -> SvmParams {
         cache_mb: r(params.cache_mb),
         ..params.clone()
     }
+}
+
+/// Class weights as `svm-train` reads `-wLABEL WEIGHT`: the weight in
+/// single precision (as `-c`, [`as_parsed_by_svm_train`]).
+pub fn weights_as_parsed_by_svm_train(weights: &[ClassWeight]) -> Vec<ClassWeight> {
+    weights
+        .iter()
+        .map(|w| ClassWeight {
+            label: w.label,
+            weight: f64::from(w.weight as f32),
+        })
+        .collect()
+}
+
+/// `svm-train`'s options for class weights: `-wLABEL WEIGHT` each, in the
+/// order given.
+pub fn svm_train_weight_args(weights: &[ClassWeight]) -> Vec<String> {
+    weights
+        .iter()
+        .flat_map(|w| [format!("-w{}", w.label), format!("{}", w.weight)])
+        .collect()
 }
 
 /// [`as_parsed_by_svm_train`] for parameters a user gave: checks them
@@ -263,10 +285,22 @@ pub fn run_svm_train(
     cv_folds: Option<usize>,
     model_out: Option<&Path>,
 ) -> Result<PeerOutcome<PeerTrain>, SvmError> {
+    run_svm_train_weighted(data_file, params, &[], cv_folds, model_out)
+}
+
+/// [`run_svm_train`] with class weights (`-wLABEL WEIGHT`, passed as given).
+pub fn run_svm_train_weighted(
+    data_file: &Path,
+    params: &SvmParams,
+    weights: &[ClassWeight],
+    cv_folds: Option<usize>,
+    model_out: Option<&Path>,
+) -> Result<PeerOutcome<PeerTrain>, SvmError> {
     if find_program("svm-train").is_none() {
         return Ok(PeerOutcome::Skipped(SKIPPED_NO_SVM_TRAIN.into()));
     }
     let mut args = svm_train_args(params);
+    args.extend(svm_train_weight_args(weights));
     if let Some(k) = cv_folds {
         args.push("-v".into());
         args.push(k.to_string());
@@ -324,6 +358,19 @@ pub fn run_fold(
     workdir: &Path,
     tag: &str,
 ) -> Result<PeerOutcome<PeerFold>, SvmError> {
+    run_fold_weighted(ds, [train_rows, test_rows], params, &[], workdir, tag)
+}
+
+/// [`run_fold`] with class weights (`-wLABEL WEIGHT`, passed as given):
+/// `rows` are the training and the held-out rows.
+pub fn run_fold_weighted(
+    ds: &Dataset,
+    [train_rows, test_rows]: [&[usize]; 2],
+    params: &SvmParams,
+    weights: &[ClassWeight],
+    workdir: &Path,
+    tag: &str,
+) -> Result<PeerOutcome<PeerFold>, SvmError> {
     if !available() {
         return Ok(PeerOutcome::Skipped(SKIPPED_NO_SVM_TRAIN.into()));
     }
@@ -332,7 +379,8 @@ pub fn run_fold(
     let model_file = workdir.join(format!("{tag}.model"));
     let out_file = workdir.join(format!("{tag}.out"));
     write_rows(ds, train_rows, &train_file)?;
-    let train = match run_svm_train(&train_file, params, None, Some(&model_file))? {
+    let train = match run_svm_train_weighted(&train_file, params, weights, None, Some(&model_file))?
+    {
         PeerOutcome::Ran(t) => t,
         PeerOutcome::Skipped(s) => return Ok(PeerOutcome::Skipped(s)),
     };
@@ -372,5 +420,21 @@ mod tests {
     fn args_mirror_params() {
         let a = svm_train_args(&SvmParams::rbf(2182.0, 0.2));
         assert_eq!(a.join(" "), "-s 0 -t 2 -c 2182 -g 0.2 -e 0.001 -m 100 -h 1");
+        let mut p = SvmParams::rbf(1.0, 0.5);
+        p.kernel = KernelKind::Poly {
+            gamma: 0.5,
+            degree: 2,
+            coef0: 1.5,
+        };
+        let w = [ClassWeight {
+            label: 1,
+            weight: 2.0,
+        }];
+        let mut a = svm_train_args(&p);
+        a.extend(svm_train_weight_args(&w));
+        assert_eq!(
+            a.join(" "),
+            "-s 0 -t 1 -c 1 -g 0.5 -d 2 -r 1.5 -e 0.001 -m 100 -h 1 -w1 2"
+        );
     }
 }

@@ -57,7 +57,41 @@ pub fn libsvm_powi(base: f64, times: i32) -> f64 {
 /// LIBSVM's `kernel_type` names, by `-t` code.
 pub const KERNEL_NAMES: [&str; 4] = ["linear", "polynomial", "rbf", "sigmoid"];
 
+/// The `-t` code of a kernel named by `name`: one of [`KERNEL_NAMES`], or
+/// the first letters of exactly one of them (`poly`, `sig`, `lin`); `None`
+/// for any other name.
+pub fn kernel_code_of_name(name: &str) -> Option<u8> {
+    if let Some(i) = KERNEL_NAMES.iter().position(|&k| k == name) {
+        return u8::try_from(i).ok();
+    }
+    let mut hits = KERNEL_NAMES
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| !name.is_empty() && k.starts_with(name));
+    match (hits.next(), hits.next()) {
+        (Some((i, _)), None) => u8::try_from(i).ok(),
+        _ => None,
+    }
+}
+
 impl KernelKind {
+    /// The kernel of a `-t` code (0 linear, 1 polynomial, 2 RBF, 3
+    /// sigmoid) with its gamma, degree and coef0 (used where the kernel
+    /// has them); `None` for another code.
+    pub fn of_code(code: u8, gamma: f64, degree: i32, coef0: f64) -> Option<KernelKind> {
+        Some(match code {
+            0 => KernelKind::Linear,
+            1 => KernelKind::Poly {
+                gamma,
+                degree,
+                coef0,
+            },
+            2 => KernelKind::Rbf { gamma },
+            3 => KernelKind::Sigmoid { gamma, coef0 },
+            _ => return None,
+        })
+    }
+
     /// LIBSVM's `-t` code of this kernel (0 linear, 1 polynomial, 2 RBF,
     /// 3 sigmoid).
     pub fn libsvm_code(&self) -> u8 {
@@ -246,5 +280,23 @@ mod tests {
         }
         assert!(KernelKind::from_model_header("precomputed", None, None, None).is_err());
         assert!(KernelKind::from_model_header("sigmoid", None, None, None).is_err());
+        for (code, k) in kinds.iter().enumerate() {
+            let code = code as u8;
+            assert_eq!(kernel_code_of_name(k.name()), Some(code));
+            assert_eq!(
+                KernelKind::of_code(code, 0.5, 2, 0.25).map(|x| x.name()),
+                Some(k.name())
+            );
+        }
+    }
+
+    #[test]
+    fn kernel_names_and_unique_prefixes() {
+        assert_eq!(kernel_code_of_name("poly"), Some(1));
+        assert_eq!(kernel_code_of_name("rbf"), Some(2));
+        assert_eq!(kernel_code_of_name("sig"), Some(3));
+        assert_eq!(kernel_code_of_name(""), None);
+        assert_eq!(kernel_code_of_name("gaussian"), None);
+        assert_eq!(KernelKind::of_code(4, 1.0, 3, 0.0), None);
     }
 }

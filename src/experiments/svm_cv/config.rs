@@ -5,7 +5,7 @@ use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::DatasetSpec;
 use crate::experiments::timing::check_repeats;
 use crate::peers::libsvm as peer;
-use crate::svm::{CacheMode, SeedingMethod, SvmParams};
+use crate::svm::{CacheMode, SeedingMethod};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -136,58 +136,6 @@ impl FoldMode {
     }
 }
 
-/// A hyper-parameter setting.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Setting {
-    /// Name in outputs, e.g. "paper" or "libsvm-defaults".
-    pub label: String,
-    /// Box constraint C (default 1).
-    pub c: Option<f64>,
-    /// RBF gamma (default 1 / number of features; 0 means the default, as
-    /// `svm-train -g 0`).
-    pub gamma: Option<f64>,
-    /// Linear kernel instead of RBF.
-    #[serde(default)]
-    pub linear: bool,
-    /// Stopping tolerance (default 1e-3).
-    pub eps: Option<f64>,
-    /// Kernel cache in MB (default 100).
-    pub cache_mb: Option<f64>,
-    /// Shrinking (default true).
-    pub shrinking: Option<bool>,
-}
-
-impl Setting {
-    /// The solver parameters of this setting for data with `d` features;
-    /// with `float`, as this LIBSVM build parses them (single precision).
-    pub fn params(&self, d: usize, float: bool) -> SvmParams {
-        let mut p = if self.linear {
-            SvmParams::linear(self.c.unwrap_or(1.0))
-        } else {
-            SvmParams::rbf(
-                self.c.unwrap_or(1.0),
-                crate::svm::gamma_or_default(self.gamma, d),
-            )
-        };
-        if let Some(e) = self.eps {
-            p.eps = e;
-        }
-        if let Some(m) = self.cache_mb {
-            p.cache_mb = m;
-        }
-        if let Some(h) = self.shrinking {
-            p.shrinking = h;
-        }
-        if float {
-            // The peer always passes -c, -g and -e, which this svm-train build
-            // reads as single precision (see peer::as_parsed_by_svm_train).
-            p = peer::as_parsed_by_svm_train(&p);
-        }
-        p
-    }
-}
-
 /// The `svm_cv` config schema.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -215,7 +163,8 @@ pub struct SvmCvConfig {
     /// (default true).
     #[serde(default)]
     pub libsvm_float_params: Option<bool>,
-    /// Datasets (binary labels).
+    /// Datasets: labels -1/+1 for every method; any labels (more than two
+    /// classes: LIBSVM's one-vs-one) for the unseeded methods.
     pub datasets: Spanned<Vec<DatasetSpec>>,
     /// Hyper-parameter settings.
     pub settings: Spanned<Vec<Spanned<Setting>>>,
@@ -255,6 +204,7 @@ pub struct SvmCvConfig {
     pub first_rounds: Option<Spanned<usize>>,
 }
 
+pub use super::setting::Setting;
 pub use crate::config::MAX_CELL_THREADS;
 
 impl SvmCvConfig {
@@ -388,7 +338,43 @@ impl SvmCvConfig {
     /// that a bad value fails now, not at its first cell).
     pub fn check_settings(&self, cfg: &ConfigFile, d: usize) -> Result<(), ConfigError> {
         for s in self.settings.get_ref() {
+            let bad = |what: String, fix: &str| {
+                cfg.invalid(
+                    s.span(),
+                    &format!("setting `{}`: {what}", s.get_ref().label),
+                    fix,
+                )
+            };
+            s.get_ref().kernel_code().map_err(|e| {
+                bad(
+                    e,
+                    "kernel = \"linear\", \"polynomial\" (with degree, coef0), \"rbf\" or \"sigmoid\" (with coef0)",
+                )
+            })?;
+            s.get_ref().class_weights(false).map_err(|e| {
+                bad(
+                    e,
+                    "write weights = { \"<label>\" = w, ... } with integer labels and weights > 0",
+                )
+            })?;
             let given = s.get_ref().params(d, false);
+            let onedal = self
+                .methods
+                .get_ref()
+                .iter()
+                .find(|m| m.peer() == Some(Peer::Onedal));
+            if let (Some(m), true) = (onedal, given.kernel.is_dot_kernel()) {
+                if given.kernel.gamma().is_some() {
+                    return Err(bad(
+                        format!(
+                            "method `{}` (oneDAL) runs the linear and RBF kernels only, not {}",
+                            m.as_str(),
+                            given.kernel.name()
+                        ),
+                        "remove the oneDAL methods from this config, or use kernel = \"rbf\" or \"linear\"",
+                    ));
+                }
+            }
             let checked = if self.float_params() {
                 peer::as_parsed_checked(&given).map(|_| ())
             } else {
@@ -398,7 +384,7 @@ impl SvmCvConfig {
                 cfg.invalid(
                     s.span(),
                     &format!("setting `{}`: {e}", s.get_ref().label),
-                    "use c, eps and cache_mb finite and > 0, gamma finite and >= 0",
+                    "use c, eps and cache_mb finite and > 0, gamma finite and >= 0, degree >= 0, coef0 finite",
                 )
             })?;
         }
@@ -417,7 +403,7 @@ impl SvmCvConfig {
         }
         for s in self.settings.get_ref() {
             if crate::svm::is_default_gamma(s.get_ref().gamma)
-                && !s.get_ref().linear
+                && s.get_ref().uses_gamma()
                 && dims.iter().any(|&d| d != dims[0])
             {
                 return Err(cfg.invalid(

@@ -19,6 +19,8 @@ pub mod config;
 pub mod cost;
 mod flips;
 mod markdown;
+mod multiclass;
+mod one_vs_one;
 mod overview;
 mod plan;
 mod render;
@@ -28,6 +30,7 @@ pub mod scorecard;
 mod scorecard_rules;
 mod seeded;
 mod seeding_render;
+mod setting;
 mod variants;
 mod vs_libsvm;
 

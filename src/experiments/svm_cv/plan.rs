@@ -11,6 +11,7 @@ use crate::peers::libsvm as peer;
 use crate::peers::onedal;
 use crate::results::rows::Core;
 use crate::svm::folds::Folds;
+use crate::svm::multiclass::ClassWeight;
 use crate::svm::{CacheMode, SvmParams};
 use std::sync::Arc;
 
@@ -36,15 +37,29 @@ pub(super) struct SvmPlan {
     pub fold_mode: FoldMode,
     pub datasets: Vec<(String, Arc<Dataset>)>,
     pub settings: Vec<(String, SvmParams)>,
+    /// Each setting's class weights (as `svm-train` reads them with
+    /// `libsvm_float_params`).
+    pub weights: Vec<Vec<ClassWeight>>,
+    /// Per dataset: whether its labels are other than -1/+1 (more than two
+    /// classes, or two other labels), so that it runs one-vs-one.
+    pub ovo_data: Vec<bool>,
     pub specs: Vec<CellSpec>,
     /// Leave-one-out cells of our solver run their first rounds only and
     /// estimate the whole run's seconds (the config's `first_rounds`).
     pub first_rounds: Option<usize>,
 }
 
+/// The largest class's share of the rows, %.
 fn majority_pct(data: &Dataset) -> f64 {
-    let pos = data.y.iter().filter(|&&y| y > 0.0).count();
-    100.0 * pos.max(data.n() - pos) as f64 / data.n().max(1) as f64
+    let mut counts: Vec<(f64, usize)> = Vec::new();
+    for &y in &data.y {
+        match counts.iter_mut().find(|(l, _)| *l == y) {
+            Some((_, c)) => *c += 1,
+            None => counts.push((y, 1)),
+        }
+    }
+    let top = counts.iter().map(|&(_, c)| c).max().unwrap_or(0);
+    100.0 * top as f64 / data.n().max(1) as f64
 }
 
 fn gamma_of(p: &SvmParams) -> Option<f64> {
@@ -52,6 +67,18 @@ fn gamma_of(p: &SvmParams) -> Option<f64> {
 }
 
 impl SvmPlan {
+    /// Whether cell `i` runs LIBSVM's one-vs-one C-SVC: its dataset's labels
+    /// are not -1/+1, or its setting has class weights.
+    pub fn one_vs_one(&self, i: usize) -> bool {
+        let c = &self.specs[i];
+        self.ovo_data[c.dataset] || !self.weights[c.setting].is_empty()
+    }
+
+    /// The class weights of cell `i`'s setting.
+    pub fn setting_weights(&self, i: usize) -> &[ClassWeight] {
+        &self.weights[self.specs[i].setting]
+    }
+
     /// The columns every row of cell `i` shares (the core columns and the
     /// cell's dataset, setting, k and folds); the run fills the rest.
     pub fn base(&self, i: usize) -> SvmRow {
@@ -125,24 +152,26 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
     let mut datasets = Vec::new();
     for spec in c.datasets.get_ref() {
         let data = ctx.dataset(spec)?;
-        let bad = data.y.iter().any(|&y| y != 1.0 && y != -1.0);
-        let (message, fix) = if data.n() < 2 {
-            (
-                "has fewer than 2 rows",
-                "check the data file (k-fold CV needs at least 2 rows)",
-            )
-        } else {
-            (
-                "needs labels in {-1, +1}",
-                "add a label transform (one_vs_rest, even_odd or map)",
-            )
-        };
-        if bad || data.n() < 2 {
-            let message = format!("dataset {} {message}", data.name);
+        if data.n() < 2 {
+            let message = format!("dataset {} has fewer than 2 rows", data.name);
+            let fix = "check the data file (k-fold CV needs at least 2 rows)";
             return Err(cfg.invalid(c.datasets.span(), &message, fix).into());
         }
         datasets.push((data.name.clone(), data));
     }
+    c.check_settings(cfg, datasets[0].1.d())?;
+    let weights = c
+        .settings
+        .get_ref()
+        .iter()
+        .map(|s| s.get_ref().class_weights(c.float_params()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| cfg.invalid(c.settings.span(), &e, "fix the setting's weights"))?;
+    let ovo_data: Vec<bool> = datasets
+        .iter()
+        .map(|(_, d)| d.y.iter().any(|&y| y != 1.0 && y != -1.0))
+        .collect();
+    super::one_vs_one::check_one_vs_one(cfg, &c, &datasets, &ovo_data, &weights)?;
     let axes = c.axes(cfg)?;
     let repeats = c.repeats(cfg)?;
     let first_rounds = c.first_rounds(cfg)?;
@@ -225,7 +254,6 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
             )
         })
         .collect::<Vec<_>>();
-    c.check_settings(cfg, d0)?;
     // Settings are resolved once, so a gamma of 1/d needs one d.
     let dims: Vec<usize> = datasets.iter().map(|(_, d)| d.d()).collect();
     c.check_gamma_defaults(cfg, &dims)?;
@@ -243,6 +271,8 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         fold_mode: c.folds.unwrap_or(FoldMode::Libsvm),
         datasets,
         settings,
+        weights,
+        ovo_data,
         specs,
         first_rounds,
     })

@@ -199,6 +199,12 @@ pub struct SvmRow {
     /// runs made before it.
     #[serde(with = "nan_none", default)]
     pub shared_extra_kernel_evals_sched: Option<f64>,
+    /// One-vs-one rows (more than two classes, or class weights): each
+    /// class pair's SMO iterations, space-separated, in LIBSVM's pair order
+    /// (`iterations` is their sum, as are `objective`, `n_sv` and `n_bsv`);
+    /// empty for a binary solve and for `svm-train -v k`.
+    #[serde(default)]
+    pub pair_iterations: String,
 }
 
 impl SvmRow {
@@ -486,7 +492,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"shared_extra_kernel_evals_sched"));
+        assert_eq!(names.last(), Some(&"pair_iterations"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -514,6 +520,7 @@ mod tests {
                 "block_kernel_evals",
                 "shared_kernel_evals",
                 "shared_extra_kernel_evals_sched",
+                "pair_iterations",
             ]
             .contains(&n.as_str())
         });

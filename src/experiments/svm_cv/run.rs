@@ -20,7 +20,7 @@ use crate::svm::{run_cv_first_rounds, train, CacheMode, CvStrategy, SeedingMetho
 use std::time::Instant;
 
 /// The tail of a LIBSVM row (nothing seeded, nothing shared).
-fn peer_tail(role: &str) -> Tail {
+pub(super) fn peer_tail(role: &str) -> Tail {
     Tail {
         seed_s: None,
         role: role.to_string(),
@@ -30,11 +30,14 @@ fn peer_tail(role: &str) -> Tail {
     }
 }
 
-/// `row` with what `svm-train` printed (its first model's values for one
-/// fold, the sums over its k models for `-v k`); our solver's counters and
-/// set-up time stay unknown.
+/// `row` with what `svm-train` printed (its model's values for one binary
+/// fold, the sums over its solves for `-v k` or one-vs-one, with each
+/// pair's iterations); our solver's counters and set-up time stay unknown.
 fn trained(mut row: SvmRow, t: &PeerTrain, v: bool) -> SvmRow {
-    if v {
+    if !v && t.iterations.len() > 1 {
+        row.pair_iterations = super::seeded::pair_iterations(&t.iterations);
+    }
+    if v || t.iterations.len() > 1 {
         row.iterations = t.iterations.iter().sum();
         row.objective = Some(t.obj.iter().sum());
         row.n_sv = t.n_sv.iter().sum::<usize>() as u64;
@@ -51,17 +54,17 @@ fn trained(mut row: SvmRow, t: &PeerTrain, v: bool) -> SvmRow {
 }
 
 /// One cell being run: its plan, index, data and parameters, and when it started.
-struct CellRun<'a> {
-    plan: &'a SvmPlan,
-    i: usize,
-    data: &'a Dataset,
-    params: &'a SvmParams,
-    t0: Instant,
+pub(super) struct CellRun<'a> {
+    pub plan: &'a SvmPlan,
+    pub i: usize,
+    pub data: &'a Dataset,
+    pub params: &'a SvmParams,
+    pub t0: Instant,
 }
 
 impl CellRun<'_> {
     /// The wall seconds since the cell started.
-    fn wall(&self) -> f64 {
+    pub(super) fn wall(&self) -> f64 {
         self.t0.elapsed().as_secs_f64()
     }
 
@@ -70,7 +73,7 @@ impl CellRun<'_> {
     /// `cache_mb`, else the method's default (`ours`: per solve, 1 thread;
     /// the parallel methods: the run's pool and a shared cache of 4x the
     /// setting's cache, at least 400 MB).
-    fn strategy(&self, method: Method) -> (CvStrategy, f64) {
+    pub(super) fn strategy(&self, method: Method) -> (CvStrategy, f64) {
         let seeding = method.seeding().unwrap_or(SeedingMethod::None);
         let pool = rayon::current_num_threads().max(2);
         let wide = self.params.cache_mb.max(100.0) * 4.0;
@@ -214,8 +217,11 @@ impl CellRun<'_> {
         for h in 0..folds.k() {
             let (train, test) = (folds.train_rows(h), folds.test_rows(h));
             let name = format!("f{h}");
-            let out = peer::run_fold(self.data, &train, test, self.params, work.path(), &name)
-                .map_err(|e| e.to_string())?;
+            let weights = self.plan.setting_weights(self.i);
+            let split = [train.as_slice(), test];
+            let out =
+                peer::run_fold_weighted(self.data, split, self.params, weights, work.path(), &name)
+                    .map_err(|e| e.to_string())?;
             let PeerOutcome::Ran(f) = out else {
                 return Err(format!(
                     "svm-train is not available ({})",
@@ -258,7 +264,8 @@ impl CellRun<'_> {
         let model = work.path().join("all.model");
         peer::write_rows(self.data, &all, &file).map_err(|e| e.to_string())?;
         let (t, walls) = timed(self.plan.plan_repeats(), || {
-            match peer::run_svm_train(&file, self.params, cv, Some(&model)) {
+            let weights = self.plan.setting_weights(self.i);
+            match peer::run_svm_train_weighted(&file, self.params, weights, cv, Some(&model)) {
                 Ok(PeerOutcome::Ran(t)) => Ok(t),
                 Ok(PeerOutcome::Skipped(why)) => Err(why),
                 Err(e) => Err(e.to_string()),
@@ -287,7 +294,7 @@ impl CellRun<'_> {
 
 /// Write our solver's strategy (with its threads), the cache budget and
 /// the timings `walls` on every row.
-fn stamp(walls: &Walls, rows: &mut [SvmRow], strategy: &CvStrategy, budget: f64) {
+pub(super) fn stamp(walls: &Walls, rows: &mut [SvmRow], strategy: &CvStrategy, budget: f64) {
     for r in rows.iter_mut() {
         r.order = strategy.order.as_str().into();
         r.seeder = strategy.seeder.as_str().into();
@@ -352,6 +359,7 @@ impl Plan for SvmPlan {
         let rows = match c.method {
             Method::LibsvmV => run.libsvm_whole(Some(k)),
             Method::LibsvmFit => run.libsvm_whole(None),
+            Method::Train if self.one_vs_one(i) => run.ovo_train(),
             Method::Train => run.train(),
             Method::OnedalFit => run.onedal(None),
             m => {
@@ -359,6 +367,7 @@ impl Plan for SvmPlan {
                 match m {
                     Method::Libsvm => run.libsvm(&folds),
                     Method::Onedal => run.onedal(Some(&folds)),
+                    m if self.one_vs_one(i) => run.ovo_cv(&folds, m),
                     m => run.ours(&folds, m),
                 }
             }
@@ -372,7 +381,7 @@ impl Plan for SvmPlan {
 }
 
 impl SvmPlan {
-    fn plan_repeats(&self) -> u32 {
+    pub(super) fn plan_repeats(&self) -> u32 {
         self.repeats.max(1)
     }
 }

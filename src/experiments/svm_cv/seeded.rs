@@ -90,6 +90,16 @@ pub fn first_rounds_of<'a>(rows: impl IntoIterator<Item = &'a SvmRow>) -> Option
     (ran > 0 && ran < k).then_some((ran, k))
 }
 
+/// Each class pair's SMO iterations, space-separated (the
+/// `pair_iterations` column of one-vs-one rows).
+pub(super) fn pair_iterations(iters: &[u64]) -> String {
+    iters
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `row` with the statistics of our solver's solve (prediction seconds
 /// `predict_s`).
 pub(super) fn solved(mut row: SvmRow, s: &SolveStats, predict_s: f64) -> SvmRow {

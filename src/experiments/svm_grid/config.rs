@@ -111,7 +111,8 @@ pub struct SvmGridConfig {
     /// Run cells one at a time (timing); default true.
     #[serde(default)]
     pub exclusive: Option<bool>,
-    /// Training datasets (binary labels).
+    /// Training datasets (any labels: more than two classes run LIBSVM's
+    /// one-vs-one CV at every point).
     pub datasets: Spanned<Vec<DatasetSpec>>,
     /// The practical guide's test-set table for some datasets.
     #[serde(default)]

@@ -8,11 +8,13 @@
 //! cell per dataset and one guide cell per `[[guide]]` entry.
 //!
 //! Files: `config.rs` (schema, published numbers), `plan.rs` (config →
-//! cells), `run.rs` (a cell → rows), `rows.rs` (the typed rows), and from
+//! cells), `run.rs` (a cell → rows; `ovo.rs` on more than two classes),
+//! `rows.rs` (the typed rows), and from
 //! stored rows only: `render.rs` (the section, tables, contour) and
 //! `scorecard.rs`.
 
 pub mod config;
+mod ovo;
 mod plan;
 mod render;
 pub mod rows;

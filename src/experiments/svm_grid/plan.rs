@@ -95,23 +95,16 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
     let mut datasets = Vec::new();
     for spec in c.datasets.get_ref() {
         let raw = ctx.dataset(spec)?;
-        let mut labels: Vec<f64> = Vec::new();
-        for &y in &raw.y {
-            if !labels.contains(&y) {
-                labels.push(y);
-            }
-        }
-        if labels.len() > 2 || raw.n() < k {
+        if raw.n() < k {
             return Err(cfg
                 .invalid(
                     c.datasets.span(),
                     &format!(
-                        "dataset {} has {} labels and {} rows: the grid needs binary labels and at least k = {k} rows",
+                        "dataset {} has {} rows: the grid needs at least k = {k} rows",
                         raw.name,
-                        labels.len(),
                         raw.n()
                     ),
-                    "add a one_vs_rest or map transform, or choose a smaller k",
+                    "choose a smaller k",
                 )
                 .into());
         }

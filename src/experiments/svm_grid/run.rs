@@ -17,6 +17,7 @@ use crate::svm::grid::fold_order::{self, FoldOrder};
 use crate::svm::grid::pyfmt::grid_rate;
 use crate::svm::grid::select::Best;
 use crate::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
+use crate::svm::multiclass::is_multiclass;
 use crate::svm::solution::train;
 use crate::svm::{KernelKind, SvmParams};
 use std::sync::Arc;
@@ -111,7 +112,11 @@ impl GridPlan {
             .map_err(|e| self.cell_err(i, e))?;
         let mut out: Vec<Option<PointResult>> = vec![None; points.len()];
         let t0 = std::time::Instant::now();
-        let (distances, fresh) = self.distances(i, ds, &folds, reuse, &base, &pool);
+        let (distances, fresh) = if is_multiclass(ds) {
+            (None, None) // the one-vs-one grid shares a cache per gamma instead
+        } else {
+            self.distances(i, ds, &folds, reuse, &base, &pool)
+        };
         let dist_s = t0.elapsed().as_secs_f64();
         let opts = GridOptions {
             reuse: reuse.clone(),
@@ -119,12 +124,17 @@ impl GridPlan {
             seed: self.head.cells[i].seed,
             distances,
         };
+        let mut sink = |j: usize, r: PointResult| {
+            out[j] = Some(r);
+            Ok(())
+        };
         let mut cost = pool
             .install(|| {
-                run_grid(ds, &folds, &base, &values, &opts, &mut |j, r| {
-                    out[j] = Some(r);
-                    Ok(())
-                })
+                if is_multiclass(ds) {
+                    super::ovo::solve_ovo(ds, &folds, &base, &values, self.memory_mb, &mut sink)
+                } else {
+                    run_grid(ds, &folds, &base, &values, &opts, &mut sink)
+                }
             })
             .map_err(|e| self.cell_err(i, e))?;
         let fresh_blocks = fresh.is_some();
@@ -416,10 +426,14 @@ impl GridPlan {
         let params = peer::as_parsed_by_svm_train(&SvmParams::rbf(c, gamma));
         let all: Vec<usize> = (0..train_ds.n()).collect();
         let t = Instant::now();
-        let out = train(train_ds, &all, &params, None).map_err(|e| self.cell_err(i, e))?;
-        let correct = (0..test.n())
-            .filter(|&r| out.model.predict(test.row(r)) == test.y[r])
-            .count();
+        let correct = if is_multiclass(train_ds) {
+            super::ovo::ovo_correct(train_ds, test, &params).map_err(|e| self.cell_err(i, e))?
+        } else {
+            let out = train(train_ds, &all, &params, None).map_err(|e| self.cell_err(i, e))?;
+            (0..test.n())
+                .filter(|&r| out.model.predict(test.row(r)) == test.y[r])
+                .count()
+        };
         Ok((correct, t.elapsed().as_secs_f64()))
     }
 
