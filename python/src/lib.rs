@@ -66,6 +66,9 @@ fn fit<'py>(
     ))
 }
 
+/// Decision values (rows × pairs) and votes.
+type DecisionOut<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>);
+
 /// Each pair's decision value (LIBSVM's sign: positive votes for the
 /// pair's first class) and the vote of every row of `X`, from a model's
 /// fitted arrays; `labels` are what the vote returns.
@@ -87,7 +90,7 @@ fn decision<'py>(
     degree: i32,
     coef0: f64,
     threads: usize,
-) -> PyResult<(Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>)> {
+) -> PyResult<DecisionOut<'py>> {
     let ds = dataset(dense, csr, Vec::new())?;
     let sv = dataset(sv_dense, sv_csr, Vec::new())?;
     if sv.d() != ds.d() {
