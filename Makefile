@@ -36,7 +36,7 @@ QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # already in the data directory are only verified).
 REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale heart madelon madelon.t
 
-.PHONY: recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
+.PHONY: python recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
 
 all: build
 
@@ -183,3 +183,17 @@ recipes: build
 	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 -q my-data-synthetic.libsvm && test -s my-data-synthetic.libsvm.model
 	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 my-data-synthetic.libsvm --test my-data-synthetic.libsvm | tail -1 | grep "^Accuracy = "
 	rm -rf $(RECIPES_TMP)
+
+# The Python package (python/): a fresh virtual environment, `pip install
+# ./python` (maturin builds the lean library in release), and its tests
+# against scikit-learn's SVC, GridSearchCV and svm-train (CI runs this after
+# `make ci-targets`).
+PY_VENV ?= $(TARGET_DIR)/python-venv
+PYTHON  ?= python3
+python:
+	rm -rf $(PY_VENV)
+	$(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/pip install --quiet --upgrade pip
+	start=$$(date +%s); $(PY_VENV)/bin/pip install --quiet ./python numpy scipy scikit-learn pytest \
+	  && echo "python: pip install ./python took $$(( $$(date +%s) - start )) s"
+	cd python/tests && $(abspath $(PY_VENV))/bin/python -m pytest -q .

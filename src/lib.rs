@@ -17,17 +17,30 @@
 //! - [`runner`], [`report`]: running configs (shards, SLURM, resume) and the
 //!   report over every stored run, above the kinds.
 //! - [`cli`]: the command line (and `cvbench svm`).
+//! - [`api`]: a small public API for training, CV and grids from outside
+//!   (the Python package; Rust programs).
+//!
+//! The default feature `harness` holds `cli`, `experiments`, `results`,
+//! `runner`, `report`, `peers` and `data::fetch` with their heavy
+//! dependencies; `default-features = false` builds the lean library.
 
+pub mod api;
+#[cfg(feature = "harness")]
 pub mod cli;
 pub mod config;
 pub mod cv;
 pub mod data;
+#[cfg(feature = "harness")]
 pub mod experiments;
 pub mod interrupt;
 pub mod learners;
+#[cfg(feature = "harness")]
 pub mod peers;
+#[cfg(feature = "harness")]
 pub mod report;
+#[cfg(feature = "harness")]
 pub mod results;
+#[cfg(feature = "harness")]
 pub mod runner;
 pub mod seed;
 pub mod svm;

@@ -20,6 +20,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("learners", 3),
     ("cv", 4),
     ("svm", 4),
+    ("api", 5),
     ("peers", 5),
     ("results", 6),
     ("experiments", 7),

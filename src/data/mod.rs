@@ -19,6 +19,7 @@ use std::fmt;
 pub mod compress;
 pub mod data_dir;
 pub mod error;
+#[cfg(feature = "harness")]
 pub mod fetch;
 pub mod idx;
 pub mod libsvm;

@@ -1,0 +1,131 @@
+"""Argument checks and conversions shared by SVC, cross_validate_svc and
+GridSearchSVC (one place for each rule)."""
+
+import numbers
+import os
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.class_weight import compute_class_weight
+
+KERNELS = ("linear", "poly", "rbf", "sigmoid")
+
+
+def native_x(X):
+    """(dense, csr) arguments of the native functions for validated X:
+    a C-contiguous float64 array, or CSR parts with sorted indices."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X, dtype=np.float64)
+        if not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()
+        return None, (
+            np.ascontiguousarray(X.data, dtype=np.float64),
+            np.ascontiguousarray(X.indices, dtype=np.uint32),
+            np.ascontiguousarray(X.indptr, dtype=np.int64),
+            int(X.shape[1]),
+        )
+    return np.ascontiguousarray(X, dtype=np.float64), None
+
+
+def threads(n_jobs):
+    """scikit-learn's n_jobs: None is 1, -1 every core, -2 all but one."""
+    if n_jobs is None:
+        return 1
+    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
+    cores = os.cpu_count() or 1
+    return int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
+
+
+def resolve_gamma(gamma, X):
+    """The kernel's gamma as scikit-learn's SVC computes it."""
+    n_features = X.shape[1]
+    if isinstance(gamma, str):
+        if gamma == "scale":
+            if sp.issparse(X):
+                var = X.multiply(X).mean() - X.mean() ** 2
+            else:
+                var = X.var()
+            return 1.0 / (n_features * var) if var != 0 else 1.0
+        if gamma == "auto":
+            return 1.0 / n_features
+        raise ValueError(f"gamma must be 'scale', 'auto' or a float >= 0, got {gamma!r}")
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real) or not gamma >= 0:
+        raise ValueError(f"gamma must be 'scale', 'auto' or a float >= 0, got {gamma!r}")
+    return float(gamma)
+
+
+def positive(name, value):
+    """A finite number > 0, or a ValueError naming the parameter."""
+    kind = numbers.Real
+    if isinstance(value, bool) or not isinstance(value, kind) or not value > 0 or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
+
+
+def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_iter,
+         weights=(), n_jobs=None, sorted_classes=True):
+    """The parameters the native functions take, checked."""
+    positive("C", C)
+    positive("tol", tol)
+    positive("cache_size", cache_size)
+    if kernel not in KERNELS:
+        raise ValueError(
+            f"kernel must be one of {KERNELS} (precomputed and callable kernels are not supported), got {kernel!r}"
+        )
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 0:
+        raise ValueError(f"degree must be an integer >= 0, got {degree!r}")
+    if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
+        raise ValueError(f"coef0 must be a finite number, got {coef0!r}")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter == 0 or max_iter < -1:
+        raise ValueError(f"max_iter must be -1 (no limit) or an integer > 0, got {max_iter!r}")
+    return {
+        "kernel": kernel,
+        "c": float(C),
+        "gamma": float(gamma),
+        "degree": int(degree),
+        "coef0": float(coef0),
+        "tol": float(tol),
+        "cache_mb": float(cache_size),
+        "shrinking": bool(shrinking),
+        "max_iter": int(max_iter),
+        "weights": list(weights),
+        "threads": threads(n_jobs),
+        "sorted": bool(sorted_classes),
+    }
+
+
+def class_weights(class_weight, classes, y_encoded):
+    """(class index, factor) pairs for the encoded labels, and the array
+    scikit-learn stores as ``class_weight_``."""
+    if class_weight is not None and not (class_weight == "balanced" or isinstance(class_weight, dict)):
+        raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
+    cw = compute_class_weight(class_weight, classes=classes, y=classes[y_encoded])
+    pairs = [(i, float(w)) for i, w in enumerate(cw) if w != 1.0] if class_weight is not None else []
+    return pairs, cw
+
+
+def folds(cv_splits, n):
+    """Test folds of (train, test) pairs that partition the rows, each
+    train set the complement of its test set."""
+    tests = []
+    seen = np.zeros(n, dtype=bool)
+    for i, (train, test) in enumerate(cv_splits):
+        test = np.asarray(test, dtype=np.int64).ravel()
+        train = np.asarray(train, dtype=np.int64).ravel()
+        if test.size and (test.min() < 0 or test.max() >= n):
+            raise ValueError(f"cv split {i}: a test index is outside 0..{n - 1}")
+        if seen[test].any() or len(np.unique(test)) != len(test):
+            raise ValueError(
+                f"cv split {i}: a row is in two test folds; the folds must partition the rows (use KFold-like splitters)"
+            )
+        seen[test] = True
+        rest = np.setdiff1d(np.arange(n), test)
+        if not np.array_equal(np.sort(train), rest):
+            raise ValueError(
+                f"cv split {i}: the training rows must be every row not in the test fold"
+            )
+        tests.append([int(t) for t in test])
+    if len(tests) < 2 or not seen.all():
+        raise ValueError("cv: the test folds must cover every row, in at least 2 folds")
+    return tests

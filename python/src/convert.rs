@@ -1,0 +1,229 @@
+//! NumPy / SciPy arrays in, the library's types out: a [`Dataset`] from a
+//! dense C-contiguous `float64` matrix or the parts of a CSR matrix, the
+//! SVC parameters, a model rebuilt from the fitted arrays, folds.
+
+use cvbench::api::{ClassOrder, SvcSpec};
+use cvbench::data::{Dataset, Features};
+use cvbench::svm::multiclass::{ClassWeight, MultiModel};
+use cvbench::svm::{Folds, KernelKind, SvmParams};
+use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// The parts of a SciPy CSR matrix: data, indices, indptr, number of columns.
+pub type Csr<'py> = (
+    PyReadonlyArray1<'py, f64>,
+    PyReadonlyArray1<'py, u32>,
+    PyReadonlyArray1<'py, i64>,
+    usize,
+);
+
+/// A `ValueError` with `msg`.
+pub fn value_error(msg: impl Into<String>) -> PyErr {
+    PyValueError::new_err(msg.into())
+}
+
+/// Features from exactly one of a dense matrix and a CSR matrix's parts,
+/// with labels `y` (empty for prediction: zeros).
+pub fn dataset(
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<Csr<'_>>,
+    y: Vec<f64>,
+) -> PyResult<Dataset> {
+    let (n, x) = match (dense, csr) {
+        (Some(a), None) => {
+            let shape = a.shape();
+            let values = a
+                .as_slice()
+                .map_err(|_| value_error("X must be a C-contiguous float64 array"))?
+                .to_vec();
+            (
+                shape[0],
+                Features::Dense {
+                    d: shape[1],
+                    values,
+                },
+            )
+        }
+        (None, Some((data, indices, indptr, d))) => {
+            let indptr: Vec<usize> = indptr
+                .as_slice()?
+                .iter()
+                .map(|&p| usize::try_from(p).map_err(|_| value_error("negative indptr entry")))
+                .collect::<PyResult<_>>()?;
+            let indices = indices.as_slice()?.to_vec();
+            let values = data.as_slice()?.to_vec();
+            check_csr(&indptr, &indices, values.len(), d)?;
+            (
+                indptr.len() - 1,
+                Features::Sparse {
+                    d,
+                    indptr,
+                    indices,
+                    values,
+                },
+            )
+        }
+        _ => return Err(value_error("give X either dense or as CSR parts")),
+    };
+    let y = if y.is_empty() { vec![0.0; n] } else { y };
+    if y.len() != n {
+        return Err(value_error(format!(
+            "X has {n} rows but y has {} labels",
+            y.len()
+        )));
+    }
+    Ok(Dataset {
+        name: "python".into(),
+        x,
+        y,
+    })
+}
+
+/// A CSR matrix's parts describe a valid matrix with sorted indices.
+fn check_csr(indptr: &[usize], indices: &[u32], nnz: usize, d: usize) -> PyResult<()> {
+    if indptr.is_empty() || indptr[0] != 0 || *indptr.last().unwrap() != nnz || indices.len() != nnz
+    {
+        return Err(value_error(
+            "malformed CSR matrix (indptr does not match the data)",
+        ));
+    }
+    for w in indptr.windows(2) {
+        if w[0] > w[1] {
+            return Err(value_error("malformed CSR matrix (indptr decreases)"));
+        }
+        let row = &indices[w[0]..w[1]];
+        if row.windows(2).any(|p| p[0] >= p[1]) || row.iter().any(|&j| j as usize >= d) {
+            return Err(value_error(
+                "CSR indices must be sorted, unique and below the number of columns",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The kernel from scikit-learn's names and values.
+pub fn kernel(name: &str, gamma: f64, degree: i32, coef0: f64) -> PyResult<KernelKind> {
+    Ok(match name {
+        "linear" => KernelKind::Linear,
+        "rbf" => KernelKind::Rbf { gamma },
+        "poly" => KernelKind::Poly {
+            gamma,
+            degree,
+            coef0,
+        },
+        "sigmoid" => KernelKind::Sigmoid { gamma, coef0 },
+        other => {
+            return Err(value_error(format!(
+                "kernel {other:?} is not one of 'linear', 'poly', 'rbf', 'sigmoid'"
+            )))
+        }
+    })
+}
+
+/// The parameters of a fit, CV or grid, as the Python layer passes them
+/// (a dict with these keys).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct Spec {
+    /// `linear`, `poly`, `rbf` or `sigmoid`.
+    pub kernel: String,
+    /// C.
+    pub c: f64,
+    /// The kernel's gamma (resolved by the caller).
+    pub gamma: f64,
+    /// The polynomial degree.
+    pub degree: i32,
+    /// coef0.
+    pub coef0: f64,
+    /// Stopping tolerance.
+    pub tol: f64,
+    /// Kernel cache in MB.
+    pub cache_mb: f64,
+    /// Shrinking heuristic.
+    pub shrinking: bool,
+    /// Iteration cap (<= 0: none).
+    pub max_iter: i64,
+    /// Class weights as (integer label, factor).
+    pub weights: Vec<(i32, f64)>,
+    /// Threads.
+    pub threads: usize,
+    /// Classes in ascending order (scikit-learn) rather than LIBSVM's.
+    pub sorted: bool,
+}
+
+impl Spec {
+    /// The library's [`SvcSpec`].
+    pub fn to_spec(&self) -> PyResult<SvcSpec> {
+        Ok(SvcSpec {
+            params: SvmParams {
+                kernel: kernel(&self.kernel, self.gamma, self.degree, self.coef0)?,
+                c: self.c,
+                eps: self.tol,
+                cache_mb: self.cache_mb,
+                shrinking: self.shrinking,
+                max_iter: u64::try_from(self.max_iter).ok().filter(|&m| m > 0),
+            },
+            weights: self
+                .weights
+                .iter()
+                .map(|&(label, weight)| ClassWeight { label, weight })
+                .collect(),
+            threads: self.threads.max(1),
+            order: if self.sorted {
+                ClassOrder::Sorted
+            } else {
+                ClassOrder::Libsvm
+            },
+        })
+    }
+}
+
+/// A model from its fitted arrays: support vectors (a dataset), class
+/// labels, support vectors per class, `sv_coef` (`nr_class - 1` rows) and
+/// rho.
+pub fn model(
+    kernel: KernelKind,
+    sv: Dataset,
+    labels: Vec<f64>,
+    nr_sv: Vec<usize>,
+    sv_coef: PyReadonlyArray2<'_, f64>,
+    rho: Vec<f64>,
+) -> PyResult<MultiModel> {
+    let k = labels.len();
+    let total: usize = nr_sv.iter().sum();
+    let shape = sv_coef.shape();
+    if k < 2
+        || nr_sv.len() != k
+        || total != sv.n()
+        || shape != [k - 1, total]
+        || rho.len() != k * (k - 1) / 2
+    {
+        return Err(value_error(
+            "the fitted arrays do not describe a model (refit it)",
+        ));
+    }
+    let flat = sv_coef
+        .as_slice()
+        .map_err(|_| value_error("dual_coef_ must be C-contiguous"))?;
+    Ok(MultiModel {
+        kernel,
+        labels,
+        nr_sv,
+        sv,
+        sv_rows: Vec::new(),
+        sv_coef: (0..k - 1)
+            .map(|i| flat[i * total..(i + 1) * total].to_vec())
+            .collect(),
+        rho,
+    })
+}
+
+/// Folds from the test rows of each fold (a partition of `0..n`).
+pub fn folds(n: usize, test: Vec<Vec<usize>>) -> Folds {
+    Folds {
+        n,
+        folds: test,
+        kind: "explicit".into(),
+    }
+}

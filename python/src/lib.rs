@@ -1,0 +1,233 @@
+//! `cvbench._native`: the Python extension. It converts arrays
+//! ([`convert`]) and calls `cvbench::api`; the Python package `cvbench`
+//! validates arguments the scikit-learn way. The GIL is released while the
+//! library works; every library error is a `ValueError` with its message.
+
+mod convert;
+
+use convert::{dataset, folds, kernel, model, value_error, Csr, Spec};
+use cvbench::api;
+use cvbench::svm::grid::Reuse;
+use cvbench::svm::{Folds, SvmError};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::prelude::*;
+
+fn err(e: SvmError) -> PyErr {
+    value_error(e.to_string())
+}
+
+/// What `fit` returns: labels, support vectors per class, support-vector
+/// rows, `sv_coef` (`nr_class - 1` × `n_sv`), rho, each pair's iterations,
+/// warnings.
+type FitOut<'py> = (
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray2<f64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<i64>>,
+    Vec<String>,
+);
+
+fn i64s(v: impl IntoIterator<Item = usize>) -> Vec<i64> {
+    v.into_iter().map(|x| x as i64).collect()
+}
+
+/// Train a C-SVC on `X` (dense or CSR parts) and labels `y`.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, spec))]
+fn fit<'py>(
+    py: Python<'py>,
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    spec: Spec,
+) -> PyResult<FitOut<'py>> {
+    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let spec = spec.to_spec()?;
+    let f = py.detach(|| api::fit(&ds, &spec)).map_err(err)?;
+    let m = &f.model;
+    let total = m.total_sv();
+    let coef: Vec<f64> = m.sv_coef.iter().flatten().copied().collect();
+    let coef = numpy::ndarray::Array2::from_shape_vec((m.sv_coef.len(), total), coef)
+        .map_err(|e| value_error(e.to_string()))?;
+    Ok((
+        m.labels.clone().into_pyarray(py),
+        i64s(m.nr_sv.iter().copied()).into_pyarray(py),
+        i64s(m.sv_rows.iter().copied()).into_pyarray(py),
+        coef.into_pyarray(py),
+        m.rho.clone().into_pyarray(py),
+        f.iterations
+            .iter()
+            .map(|&i| i as i64)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+        f.warnings,
+    ))
+}
+
+/// Decision values (rows × pairs) and votes.
+type DecisionOut<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>);
+
+/// Each pair's decision value (LIBSVM's sign: positive votes for the
+/// pair's first class) and the vote of every row of `X`, from a model's
+/// fitted arrays; `labels` are what the vote returns.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, sv_dense, sv_csr, labels, nr_sv, sv_coef, rho, kernel_name, gamma, degree, coef0, threads))]
+#[allow(clippy::too_many_arguments)]
+fn decision<'py>(
+    py: Python<'py>,
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    sv_dense: Option<PyReadonlyArray2<'py, f64>>,
+    sv_csr: Option<Csr<'py>>,
+    labels: Vec<f64>,
+    nr_sv: Vec<usize>,
+    sv_coef: PyReadonlyArray2<'py, f64>,
+    rho: Vec<f64>,
+    kernel_name: &str,
+    gamma: f64,
+    degree: i32,
+    coef0: f64,
+    threads: usize,
+) -> PyResult<DecisionOut<'py>> {
+    let ds = dataset(dense, csr, Vec::new())?;
+    let sv = dataset(sv_dense, sv_csr, Vec::new())?;
+    if sv.d() != ds.d() {
+        return Err(value_error(format!(
+            "X has {} features, but the model was fitted with {}",
+            ds.d(),
+            sv.d()
+        )));
+    }
+    let m = model(
+        kernel(kernel_name, gamma, degree, coef0)?,
+        sv,
+        labels,
+        nr_sv,
+        sv_coef,
+        rho,
+    )?;
+    let pairs = m.rho.len();
+    let (dec, votes) = py
+        .detach(|| {
+            let dec = api::decision_values(&m, &ds, threads.max(1))?;
+            let votes: Vec<f64> = dec.chunks(pairs).map(|d| m.vote(d)).collect();
+            Ok::<_, SvmError>((dec, votes))
+        })
+        .map_err(err)?;
+    let dec = numpy::ndarray::Array2::from_shape_vec((ds.n(), pairs), dec)
+        .map_err(|e| value_error(e.to_string()))?;
+    Ok((dec.into_pyarray(py), votes.into_pyarray(py)))
+}
+
+/// Folds: explicit test rows, or LIBSVM's `k` folds of the labels.
+fn make_folds(
+    ds: &cvbench::data::Dataset,
+    k: usize,
+    test: Option<Vec<Vec<usize>>>,
+) -> PyResult<Folds> {
+    match test {
+        Some(t) => Ok(folds(ds.n(), t)),
+        None => Folds::libsvm(ds, k).map_err(err),
+    }
+}
+
+/// Per-fold held-out rows, correct rows, iterations and seconds of a k-fold
+/// CV, and every row's prediction.
+type CvOut<'py> = (
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<i64>>,
+    Bound<'py, PyArray1<f64>>,
+    Bound<'py, PyArray1<f64>>,
+);
+
+/// k-fold CV: LIBSVM's `k` folds (`test` None) or explicit test folds.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, spec, k, test))]
+fn cross_validate<'py>(
+    py: Python<'py>,
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    spec: Spec,
+    k: usize,
+    test: Option<Vec<Vec<usize>>>,
+) -> PyResult<CvOut<'py>> {
+    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let spec = spec.to_spec()?;
+    let f = make_folds(&ds, k, test)?;
+    let r = py
+        .detach(|| api::cross_validate(&ds, &f, &spec))
+        .map_err(err)?;
+    let col = |g: fn(&api::FoldReport) -> usize| i64s(r.folds.iter().map(g)).into_pyarray(py);
+    Ok((
+        col(|f| f.n_test),
+        col(|f| f.correct),
+        col(|f| f.iterations as usize),
+        r.folds
+            .iter()
+            .map(|f| f.seconds)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+        r.predictions.clone().into_pyarray(py),
+    ))
+}
+
+/// A (C, gamma) grid on explicit test folds: per point and fold, correct
+/// rows, held-out rows, iterations and seconds (points × folds arrays).
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, spec, points, test, reuse))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn grid<'py>(
+    py: Python<'py>,
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    spec: Spec,
+    points: Vec<(f64, f64)>,
+    test: Vec<Vec<usize>>,
+    reuse: &str,
+) -> PyResult<(
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<i64>>,
+    Bound<'py, PyArray2<f64>>,
+)> {
+    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let spec = spec.to_spec()?;
+    let reuse = Reuse::parse(reuse).map_err(value_error)?;
+    let f = folds(ds.n(), test);
+    let res = py
+        .detach(|| api::grid(&ds, &f, &spec, &points, &reuse))
+        .map_err(err)?;
+    let k = f.k();
+    let table = |g: &dyn Fn(&cvbench::svm::grid::FoldStat) -> i64| {
+        let v: Vec<i64> = res.iter().flat_map(|p| p.folds.iter().map(g)).collect();
+        numpy::ndarray::Array2::from_shape_vec((res.len(), k), v)
+            .map_err(|e| value_error(e.to_string()))
+    };
+    let secs: Vec<f64> = res
+        .iter()
+        .flat_map(|p| p.folds.iter().map(|s| s.seconds))
+        .collect();
+    let secs = numpy::ndarray::Array2::from_shape_vec((res.len(), k), secs)
+        .map_err(|e| value_error(e.to_string()))?;
+    Ok((
+        table(&|s| s.correct as i64)?.into_pyarray(py),
+        table(&|s| s.n_test as i64)?.into_pyarray(py),
+        table(&|s| s.iterations as i64)?.into_pyarray(py),
+        secs.into_pyarray(py),
+    ))
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(fit, m)?)?;
+    m.add_function(wrap_pyfunction!(decision, m)?)?;
+    m.add_function(wrap_pyfunction!(cross_validate, m)?)?;
+    m.add_function(wrap_pyfunction!(grid, m)?)?;
+    Ok(())
+}
