@@ -216,6 +216,7 @@ pub fn model(
             .map(|i| flat[i * total..(i + 1) * total].to_vec())
             .collect(),
         rho,
+        prob: None,
     })
 }
 
