@@ -161,7 +161,7 @@ impl ConfigFile {
         } else if message.contains("unknown variant") {
             "use one of the values the message lists".to_string()
         } else {
-            "see README.md, section \"Writing a config\"".to_string()
+            "see docs/config.md (every key a config accepts)".to_string()
         };
         ConfigError::Parse {
             path: self.path.clone(),
