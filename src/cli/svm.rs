@@ -17,9 +17,10 @@ use crate::data::{read_libsvm, Dataset};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::svm::folds::Folds;
 use crate::svm::model_file::{read_model, write_model};
+use crate::svm::multiclass::MultiModel;
 use crate::svm::run_cv;
 use crate::svm::smo::SolveStats;
-use crate::svm::solution::{train, SvmModel};
+use crate::svm::solution::train;
 use crate::svm::SvmParams;
 
 #[path = "svm_args.rs"]
@@ -248,7 +249,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                     out.info("WARNING: reaching max number of iterations");
                 }
             }
-            write_model(&trained.model, &model_path)?;
+            write_model(&MultiModel::from_binary(&trained.model), &model_path)?;
             json["model_file"] = model_path.display().to_string().into();
             json["iterations"] = trained.stats.iterations.into();
             json["objective"] = jnum(trained.stats.objective);
@@ -375,7 +376,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
 }
 
 /// Correct predictions of `model` on `td`.
-fn count_correct(model: &SvmModel, td: &Dataset) -> usize {
+fn count_correct(model: &MultiModel, td: &Dataset) -> usize {
     (0..td.n())
         .filter(|&i| model.predict(td.row(i)) == td.y[i])
         .count()

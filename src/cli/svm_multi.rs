@@ -7,9 +7,9 @@
 use crate::data::Dataset;
 use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::model_file::{read_model, write_model};
 use crate::svm::multiclass::{
-    check_weights, cross_validate_ovo, read_multi_model, train_ovo, write_multi_model, ClassWeight,
-    OvoCvOptions, PairFit,
+    check_weights, cross_validate_ovo, train_ovo, ClassWeight, OvoCvOptions, PairFit,
 };
 use crate::svm::SvmParams;
 
@@ -223,7 +223,7 @@ pub(super) fn run_multi(
                 fit.pairs.len(),
                 fit.kernel_evals()
             ));
-            write_multi_model(m, &model_path)?;
+            write_model(m, &model_path)?;
             json["model_file"] = model_path.display().to_string().into();
             json["nr_class"] = m.nr_class().into();
             json["iterations"] = fit.iterations().into();
@@ -239,7 +239,7 @@ pub(super) fn run_multi(
                 return Ok(None);
             };
             // Predict with the model as written, read back.
-            let model = read_multi_model(&model_path)?;
+            let model = read_model(&model_path)?;
             let correct = (0..td.n())
                 .filter(|&i| model.predict(td.row(i)) == td.y[i])
                 .count();

@@ -1,19 +1,26 @@
-//! LIBSVM's model file format for a binary C-SVC: [`write_model`] writes what
-//! `svm-train` writes (so `svm-predict` reads it and predicts the same
+//! LIBSVM's model file format for a C-SVC with any number of classes (the
+//! one place it is written and read): [`write_model`] writes what
+//! `svm_save_model` writes (so `svm-predict` reads it and predicts the same
 //! labels), [`read_model`] reads such a file back (also one `svm-train`
-//! wrote).
+//! wrote). A binary model ([`SvmModel`]) is the `nr_class` 2 case (1 for a
+//! single-class training set): [`MultiModel::from_binary`] lays it out.
 //!
 //! The format is a header of `keyword value...` lines (`svm_type c_svc`,
-//! `kernel_type linear|polynomial|rbf|sigmoid`, `degree`, `gamma`, `coef0`, `nr_class`, `total_sv`, `rho`, `label`,
-//! `nr_sv`), the line `SV`, then one line per support vector:
-//! `coef index:value ...` with 1-based indices. Numbers are written in
-//! shortest round-trip form, so a model read back predicts bit for bit what
-//! the model in memory predicts.
+//! `kernel_type linear|polynomial|rbf|sigmoid`, `degree`, `gamma`, `coef0`,
+//! `nr_class`, `total_sv`, one `rho` per class pair, `label`, `probA` and
+//! `probB` per pair with `-b 1`, `nr_sv` per class), the line `SV`, then one
+//! line per support vector (grouped by class): its `nr_class - 1`
+//! coefficients and `index:value ...` entries with 1-based indices. Numbers
+//! are written in shortest round-trip form, so a model read back predicts bit
+//! for bit what the model in memory predicts. Lines are read with the model
+//! line bound ([`crate::data::limits::MODEL_LINE`]).
 
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use super::kernel::KernelKind;
+use super::multiclass::MultiModel;
+#[cfg(doc)]
 use super::solution::SvmModel;
 use crate::data::{Dataset, Features, Row};
 
@@ -29,7 +36,7 @@ pub enum ModelFileError {
         #[source]
         source: std::io::Error,
     },
-    /// The file is not a binary C-SVC model in LIBSVM's format.
+    /// The file is not a C-SVC model in LIBSVM's format.
     #[error("{}:{line}: {msg}", path.display())]
     Parse {
         /// The model file.
@@ -74,7 +81,7 @@ pub fn libsvm_class_label(y: f64) -> i32 {
 }
 
 /// A label as LIBSVM stores it (a C `int`).
-pub(crate) fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
+fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
     if f64::from(libsvm_class_label(v)) == v {
         return Ok(format!("{}", libsvm_class_label(v)));
     }
@@ -93,7 +100,7 @@ pub(crate) fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> 
 }
 
 /// The non-zero entries of a row as (0-based index, value).
-pub(crate) fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
+fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
     match row {
         Row::Dense(x) => x
             .iter()
@@ -110,32 +117,37 @@ pub(crate) fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
 }
 
 /// The model as the text of a LIBSVM model file.
-pub fn model_text(model: &SvmModel, path: &Path) -> Result<String, ModelFileError> {
+pub fn model_text(model: &MultiModel, path: &Path) -> Result<String, ModelFileError> {
     use std::fmt::Write as _;
     let mut s = String::from("svm_type c_svc\n");
     s.push_str(&model.kernel.model_header(num));
-    let nr_class = model.labels.len();
-    let _ = writeln!(s, "nr_class {nr_class}");
-    let _ = writeln!(s, "total_sv {}", model.n_sv());
+    let _ = writeln!(s, "nr_class {}", model.nr_class());
+    let _ = writeln!(s, "total_sv {}", model.total_sv());
     s.push_str("rho");
-    if nr_class == 2 {
-        let _ = write!(s, " {}", num(model.rho));
+    for &r in &model.rho {
+        let _ = write!(s, " {}", num(r));
     }
     s.push_str("\nlabel");
     for &l in &model.labels {
         let _ = write!(s, " {}", label_text(l, path)?);
     }
-    // Support vectors are grouped by class, labels[0]'s (coefficient > 0) first.
-    let first = model.sv_coef.iter().filter(|&&c| c > 0.0).count();
+    if let Some((a, b)) = &model.prob {
+        for (key, v) in [("probA", a), ("probB", b)] {
+            s.push('\n');
+            s.push_str(key);
+            for &x in v {
+                let _ = write!(s, " {}", num(x));
+            }
+        }
+    }
     s.push_str("\nnr_sv");
-    if nr_class == 2 {
-        let _ = write!(s, " {first} {}", model.n_sv() - first);
-    } else {
-        s.push_str(" 0");
+    for &c in &model.nr_sv {
+        let _ = write!(s, " {c}");
     }
     s.push_str("\nSV\n");
-    for (k, &c) in model.sv_coef.iter().enumerate() {
-        s.push_str(&num(c));
+    for k in 0..model.total_sv() {
+        let coefs: Vec<String> = model.sv_coef.iter().map(|col| num(col[k])).collect();
+        s.push_str(&coefs.join(" "));
         for (j, v) in entries(model.sv.row(k)) {
             let _ = write!(s, " {}:{}", j + 1, num(v));
         }
@@ -145,7 +157,7 @@ pub fn model_text(model: &SvmModel, path: &Path) -> Result<String, ModelFileErro
 }
 
 /// Write `model` to `path` in LIBSVM's model format.
-pub fn write_model(model: &SvmModel, path: &Path) -> Result<(), ModelFileError> {
+pub fn write_model(model: &MultiModel, path: &Path) -> Result<(), ModelFileError> {
     let text = model_text(model, path)?;
     let io = |source| ModelFileError::Io {
         path: path.to_path_buf(),
@@ -156,8 +168,8 @@ pub fn write_model(model: &SvmModel, path: &Path) -> Result<(), ModelFileError> 
     f.flush().map_err(io)
 }
 
-/// Read a binary C-SVC model (linear or RBF kernel) in LIBSVM's format.
-pub fn read_model(path: &Path) -> Result<SvmModel, ModelFileError> {
+/// Read a C-SVC model with any number of classes in LIBSVM's format.
+pub fn read_model(path: &Path) -> Result<MultiModel, ModelFileError> {
     let f = std::fs::File::open(path).map_err(|source| ModelFileError::Io {
         path: path.to_path_buf(),
         source,
@@ -165,7 +177,7 @@ pub fn read_model(path: &Path) -> Result<SvmModel, ModelFileError> {
     read_model_from(std::io::BufReader::new(f), path)
 }
 
-/// The header fields [`read_model_from`] collects.
+/// The header fields [`read_multi_model_from`] collects.
 #[derive(Default)]
 struct Header {
     kernel: Option<String>,
@@ -177,21 +189,26 @@ struct Header {
     rho: Vec<f64>,
     labels: Vec<f64>,
     nr_sv: Vec<usize>,
+    prob_a: Vec<f64>,
+    prob_b: Vec<f64>,
 }
 
 /// [`read_model`] from any reader; `path` names the file in errors.
-pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFileError> {
+pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel, ModelFileError> {
+    let perr = |line: usize, msg: String| ModelFileError::Parse {
+        path: path.to_path_buf(),
+        line,
+        msg,
+    };
     let mut h = Header::default();
     let mut lines =
         crate::data::limits::lines_limited(r, crate::data::limits::MODEL_LINE).enumerate();
     let mut in_sv = false;
+    let mut header_lines = 0;
     for (i, line) in lines.by_ref() {
         let line_no = i + 1;
-        let err = |msg: String| ModelFileError::Parse {
-            path: path.to_path_buf(),
-            line: line_no,
-            msg,
-        };
+        header_lines = line_no;
+        let err = |msg: String| perr(line_no, msg);
         let line = line.map_err(|source| ModelFileError::Io {
             path: path.to_path_buf(),
             source,
@@ -199,10 +216,10 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
         let mut tok = line.split_ascii_whitespace();
         let Some(key) = tok.next() else { continue };
         let rest: Vec<&str> = tok.collect();
-        let one = |what: &str| -> Result<&str, ModelFileError> {
+        let one = || -> Result<&str, ModelFileError> {
             match rest.as_slice() {
                 [v] => Ok(*v),
-                _ => Err(err(format!("expected `{what} VALUE`, found `{line}`"))),
+                _ => Err(err(format!("expected `{key} VALUE`, found `{line}`"))),
             }
         };
         let number = |s: &str| -> Result<f64, ModelFileError> {
@@ -217,7 +234,7 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
         };
         match key {
             "svm_type" => {
-                let v = one(key)?;
+                let v = one()?;
                 if v != "c_svc" {
                     return Err(err(format!(
                         "svm_type {v} is not supported: cvbench reads C-SVC models (svm_type c_svc)"
@@ -225,22 +242,24 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
                 }
             }
             "kernel_type" => {
-                let v = one(key)?;
+                let v = one()?;
                 KernelKind::from_model_header(v, Some(0.0), None, None).map_err(err)?;
                 h.kernel = Some(v.to_string());
             }
-            "gamma" => h.gamma = Some(number(one(key)?)?),
+            "gamma" => h.gamma = Some(number(one()?)?),
+            "coef0" => h.coef0 = Some(number(one()?)?),
             "degree" => {
-                let v = one(key)?;
+                let v = one()?;
                 h.degree = Some(
                     v.parse()
                         .map_err(|_| err(format!("expected an integer degree, found `{v}`")))?,
                 );
             }
-            "coef0" => h.coef0 = Some(number(one(key)?)?),
-            "probA" | "probB" | "prob_density_marks" => {}
-            "nr_class" => h.nr_class = Some(count(one(key)?)?),
-            "total_sv" => h.total_sv = Some(count(one(key)?)?),
+            "probA" => h.prob_a = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
+            "probB" => h.prob_b = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
+            "prob_density_marks" => {}
+            "nr_class" => h.nr_class = Some(count(one()?)?),
+            "total_sv" => h.total_sv = Some(count(one()?)?),
             "rho" => h.rho = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
             "label" => h.labels = rest.iter().map(|s| number(s)).collect::<Result<_, _>>()?,
             "nr_sv" => h.nr_sv = rest.iter().map(|s| count(s)).collect::<Result<_, _>>()?,
@@ -250,84 +269,91 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
             }
             other => {
                 return Err(err(format!(
-                    "unknown keyword `{other}`: expected a LIBSVM model file (svm_type, kernel_type, gamma, nr_class, total_sv, rho, label, nr_sv, then SV)"
+                    "unknown keyword `{other}`: expected a LIBSVM model file (svm_type, kernel_type, degree, gamma, coef0, nr_class, total_sv, rho, label, nr_sv, then SV)"
                 )))
             }
         }
     }
-    let header_err = |msg: String| ModelFileError::Parse {
-        path: path.to_path_buf(),
-        line: 1,
-        msg,
-    };
+    let herr = |msg: String| perr(header_lines.max(1), msg);
     if !in_sv {
-        return Err(header_err(
+        return Err(herr(
             "no `SV` line: not a LIBSVM model file (or a truncated one)".into(),
         ));
     }
     let nr_class = h
         .nr_class
-        .ok_or_else(|| header_err("no `nr_class` line".into()))?;
-    if !(1..=2).contains(&nr_class) || h.labels.len() != nr_class {
-        return Err(header_err(format!(
-            "nr_class {nr_class} with {} labels: cvbench reads binary (or single-class) models",
-            h.labels.len()
-        )));
-    }
+        .ok_or_else(|| herr("no `nr_class` line".into()))?;
     let kernel = match &h.kernel {
         Some(name) => {
-            KernelKind::from_model_header(name, h.gamma, h.degree, h.coef0).map_err(header_err)?
+            KernelKind::from_model_header(name, h.gamma, h.degree, h.coef0).map_err(herr)?
         }
-        None => return Err(header_err("no `kernel_type` line".into())),
+        None => return Err(herr("no `kernel_type` line".into())),
     };
     let total_sv = h
         .total_sv
-        .ok_or_else(|| header_err("no `total_sv` line".into()))?;
-    let rho = match (nr_class, h.rho.as_slice()) {
-        (2, [r]) => *r,
-        (1, []) => 0.0,
-        _ => {
-            return Err(header_err(format!(
-                "expected {} value(s) on the `rho` line, found {}",
-                nr_class - 1,
-                h.rho.len()
+        .ok_or_else(|| herr("no `total_sv` line".into()))?;
+    let pairs = nr_class * nr_class.saturating_sub(1) / 2;
+    if nr_class == 0 || h.labels.len() != nr_class {
+        return Err(herr(format!(
+            "nr_class {nr_class} with {} labels on the `label` line",
+            h.labels.len()
+        )));
+    }
+    if h.rho.len() != pairs {
+        return Err(herr(format!(
+            "expected {pairs} value(s) on the `rho` line (one per class pair), found {}",
+            h.rho.len()
+        )));
+    }
+    if h.nr_sv.len() != nr_class || h.nr_sv.iter().sum::<usize>() != total_sv {
+        return Err(herr(format!(
+            "nr_sv must give {nr_class} counts adding up to total_sv = {total_sv}, found {:?}",
+            h.nr_sv
+        )));
+    }
+    let prob = match (h.prob_a.len(), h.prob_b.len()) {
+        (0, 0) => None,
+        (a, b) if a == pairs && b == pairs && pairs > 0 => Some((h.prob_a, h.prob_b)),
+        (a, b) => {
+            return Err(herr(format!(
+                "probA and probB must give {pairs} value(s) each (one per class pair), found {a} and {b}"
             )))
         }
     };
-    if !h.nr_sv.is_empty() && h.nr_sv.iter().sum::<usize>() != total_sv {
-        return Err(header_err(format!(
-            "nr_sv adds up to {}, but total_sv is {total_sv}",
-            h.nr_sv.iter().sum::<usize>()
-        )));
-    }
-    let mut sv_coef = Vec::with_capacity(total_sv.min(1 << 20));
+    let ncoef = nr_class - 1;
+    let mut sv_coef = vec![Vec::with_capacity(total_sv.min(1 << 20)); ncoef];
     let mut indptr = vec![0usize];
     let (mut indices, mut values) = (Vec::new(), Vec::new());
     let mut d = 0usize;
+    let mut n = 0usize;
     for (i, line) in lines {
-        let line_no = i + 1;
-        let err = |msg: String| ModelFileError::Parse {
-            path: path.to_path_buf(),
-            line: line_no,
-            msg,
-        };
+        let err = |msg: String| perr(i + 1, msg);
         let line = line.map_err(|source| ModelFileError::Io {
             path: path.to_path_buf(),
             source,
         })?;
-        let mut tok = line.split_ascii_whitespace();
-        let Some(c) = tok.next() else { continue };
-        if sv_coef.len() == total_sv {
+        let mut tok = line.split_ascii_whitespace().peekable();
+        if tok.peek().is_none() {
+            continue;
+        }
+        if n == total_sv {
             return Err(err(format!(
                 "more support vectors than total_sv = {total_sv}"
             )));
         }
-        let c: f64 = c
-            .parse()
-            .ok()
-            .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| err(format!("expected a coefficient, found `{c}`")))?;
-        sv_coef.push(c);
+        for col in sv_coef.iter_mut() {
+            let c = tok.next().unwrap_or("");
+            let v: f64 = c
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| {
+                    err(format!(
+                        "expected {ncoef} coefficient(s) before the features, found `{c}`"
+                    ))
+                })?;
+            col.push(v);
+        }
         let mut prev = 0usize;
         for t in tok {
             let parsed = t
@@ -349,17 +375,17 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
         }
         d = d.max(prev);
         indptr.push(indices.len());
+        n += 1;
     }
-    if sv_coef.len() != total_sv {
-        return Err(header_err(format!(
-            "total_sv is {total_sv}, but the file holds {} support vectors (truncated?)",
-            sv_coef.len()
+    if n != total_sv {
+        return Err(herr(format!(
+            "total_sv is {total_sv}, but the file holds {n} support vectors (truncated?)"
         )));
     }
-    let n = sv_coef.len();
-    Ok(SvmModel {
+    Ok(MultiModel {
         kernel,
         labels: h.labels,
+        nr_sv: h.nr_sv,
         sv: Dataset {
             name: format!(
                 "{}-sv",
@@ -374,16 +400,17 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<SvmModel, ModelFi
             },
             y: vec![0.0; n],
         },
-        sv_rows: (0..n).collect(),
+        sv_rows: vec![],
         sv_coef,
-        rho,
+        rho: h.rho,
+        prob,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::svm::solution::train;
+    use crate::svm::solution::{train, SvmModel};
     use crate::svm::SvmParams;
 
     fn toy() -> Dataset {
@@ -411,16 +438,20 @@ mod tests {
         for params in [SvmParams::rbf(3.0, 0.7), SvmParams::linear(0.5)] {
             let m = train(&ds, &rows, &params, None).unwrap().model;
             let p = Path::new("toy.model");
-            let text = model_text(&m, p).unwrap();
+            let text = model_text(&MultiModel::from_binary(&m), p).unwrap();
             assert!(text.starts_with("svm_type c_svc\nkernel_type "), "{text}");
             assert!(text.contains("\nlabel 1 -1\n"), "{text}");
             let back = read_model_from(text.as_bytes(), p).unwrap();
             assert_eq!(back.kernel, m.kernel);
-            assert_eq!(back.rho.to_bits(), m.rho.to_bits());
-            assert_eq!(back.sv_coef, m.sv_coef);
+            assert_eq!(back.rho, vec![m.rho]);
+            assert_eq!(back.sv_coef, vec![m.sv_coef.clone()]);
             for i in 0..ds.n() {
-                let (a, b) = (m.decision_value(ds.row(i)), back.decision_value(ds.row(i)));
+                let (a, b) = (
+                    m.decision_value(ds.row(i)),
+                    back.decision_values(ds.row(i))[0],
+                );
                 assert_eq!(a.to_bits(), b.to_bits(), "row {i}");
+                assert_eq!(m.predict(ds.row(i)), back.predict(ds.row(i)), "row {i}");
             }
         }
     }
@@ -431,7 +462,11 @@ mod tests {
         let m = train(&ds, &[0, 1], &SvmParams::linear(1.0), None)
             .unwrap()
             .model;
-        let text = model_text(&m, Path::new("m")).unwrap();
+        let text = model_text(&MultiModel::from_binary(&m), Path::new("m")).unwrap();
+        assert!(
+            text.contains("nr_class 1\ntotal_sv 0\nrho\nlabel 3\nnr_sv 0\nSV\n"),
+            "{text}"
+        );
         let back = read_model_from(text.as_bytes(), Path::new("m")).unwrap();
         assert_eq!(back.predict(ds.row(0)), 3.0);
     }
@@ -449,8 +484,12 @@ mod tests {
                 "the file holds 1 support vectors",
             ),
             (
-                "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nSV\n1 2:1 1:1\n",
-                "bad.model:8: expected `index:value`",
+                "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 2:1 1:1\n",
+                "bad.model:9: expected `index:value`",
+            ),
+            (
+                "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nSV\n1 1:1\n",
+                "nr_sv must give 2 counts",
             ),
             ("hello\n", "unknown keyword `hello`"),
         ];
@@ -466,14 +505,18 @@ mod tests {
             sv_coef: vec![],
             rho: 0.0,
         };
-        let e = model_text(&m, p).unwrap_err().to_string();
+        let e = model_text(&MultiModel::from_binary(&m), p)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("label 0.5 is not an integer"), "{e}");
         // Issue 40: a whole number outside the int range is named as such.
         let big = SvmModel {
             labels: vec![3e9, 1.0],
             ..m
         };
-        let e = model_text(&big, p).unwrap_err().to_string();
+        let e = model_text(&MultiModel::from_binary(&big), p)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("label 3000000000 is outside the C int range"),
             "{e}"

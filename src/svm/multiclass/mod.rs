@@ -5,7 +5,7 @@
 //! - [`train`]: one binary problem per class pair on the same SMO, laid out
 //!   as LIBSVM's model.
 //! - [`model`]: the model and its one-vs-one vote.
-//! - [`model_io`]: the model file for any number of classes.
+//! - The model file for any number of classes: [`crate::svm::model_file`].
 //! - [`probability`]: probability estimates (`-b 1`): Platt's sigmoid per
 //!   pair from an internal 5-fold CV, pairwise coupling.
 //! - [`cv`]: `svm-train -v K` on LIBSVM's folds, every (fold, pair) problem a
@@ -20,12 +20,10 @@ pub mod cv;
 pub mod grid;
 pub mod groups;
 pub mod model;
-pub mod model_io;
 pub mod probability;
 pub mod train;
 
 pub use cv::{cross_validate_ovo, cv_with, ovo_shared_cache, FoldFit, OvoCvOptions, OvoCvResult};
 pub use groups::{check_weights, is_multiclass, weighted_c, ClassWeight, Groups};
 pub use model::MultiModel;
-pub use model_io::{read_multi_model, write_multi_model};
 pub use train::{train_ovo, OvoFit, PairFit};

@@ -3,6 +3,7 @@
 
 use crate::data::{Dataset, Row};
 use crate::svm::kernel::{k_function, KernelKind};
+use crate::svm::solution::SvmModel;
 
 /// A trained C-SVC with any number of classes, as LIBSVM stores it: the
 /// support vectors grouped by class (class order of `labels`), and for each
@@ -32,6 +33,33 @@ pub struct MultiModel {
 }
 
 impl MultiModel {
+    /// A binary (or single-class) model laid out as LIBSVM stores it: two
+    /// classes, one pair, `labels[0]`'s support vectors (coefficient > 0)
+    /// first, as [`SvmModel`] holds them; its decision value and prediction
+    /// are [`SvmModel`]'s, summed in the same order.
+    pub fn from_binary(m: &SvmModel) -> MultiModel {
+        let first = m.sv_coef.iter().filter(|&&c| c > 0.0).count();
+        let (nr_sv, rho) = if m.labels.len() == 2 {
+            (vec![first, m.sv_coef.len() - first], vec![m.rho])
+        } else {
+            (vec![m.sv_coef.len()], vec![])
+        };
+        MultiModel {
+            kernel: m.kernel,
+            labels: m.labels.clone(),
+            nr_sv,
+            sv: m.sv.clone(),
+            sv_rows: m.sv_rows.clone(),
+            sv_coef: if m.labels.len() == 2 {
+                vec![m.sv_coef.clone()]
+            } else {
+                vec![]
+            },
+            rho,
+            prob: None,
+        }
+    }
+
     /// Number of classes.
     pub fn nr_class(&self) -> usize {
         self.labels.len()
