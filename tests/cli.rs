@@ -1,17 +1,8 @@
 //! End-to-end tests of the `cvbench` binary: runs, resume, thread-count
 //! independence, exit codes and error messages for bad input.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .output()
-        .expect("run cvbench")
-}
+mod common;
+use common::{cvbench, reproducible_lines};
 
 const SMALL: &str = r#"kind = "treecv"
 name = "small"
@@ -36,40 +27,6 @@ methods = ["treecv"]
 orders = ["randomized"]
 k = ["n"]
 "#;
-
-/// Split a CSV line on commas outside double quotes.
-fn fields(line: &str) -> Vec<&str> {
-    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => {
-                out.push(&line[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&line[start..]);
-    out
-}
-
-fn strip_timing(csv: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let header = fields(lines.next().unwrap());
-    let t = header.iter().position(|h| *h == "seconds").unwrap();
-    lines
-        .map(|l| {
-            fields(l)
-                .into_iter()
-                .enumerate()
-                .filter(|(i, _)| *i != t)
-                .map(|(_, v)| v)
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect()
-}
 
 #[test]
 fn run_writes_everything_and_is_thread_count_independent() {
@@ -120,8 +77,10 @@ fn run_writes_everything_and_is_thread_count_independent() {
         assert!(run.join(f).is_file(), "missing {f}");
     }
     let a = std::fs::read_to_string(run.join("records.csv")).unwrap();
-    let b = std::fs::read_to_string(dir.path().join("r2/small/records.csv")).unwrap();
-    let (sa, sb) = (strip_timing(&a), strip_timing(&b));
+    let (sa, sb) = (
+        reproducible_lines(&run.join("records.parquet")),
+        reproducible_lines(&dir.path().join("r2/small/records.parquet")),
+    );
     assert_eq!(sa.len(), sb.len());
     for (x, y) in sa.iter().zip(&sb) {
         assert_eq!(x, y, "records differ between --threads 1 and 2");

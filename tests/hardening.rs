@@ -4,34 +4,10 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .output()
-        .expect("run cvbench")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_usage_error(o: &Output, contains: &[&str]) {
-    let e = stderr(o);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "exit {:?}, stderr:\n{e}",
-        o.status
-    );
-    assert!(!e.contains("panicked"), "{e}");
-    for c in contains {
-        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
-    }
-}
+mod common;
+use common::{assert_usage_error, cvbench, stderr};
 
 fn treecv(name: &str, extra_dataset: &str, reps: &str, grid_n: &str) -> String {
     format!(

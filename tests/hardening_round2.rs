@@ -7,36 +7,8 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn cvbench_env(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
-    c.args(args).current_dir(cwd).env_remove("CVBENCH_DATA_DIR");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("run cvbench")
-}
-
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    cvbench_env(args, cwd, &[])
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_exit(o: &Output, code: i32, contains: &[&str]) {
-    let e = stderr(o);
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit {:?}, stderr:\n{e}",
-        o.status
-    );
-    assert!(!e.contains("panicked"), "{e}");
-    for c in contains {
-        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
-    }
-}
+mod common;
+use common::{assert_exit, cvbench, cvbench_env, stderr};
 
 const SYNTH: &str = r#"synthetic = { generator = "linear-classification", n = 40, d = 3 }"#;
 

@@ -9,14 +9,12 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+use common::{assert_exit, command};
+
 fn cvbench_env(args: &[&str], cwd: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
+    let mut c = command(cwd);
     c.args(args)
-        .current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .env_remove("CVBENCH_PROGRESS_SECS")
-        .env_remove("CVBENCH_LOCK_TIMEOUT_S")
-        .env_remove("CVBENCH_TEST_CELL_DELAY_MS")
         // The cache of verified dataset files: this test's own.
         .env("XDG_CACHE_HOME", cwd.join(".cache"));
     for (k, v) in env {
@@ -27,24 +25,6 @@ fn cvbench_env(args: &[&str], cwd: &Path, env: &[(&str, &std::ffi::OsStr)]) -> O
 
 fn cvbench(args: &[&str], cwd: &Path) -> Output {
     cvbench_env(args, cwd, &[])
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn assert_exit(o: &Output, code: i32, contains: &[&str]) {
-    let e = stderr(o);
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit {:?}, stderr:\n{e}",
-        o.status
-    );
-    assert!(!e.contains("panicked"), "{e}");
-    for c in contains {
-        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
-    }
 }
 
 const SYNTH: &str = r#"synthetic = { generator = "linear-classification", n = 40, d = 3 }"#;

@@ -8,7 +8,10 @@
 
 use cvbench::results::columns::is_reproducible;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::{fields, ok};
 
 const SVM: &str = r#"kind = "svm_cv"
 name = "det-svm"
@@ -109,39 +112,9 @@ const CONFIGS: [(&str, &str); 5] = [
 ];
 
 fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
-    c.current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .env_remove("CVBENCH_TEST_CELL_DELAY_MS");
-    for v in ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_COUNT"] {
-        c.env_remove(v);
-    }
-    let o = c.args(args).output().expect("run cvbench");
-    assert!(
-        o.status.success(),
-        "cvbench {args:?}: exit {:?}\n{}\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let o = common::cvbench(args, cwd);
+    ok(&o);
     o
-}
-
-/// Split a CSV line on commas outside double quotes.
-fn fields(line: &str) -> Vec<&str> {
-    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => {
-                out.push(&line[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&line[start..]);
-    out
 }
 
 /// A run's records exported as CSV lines (`cvbench export`, with

@@ -8,50 +8,10 @@
 //! `svm-train` that never ends, and the tests poll with generous deadlines.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Child, Stdio};
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn cvbench(dir: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
-    c.current_dir(dir)
-        .env_remove("CVBENCH_DATA_DIR")
-        .env_remove("CVBENCH_TEST_CELL_DELAY_MS")
-        .env_remove("CVBENCH_TEST_HOLD_CELLS")
-        .env_remove("CVBENCH_TEST_HOLD_GRID_POINTS");
-    c
-}
-
-fn assert_exit(o: &Output, code: i32, contains: &[&str]) {
-    let e = stderr(o);
-    assert_eq!(
-        o.status.code(),
-        Some(code),
-        "exit {:?}, stderr:\n{e}",
-        o.status
-    );
-    assert!(!e.contains("panicked"), "{e}");
-    for c in contains {
-        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
-    }
-}
-
-/// Poll `ready` every 10 ms until it holds; fail after a generous deadline
-/// (a loaded machine is slow, never wrong).
-fn wait_for(what: &str, ready: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(300);
-    while !ready() {
-        assert!(Instant::now() < deadline, "waited 300 s for {what}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
+mod common;
+use common::{assert_exit, command, stderr, stdout, wait_for};
 
 #[cfg(unix)]
 fn sigint(pid: i32) {
@@ -110,7 +70,7 @@ done
 
 fn spawn_run(dir: &Path, bin: &Path, tmp: &Path, state: &Path) -> Child {
     std::fs::write(dir.join("c.toml"), SVM_CV_LIBSVM).unwrap();
-    cvbench(dir)
+    command(dir)
         .args(["run", "c.toml", "--out", "out"])
         .env("PATH", path_with(bin))
         .env("TMPDIR", tmp)
@@ -193,7 +153,7 @@ while :; do sleep 0.05; done
 "#;
     let bin = fake_bin(dir.path(), train);
     std::fs::write(dir.path().join("c.toml"), SVM_CV_LIBSVM).unwrap();
-    let child = cvbench(dir.path())
+    let child = command(dir.path())
         .args(["run", "c.toml", "--out", "out"])
         .env("PATH", path_with(&bin))
         .env("TMPDIR", &tmp)
@@ -230,7 +190,7 @@ fn sigint_between_cells_keeps_the_finished_ones_for_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
     let c = "kind = \"treecv\"\nname = \"t\"\nseed = 1\nrepetitions = 1\n[[datasets]]\nsynthetic = { generator = \"linear-classification\", n = 40, d = 3 }\n[[learners]]\ntype = \"pegasos\"\n[[grid]]\nmethods = [\"standard\"]\norders = [\"fixed\"]\nk = [2, 3, 4, 5]\n";
     std::fs::write(dir.path().join("c.toml"), c).unwrap();
-    let child = cvbench(dir.path())
+    let child = command(dir.path())
         .args(["run", "c.toml", "--out", "out", "--threads", "1"])
         .env("CVBENCH_TEST_HOLD_CELLS", "2")
         .stdout(Stdio::null())
@@ -251,7 +211,7 @@ fn sigint_between_cells_keeps_the_finished_ones_for_the_next_run() {
     let o = child.wait_with_output().unwrap();
     assert_exit(&o, 130, &["finished cells are kept"]);
     assert_eq!(stored(), 2);
-    let o = cvbench(dir.path())
+    let o = command(dir.path())
         .args(["run", "c.toml", "--out", "out"])
         .output()
         .unwrap();
@@ -294,7 +254,7 @@ fn an_interrupted_grid_keeps_its_finished_points_and_goes_on_with_resume() {
     let dir = tempfile::tempdir().unwrap();
     small_data(dir.path());
     let grid = |extra: &[&str]| {
-        let mut c = cvbench(dir.path());
+        let mut c = command(dir.path());
         c.args(["grid", "-png", "null", "--reuse", "gamma"])
             .args(RANGES)
             .args(extra)
@@ -377,7 +337,7 @@ fn grid_output_paths_are_checked_before_any_work() {
             vec!["-out and --json name the same file small.out"],
         ),
     ] {
-        let o = cvbench(dir.path())
+        let o = command(dir.path())
             .arg("grid")
             .args(RANGES)
             .args(&args)
@@ -399,7 +359,7 @@ fn grid_output_paths_are_checked_before_any_work() {
 #[test]
 fn a_stray_word_before_the_dataset_is_too_many_arguments() {
     let dir = tempfile::tempdir().unwrap();
-    let o = cvbench(dir.path())
+    let o = command(dir.path())
         .args(["grid", "-v", "3", "ff", "extra"])
         .output()
         .unwrap();
@@ -420,7 +380,7 @@ fn a_stray_word_before_the_dataset_is_too_many_arguments() {
 fn grid_json_dash_is_standard_output() {
     let dir = tempfile::tempdir().unwrap();
     small_data(dir.path());
-    let o = cvbench(dir.path())
+    let o = command(dir.path())
         .args(["grid", "-out", "null", "-png", "null", "--json", "-"])
         .args(RANGES)
         .arg("small")

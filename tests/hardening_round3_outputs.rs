@@ -8,16 +8,15 @@
 //! elsewhere they print `SKIPPED` (the read-only case then uses `chmod`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
+
+mod common;
+use common::{assert_exit, cvbench, ok, stderr};
 
 fn command(args: &[&str], cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
-    c.args(args).current_dir(cwd).env_remove("CVBENCH_DATA_DIR");
+    let mut c = common::command(cwd);
+    c.args(args);
     c
-}
-
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    command(args, cwd).output().expect("run cvbench")
 }
 
 fn spawn(args: &[&str], cwd: &Path) -> Child {
@@ -26,29 +25,6 @@ fn spawn(args: &[&str], cwd: &Path) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("start cvbench")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        stderr(o)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn assert_exit(o: &Output, code: i32, contains: &[&str]) {
-    let e = stderr(o);
-    assert_eq!(o.status.code(), Some(code), "stderr:\n{e}");
-    assert!(!e.contains("panicked"), "{e}");
-    for c in contains {
-        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
-    }
 }
 
 const TINY: &str = r#"kind = "treecv"

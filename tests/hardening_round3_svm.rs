@@ -7,52 +7,12 @@
 
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
 use cvbench::experiments::svm_cv::config::Setting;
 
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .output()
-        .expect("run cvbench")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status,
-        stdout(o),
-        stderr(o)
-    );
-    stdout(o)
-}
-
-fn refused(o: &Output, contains: &[&str]) -> String {
-    let e = stderr(o);
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "stdout:\n{}\nstderr:\n{e}",
-        stdout(o)
-    );
-    assert!(!e.contains("panicked"), "{e}");
-    for c in contains {
-        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
-    }
-    e
-}
+mod common;
+use common::{assert_usage_error, cvbench, ok, stderr};
 
 fn skip(why: &str) {
     println!("SKIPPED: {why}");
@@ -299,11 +259,11 @@ fn unclear_inputs_get_svm_trains_behaviour_or_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path();
     std::fs::create_dir(p.join("afolder")).unwrap();
-    refused(
+    assert_usage_error(
         &cvbench(&["svm", "-v", "5", "afolder"], p),
         &["training file afolder is a folder, not a file"],
     );
-    refused(
+    assert_usage_error(
         &cvbench(&["svm", "-v", "5", "missing.txt"], p),
         &["missing.txt: no such file"],
     );
@@ -330,7 +290,7 @@ fn unclear_inputs_get_svm_trains_behaviour_or_a_clear_error() {
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    refused(
+    assert_usage_error(
         &o,
         &["--peer: training file /dev/stdin is not a regular file"],
     );
@@ -338,7 +298,7 @@ fn unclear_inputs_get_svm_trains_behaviour_or_a_clear_error() {
     let mut bom = b"\xef\xbb\xbf".to_vec();
     bom.extend_from_slice(&text);
     std::fs::write(p.join("bom.txt"), bom).unwrap();
-    let e = refused(
+    let e = assert_usage_error(
         &cvbench(&["svm", "-v", "5", "bom.txt"], p),
         &["bom.txt:1:", "byte-order mark (\\u{feff})"],
     );

@@ -6,6 +6,9 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::text;
+
 const CFG: &str = r#"kind = "treecv"
 name = "conv"
 seed = 3
@@ -25,19 +28,12 @@ k = [10, 5, 100]
 "#;
 
 fn cvbench(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
-    c.args(args)
-        .current_dir(dir)
-        .env_remove("CVBENCH_DATA_DIR")
-        .stdin(Stdio::null());
+    let mut c = common::command(dir);
+    c.args(args).stdin(Stdio::null());
     for (k, v) in env {
         c.env(k, v);
     }
     c.output().expect("run cvbench")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]

@@ -7,26 +7,9 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .output()
-        .expect("run cvbench")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{cvbench, ok};
 
 /// A user's own LibSVM file (two separable classes) and a treecv config on it.
 fn own_run(dir: &Path) {

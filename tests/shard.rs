@@ -3,39 +3,10 @@
 //! config, concurrent runs on one folder, and kill-and-resume.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 
-fn cmd(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
-    c.current_dir(cwd)
-        .env_remove("CVBENCH_DATA_DIR")
-        .env_remove("CVBENCH_TEST_CELL_DELAY_MS")
-        .env_remove("CVBENCH_TEST_HOLD_CELLS");
-    for v in [
-        "SLURM_ARRAY_TASK_ID",
-        "SLURM_ARRAY_TASK_COUNT",
-        "SLURM_ARRAY_TASK_MIN",
-        "SLURM_ARRAY_TASK_MAX",
-    ] {
-        c.env_remove(v);
-    }
-    c
-}
-
-fn cvbench(args: &[&str], cwd: &Path) -> Output {
-    cmd(cwd).args(args).output().expect("run cvbench")
-}
-
-fn ok(o: &Output) -> String {
-    assert!(
-        o.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+mod common;
+use common::{command, cvbench, ok, reproducible_lines};
 
 const TREECV: &str = r#"kind = "treecv"
 name = "t"
@@ -69,57 +40,10 @@ synthetic = { generator = "linear-classification", n = 90, d = 4 }
 label = "defaults"
 "#;
 
-/// Split a CSV line on commas outside double quotes.
-fn fields(line: &str) -> Vec<&str> {
-    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
-    for (i, c) in line.char_indices() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => {
-                out.push(&line[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(&line[start..]);
-    out
-}
-
 /// A run's records (`records.csv` names them; they are stored as
-/// `records.parquet` and exported) without the timing columns (`seconds`, `*_s`).
+/// `records.parquet`) without the columns that may differ between runs.
 fn untimed(path: &Path) -> Vec<String> {
-    let parquet = path.with_extension("parquet");
-    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["export", "-o", "-"])
-        .arg(&parquet)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{}: {}",
-        parquet.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let csv = String::from_utf8(o.stdout).unwrap();
-    let mut lines = csv.lines();
-    let header = fields(lines.next().unwrap());
-    let keep: Vec<bool> = header
-        .iter()
-        .map(|h| *h != "seconds" && !h.ends_with("_s"))
-        .collect();
-    std::iter::once(csv.lines().next().unwrap())
-        .chain(lines)
-        .map(|l| {
-            fields(l)
-                .into_iter()
-                .zip(&keep)
-                .filter(|(_, k)| **k)
-                .map(|(v, _)| v)
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect()
+    reproducible_lines(&path.with_extension("parquet"))
 }
 
 fn setup() -> (tempfile::TempDir, PathBuf) {
@@ -232,7 +156,7 @@ fn shard_flag_errors_are_usage_errors() {
     let o = cvbench(&["run", "t.toml", "--out", "r", "--shard", "slurm"], &d);
     assert!(String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"));
     // Under SLURM the array variables choose the shard.
-    let o = cmd(&d)
+    let o = command(&d)
         .args(["run", "t.toml", "--out", "r", "--shard", "slurm"])
         .env("SLURM_ARRAY_TASK_ID", "1")
         .env("SLURM_ARRAY_TASK_COUNT", "2")
@@ -316,7 +240,7 @@ fn concurrent_runs_on_one_folder_agree_with_a_single_run() {
     let (_t, d) = setup();
     ok(&cvbench(&["run", "t.toml", "s.toml", "--out", "one"], &d));
     let spawn = || {
-        cmd(&d)
+        command(&d)
             .args(["run", "t.toml", "s.toml", "--out", "both", "--threads", "2"])
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -341,7 +265,7 @@ fn concurrent_runs_on_one_folder_agree_with_a_single_run() {
 fn a_killed_run_resumes_to_the_same_records_and_leaves_no_temporary_file() {
     let (_t, d) = setup();
     ok(&cvbench(&["run", "t.toml", "--out", "one"], &d));
-    let mut child = cmd(&d)
+    let mut child = command(&d)
         .args(["run", "t.toml", "--out", "k", "--threads", "2"])
         .env("CVBENCH_TEST_HOLD_CELLS", "3")
         .stdout(Stdio::null())

@@ -1,0 +1,129 @@
+//! What the integration tests of the `cvbench` binary share: running it in a
+//! clean environment, reading its output, the exit-code assertions, polling
+//! on a loaded machine, and a run's records without what may differ between
+//! two runs. A test file declares `mod common;` and imports what it uses.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+/// The built binary in `cwd`, with none of the caller's `CVBENCH_*` or
+/// `SLURM_ARRAY_*` variables (a test sets the ones it means).
+pub fn command(cwd: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cvbench"));
+    c.current_dir(cwd);
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        if k.starts_with("CVBENCH_") || k.starts_with("SLURM_ARRAY_") {
+            c.env_remove(k.as_ref());
+        }
+    }
+    c
+}
+
+/// Run `cvbench ARGS` in `cwd` ([`command`]) to the end.
+pub fn cvbench(args: &[&str], cwd: &Path) -> Output {
+    command(cwd).args(args).output().expect("run cvbench")
+}
+
+/// [`cvbench`] with extra environment variables.
+pub fn cvbench_env<V: AsRef<OsStr>>(args: &[&str], cwd: &Path, env: &[(&str, V)]) -> Output {
+    let mut c = command(cwd);
+    c.args(args);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("run cvbench")
+}
+
+/// Bytes as text (lossy).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A process's standard output as text.
+pub fn stdout(o: &Output) -> String {
+    text(&o.stdout)
+}
+
+/// A process's standard error as text.
+pub fn stderr(o: &Output) -> String {
+    text(&o.stderr)
+}
+
+/// Its standard output, after asserting that it succeeded.
+pub fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
+        o.status.code(),
+        stdout(o),
+        stderr(o)
+    );
+    stdout(o)
+}
+
+/// Assert exit code `code`, no panic, and every one of `contains` on
+/// standard error; the standard error.
+pub fn assert_exit(o: &Output, code: i32, contains: &[&str]) -> String {
+    let e = stderr(o);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "exit {:?}\nstdout:\n{}\nstderr:\n{e}",
+        o.status,
+        stdout(o)
+    );
+    assert!(!e.contains("panicked"), "{e}");
+    for c in contains {
+        assert!(e.contains(c), "stderr should contain {c:?}:\n{e}");
+    }
+    e
+}
+
+/// [`assert_exit`] with exit code 2 (bad usage, config or data).
+pub fn assert_usage_error(o: &Output, contains: &[&str]) -> String {
+    assert_exit(o, 2, contains)
+}
+
+/// Poll `ready` every 10 ms until it holds; fail after a generous deadline
+/// (a loaded machine is slow, never wrong).
+pub fn wait_for(what: &str, ready: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while !ready() {
+        assert!(Instant::now() < deadline, "waited 300 s for {what}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Split a CSV line on commas outside double quotes.
+pub fn fields(line: &str) -> Vec<&str> {
+    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                out.push(&line[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&line[start..]);
+    out
+}
+
+/// A stored table as CSV lines through `cvbench export --reproducible`:
+/// without the columns that may differ between two runs of the same cells
+/// (timings and `_sched` counters; one registry, `src/results/columns.rs`),
+/// header first, rows in the table's order.
+pub fn reproducible_lines(table: &Path) -> Vec<String> {
+    let o = command(table.parent().unwrap_or(Path::new(".")))
+        .args(["export", "--reproducible", "-o", "-"])
+        .arg(table)
+        .output()
+        .expect("run cvbench export");
+    ok(&o).lines().map(str::to_string).collect()
+}
