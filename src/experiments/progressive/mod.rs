@@ -13,7 +13,8 @@
 //!   stream, beside the hold-out estimate and the test-set error.
 //! - [`kind`]: the `progressive` experiment kind (the `Kind` impl), with
 //!   its config schema in [`config`], planning (every check, one cell per
-//!   run) in `plan.rs`, running a cell in `run.rs`, the typed record rows in
+//!   run) in `plan.rs` (a real population's data in `load.rs`), running a
+//!   cell in `run.rs`, the typed record rows in
 //!   [`rows`], tables and figures in [`render`] and the scorecard in
 //!   [`verdicts`].
 
@@ -22,6 +23,7 @@ mod error;
 pub mod exact;
 pub mod generator;
 pub mod kind;
+mod load;
 pub mod paper;
 mod plan;
 pub mod render;
