@@ -147,6 +147,8 @@ fn libsvm_multiclass_sets_give_svm_train_s_numbers() {
         ("dna.scale", 10, 3),
         ("segment.scale", 8, 5),
         ("satimage.scale", 12, 4),
+        ("letter.scale", 25, 3),
+        ("pendigits", 15, 4),
     ] {
         let Some(f) = data_file(name, dir.path(), step) else {
             return;
@@ -154,6 +156,36 @@ fn libsvm_multiclass_sets_give_svm_train_s_numbers() {
         let file = f.file_name().unwrap().to_str().unwrap().to_string();
         same_as_svm_train(dir.path(), &file, &[], k);
     }
+}
+
+/// MNIST's ten digits: the first 400 training images, pixels / 255, as a
+/// LibSVM file (the registry stores the original IDX files).
+#[test]
+fn mnist_ten_digits_give_svm_train_s_numbers() {
+    if !tools() {
+        return;
+    }
+    let Some(data) = std::env::var_os("CVBENCH_DATA_DIR").map(PathBuf::from) else {
+        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
+        return;
+    };
+    let (images, labels) = (
+        data.join("train-images-idx3-ubyte.xz"),
+        data.join("train-labels-idx1-ubyte.xz"),
+    );
+    if !images.is_file() || !labels.is_file() {
+        println!("SKIPPED: MNIST's IDX files not found in {}", data.display());
+        return;
+    }
+    let mut ds = cvbench::data::idx::read_mnist(&images, &labels, "mnist").unwrap();
+    if let cvbench::data::Features::Dense { values, .. } = &mut ds.x {
+        values.iter_mut().for_each(|v| *v /= 255.0);
+    }
+    let rows: Vec<usize> = (0..400).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let f = std::fs::File::create(dir.path().join("mnist400")).unwrap();
+    cvbench::data::libsvm::write_libsvm(&ds, &rows, f).unwrap();
+    same_as_svm_train(dir.path(), "mnist400", &[], 3);
 }
 
 #[test]
