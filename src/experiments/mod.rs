@@ -228,6 +228,16 @@ pub trait Kind: Sync {
     /// The source folders this kind's numbers depend on (the report's
     /// provenance check flags runs made before a change to them).
     fn sources(&self) -> &'static [&'static str];
+    /// What one unit of [`Plan::cost`] is, as `validate` and `--dry-run`
+    /// print it (`None`: this kind's plans estimate no cost).
+    fn cost_unit(&self) -> Option<&'static str>;
+    /// The names of the unnamed parts of this kind's cell keys, by position
+    /// (`validate` counts the cells per part; parts written `name=value`
+    /// name themselves).
+    fn key_parts(&self) -> &'static [&'static str];
+    /// The columns every record of this kind carries (what its tables are
+    /// made of): the report skips a stored run whose records lack one.
+    fn required_columns(&self) -> &'static [&'static str];
     /// Parse, validate and expand a config into a plan (loads its datasets).
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError>;
     /// Render tables, figures and a report section from a run's stored records.

@@ -18,3 +18,23 @@ pub fn kinds() -> Vec<&'static dyn Kind> {
 pub fn kind_named(name: &str) -> Option<&'static dyn Kind> {
     kinds().into_iter().find(|k| k.name() == name)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the runner and the report ask of a kind comes from the kind:
+    /// each names its key parts and the columns its records must carry
+    /// (before, `svm_grid` fell through to none and its stored runs were
+    /// never checked).
+    #[test]
+    fn every_kind_names_its_key_parts_and_required_columns() {
+        for k in kinds() {
+            assert!(!k.key_parts().is_empty(), "{}", k.name());
+            assert!(!k.required_columns().is_empty(), "{}", k.name());
+        }
+        let grid = kind_named("svm_grid").unwrap();
+        assert!(grid.required_columns().contains(&"iterations"));
+        assert!(kind_named("treecv").unwrap().cost_unit().is_some());
+    }
+}

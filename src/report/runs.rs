@@ -31,22 +31,11 @@ pub struct Found {
     pub records: Vec<Record>,
 }
 
-/// Columns every record of a kind carries (what its tables are made of).
+/// Columns every record of a kind carries (what its tables are made of;
+/// [`crate::experiments::Kind::required_columns`]); none for a kind this
+/// cvbench does not know.
 pub fn required_columns(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "treecv" => &["dataset", "learner", "method", "k", "n", "estimate"],
-        "progressive" => &["study", "procedure", "n", "estimate"],
-        "svm_cv" => &[
-            "dataset",
-            "setting",
-            "method",
-            "k",
-            "fold",
-            "correct",
-            "iterations",
-        ],
-        _ => &[],
-    }
+    crate::experiments::registry::kind_named(kind).map_or(&[], |k| k.required_columns())
 }
 
 /// Whether a folder looks like a run folder (so that its absence of a

@@ -2,7 +2,7 @@
 //! cells counted per value of each part of their keys (datasets, methods,
 //! k, ...) and the estimated cost, instead of one line per cell.
 
-use crate::experiments::Plan;
+use crate::experiments::{registry, Plan};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -28,12 +28,11 @@ pub fn cost_text(plan: &dyn Plan, which: &[usize]) -> String {
     }
 }
 
+/// The kind's cost unit ([`crate::experiments::Kind::cost_unit`]).
 fn unit(kind: &str) -> &'static str {
-    match kind {
-        "treecv" => "point updates x stored features per row",
-        "svm_cv" => "training rows x rounds x timed repetitions",
-        _ => "the kind's cost units",
-    }
+    registry::kind_named(kind)
+        .and_then(|k| k.cost_unit())
+        .unwrap_or("the kind's cost units")
 }
 
 /// `1.2e9`-style for large numbers, plain below 10^5.
@@ -46,13 +45,10 @@ fn sci(x: f64) -> String {
     }
 }
 
-/// What the unnamed parts of a kind's cell keys are, by position.
+/// What the unnamed parts of a kind's cell keys are, by position
+/// ([`crate::experiments::Kind::key_parts`]).
 fn part_names(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "treecv" => &["dataset", "learner", "method", "order"],
-        "svm_cv" => &["dataset", "setting", "k", "method"],
-        _ => &[],
-    }
+    registry::kind_named(kind).map_or(&[], |k| k.key_parts())
 }
 
 /// The cells counted per value of each `|`-separated part of their keys

@@ -41,6 +41,18 @@ impl Kind for ProgressiveKind {
         &["src/experiments/progressive", "src/cv", "src/learners"]
     }
 
+    fn cost_unit(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn key_parts(&self) -> &'static [&'static str] {
+        &["study"]
+    }
+
+    fn required_columns(&self) -> &'static [&'static str] {
+        &["study", "procedure", "n", "estimate"]
+    }
+
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         Ok(Box::new(plan::plan(cfg, ctx)?))
     }

@@ -64,6 +64,26 @@ impl Kind for SvmCvKind {
         ]
     }
 
+    fn cost_unit(&self) -> Option<&'static str> {
+        Some("training rows x rounds x timed repetitions")
+    }
+
+    fn key_parts(&self) -> &'static [&'static str] {
+        &["dataset", "setting", "k", "method"]
+    }
+
+    fn required_columns(&self) -> &'static [&'static str] {
+        &[
+            "dataset",
+            "setting",
+            "method",
+            "k",
+            "fold",
+            "correct",
+            "iterations",
+        ]
+    }
+
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         Ok(Box::new(plan::plan(cfg, ctx)?))
     }

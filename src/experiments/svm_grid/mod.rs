@@ -50,6 +50,18 @@ impl Kind for SvmGridKind {
         ]
     }
 
+    fn cost_unit(&self) -> Option<&'static str> {
+        None
+    }
+
+    fn key_parts(&self) -> &'static [&'static str] {
+        &["dataset", "reuse level or peer", "test set"]
+    }
+
+    fn required_columns(&self) -> &'static [&'static str] {
+        &["dataset", "role", "k", "iterations", "kernel_evals"]
+    }
+
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         Ok(Box::new(plan::plan(cfg, ctx)?))
     }

@@ -9,6 +9,7 @@ use super::config::SvmGridConfig;
 use crate::config::ConfigFile;
 use crate::data::scale::ScaleRanges;
 use crate::data::Dataset;
+use crate::experiments::cell_key::CellKey;
 use crate::experiments::timing::check_repeats;
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::seed;
@@ -178,7 +179,11 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
                     .map(|g| g.map_or("null".to_string(), py_float))
                     .collect();
                 push(
-                    format!("{}|{}|log2g={}", d.name, level.name(), gnames.join(",")),
+                    CellKey::new(&d.name)
+                        .part(level.name())
+                        .field("log2g", gnames.join(","))
+                        .as_str()
+                        .to_string(),
                     di,
                     Work::Rows {
                         level: li,
@@ -188,15 +193,27 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
             }
         }
         if c.peer && peers_ok {
-            push(format!("{}|svm-grid", d.name), di, Work::Peer);
+            push(
+                CellKey::new(&d.name).part("svm-grid").as_str().to_string(),
+                di,
+                Work::Peer,
+            );
         }
         if c.peer && sklearn_ok {
-            push(format!("{}|sklearn", d.name), di, Work::Sklearn);
+            push(
+                CellKey::new(&d.name).part("sklearn").as_str().to_string(),
+                di,
+                Work::Sklearn,
+            );
         }
         for (ti, t) in tests.iter().enumerate() {
             if t.dataset == di {
                 push(
-                    format!("{}|guide|{}", d.name, t.raw.name),
+                    CellKey::new(&d.name)
+                        .part("guide")
+                        .part(&t.raw.name)
+                        .as_str()
+                        .to_string(),
                     di,
                     Work::Guide(ti),
                 );

@@ -48,6 +48,18 @@ impl Kind for TreecvKind {
         &["src/experiments/treecv", "src/cv", "src/learners"]
     }
 
+    fn cost_unit(&self) -> Option<&'static str> {
+        Some("point updates x stored features per row")
+    }
+
+    fn key_parts(&self) -> &'static [&'static str] {
+        &["dataset", "learner", "method", "order"]
+    }
+
+    fn required_columns(&self) -> &'static [&'static str] {
+        &["dataset", "learner", "method", "k", "n", "estimate"]
+    }
+
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
         Ok(Box::new(plan::plan(cfg, ctx)?))
     }
