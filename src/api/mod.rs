@@ -7,12 +7,16 @@
 //! - [`SvcSpec`]: the parameters of a fit (kernel, C, tolerance, cache,
 //!   shrinking, iteration cap, class weights, threads, class order).
 //! - [`fit`] → [`Fit`] (a [`MultiModel`] and each pair's iterations);
-//!   [`decision_values`] and [`predict`] for the rows of a dataset.
+//!   [`decision_values`], [`predict`] and (a model trained with
+//!   [`SvcSpec::probability`]) [`probabilities`] for the rows of a dataset.
 //! - [`cross_validate`] → [`CvReport`] (per-fold correct rows, iterations,
-//!   seconds).
+//!   seconds), its rounds run as [`CvMethod`] says (`cvbench svm -v`'s
+//!   round order, seeder and cache).
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
+
+mod sorted_grid;
 
 use std::time::Instant;
 
@@ -26,8 +30,12 @@ use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, is_multiclass, train_ovo, ClassWeight, MultiModel,
     OvoCvOptions,
 };
+use crate::svm::seeded_cv::run_cv;
 use crate::svm::solution::check_finite_features;
-use crate::svm::{CacheMode, Folds, SvmError, SvmParams};
+use crate::svm::{
+    CacheMode, CvStrategy, Folds, GlibcRand, RoundOrder, SeederKind, SeedingMethod, SvmError,
+    SvmParams,
+};
 
 /// The order in which a fit sees the classes (and so the pair order, the
 /// support vectors' order and the sign of each pair's decision value).
@@ -51,6 +59,11 @@ pub struct SvcSpec {
     pub threads: usize,
     /// Class order of a fit.
     pub order: ClassOrder,
+    /// `Some(seed)`: a fit also trains LIBSVM's probability model
+    /// (`svm-train -b 1`), each pair's internal 5-fold CV shuffled by
+    /// glibc's `rand()` after `srand(seed)`; `Some(1)` is `svm-train`'s
+    /// (it never calls `srand`). Ignored by CV and grid.
+    pub probability: Option<u32>,
 }
 
 impl SvcSpec {
@@ -61,6 +74,7 @@ impl SvcSpec {
             weights: Vec::new(),
             threads: 1,
             order: ClassOrder::Libsvm,
+            probability: None,
         }
     }
 
@@ -102,9 +116,10 @@ pub fn fit(ds: &Dataset, spec: &SvcSpec) -> Result<Fit, SvmError> {
         rows.sort_by(|&a, &b| ds.y[a].total_cmp(&ds.y[b]));
     }
     let kd = KernelData::new(ds, params.kernel);
+    let mut rng = spec.probability.map(GlibcRand::new);
     let out = spec
         .pool()?
-        .install(|| train_ovo(&kd, &rows, &params, &spec.weights, None, None))?;
+        .install(|| train_ovo(&kd, &rows, &params, &spec.weights, None, rng.as_mut()))?;
     Ok(Fit {
         iterations: out.pairs.iter().map(|p| p.stats.iterations).collect(),
         model: out.model,
@@ -144,6 +159,37 @@ pub fn predict(model: &MultiModel, ds: &Dataset, threads: usize) -> Result<Vec<f
     Ok(dec.chunks(pairs).map(|d| model.vote(d)).collect())
 }
 
+/// Every row's class probabilities (LIBSVM's `svm_predict_probability`,
+/// `svm-predict -b 1`), in the model's class order: `n` rows of
+/// `nr_class` values. An error for a model without probability estimates.
+pub fn probabilities(
+    model: &MultiModel,
+    ds: &Dataset,
+    threads: usize,
+) -> Result<Vec<f64>, SvmError> {
+    if model.prob.is_none() {
+        return Err(SvmError::InvalidParam(
+            "the model has no probability estimates: train it with probability (-b 1)".into(),
+        ));
+    }
+    check_finite_features(ds)?;
+    let spec = SvcSpec {
+        threads,
+        ..SvcSpec::new(SvmParams::linear(1.0))
+    };
+    let rows: Vec<Vec<f64>> = spec.pool()?.install(|| {
+        (0..ds.n())
+            .into_par_iter()
+            .map(|r| {
+                model
+                    .predict_probability(ds.row(r))
+                    .map_or_else(Vec::new, |(_, p)| p)
+            })
+            .collect()
+    });
+    Ok(rows.concat())
+}
+
 /// One fold of a [`cross_validate`] run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FoldReport {
@@ -165,54 +211,159 @@ pub struct CvReport {
     pub folds: Vec<FoldReport>,
     /// The predicted label of every row.
     pub predictions: Vec<f64>,
+    /// SMO iterations of solves that are no fold's round (the tree order's
+    /// inner nodes, the full model of AVG / TOP).
+    pub extra_iterations: u64,
+}
+
+/// How [`cross_validate`] runs its rounds: `cvbench svm -v`'s axes (the
+/// threads are [`SvcSpec::threads`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CvMethod {
+    /// The round order.
+    pub order: RoundOrder,
+    /// The seeder.
+    pub seeder: SeederKind,
+    /// The kernel cache, within [`SvmParams::cache_mb`] in all.
+    pub cache: CacheMode,
+}
+
+impl Default for CvMethod {
+    /// `svm-train -v`'s rounds (each from zero) on one shared cache.
+    fn default() -> CvMethod {
+        CvMethod {
+            order: RoundOrder::PerRound,
+            seeder: SeederKind::Zero,
+            cache: CacheMode::Shared,
+        }
+    }
+}
+
+impl CvMethod {
+    /// The method of `cvbench svm -v --seeding S [--order O] [--seeder D]
+    /// --cache C`, from their names (the registries of
+    /// [`crate::svm::strategy`]); an unknown name is an error listing the
+    /// known ones.
+    pub fn parse(
+        seeding: &str,
+        order: Option<&str>,
+        seeder: Option<&str>,
+        cache: &str,
+    ) -> Result<CvMethod, SvmError> {
+        fn named<T>(
+            what: &str,
+            name: &str,
+            parse: fn(&str) -> Option<T>,
+            names: fn() -> String,
+        ) -> Result<T, SvmError> {
+            parse(name).ok_or_else(|| {
+                SvmError::InvalidParam(format!("unknown {what} `{name}`: use {}", names()))
+            })
+        }
+        let seeding = named(
+            "seeding method",
+            seeding,
+            SeedingMethod::parse,
+            SeedingMethod::names,
+        )?;
+        let order = order
+            .map(|o| named("round order", o, RoundOrder::parse, RoundOrder::names))
+            .transpose()?;
+        let seeder = seeder
+            .map(|d| named("seeder", d, SeederKind::parse, SeederKind::names))
+            .transpose()?;
+        let cache = named("cache", cache, CacheMode::parse, CacheMode::names)?;
+        let s = CvStrategy::with_overrides(seeding, order, seeder, cache, 1);
+        Ok(CvMethod {
+            order: s.order,
+            seeder: s.seeder,
+            cache,
+        })
+    }
+
+    fn seeded(&self) -> bool {
+        (self.order, self.seeder) != (RoundOrder::PerRound, SeederKind::Zero)
+    }
 }
 
 /// k-fold CV of a C-SVC on `folds` (from [`Folds::libsvm`] for
-/// `svm-train -v K`'s folds, or explicit ones), every (fold, pair) solve a
-/// parallel job on one shared kernel cache; the numbers do not depend on
-/// the threads.
-pub fn cross_validate(ds: &Dataset, folds: &Folds, spec: &SvcSpec) -> Result<CvReport, SvmError> {
+/// `svm-train -v K`'s folds, or explicit ones), run as `method` says:
+/// rounds in parallel or seeded from one another (two classes without
+/// class weights), every (fold, pair) solve a parallel job (more classes).
+/// The numbers do not depend on the threads or the cache; without seeding
+/// they are `svm-train -v`'s.
+pub fn cross_validate(
+    ds: &Dataset,
+    folds: &Folds,
+    spec: &SvcSpec,
+    method: &CvMethod,
+) -> Result<CvReport, SvmError> {
     let t0 = Instant::now();
-    let res = cross_validate_ovo(
-        ds,
-        folds,
-        &spec.params,
-        &spec.weights,
-        OvoCvOptions {
-            cache: CacheMode::Shared,
+    let binary = !is_multiclass(ds) && spec.weights.is_empty();
+    let (predictions, iterations, extra_iterations) = if binary {
+        let strategy = CvStrategy {
+            order: method.order,
+            seeder: method.seeder,
+            cache: method.cache,
             threads: spec.threads,
-            probability: None,
-        },
-    )?;
+        };
+        let res = run_cv(ds, folds, &spec.params, &strategy, 0)?;
+        let per_fold: Vec<u64> = res.cv.rounds.iter().map(|r| r.stats.iterations).collect();
+        let extra = res.extra.iter().map(|e| e.stats.iterations).sum();
+        (res.cv.predictions, per_fold, extra)
+    } else {
+        if method.seeded() {
+            return Err(SvmError::InvalidParam(format!(
+                "alpha seeding (order {}, seeder {}) runs on two classes without class weights only (per class pair: not built yet); use seeding none",
+                method.order, method.seeder
+            )));
+        }
+        let res = cross_validate_ovo(
+            ds,
+            folds,
+            &spec.params,
+            &spec.weights,
+            OvoCvOptions {
+                cache: method.cache,
+                threads: spec.threads,
+                probability: None,
+            },
+        )?;
+        let per_fold: Vec<u64> = res
+            .folds
+            .iter()
+            .map(|f| f.pairs.iter().map(|p| p.stats.iterations).sum())
+            .collect();
+        (res.predictions, per_fold, 0)
+    };
     let seconds = t0.elapsed().as_secs_f64() / folds.k() as f64;
-    let folds = res
-        .folds
-        .iter()
-        .enumerate()
-        .map(|(h, f)| {
+    let folds = (0..folds.k())
+        .map(|h| {
             let test = folds.test_rows(h);
             FoldReport {
                 n_test: test.len(),
-                correct: test
-                    .iter()
-                    .filter(|&&r| res.predictions[r] == ds.y[r])
-                    .count(),
-                iterations: f.pairs.iter().map(|p| p.stats.iterations).sum(),
+                correct: test.iter().filter(|&&r| predictions[r] == ds.y[r]).count(),
+                iterations: iterations.get(h).copied().unwrap_or(0),
                 seconds,
             }
         })
         .collect();
     Ok(CvReport {
         folds,
-        predictions: res.predictions,
+        predictions,
+        extra_iterations,
     })
 }
 
 /// Cross-validate every `(C, gamma)` of `points` on `folds` (the kernel and
 /// other settings from `spec.params`; gamma ignored by the linear kernel),
-/// results in the order of `points`. Binary data without class weights runs
-/// the grid engine with `reuse`; otherwise each point is a one-vs-one CV,
-/// the points of one gamma sharing a kernel cache of `spec.params.cache_mb`.
+/// results in the order of `points`; no class weights. With
+/// [`ClassOrder::Sorted`] and an exact `reuse` ([`Reuse::exact`]), every
+/// (point, fold) is a fit in scikit-learn's row order (`GridSearchCV`'s
+/// rates on the same folds: [`sorted_grid`]). Otherwise two classes run the
+/// grid engine with `reuse` (LIBSVM's order: `cvbench grid`'s rates), more
+/// classes a one-vs-one CV per point, the points of one gamma sharing a
+/// kernel cache of `spec.params.cache_mb`.
 pub fn grid(
     ds: &Dataset,
     folds: &Folds,
@@ -225,7 +376,18 @@ pub fn grid(
         out[i] = Some(r);
         Ok(())
     };
-    let binary = !is_multiclass(ds) && spec.weights.is_empty();
+    check_weights(&spec.weights)?;
+    if !spec.weights.is_empty() {
+        return Err(SvmError::InvalidParam(
+            "class weights are not supported by the grid".into(),
+        ));
+    }
+    if spec.order == ClassOrder::Sorted && reuse.exact() {
+        return spec
+            .pool()?
+            .install(|| sorted_grid::grid_sorted(ds, folds, &spec.params, points, reuse));
+    }
+    let binary = !is_multiclass(ds);
     let rbf_or_linear = matches!(
         spec.params.kernel,
         KernelKind::Rbf { .. } | KernelKind::Linear
@@ -240,12 +402,6 @@ pub fn grid(
             };
             run_grid(ds, folds, &spec.params, points, &opts, &mut sink).map(|_| ())
         } else {
-            check_weights(&spec.weights)?;
-            if !spec.weights.is_empty() {
-                return Err(SvmError::InvalidParam(
-                    "class weights are not supported by the grid".into(),
-                ));
-            }
             run_grid_ovo(
                 ds,
                 folds,
@@ -289,10 +445,73 @@ mod tests {
         let right = p.iter().zip(&ds.y).filter(|(a, b)| a == b).count();
         assert!(right >= 27, "{right}");
         let folds = Folds::libsvm(&ds, 5).unwrap();
-        let cv = cross_validate(&ds, &folds, &spec).unwrap();
+        let cv = cross_validate(&ds, &folds, &spec, &CvMethod::default()).unwrap();
         let g = grid(&ds, &folds, &spec, &[(1.0, 0.5)], &Reuse::all()).unwrap();
         let cv_right: usize = cv.folds.iter().map(|f| f.correct).sum();
         assert_eq!(g[0].correct, cv_right);
+    }
+
+    #[test]
+    fn probabilities_need_a_probability_fit_and_sum_to_one() {
+        let ds = blobs();
+        let mut spec = SvcSpec::new(SvmParams::rbf(1.0, 0.5));
+        let plain = fit(&ds, &spec).unwrap();
+        assert!(plain.model.prob.is_none());
+        assert!(probabilities(&plain.model, &ds, 1).is_err());
+        spec.probability = Some(1);
+        let f = fit(&ds, &spec).unwrap();
+        let (a, b) = f.model.prob.as_ref().unwrap();
+        assert_eq!((a.len(), b.len()), (3, 3));
+        let p = probabilities(&f.model, &ds, 2).unwrap();
+        assert_eq!(p.len(), 3 * ds.n());
+        for row in p.chunks(3) {
+            assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{row:?}");
+        }
+        // Another seed, other shuffles: other sigmoids.
+        spec.probability = Some(7);
+        assert_ne!(fit(&ds, &spec).unwrap().model.prob, f.model.prob);
+    }
+
+    #[test]
+    fn cv_methods_are_the_cli_names_and_seeding_is_exact_to_tolerance() {
+        let m = CvMethod::parse("tree", None, None, "shared").unwrap();
+        assert_eq!((m.order, m.seeder), (RoundOrder::Tree, SeederKind::Carry));
+        let m = CvMethod::parse("none", None, Some("sir"), "per_solve").unwrap();
+        assert_eq!((m.order, m.seeder), (RoundOrder::Chain, SeederKind::Sir));
+        assert_eq!(m.cache, CacheMode::PerSolve);
+        let m = CvMethod::parse("sir", Some("two_chains"), None, "shared").unwrap();
+        assert_eq!(
+            (m.order, m.seeder),
+            (RoundOrder::TwoChains, SeederKind::Sir)
+        );
+        let e = CvMethod::parse("fast", None, None, "shared").unwrap_err();
+        assert!(e.to_string().contains(&SeedingMethod::names()), "{e}");
+        let e = CvMethod::parse("none", Some("up"), None, "shared").unwrap_err();
+        assert!(e.to_string().contains("round order `up`"), "{e}");
+
+        // Two classes: every seeding reaches the same folds' accuracy
+        // within one row per fold; more classes: seeding is refused.
+        let mut ds = blobs();
+        let folds = Folds::libsvm(&ds, 5).unwrap();
+        let spec = SvcSpec::new(SvmParams::rbf(1.0, 0.5));
+        let multi = cross_validate(
+            &ds,
+            &folds,
+            &spec,
+            &CvMethod::parse("tree", None, None, "shared").unwrap(),
+        );
+        assert!(multi.unwrap_err().to_string().contains("two classes"));
+        for y in ds.y.iter_mut() {
+            *y = if *y == 0.0 { 1.0 } else { -1.0 };
+        }
+        let base = cross_validate(&ds, &folds, &spec, &CvMethod::default()).unwrap();
+        for name in ["tree", "sir", "ato"] {
+            let m = CvMethod::parse(name, None, None, "per_solve").unwrap();
+            let r = cross_validate(&ds, &folds, &spec, &m).unwrap();
+            for (a, b) in r.folds.iter().zip(&base.folds) {
+                assert!(a.correct.abs_diff(b.correct) <= 1, "{name}");
+            }
+        }
     }
 
     #[test]
