@@ -36,7 +36,7 @@ QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # already in the data directory are only verified).
 REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale heart madelon madelon.t
 
-.PHONY: python recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
+.PHONY: python bench-python recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
 
 all: build
 
@@ -197,3 +197,12 @@ python:
 	start=$$(date +%s); $(PY_VENV)/bin/pip install --quiet ./python numpy scipy scikit-learn pytest \
 	  && echo "python: pip install ./python took $$(( $$(date +%s) - start )) s"
 	cd python/tests && $(abspath $(PY_VENV))/bin/python -m pytest -q .
+
+# The Python package against scikit-learn's GridSearchCV and
+# scikit-learn-intelex's SVC (issue 42's benchmark: minutes, not in CI; after
+# `make python`): svmguide1 and a9a from DATA_DIR; the table goes to
+# docs/python-benchmark.md.
+bench-python:
+	@test -x $(PY_VENV)/bin/python || { echo "bench-python: no $(PY_VENV): run 'make python' first"; exit 2; }
+	$(PY_VENV)/bin/pip install --quiet scikit-learn-intelex
+	CVBENCH_DATA_DIR=$(abspath $(DATA_DIR)) $(PY_VENV)/bin/python python/bench/bench_sklearn.py --out docs/python-benchmark.md

@@ -4,7 +4,8 @@
 //! cross-validation. Layers (arrows point one way; lower layers never import
 //! higher ones):
 //!
-//! - [`seed`], [`interrupt`], [`config`]: seeds, Ctrl-C handling, config files.
+//! - [`seed`], [`interrupt`], [`cancel`], [`config`]: seeds, Ctrl-C handling
+//!   (the CLI's; the library calls' cooperative cancellation), config files.
 //! - [`data`]: datasets (dense/CSR), readers, registry, fetch, synthetic data.
 //! - [`learners`]: the incremental-learner interface and its learners.
 //! - [`cv`]: folds, standard k-CV, TreeCV, hold-out, progressive validation.
@@ -25,6 +26,7 @@
 //! dependencies; `default-features = false` builds the lean library.
 
 pub mod api;
+pub mod cancel;
 #[cfg(feature = "harness")]
 pub mod cli;
 pub mod config;

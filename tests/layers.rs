@@ -15,6 +15,7 @@ use std::path::Path;
 const LAYERS: &[(&str, u8)] = &[
     ("seed", 0),
     ("interrupt", 0),
+    ("cancel", 0),
     ("data", 1),
     ("config", 2),
     ("learners", 3),

@@ -30,7 +30,12 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     a splitter or a list of (train, test) pairs whose test sets partition
     the rows. ``reuse``: the grid engine's reuse (``cvbench grid --reuse``:
     ``all``, ``none`` or a ``+``-list of ``gamma``, ``cpath``, ``newton``,
-    ``threads``, ``folds``). ``svc_params``: the other SVC parameters
+    ``threads``, ``folds``). The exact levels (``none``, ``gamma``,
+    ``threads``, ``gamma+threads``: no warm start) fit every (point, fold)
+    in scikit-learn's row order, so every score is GridSearchCV's on the
+    same folds, bit for bit; the warm-start levels (``all``, ``cpath``,
+    ``newton``, ``folds``), faster, run two classes in LIBSVM's CV order,
+    each fold's score within one held-out row of GridSearchCV's. ``svc_params``: the other SVC parameters
     (``kernel``, ``degree``, ``coef0``, ``tol``, ``cache_size``,
     ``shrinking``, ``max_iter``; and ``C``/``gamma`` where the grid has none).
     """

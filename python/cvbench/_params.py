@@ -64,8 +64,9 @@ def positive(name, value):
 
 
 def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_iter,
-         weights=(), n_jobs=None, sorted_classes=True):
-    """The parameters the native functions take, checked."""
+         weights=(), n_jobs=None, sorted_classes=True, probability=None):
+    """The parameters the native functions take, checked (``probability``:
+    None, or the ``srand`` seed of the probability model's shuffles)."""
     positive("C", C)
     positive("tol", tol)
     positive("cache_size", cache_size)
@@ -92,6 +93,7 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
         "weights": list(weights),
         "threads": threads(n_jobs),
         "sorted": bool(sorted_classes),
+        "probability": probability,
     }
 
 

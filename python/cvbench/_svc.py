@@ -1,9 +1,14 @@
 """cvbench.SVC: scikit-learn's SVC signature and conventions on cvbench's
 one-vs-one C-SVC (LIBSVM's algorithm; the same solver as ``cvbench svm``)."""
 
+import numbers
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import check_random_state
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
@@ -24,8 +29,16 @@ class SVC(ClassifierMixin, BaseEstimator):
     Parameters and fitted attributes are scikit-learn's (classes sorted,
     the binary decision function signed for ``classes_[1]``, one-vs-one
     pairs for more classes). ``n_jobs`` bounds the threads of fit and
-    prediction. ``probability=True`` is not supported yet (``fit`` raises
-    ``NotImplementedError``).
+    prediction.
+
+    ``probability=True``: ``fit`` also trains LIBSVM's probability model
+    (``svm-train -b 1``: per class pair, Platt's sigmoid on the decision
+    values of an internal 5-fold CV), giving ``predict_proba``,
+    ``predict_log_proba``, ``probA_`` and ``probB_``. The internal CV's
+    shuffle is drawn from glibc's ``rand()``: with ``random_state=None``
+    from its default state, as ``svm-train`` (which never seeds it), so the
+    probabilities equal ``svm-predict -b 1``'s on the same model; an int
+    ``n`` seeds it with ``srand(n)``; a ``RandomState`` draws that int.
     """
 
     def __init__(
@@ -71,11 +84,6 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit the model on X (dense or sparse) and labels y."""
-        if self.probability:
-            raise NotImplementedError(
-                "probability=True (LIBSVM's -b 1, Platt scaling) is not implemented in cvbench yet; "
-                "use probability=False"
-            )
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(
                 f"decision_function_shape must be 'ovr' or 'ovo', got {self.decision_function_shape!r}"
@@ -93,9 +101,10 @@ class SVC(ClassifierMixin, BaseEstimator):
             C=self.C, kernel=self.kernel, gamma=gamma, degree=self.degree, coef0=self.coef0,
             tol=self.tol, cache_size=self.cache_size, shrinking=self.shrinking,
             max_iter=self.max_iter, weights=weights, n_jobs=self.n_jobs,
+            probability=self._probability_seed(),
         )
         dense, csr = native_x(X)
-        labels, nr_sv, sv_rows, sv_coef, rho, iters, _warnings = _native.fit(
+        labels, nr_sv, sv_rows, sv_coef, rho, iters, _warnings, prob = _native.fit(
             dense, csr, y_enc.astype(np.float64), args
         )
         if not np.array_equal(labels, np.arange(len(classes))):  # pragma: no cover
@@ -115,7 +124,25 @@ class SVC(ClassifierMixin, BaseEstimator):
         dual = -sv_coef if binary else sv_coef
         self.dual_coef_ = sp.csr_matrix(dual) if self._sparse else dual
         self.intercept_ = rho.copy() if binary else -rho
+        self._prob = prob
+        empty = np.empty(0, dtype=np.float64)
+        self.probA_ = np.asarray(prob[0]) if prob else empty
+        self.probB_ = np.asarray(prob[1]) if prob else empty
         return self
+
+    def _probability_seed(self):
+        """The ``srand`` seed of the probability model's shuffles (None:
+        no probability model; 1: glibc's default, svm-train's)."""
+        if not self.probability:
+            return None
+        rs = self.random_state
+        if rs is None:
+            return 1
+        if isinstance(rs, numbers.Integral) and not isinstance(rs, bool):
+            if not 0 <= rs < 2**32:
+                raise ValueError(f"random_state must be None, an int in [0, 2**32) or a RandomState, got {rs!r}")
+            return int(rs)
+        return int(check_random_state(rs).randint(np.iinfo(np.int32).max))
 
     @property
     def coef_(self):
@@ -129,19 +156,58 @@ class SVC(ClassifierMixin, BaseEstimator):
     def _raw_decision(self, X):
         check_is_fitted(self)
         X = _validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False)
-        if self._sparse and not sp.issparse(X):
-            X = sp.csr_matrix(X)
-        elif not self._sparse and sp.issparse(X):
-            X = X.toarray()
+        X = self._same_kind(X)
         dense, csr = native_x(X)
+        return _native.decision(dense, csr, self._model(), threads(self.n_jobs))
+
+    def _same_kind(self, X):
+        """X dense or CSR as the support vectors are."""
+        if self._sparse and not sp.issparse(X):
+            return sp.csr_matrix(X)
+        if not self._sparse and sp.issparse(X):
+            return X.toarray()
+        return X
+
+    def _model(self):
+        """The fitted arrays as the native functions take them."""
         sv_dense, sv_csr = native_x(self.support_vectors_)
-        k = len(self.classes_)
-        return _native.decision(
-            dense, csr, sv_dense, sv_csr,
-            [float(i) for i in range(k)], [int(c) for c in self.n_support_],
-            np.ascontiguousarray(self._dual_coef_), [float(-b) for b in self._intercept_],
-            self.kernel, self._gamma, int(self.degree), float(self.coef0), threads(self.n_jobs),
-        )
+        return {
+            "sv_dense": sv_dense,
+            "sv_csr": sv_csr,
+            "labels": [float(i) for i in range(len(self.classes_))],
+            "nr_sv": [int(c) for c in self.n_support_],
+            "sv_coef": np.ascontiguousarray(self._dual_coef_),
+            "rho": [float(-b) for b in self._intercept_],
+            "kernel": self.kernel,
+            "gamma": self._gamma,
+            "degree": int(self.degree),
+            "coef0": float(self.coef0),
+            "prob": self._prob,
+        }
+
+    def _check_proba(self):
+        if not self.probability:
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Class probabilities (n, n_classes), columns in ``classes_``
+        order: LIBSVM's ``svm-predict -b 1`` (pairwise Platt sigmoids
+        coupled by Wu, Lin and Weng's method). Needs ``probability=True``
+        at fit."""
+        check_is_fitted(self)
+        if self._prob is None:
+            raise NotFittedError("predict_proba is not available when fitted with probability=False")
+        X = _validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False)
+        X = self._same_kind(X)
+        dense, csr = native_x(X)
+        return _native.probabilities(dense, csr, self._model(), threads(self.n_jobs))
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """The log of ``predict_proba``."""
+        return np.log(self.predict_proba(X))
 
     def decision_function(self, X):
         """Decision values: (n,) signed for ``classes_[1]`` with two

@@ -150,6 +150,9 @@ pub struct Spec {
     pub threads: usize,
     /// Classes in ascending order (scikit-learn) rather than LIBSVM's.
     pub sorted: bool,
+    /// `Some(seed)`: also the probability model (see
+    /// [`SvcSpec::probability`]).
+    pub probability: Option<u32>,
 }
 
 impl Spec {
@@ -175,49 +178,81 @@ impl Spec {
             } else {
                 ClassOrder::Libsvm
             },
+            probability: self.probability,
         })
     }
 }
 
-/// A model from its fitted arrays: support vectors (a dataset), class
-/// labels, support vectors per class, `sv_coef` (`nr_class - 1` rows) and
-/// rho.
-pub fn model(
-    kernel: KernelKind,
-    sv: Dataset,
-    labels: Vec<f64>,
-    nr_sv: Vec<usize>,
-    sv_coef: PyReadonlyArray2<'_, f64>,
-    rho: Vec<f64>,
-) -> PyResult<MultiModel> {
-    let k = labels.len();
-    let total: usize = nr_sv.iter().sum();
-    let shape = sv_coef.shape();
-    if k < 2
-        || nr_sv.len() != k
-        || total != sv.n()
-        || shape != [k - 1, total]
-        || rho.len() != k * (k - 1) / 2
-    {
-        return Err(value_error(
-            "the fitted arrays do not describe a model (refit it)",
-        ));
+/// A model's fitted arrays, as the Python layer passes them (a dict with
+/// these keys).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct ModelArgs<'py> {
+    /// The support vectors, dense ...
+    pub sv_dense: Option<PyReadonlyArray2<'py, f64>>,
+    /// ... or as CSR parts.
+    pub sv_csr: Option<Csr<'py>>,
+    /// Class labels (what the vote returns).
+    pub labels: Vec<f64>,
+    /// Support vectors per class.
+    pub nr_sv: Vec<usize>,
+    /// `nr_class - 1` rows of one coefficient per support vector.
+    pub sv_coef: PyReadonlyArray2<'py, f64>,
+    /// Each pair's rho.
+    pub rho: Vec<f64>,
+    /// `linear`, `poly`, `rbf` or `sigmoid`.
+    pub kernel: String,
+    /// The kernel's gamma.
+    pub gamma: f64,
+    /// The polynomial degree.
+    pub degree: i32,
+    /// coef0.
+    pub coef0: f64,
+    /// Platt's `(probA, probB)` of each pair, where the model has them.
+    pub prob: Option<(Vec<f64>, Vec<f64>)>,
+}
+
+impl ModelArgs<'_> {
+    /// The model, checked for consistent shapes.
+    pub fn into_model(self) -> PyResult<MultiModel> {
+        let kernel = kernel(&self.kernel, self.gamma, self.degree, self.coef0)?;
+        let sv = dataset(self.sv_dense, self.sv_csr, Vec::new())?;
+        let (labels, nr_sv, rho) = (self.labels, self.nr_sv, self.rho);
+        let k = labels.len();
+        let total: usize = nr_sv.iter().sum();
+        let shape = self.sv_coef.shape();
+        let pairs = k * k.saturating_sub(1) / 2;
+        if k < 2
+            || nr_sv.len() != k
+            || total != sv.n()
+            || shape != [k - 1, total]
+            || rho.len() != pairs
+            || self
+                .prob
+                .as_ref()
+                .is_some_and(|(a, b)| a.len() != pairs || b.len() != pairs)
+        {
+            return Err(value_error(
+                "the fitted arrays do not describe a model (refit it)",
+            ));
+        }
+        let flat = self
+            .sv_coef
+            .as_slice()
+            .map_err(|_| value_error("dual_coef_ must be C-contiguous"))?;
+        Ok(MultiModel {
+            kernel,
+            labels,
+            nr_sv,
+            sv,
+            sv_rows: Vec::new(),
+            sv_coef: (0..k - 1)
+                .map(|i| flat[i * total..(i + 1) * total].to_vec())
+                .collect(),
+            rho,
+            prob: self.prob,
+        })
     }
-    let flat = sv_coef
-        .as_slice()
-        .map_err(|_| value_error("dual_coef_ must be C-contiguous"))?;
-    Ok(MultiModel {
-        kernel,
-        labels,
-        nr_sv,
-        sv,
-        sv_rows: Vec::new(),
-        sv_coef: (0..k - 1)
-            .map(|i| flat[i * total..(i + 1) * total].to_vec())
-            .collect(),
-        rho,
-        prob: None,
-    })
 }
 
 /// Folds from the test rows of each fold (a partition of `0..n`).

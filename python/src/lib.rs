@@ -1,24 +1,29 @@
 //! `cvbench._native`: the Python extension. It converts arrays
 //! ([`convert`]) and calls `cvbench::api`; the Python package `cvbench`
 //! validates arguments the scikit-learn way. The GIL is released while the
-//! library works; every library error is a `ValueError` with its message.
+//! library works; a fit, CV or grid stops on Ctrl-C with `KeyboardInterrupt`
+//! ([`cancellable`]); every library error is a `ValueError` with its
+//! message.
 
+mod cancellable;
 mod convert;
 
-use convert::{dataset, folds, kernel, model, value_error, Csr, Spec};
+use cancellable::run;
+use convert::{dataset, folds, value_error, Csr, ModelArgs, Spec};
 use cvbench::api;
 use cvbench::svm::grid::Reuse;
 use cvbench::svm::{Folds, SvmError};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
+/// A library error as a `ValueError` with its message.
 fn err(e: SvmError) -> PyErr {
     value_error(e.to_string())
 }
 
 /// What `fit` returns: labels, support vectors per class, support-vector
 /// rows, `sv_coef` (`nr_class - 1` × `n_sv`), rho, each pair's iterations,
-/// warnings.
+/// warnings, and Platt's `(probA, probB)` where the fit trained them.
 type FitOut<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<i64>>,
@@ -27,6 +32,7 @@ type FitOut<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<i64>>,
     Vec<String>,
+    Option<(Vec<f64>, Vec<f64>)>,
 );
 
 fn i64s(v: impl IntoIterator<Item = usize>) -> Vec<i64> {
@@ -45,7 +51,7 @@ fn fit<'py>(
 ) -> PyResult<FitOut<'py>> {
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let spec = spec.to_spec()?;
-    let f = py.detach(|| api::fit(&ds, &spec)).map_err(err)?;
+    let f = run(py, || api::fit(&ds, &spec))?;
     let m = &f.model;
     let total = m.total_sv();
     let coef: Vec<f64> = m.sv_coef.iter().flatten().copied().collect();
@@ -63,6 +69,7 @@ fn fit<'py>(
             .collect::<Vec<_>>()
             .into_pyarray(py),
         f.warnings,
+        f.model.prob.clone(),
     ))
 }
 
@@ -73,41 +80,15 @@ type DecisionOut<'py> = (Bound<'py, PyArray2<f64>>, Bound<'py, PyArray1<f64>>);
 /// pair's first class) and the vote of every row of `X`, from a model's
 /// fitted arrays; `labels` are what the vote returns.
 #[pyfunction]
-#[pyo3(signature = (dense, csr, sv_dense, sv_csr, labels, nr_sv, sv_coef, rho, kernel_name, gamma, degree, coef0, threads))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (dense, csr, model, threads))]
 fn decision<'py>(
     py: Python<'py>,
     dense: Option<PyReadonlyArray2<'py, f64>>,
     csr: Option<Csr<'py>>,
-    sv_dense: Option<PyReadonlyArray2<'py, f64>>,
-    sv_csr: Option<Csr<'py>>,
-    labels: Vec<f64>,
-    nr_sv: Vec<usize>,
-    sv_coef: PyReadonlyArray2<'py, f64>,
-    rho: Vec<f64>,
-    kernel_name: &str,
-    gamma: f64,
-    degree: i32,
-    coef0: f64,
+    model: ModelArgs<'py>,
     threads: usize,
 ) -> PyResult<DecisionOut<'py>> {
-    let ds = dataset(dense, csr, Vec::new())?;
-    let sv = dataset(sv_dense, sv_csr, Vec::new())?;
-    if sv.d() != ds.d() {
-        return Err(value_error(format!(
-            "X has {} features, but the model was fitted with {}",
-            ds.d(),
-            sv.d()
-        )));
-    }
-    let m = model(
-        kernel(kernel_name, gamma, degree, coef0)?,
-        sv,
-        labels,
-        nr_sv,
-        sv_coef,
-        rho,
-    )?;
+    let (ds, m) = data_and_model(dense, csr, model)?;
     let pairs = m.rho.len();
     let (dec, votes) = py
         .detach(|| {
@@ -119,6 +100,45 @@ fn decision<'py>(
     let dec = numpy::ndarray::Array2::from_shape_vec((ds.n(), pairs), dec)
         .map_err(|e| value_error(e.to_string()))?;
     Ok((dec.into_pyarray(py), votes.into_pyarray(py)))
+}
+
+/// Every row's class probabilities (rows × classes, the model's class
+/// order: `svm-predict -b 1`'s) from a model's fitted arrays with Platt's
+/// `prob`.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, model, threads))]
+fn probabilities<'py>(
+    py: Python<'py>,
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    model: ModelArgs<'py>,
+    threads: usize,
+) -> PyResult<Bound<'py, PyArray2<f64>>> {
+    let (ds, m) = data_and_model(dense, csr, model)?;
+    let p = py
+        .detach(|| api::probabilities(&m, &ds, threads.max(1)))
+        .map_err(err)?;
+    let p = numpy::ndarray::Array2::from_shape_vec((ds.n(), m.nr_class()), p)
+        .map_err(|e| value_error(e.to_string()))?;
+    Ok(p.into_pyarray(py))
+}
+
+/// The rows to predict and the model, with as many features.
+fn data_and_model(
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<Csr<'_>>,
+    model: ModelArgs<'_>,
+) -> PyResult<(cvbench::data::Dataset, cvbench::svm::multiclass::MultiModel)> {
+    let ds = dataset(dense, csr, Vec::new())?;
+    let m = model.into_model()?;
+    if m.sv.d() != ds.d() {
+        return Err(value_error(format!(
+            "X has {} features, but the model was fitted with {}",
+            ds.d(),
+            m.sv.d()
+        )));
+    }
+    Ok((ds, m))
 }
 
 /// Folds: explicit test rows, or LIBSVM's `k` folds of the labels.
@@ -143,9 +163,12 @@ type CvOut<'py> = (
     Bound<'py, PyArray1<f64>>,
 );
 
-/// k-fold CV: LIBSVM's `k` folds (`test` None) or explicit test folds.
+/// k-fold CV: LIBSVM's `k` folds (`test` None) or explicit test folds, its
+/// rounds run as `cvbench svm -v --seeding/--order/--seeder/--cache` say
+/// (their names).
 #[pyfunction]
-#[pyo3(signature = (dense, csr, y, spec, k, test))]
+#[pyo3(signature = (dense, csr, y, spec, k, test, seeding, order, seeder, cache))]
+#[allow(clippy::too_many_arguments)]
 fn cross_validate<'py>(
     py: Python<'py>,
     dense: Option<PyReadonlyArray2<'py, f64>>,
@@ -154,13 +177,16 @@ fn cross_validate<'py>(
     spec: Spec,
     k: usize,
     test: Option<Vec<Vec<usize>>>,
+    seeding: &str,
+    order: Option<&str>,
+    seeder: Option<&str>,
+    cache: &str,
 ) -> PyResult<CvOut<'py>> {
+    let method = api::CvMethod::parse(seeding, order, seeder, cache).map_err(err)?;
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let spec = spec.to_spec()?;
     let f = make_folds(&ds, k, test)?;
-    let r = py
-        .detach(|| api::cross_validate(&ds, &f, &spec))
-        .map_err(err)?;
+    let r = run(py, || api::cross_validate(&ds, &f, &spec, &method))?;
     let col = |g: fn(&api::FoldReport) -> usize| i64s(r.folds.iter().map(g)).into_pyarray(py);
     Ok((
         col(|f| f.n_test),
@@ -199,9 +225,7 @@ fn grid<'py>(
     let spec = spec.to_spec()?;
     let reuse = Reuse::parse(reuse).map_err(value_error)?;
     let f = folds(ds.n(), test);
-    let res = py
-        .detach(|| api::grid(&ds, &f, &spec, &points, &reuse))
-        .map_err(err)?;
+    let res = run(py, || api::grid(&ds, &f, &spec, &points, &reuse))?;
     let k = f.k();
     let table = |g: &dyn Fn(&cvbench::svm::grid::FoldStat) -> i64| {
         let v: Vec<i64> = res.iter().flat_map(|p| p.folds.iter().map(g)).collect();
@@ -227,6 +251,7 @@ fn grid<'py>(
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit, m)?)?;
     m.add_function(wrap_pyfunction!(decision, m)?)?;
+    m.add_function(wrap_pyfunction!(probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(cross_validate, m)?)?;
     m.add_function(wrap_pyfunction!(grid, m)?)?;
     Ok(())

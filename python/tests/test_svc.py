@@ -58,12 +58,10 @@ def test_bad_arguments_are_value_errors(iris):
                dict(class_weight="heavy"), dict(n_jobs=0)]:
         with pytest.raises(ValueError):
             cvbench.SVC(**kw).fit(X, y)
-    with pytest.raises(NotImplementedError, match="probability"):
-        cvbench.SVC(probability=True).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         cvbench.SVC().fit(X, y).predict(X[:, :2])
 
 
-@parametrize_with_checks([cvbench.SVC()])
+@parametrize_with_checks([cvbench.SVC(), cvbench.SVC(probability=True)])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)

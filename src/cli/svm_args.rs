@@ -75,16 +75,6 @@ impl CvFlags {
     /// The CV strategy the flags ask for, and the kernel-cache budget in MB
     /// (`cache_mb` is `-m`).
     pub fn strategy(&self, cache_mb: f64) -> (CvStrategy, f64) {
-        let (mut order, mut seeder) = self.seeding().axes();
-        if let Some(s) = self.seeder {
-            seeder = s;
-            if !s.orders().contains(&order) {
-                order = s.orders()[0];
-            }
-        }
-        if let Some(o) = self.order {
-            order = o;
-        }
         let (cache, budget) = match (self.cache, self.shared_cache_mb) {
             (Some(c), _) => (c, cache_mb),
             (None, Some(mb)) => (CacheMode::Shared, mb),
@@ -95,15 +85,9 @@ impl CvFlags {
             None if self.parallel => rayon::current_num_threads().max(2),
             None => 1,
         };
-        (
-            CvStrategy {
-                order,
-                seeder,
-                cache,
-                threads,
-            },
-            budget,
-        )
+        let strategy =
+            CvStrategy::with_overrides(self.seeding(), self.order, self.seeder, cache, threads);
+        (strategy, budget)
     }
 
     /// The seeding method (none unless given).

@@ -37,6 +37,9 @@ pub enum SvmError {
     /// Running or parsing the peer `svm-train` / `svm-predict`.
     #[error("LIBSVM peer: {0}")]
     Peer(String),
+    /// The call was cancelled ([`crate::cancel`]).
+    #[error(transparent)]
+    Cancelled(#[from] crate::cancel::Cancelled),
     /// An I/O error with context.
     #[error("{what}: {source}")]
     Io {

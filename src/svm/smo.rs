@@ -32,6 +32,7 @@ use super::cache::SharedKernelCache;
 use super::kernel::KernelData;
 use super::qmatrix::SvcQ;
 use super::SvmError;
+use crate::cancel::Cancelled;
 
 const TAU: f64 = 1e-12;
 const INF: f64 = f64::INFINITY;
@@ -197,6 +198,7 @@ pub fn check_feasible(
 /// Solve the C-SVC dual (see the module doc). Inputs are checked: bad input
 /// gives an error, never a panic.
 pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
+    crate::cancel::check()?;
     let t0 = Instant::now();
     let l = inp.rows.len();
     if l == 0 {
@@ -261,7 +263,7 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     let max_iter = inp
         .max_iter
         .unwrap_or_else(|| (100u64.saturating_mul(l as u64)).max(10_000_000));
-    s.run(max_iter, inp.shrinking);
+    s.run(max_iter, inp.shrinking)?;
     s.stats.rho = s.calculate_rho();
     s.stats.timings.train_s = t1.elapsed().as_secs_f64();
     Ok(s.finish())
@@ -481,8 +483,9 @@ impl<'k> Solver<'k> {
         }
     }
 
-    /// The main SMO loop (LIBSVM `Solver::Solve`).
-    fn run(&mut self, max_iter: u64, shrinking: bool) {
+    /// The main SMO loop (LIBSVM `Solver::Solve`); stops early on a
+    /// cancellation ([`crate::cancel::check`], every shrinking period).
+    fn run(&mut self, max_iter: u64, shrinking: bool) -> Result<(), Cancelled> {
         let l = self.l;
         let mut iter: u64 = 0;
         let mut counter = l.min(1000) + 1;
@@ -490,6 +493,7 @@ impl<'k> Solver<'k> {
             counter -= 1;
             if counter == 0 {
                 counter = l.min(1000);
+                crate::cancel::check()?;
                 if shrinking {
                     self.do_shrinking();
                 }
@@ -520,6 +524,7 @@ impl<'k> Solver<'k> {
             }
         }
         self.stats.iterations = iter;
+        Ok(())
     }
 
     /// Update `a_i`, `a_j` (LIBSVM §4.1.3 / §6), then `G` and `G_bar`.

@@ -278,6 +278,30 @@ impl CvStrategy {
         }
     }
 
+    /// The strategy of a preset whose axes `order` and `seeder` may
+    /// override (`cvbench svm --seeding/--order/--seeder`): a seeder alone
+    /// goes with the preset's order where it can, else with its first
+    /// meaningful one; an order replaces whatever the rest gave.
+    pub fn with_overrides(
+        method: SeedingMethod,
+        order: Option<RoundOrder>,
+        seeder: Option<SeederKind>,
+        cache: CacheMode,
+        threads: usize,
+    ) -> CvStrategy {
+        let mut s = CvStrategy::of(method, cache, threads);
+        if let Some(k) = seeder {
+            s.seeder = k;
+            if !k.orders().contains(&s.order) {
+                s.order = k.orders()[0];
+            }
+        }
+        if let Some(o) = order {
+            s.order = o;
+        }
+        s
+    }
+
     /// The preset this strategy's order and seeder make, if any.
     pub fn method(&self) -> Option<SeedingMethod> {
         SeedingMethod::of(self.order, self.seeder)
