@@ -3,8 +3,9 @@
 //! LIBSVM (their tables are in the overview of every run), the paper's
 //! Tables 1 and 3 beside ours, and the time-against-k figure.
 
-use super::config::{num, num_at, pub_row, Published, SvmCvConfig};
+use super::config::SvmCvConfig;
 use super::markdown::{cells, link_figure};
+use super::published::{Published, TABLE3_K};
 use super::rows::{by_run, k_num, v_checks, write_rows};
 use super::rows::{RunKey, SummaryRow, SvmRow};
 use super::seeded::first_rounds_of;
@@ -90,17 +91,17 @@ fn paper_table1(runs: &BTreeMap<RunKey, Vec<&SvmRow>>, p: &Published) -> String 
         if k != "10" || st != "paper" || (m != "ours" && m != "libsvm") {
             continue;
         }
-        if let Some(pr) = pub_row(&p.table1, d) {
+        if let Some(pr) = p.table1_for(d) {
             let iters: f64 = rr.iter().map(|r| r.iterations as f64).sum();
             t.row([
                 d.clone(),
                 st.clone(),
                 m.clone(),
-                format!("{:.2}", num(pr, "libsvm_accuracy")),
+                format!("{:.2}", pr.libsvm_accuracy),
                 format!("{:.2}", rr[0].cv_accuracy_pct.unwrap_or(f64::NAN)),
-                format!("{:.0}", num(pr, "libsvm_iterations")),
+                format!("{:.0}", pr.libsvm_iterations),
                 format!("{iters:.0}"),
-                num(pr, "libsvm_s").to_string(),
+                pr.libsvm_s.to_string(),
                 format!("{:.2}", run_seconds(rr)),
             ]);
         }
@@ -119,10 +120,10 @@ fn paper_table3(runs: &BTreeMap<RunKey, Vec<&SvmRow>>, p: &Published) -> String 
         if st != "paper" || m != "ours" {
             continue;
         }
-        let Some(col) = ["3", "10", "100"].iter().position(|kk| kk == k) else {
+        let Some(col) = TABLE3_K.iter().position(|kk| kk == k) else {
             continue;
         };
-        let Some(paper) = pub_row(&p.table3, d).and_then(|pr| num_at(pr, "libsvm_s", col)) else {
+        let Some(paper) = p.table3_for(d).map(|pr| pr.libsvm_s[col]) else {
             continue;
         };
         // svm-train is a method of the config: a run without it says so
@@ -310,7 +311,7 @@ pub(super) fn render(
         files.extend(write_rows(&cost, dir, "cost")?);
     }
     md.push_str(&super::cost::verdicts(&cost, &abl));
-    let published = Published::load();
+    let published = Published::load()?;
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));
     if let Some(fig) = time_vs_k(run, &runs) {

@@ -71,7 +71,7 @@ fn verdict_of(rows: &[ScoreRow], artifact: &str) -> Verdict {
 
 #[test]
 fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
-    let rows = scorecard(&[]);
+    let rows = scorecard(&[]).unwrap();
     assert!(rows
         .iter()
         .filter(|r| ["ATO row", "MIR row", "SIR row"]
@@ -84,7 +84,7 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
     let t1_ato = "Table 1, Madelon: ATO row (madelon, setting `paper`)";
     let (t3, loocv) = ("Table 3, Madelon", "LOOCV figure (supplement), madelon");
     let dir = tempfile::tempdir().unwrap();
-    let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &madelon(10.0))]);
+    let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &madelon(10.0))]).unwrap();
     assert_eq!(verdict_of(&rows, t1), Verdict::Reproduced);
     assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
     assert_eq!(verdict_of(&rows, t3), Verdict::PatternReproduced);
@@ -96,7 +96,7 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
         r.setup = "per-solve cache, 1 thread".into();
     }
     let dir3 = tempfile::tempdir().unwrap();
-    let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]);
+    let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]).unwrap();
     assert_eq!(verdict_of(&rows3, t1), Verdict::NotRun);
     assert_eq!(verdict_of(&rows3, t3), Verdict::NotRun);
     assert_eq!(verdict_of(&rows3, loocv), Verdict::NotRun);
@@ -106,13 +106,13 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
     for r in short.iter_mut() {
         r.total_s *= 1e-3;
     }
-    let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]);
+    let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]).unwrap();
     assert_eq!(verdict_of(&rows4, t1), Verdict::NotRun);
     assert_eq!(verdict_of(&rows4, t3), Verdict::NotRun);
     // SIR now slower than the baseline at k = 10: its Table 1 row and
     // Table 3 flip; ATO (still faster) keeps its own verdict (issue 18, 4).
     let dir2 = tempfile::tempdir().unwrap();
-    let rows = scorecard(&[&run_with(dir2.path(), "seeding-madelon", &madelon(80.0))]);
+    let rows = scorecard(&[&run_with(dir2.path(), "seeding-madelon", &madelon(80.0))]).unwrap();
     assert_eq!(verdict_of(&rows, t1), Verdict::NotReproduced);
     assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
     assert_eq!(verdict_of(&rows, t3), Verdict::NotReproduced);
@@ -139,7 +139,7 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
         })
         .collect();
     run.records = to_records(&svm).unwrap();
-    let rows5 = scorecard(&[&run]);
+    let rows5 = scorecard(&[&run]).unwrap();
     assert_eq!(verdict_of(&rows5, t1), Verdict::PatternReproduced);
     // The LibSVM row matches the paper's numbers: reproduced, and it says
     // the problem is degenerate.
@@ -160,6 +160,9 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
 
 #[test]
 fn data_used_names_substitutes_and_the_mnist_scaling() {
+    let p = super::super::published::Published::load().unwrap();
+    let data_used = |d: &str, _key: &str, st: &str| p.data_used(d, st);
+    let at_paper_setting = |d: &str, _key: &str, st: &str| p.at_paper_setting(d, st);
     assert!(matches!(
         data_used("heart_scale", "heart", "paper"),
         DataUsed::Substitute(_)
@@ -203,7 +206,7 @@ fn table3_joins_the_k_of_several_runs() {
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let r1 = run_with(d1.path(), "table3-madelon", &small);
     let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
-    let rows = scorecard(&[&r1, &r2]);
+    let rows = scorecard(&[&r1, &r2]).unwrap();
     let t3 = rows
         .iter()
         .find(|r| r.artifact.starts_with("Table 3, Madelon"))
@@ -220,7 +223,7 @@ fn table3_joins_the_k_of_several_runs() {
     );
     assert_eq!(t3.verdict, Verdict::PatternReproduced);
     // The k = 100 run alone is one k: no trend.
-    let rows = scorecard(&[&r2]);
+    let rows = scorecard(&[&r2]).unwrap();
     let t3 = rows
         .iter()
         .find(|r| r.artifact.starts_with("Table 3, Madelon"))
@@ -243,7 +246,7 @@ fn table3_joins_no_runs_of_another_setup() {
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let r1 = run_with(d1.path(), "seeding-madelon", &small);
     let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
-    let rows = scorecard(&[&r1, &r2]);
+    let rows = scorecard(&[&r1, &r2]).unwrap();
     let t3: Vec<&ScoreRow> = rows
         .iter()
         .filter(|r| r.artifact.starts_with("Table 3, Madelon"))
@@ -288,7 +291,7 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let r1 = run_with(d1.path(), "seeding-madelon", &full);
     let r2 = run_with(d2.path(), "table3-madelon", &sir_only);
-    let rows = scorecard(&[&r1, &r2]);
+    let rows = scorecard(&[&r1, &r2]).unwrap();
     let count = |m: &str| {
         rows.iter()
             .filter(|r| {
@@ -316,7 +319,7 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
     assert_eq!(ato.verdict, Verdict::NotRun);
     assert!(ato.ours.contains("`seeding-madelon`"), "{}", ato.ours);
     // Alone, the SIR-only run still names what it did not run.
-    let rows = scorecard(&[&r2]);
+    let rows = scorecard(&[&r2]).unwrap();
     assert!(rows.iter().any(
         |r| r.artifact.starts_with("Table 1, Madelon: MIR row") && r.verdict == Verdict::NotRun
     ));
@@ -361,7 +364,7 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
             .clone()
     };
     run.records = to_records(&svm).unwrap();
-    let ours = row_of(&scorecard(&[&run]));
+    let ours = row_of(&scorecard(&[&run]).unwrap());
     assert!(
         ours.contains("rounds solved again from zero (SIR 4 of 4)"),
         "{ours}"
@@ -377,7 +380,7 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
             .collect::<Vec<_>>(),
     )
     .unwrap();
-    assert!(!row_of(&scorecard(&[&run])).contains("solved again"));
+    assert!(!row_of(&scorecard(&[&run]).unwrap()).contains("solved again"));
 }
 
 /// A leave-one-out run estimated from its first rounds says so in its row
@@ -389,6 +392,7 @@ fn the_loocv_row_says_when_its_times_are_estimated_from_first_rounds() {
     let records = |k: u64| loocv_rounds(&[("ours", "round"), ("sir", "round")], k);
     let loocv = |run: &StoredRun| {
         scorecard(&[run])
+            .unwrap()
             .into_iter()
             .find(|r| r.artifact.starts_with("LOOCV figure (supplement), madelon"))
             .unwrap()

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::config::{num, num_at, pub_row, Published};
 use super::markdown::{cells, link_figure};
+use super::published::{Published, TABLE3_K};
 use super::rows::{write_rows, Key, SeedingRow, SvmRow};
 use super::scorecard_rules::{compare_times, Spread};
 use super::seeded::first_rounds_of;
@@ -284,7 +284,7 @@ pub(super) fn render(
     if !seeded_any {
         return Ok((String::new(), vec![]));
     }
-    let published = Published::load();
+    let published = Published::load()?;
     let mut md = String::new();
     let mut files = Vec::new();
     let rows: Vec<SeedingRow> = groups
@@ -324,7 +324,7 @@ fn pairs(rows: &[SeedingRow]) -> BTreeSet<(String, String)> {
 fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
     let mut t = MdTable::new("dataset | setting | method | paper init s | paper rest s | ours init s | ours rest s | paper #iter | ours #iter | paper acc % | ours acc % | majority %".split(" | "));
     for (d, st) in &pairs(rows) {
-        let Some(pr) = pub_row(&p.table1, d) else {
+        let Some(pr) = p.table1_for(d) else {
             continue;
         };
         for (m, pm) in [
@@ -337,16 +337,9 @@ fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
             let Some(r) = SeedingRow::find(rows, d, st, "10", m) else {
                 continue;
             };
-            let (pi, prs, pit) = if pm == "libsvm" {
-                (0.0, num(pr, "libsvm_s"), num(pr, "libsvm_iterations"))
-            } else if pm.is_empty() {
-                (f64::NAN, f64::NAN, f64::NAN)
-            } else {
-                (
-                    num(pr, &format!("{pm}_init_s")),
-                    num(pr, &format!("{pm}_rest_s")),
-                    num(pr, &format!("{pm}_iterations")),
-                )
+            let ((pi, prs), pit) = match (pr.seconds(pm), pr.iterations(pm)) {
+                (Some(s), Some(i)) => (s, i),
+                _ => ((f64::NAN, f64::NAN), f64::NAN),
             };
             let pit = if pit.is_nan() {
                 "–".to_string()
@@ -363,7 +356,7 @@ fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
                 fmt_s(r.rest_s),
                 pit,
                 format!("{:.0}", r.iterations),
-                format!("{:.2}", num(pr, "libsvm_accuracy")),
+                format!("{:.2}", pr.libsvm_accuracy),
                 format!("{:.2}", r.accuracy_pct),
                 format!("{:.2}", r.majority_pct),
             ]);
@@ -379,13 +372,12 @@ fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
 fn paper_table3(rows: &[SeedingRow], p: &Published) -> String {
     let mut t = MdTable::new("dataset | setting | k | paper LibSVM s | paper SIR s | paper SIR speed-up | ours SIR speed-up | ours baseline s | ours SIR s | ours tree speed-up | best of SIR/tree".split(" | "));
     for (d, st) in &pairs(rows) {
-        let pr = pub_row(&p.table3, d);
-        for (col, k) in ["3", "10", "100"].iter().enumerate() {
+        let pr = p.table3_for(d);
+        for (col, k) in TABLE3_K.iter().enumerate() {
             let Some(b) = SeedingRow::find(rows, d, st, k, "ours") else {
                 continue;
             };
-            let paper =
-                pr.and_then(|t| Some((num_at(t, "libsvm_s", col)?, num_at(t, "sir_s", col)?)));
+            let paper = pr.map(|t| (t.libsvm_s[col], t.sir_s[col]));
             let row = |m: &str| SeedingRow::find(rows, d, st, k, m);
             let total = |m: &str| row(m).map_or(f64::NAN, |r| r.total_s);
             let speedup = |m: &str| {

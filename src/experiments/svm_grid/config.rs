@@ -33,15 +33,19 @@ pub struct GuideRow {
 
 /// The published table.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Published {
     /// One row per dataset.
     pub guide: Vec<GuideRow>,
 }
 
+/// The file, as errors name it.
+pub const PUBLISHED_FILE: &str = "experiments/guide/published.toml";
+
 impl Published {
-    /// The embedded published numbers.
-    pub fn load() -> Published {
-        toml::from_str(PUBLISHED).expect("experiments/guide/published.toml parses")
+    /// The embedded published numbers, or the error naming the file and key.
+    pub fn load() -> Result<Published, crate::experiments::published::PublishedError> {
+        crate::experiments::published::parse(PUBLISHED_FILE, PUBLISHED)
     }
 }
 

@@ -5,6 +5,7 @@ use super::config::Published;
 use super::render::{choose, levels};
 use super::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::config::ConfigFile;
+use crate::experiments::published::PublishedError;
 use crate::experiments::timing::Spread;
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::svm::grid::pyfmt::grid_rate;
@@ -36,8 +37,8 @@ fn row(
 }
 
 /// The rows, from every stored `svm_grid` run.
-pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
-    let published = Published::load();
+pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
+    let published = Published::load()?;
     let mut all: Vec<(String, Vec<GridRow>)> = Vec::new();
     for r in runs {
         if let Ok(rows) = GridRow::read(&r.records) {
@@ -181,7 +182,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             }
         }
     }
-    out
+    Ok(out)
 }
 
 /// The speed target against `svm-grid` (issue 19).
