@@ -9,6 +9,7 @@
 //! the kinds import this file and nothing here imports a kind.
 
 pub mod cell_key;
+pub mod evidence;
 #[cfg(test)]
 mod figure_tests;
 pub mod progressive;

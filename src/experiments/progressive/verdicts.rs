@@ -339,6 +339,7 @@ impl Artifact<'_> {
             ),
         };
         ScoreRow {
+            check: false,
             paper: PAPER.into(),
             artifact: self.name.into(),
             paper_value: paper_value.into(),

@@ -25,13 +25,44 @@ fn row(m: &str, k: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
     }
 }
 
+/// Round records carrying each seeding row's total as the median of
+/// `repeats` timed runs (a range of +-0.5%), as the stored runs' records do.
+fn timed_records(rows: &[SeedingRow], repeats: u64) -> Vec<SvmRow> {
+    rows.iter()
+        .map(|r| SvmRow {
+            core: Core {
+                dataset: r.dataset.clone(),
+                method: r.method.clone(),
+                ..Core::default()
+            },
+            setting: r.setting.clone(),
+            k: r.k.clone(),
+            fold: 0,
+            cv_accuracy_pct: Some(r.accuracy_pct),
+            majority_pct: r.majority_pct,
+            timing_repeats: repeats,
+            wall_median_s: Some(r.total_s),
+            wall_min_s: Some(r.total_s * 0.995),
+            wall_max_s: Some(r.total_s * 1.005),
+            ..SvmRow::default()
+        })
+        .collect()
+}
+
+/// A stored run of `rows` whose cells were timed five times.
 fn run_with(dir: &std::path::Path, name: &str, rows: &[SeedingRow]) -> StoredRun {
+    run_timed(dir, name, rows, 5)
+}
+
+/// A stored run of `rows` whose cells were timed `repeats` times.
+fn run_timed(dir: &std::path::Path, name: &str, rows: &[SeedingRow], repeats: u64) -> StoredRun {
     write_rows(rows, dir, "seeding").unwrap();
+    let records = to_records(&timed_records(rows, repeats)).unwrap();
     StoredRun {
         name: name.into(),
         dir: dir.to_path_buf(),
         manifest: serde_json::from_str(r#"{"kind":"svm_cv","name":"s","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
-        records: Vec::new(),
+        records,
     }
 }
 
@@ -100,15 +131,28 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
     assert_eq!(verdict_of(&rows3, t1), Verdict::NotRun);
     assert_eq!(verdict_of(&rows3, t3), Verdict::NotRun);
     assert_eq!(verdict_of(&rows3, loocv), Verdict::NotRun);
-    // Milliseconds are no evidence of a speed-up.
+    // Issue 43: milliseconds timed five times, their ranges apart, are
+    // evidence (the 0.5 s floor is gone); cells timed once are
+    // inconclusive: the runs exist, so not "not run".
     let dir4 = tempfile::tempdir().unwrap();
     let mut short = madelon(10.0);
     for r in short.iter_mut() {
         r.total_s *= 1e-3;
     }
     let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]).unwrap();
-    assert_eq!(verdict_of(&rows4, t1), Verdict::NotRun);
-    assert_eq!(verdict_of(&rows4, t3), Verdict::NotRun);
+    assert_eq!(verdict_of(&rows4, t1), Verdict::Reproduced);
+    assert_eq!(verdict_of(&rows4, t3), Verdict::PatternReproduced);
+    let dir6 = tempfile::tempdir().unwrap();
+    let rows6 = scorecard(&[&run_timed(
+        dir6.path(),
+        "seeding-madelon",
+        &madelon(10.0),
+        1,
+    )])
+    .unwrap();
+    assert_eq!(verdict_of(&rows6, t1), Verdict::Inconclusive);
+    assert_eq!(verdict_of(&rows6, t3), Verdict::Inconclusive);
+    assert_eq!(verdict_of(&rows6, loocv), Verdict::Inconclusive);
     // SIR now slower than the baseline at k = 10: its Table 1 row and
     // Table 3 flip; ATO (still faster) keeps its own verdict (issue 18, 4).
     let dir2 = tempfile::tempdir().unwrap();
@@ -138,7 +182,7 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
             ..SvmRow::default()
         })
         .collect();
-    run.records = to_records(&svm).unwrap();
+    run.records = to_records(&[timed_records(&madelon(10.0), 5), svm].concat()).unwrap();
     let rows5 = scorecard(&[&run]).unwrap();
     assert_eq!(verdict_of(&rows5, t1), Verdict::PatternReproduced);
     // The LibSVM row matches the paper's numbers: reproduced, and it says

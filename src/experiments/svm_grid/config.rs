@@ -29,6 +29,10 @@ pub struct GuideRow {
     pub log2c: f64,
     /// The guide's chosen `log2 gamma`.
     pub log2g: f64,
+    /// grid.py's printed 5-fold CV rate (%) at the guide's choice, where
+    /// the guide prints it.
+    #[serde(default)]
+    pub cv_rate: Option<f64>,
 }
 
 /// The published table.

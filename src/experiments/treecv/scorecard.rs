@@ -427,6 +427,7 @@ pub fn scorecard(
         let learner = learner.to_uppercase();
         if ours.is_empty() {
             out.push(ScoreRow {
+                check: false,
                 ours: "no Table 2 run".into(),
                 ..paper_row(format!("Table 2, {learner}"), pattern(&ps), table2)
             });
@@ -440,6 +441,7 @@ pub fn scorecard(
                 format!("; not resolved at 95%: {}", open.join(", "))
             };
             out.push(ScoreRow {
+                check: false,
                 ours: format!(
                     "{} — {} ({} reps){open}",
                     pattern(&os),
