@@ -15,6 +15,7 @@ use super::published::{Published, TABLE3_K};
 use super::rows::{write_rows, Key, SeedingRow, SvmRow};
 use super::scorecard_rules::{compare_times, Spread};
 use super::seeded::first_rounds_of;
+use crate::experiments::evidence;
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -226,9 +227,47 @@ fn seeding_rows((d, st, k): &Key, methods: &BTreeMap<String, Vec<&SvmRow>>) -> V
     out
 }
 
+/// A seeding row's speed-up over the baseline as a table cell: with its
+/// 95% interval ([`evidence::ratio`]) where both cells were timed several
+/// times, and only between cells of the same cache and threads (else what
+/// differs).
+fn speed_cell(
+    r: &SeedingRow,
+    rows: &[SeedingRow],
+    spreads: &BTreeMap<(Key, String), Spread>,
+) -> String {
+    let Some(base) = SeedingRow::find(rows, &r.dataset, &r.setting, &r.k, "ours") else {
+        return "– (no baseline run)".into();
+    };
+    if r.method == "ours" {
+        return "1.00x (baseline)".into();
+    }
+    if base.setup != r.setup {
+        return format!(
+            "– (not like with like: the baseline ran with {})",
+            base.setup
+        );
+    }
+    let key = |m: &str| {
+        (
+            (r.dataset.clone(), r.setting.clone(), r.k.clone()),
+            m.to_string(),
+        )
+    };
+    match (spreads.get(&key("ours")), spreads.get(&key(&r.method))) {
+        (Some(b), Some(m)) => {
+            evidence::ratio(&evidence::Sample::from(*b), &evidence::Sample::from(*m)).short()
+        }
+        _ => match r.speedup_vs_baseline {
+            Some(x) if x.is_finite() => format!("{x:.2}x (summed seconds: no interval)"),
+            _ => "– (no times recorded)".into(),
+        },
+    }
+}
+
 /// The table of every method against the baseline, sorted by dataset,
 /// setting, k (numerically, `n` last) and method.
-fn seeding_table(rows: &[SeedingRow]) -> MdTable {
+fn seeding_table(rows: &[SeedingRow], spreads: &BTreeMap<(Key, String), Spread>) -> MdTable {
     let sorted_k = |k: &str| -> f64 {
         if k == "n" {
             f64::INFINITY
@@ -254,7 +293,7 @@ fn seeding_table(rows: &[SeedingRow]) -> MdTable {
                 fmt_s(r.init_s),
                 fmt_s(r.rest_s),
                 fmt_s(r.total_s),
-                format!("{:.2}x", r.speedup_vs_baseline.unwrap_or(f64::NAN)),
+                speed_cell(r, rows, spreads),
                 format!("{:.0}", r.iterations),
                 format!("{:.2}", r.accuracy_pct),
                 format!("{:.2}", r.majority_pct),
@@ -296,8 +335,23 @@ pub(super) fn render(
         .values()
         .flat_map(|m| m.values())
         .find_map(|rr| first_rounds_of(rr.iter().copied()));
-    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included, seconds summed over the rounds; speed-up = the baseline's wall seconds over the method's (medians of the timed runs; summed seconds only where the records have no wall times); exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
-    md.push_str(&seeding_table(&rows).markdown());
+    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included, seconds summed over the rounds; speed-up = the baseline's wall seconds over the method's (medians of the timed runs, with the 95% interval of the ratio over them: the range bound of the cells' medians and ranges, see `evidence.rs`; summed seconds only where the records have no wall times), printed only between cells of the same kernel cache and threads; exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
+    let spreads: BTreeMap<(Key, String), Spread> = groups
+        .iter()
+        .flat_map(|(key, methods)| {
+            methods.iter().filter_map(move |(m, rr)| {
+                let r = rr.iter().find(|r| r.fold >= 0)?;
+                let s = Spread {
+                    median: r.wall_median_s?,
+                    min: r.wall_min_s?,
+                    max: r.wall_max_s?,
+                    repeats: r.timing_repeats.max(1),
+                };
+                Some(((key.clone(), m.clone()), s))
+            })
+        })
+        .collect();
+    md.push_str(&seeding_table(&rows, &spreads).markdown());
     md.push('\n');
     md.push_str(&paper_table1(&rows, &published));
     md.push_str(&paper_table3(&rows, &published));
@@ -497,6 +551,51 @@ fn loocv_figure(run: &str, rows: &[SeedingRow], estimate: Option<(u64, u64)>) ->
 mod tests {
     use super::*;
     use crate::results::rows::Core;
+
+    /// Issue 43: a speed-up is printed only between cells of the same
+    /// cache and threads (else what differs), with its interval, and never
+    /// as `NaNx`.
+    #[test]
+    fn speed_cells_compare_like_with_like_and_carry_their_interval() {
+        let row = |m: &str, setup: &str| SeedingRow {
+            dataset: "d".into(),
+            setting: "s".into(),
+            k: "10".into(),
+            method: m.into(),
+            setup: setup.into(),
+            speedup_vs_baseline: Some(2.43),
+            ..SeedingRow::default()
+        };
+        let rows = vec![
+            row("ours", "per-solve cache, 1 thread"),
+            row("sir", "shared cache, 2 threads"),
+            row("mir", "per-solve cache, 1 thread"),
+        ];
+        let key = |m: &str| {
+            (
+                ("d".to_string(), "s".to_string(), "10".to_string()),
+                m.to_string(),
+            )
+        };
+        let sp = |median: f64| Spread {
+            median,
+            min: median * 0.95,
+            max: median * 1.05,
+            repeats: 5,
+        };
+        let spreads = BTreeMap::from([(key("ours"), sp(2.0)), (key("mir"), sp(1.0))]);
+        let sir = speed_cell(&rows[1], &rows, &spreads);
+        assert!(
+            sir.contains("not like with like") && !sir.contains("2.43"),
+            "{sir}"
+        );
+        assert_eq!(speed_cell(&rows[2], &rows, &spreads), "2.00x [1.81, 2.21]");
+        let alone = [row("sir", "x")];
+        assert_eq!(
+            speed_cell(&alone[0], &alone, &spreads),
+            "– (no baseline run)"
+        );
+    }
 
     /// Issue 18: the speed-up is a ratio of wall seconds; summed round
     /// seconds count a per-round baseline's parallel rounds once each.
