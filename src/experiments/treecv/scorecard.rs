@@ -191,8 +191,8 @@ pub fn paper_stats(p: &Published, learner: &str) -> Result<Table2Stats, Publishe
         })
     };
     let mut shrink = [f64::NAN; 4];
-    for i in 0..4 {
-        shrink[i] = cell(&c100, i, "100")?[1] / cell(&c5, i, "5")?[1];
+    for (i, s) in shrink.iter_mut().enumerate() {
+        *s = cell(&c100, i, "100")?[1] / cell(&c5, i, "5")?[1];
     }
     let mut z = Vec::new();
     for r in &t.rows {
