@@ -48,3 +48,64 @@ fn stand_ins_are_data_not_substring_matches() {
     assert!(!p.at_paper_setting("mnist-even-odd-5k", "paper"));
     assert!(p.at_paper_setting("mnist-raw-5k", "paper"));
 }
+
+/// One evidence rule for every timing verdict: a ratio counts when its
+/// interval lies on one side of the threshold, a cell timed once has no
+/// interval, and there is no floor on seconds.
+#[test]
+fn the_evidence_rule_decides_by_the_interval_not_by_seconds() {
+    use cvbench::experiments::evidence::{ratio, Sample, Side};
+    use cvbench::experiments::timing::Spread;
+    let s = |median: f64, min: f64, max: f64, repeats: u64| {
+        Sample::from(Spread {
+            median,
+            min,
+            max,
+            repeats,
+        })
+    };
+    // Milliseconds, ranges apart: decided (the old 0.5 s floor said "not run").
+    let fast = ratio(&s(0.006, 0.0058, 0.0062, 5), &s(0.003, 0.0029, 0.0031, 5));
+    assert_eq!(fast.side(1.0), Side::Above);
+    // Overlapping ranges: inconclusive, whatever the medians say.
+    let overlap = ratio(&s(10.4, 8.9, 11.1, 5), &s(10.2, 9.5, 12.6, 5));
+    assert_eq!(overlap.side(1.0), Side::Inconclusive);
+    // Timed once: no interval, however large the ratio.
+    let once = ratio(&s(3086.0, 3086.0, 3086.0, 1), &s(41.4, 40.0, 43.0, 5));
+    assert_eq!(once.side(20.0), Side::Inconclusive);
+    assert!(once.words().contains("timed once"));
+}
+
+/// The headline counts paper artifacts only; checks of ours (against a
+/// peer program as it is today, our own speed targets) are counted apart,
+/// and "inconclusive" is a verdict of its own, not "not run".
+#[test]
+fn the_headline_counts_checks_apart_and_inconclusive_on_its_own() {
+    use cvbench::results::scorecard::{headline, ScoreRow, Verdict};
+    let row = |artifact: &str, verdict: Verdict, check: bool| ScoreRow {
+        paper: "P".into(),
+        artifact: artifact.into(),
+        paper_value: String::new(),
+        ours: String::new(),
+        data: DataUsed::None,
+        verdict,
+        rule: "r".into(),
+        section: "s".into(),
+        check,
+    };
+    let rows = [
+        row("Table 1, Heart: SIR row", Verdict::Inconclusive, false),
+        row("Table 1, Heart: ATO row", Verdict::NotRun, false),
+        row("cvbench grid, a9a", Verdict::Reproduced, true),
+    ];
+    let h = headline(&rows);
+    assert!(
+        h.starts_with("1 paper artifacts (1 with at least one sub-row run), judged in 2 sub-rows"),
+        "{h}"
+    );
+    assert!(h.contains("1 inconclusive (a run exists but its numbers cannot decide the rule), 1 not run (no run)"), "{h}");
+    assert!(
+        h.contains("Counted apart, not paper artifacts: 1 checks of ours"),
+        "{h}"
+    );
+}
