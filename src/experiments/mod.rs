@@ -9,9 +9,11 @@
 //! the kinds import this file and nothing here imports a kind.
 
 pub mod cell_key;
+pub mod evidence;
 #[cfg(test)]
 mod figure_tests;
 pub mod progressive;
+pub mod published;
 pub mod registry;
 pub mod svm_cv;
 pub mod svm_grid;
@@ -41,6 +43,10 @@ pub enum ExperimentError {
     /// Writing or reading results failed.
     #[error(transparent)]
     Results(#[from] ResultsError),
+    /// A paper's published numbers (`experiments/<paper>/published.toml`)
+    /// are broken or lack a key a verdict needs.
+    #[error(transparent)]
+    Published(#[from] published::PublishedError),
     /// Collecting a run whose cells are not all there.
     #[error("{run}: {} of {total} cells missing, e.g. {}\n  fix: run the missing shards (`cvbench run CONFIG --shard I/N`) or `cvbench run CONFIG` without --shard, then collect again", missing.len(), missing.iter().take(5).map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", "))]
     Incomplete {
@@ -261,10 +267,11 @@ pub trait Kind: Sync {
     }
     /// The scorecard rows of this kind's paper, computed from the stored
     /// runs of this kind under a results folder (`runs` may be empty: every
-    /// artifact is then "not run").
-    fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {
+    /// artifact is then "not run"); an error where the paper's published
+    /// numbers are broken.
+    fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
         let _ = runs;
-        Vec::new()
+        Ok(Vec::new())
     }
 }
 

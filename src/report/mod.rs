@@ -106,7 +106,7 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
             .iter()
             .filter(|r| r.manifest.kind == kind.name())
             .collect();
-        rows.extend(papers_with_runs(kind.scorecard(&runs)));
+        rows.extend(papers_with_runs(kind.scorecard(&runs)?));
     }
     let mut body = String::new();
     if !rows.is_empty() {

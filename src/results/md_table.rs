@@ -31,13 +31,16 @@ impl MdTable {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut r: Vec<String> = cells.into_iter().map(Into::into).collect();
+        let mut r: Vec<String> = cells.into_iter().map(Into::into).map(no_nan).collect();
         while r.len() < self.head.len() {
             r.push(String::new());
         }
         self.rows.push(r);
         self
     }
+
+    /// What a cell says where its number is missing ([`no_nan`]).
+    pub const MISSING: &'static str = "– (not in the records)";
 
     /// A literal cell: `|` escaped and line breaks folded, so arbitrary text
     /// (a dataset name, an error message) cannot break the table.
@@ -77,9 +80,44 @@ impl std::fmt::Display for MdTable {
     }
 }
 
+/// A cell as rendered: a number formatted from a missing value (`NaN`,
+/// `NaNx`, `[NaN, NaN]`) never reaches a table; the cell says the value is
+/// missing instead (the kinds say why where they know it).
+fn no_nan(cell: String) -> String {
+    // `NaN` as a number (`NaN`, `NaNx`, `-NaN`), not inside a word.
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    let nan = cell.match_indices("NaN").any(|(i, _)| {
+        let after: String = cell[i + 3..].chars().take(2).collect();
+        let mut a = after.chars();
+        let next = match a.next() {
+            Some('x') => a.next(),
+            c => c,
+        };
+        !word(cell[..i].chars().next_back()) && !word(next)
+    });
+    if nan {
+        MdTable::MISSING.to_string()
+    } else {
+        cell
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 43: no `NaN` in any rendered cell.
+    #[test]
+    fn a_nan_cell_says_it_is_missing() {
+        let mut t = MdTable::new(["a", "b"]);
+        t.row(["NaNx", "1.00"]);
+        t.row([format!("{:.2}", f64::NAN), "x".into()]);
+        let md = t.markdown();
+        assert!(!md.contains("NaN"), "{md}");
+        assert_eq!(md.matches(MdTable::MISSING).count(), 2, "{md}");
+        // Not inside a word: a dataset may be called so.
+        assert_eq!(no_nan("NaNcy-data".into()), "NaNcy-data");
+    }
 
     #[test]
     fn writes_a_pipe_table_and_escapes_literal_cells() {

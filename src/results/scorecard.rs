@@ -30,6 +30,10 @@ pub enum Verdict {
     NotContradicted,
     /// Our records contradict the paper's value or pattern.
     NotReproduced,
+    /// A run exists but its numbers cannot decide the rule: a speed ratio
+    /// whose interval over the timed repeats holds the threshold, or a
+    /// cell timed once (`crate::experiments::evidence`).
+    Inconclusive,
     /// The harness can run it, but no stored run has the records.
     NotRun,
     /// The harness cannot run it.
@@ -45,6 +49,7 @@ impl Verdict {
             Verdict::PartlyReproduced => "partly reproduced",
             Verdict::NotContradicted => "not contradicted by the simulation",
             Verdict::NotReproduced => "NOT reproduced",
+            Verdict::Inconclusive => "inconclusive",
             Verdict::NotRun => "not run",
             Verdict::NotBuilt => "not built",
         }
@@ -96,6 +101,10 @@ pub struct ScoreRow {
     pub rule: String,
     /// Title of the report section with the detail (linked by its anchor).
     pub section: String,
+    /// Whether the row is a check of ours (against a peer program as it is
+    /// today, or our own speed target) rather than a paper's artifact: the
+    /// headline counts it apart.
+    pub check: bool,
 }
 
 /// A run folder as stored: its name, folder, manifest and records.
@@ -140,12 +149,13 @@ impl ScoreRow {
 }
 
 /// The verdicts in the order they are counted and printed.
-pub const VERDICTS: [Verdict; 7] = [
+pub const VERDICTS: [Verdict; 8] = [
     Verdict::Reproduced,
     Verdict::PatternReproduced,
     Verdict::PartlyReproduced,
     Verdict::NotContradicted,
     Verdict::NotReproduced,
+    Verdict::Inconclusive,
     Verdict::NotRun,
     Verdict::NotBuilt,
 ];
@@ -154,45 +164,67 @@ pub const VERDICTS: [Verdict; 7] = [
 /// conclusion, a theorem) with how many sub-rows (datasets, settings,
 /// methods) it has and their verdicts, and a sentence counting artifacts
 /// and sub-rows. Theorems checked by simulation ("not contradicted") are
-/// counted apart from reproduced tables and figures.
+/// counted apart from reproduced tables and figures, and checks of ours
+/// (against a peer program as it is today, or our own speed targets;
+/// [`ScoreRow::check`]) apart from the papers' artifacts.
 pub fn headline(rows: &[ScoreRow]) -> String {
-    let mut arts: Vec<(&str, &str, Vec<Verdict>)> = Vec::new();
+    let mut arts: Vec<(&str, &str, bool, Vec<Verdict>)> = Vec::new();
     for r in rows {
         let a = r.paper_artifact();
-        match arts.iter_mut().find(|x| x.0 == r.paper && x.1 == a) {
-            Some(x) => x.2.push(r.verdict),
-            None => arts.push((&r.paper, a, vec![r.verdict])),
+        match arts
+            .iter_mut()
+            .find(|x| x.0 == r.paper && x.1 == a && x.2 == r.check)
+        {
+            Some(x) => x.3.push(r.verdict),
+            None => arts.push((&r.paper, a, r.check, vec![r.verdict])),
         }
     }
-    let count = |v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
+    // Paper artifacts first, then the checks.
+    arts.sort_by_key(|a| a.2);
+    let (papers, checks): (Vec<&ScoreRow>, Vec<&ScoreRow>) = rows.iter().partition(|r| !r.check);
+    let count = |rows: &[&ScoreRow], v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
     let ran = |vs: &[Verdict]| {
         vs.iter()
             .any(|v| !matches!(v, Verdict::NotRun | Verdict::NotBuilt))
     };
-    let n_ran = arts.iter().filter(|a| ran(&a.2)).count();
+    let paper_arts = arts.iter().filter(|a| !a.2).count();
+    let n_ran = arts.iter().filter(|a| !a.2 && ran(&a.3)).count();
     let theorems = arts
         .iter()
-        .filter(|a| a.2.iter().all(|v| *v == Verdict::NotContradicted))
+        .filter(|a| !a.2 && a.3.iter().all(|v| *v == Verdict::NotContradicted))
         .count();
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "{} paper artifacts ({} with at least one sub-row run), judged in {} sub-rows (one per dataset, setting or method). Sub-rows: {} reproduced, {} pattern reproduced, {} partly reproduced, {} NOT reproduced, {} not run, {} not built; and {} not contradicted by the simulation ({} theorems checked by simulation, not counted with reproduced tables). Every verdict is computed from the stored records by the rule in its row (code: `Kind::scorecard`).\n",
-        arts.len(),
+        "{} paper artifacts ({} with at least one sub-row run), judged in {} sub-rows (one per dataset, setting or method). Sub-rows: {} reproduced, {} pattern reproduced, {} partly reproduced, {} NOT reproduced, {} inconclusive (a run exists but its numbers cannot decide the rule), {} not run (no run), {} not built; and {} not contradicted by the simulation ({} theorems checked by simulation, not counted with reproduced tables). Every verdict is computed from the stored records by the rule in its row (code: `Kind::scorecard`).\n",
+        paper_arts,
         n_ran,
-        rows.len(),
-        count(Verdict::Reproduced),
-        count(Verdict::PatternReproduced),
-        count(Verdict::PartlyReproduced),
-        count(Verdict::NotReproduced),
-        count(Verdict::NotRun),
-        count(Verdict::NotBuilt),
-        count(Verdict::NotContradicted),
+        papers.len(),
+        count(&papers, Verdict::Reproduced),
+        count(&papers, Verdict::PatternReproduced),
+        count(&papers, Verdict::PartlyReproduced),
+        count(&papers, Verdict::NotReproduced),
+        count(&papers, Verdict::Inconclusive),
+        count(&papers, Verdict::NotRun),
+        count(&papers, Verdict::NotBuilt),
+        count(&papers, Verdict::NotContradicted),
         theorems,
     );
+    if !checks.is_empty() {
+        let _ = writeln!(
+            md,
+            "Counted apart, not paper artifacts: {} checks of ours (against a peer program as it is today, or our own speed targets) in {} sub-rows: {} met, {} NOT met, {} inconclusive, {} not run (marked \"check\" below; their verdicts read \"reproduced\" for met).\n",
+            arts.iter().filter(|a| a.2).count(),
+            checks.len(),
+            count(&checks, Verdict::Reproduced),
+            count(&checks, Verdict::NotReproduced),
+            count(&checks, Verdict::Inconclusive),
+            count(&checks, Verdict::NotRun),
+        );
+    }
     let _ = writeln!(md, "| paper | artifact | sub-rows | their verdicts |");
     let _ = writeln!(md, "|---|---|---|---|");
-    for (paper, a, vs) in &arts {
+    for (paper, a, is_check, vs) in &arts {
         let words: Vec<String> = VERDICTS
             .iter()
             .filter_map(|v| {
@@ -200,11 +232,16 @@ pub fn headline(rows: &[ScoreRow]) -> String {
                 (c > 0).then(|| format!("{c} {}", v.label()))
             })
             .collect();
+        let a = if *is_check {
+            format!("{a} (check, not a paper artifact)")
+        } else {
+            a.to_string()
+        };
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} |",
             cell(paper),
-            cell(a),
+            cell(&a),
             vs.len(),
             words.join(", ")
         );
@@ -272,6 +309,7 @@ mod tests {
     #[test]
     fn markdown_counts_verdicts_and_links_sections() {
         let row = ScoreRow {
+            check: false,
             paper: "P".into(),
             artifact: "Table 1".into(),
             paper_value: "1".into(),
@@ -293,6 +331,7 @@ mod tests {
     #[test]
     fn headline_counts_paper_artifacts_and_keeps_theorems_apart() {
         let row = |artifact: &str, verdict: Verdict| ScoreRow {
+            check: false,
             paper: "P".into(),
             artifact: artifact.into(),
             paper_value: String::new(),
@@ -322,13 +361,31 @@ mod tests {
             ),
             "{h}"
         );
-        assert!(h.contains("1 reproduced, 0 pattern reproduced, 1 partly reproduced, 1 NOT reproduced, 1 not run"), "{h}");
+        assert!(h.contains("1 reproduced, 0 pattern reproduced, 1 partly reproduced, 1 NOT reproduced, 0 inconclusive (a run exists but its numbers cannot decide the rule), 1 not run (no run)"), "{h}");
         assert!(
             h.contains("1 not contradicted by the simulation (1 theorems"),
             "{h}"
         );
         assert!(
             h.contains("| P | Table 1 | 2 | 1 reproduced, 1 not run |"),
+            "{h}"
+        );
+        // Issue 43: a check of ours is counted apart from the paper artifacts.
+        let mut with_check = rows.to_vec();
+        with_check.push(ScoreRow {
+            check: true,
+            ..row("cvbench grid, a9a", Verdict::Reproduced)
+        });
+        let h = headline(&with_check);
+        assert!(
+            h.starts_with(
+                "4 paper artifacts (4 with at least one sub-row run), judged in 5 sub-rows"
+            ),
+            "{h}"
+        );
+        assert!(h.contains("1 checks of ours (against a peer program as it is today, or our own speed targets) in 1 sub-rows: 1 met"), "{h}");
+        assert!(
+            h.contains("| P | cvbench grid (check, not a paper artifact) | 1 | 1 reproduced |"),
             "{h}"
         );
         // A theorem that the simulation contradicts is no longer counted as a theorem row.

@@ -79,7 +79,7 @@ impl Kind for ProgressiveKind {
     fn scorecard(
         &self,
         runs: &[&crate::results::scorecard::StoredRun],
-    ) -> Vec<crate::results::scorecard::ScoreRow> {
-        super::verdicts::scorecard(runs)
+    ) -> Result<Vec<crate::results::scorecard::ScoreRow>, ExperimentError> {
+        Ok(super::verdicts::scorecard(runs)?)
     }
 }

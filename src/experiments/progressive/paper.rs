@@ -25,19 +25,19 @@ use super::stats::Summary;
 use super::ProgressiveError;
 use crate::cv::holdout::hold_out;
 use crate::cv::progressive::progressive;
-use crate::experiments::ExperimentError;
+use crate::experiments::published::PublishedError;
 use crate::learners::eliminator::{Eliminator, EliminatorModel, TieRule};
 use crate::seed;
 
 /// The published table (experiments/progressive/published.toml), embedded.
 pub const PUBLISHED: &str = include_str!("../../../experiments/progressive/published.toml");
 
-/// [`PUBLISHED`] parsed.
-pub(in crate::experiments::progressive) fn published() -> Result<Published, ExperimentError> {
-    Published::from_toml(PUBLISHED).map_err(|e| ExperimentError::Cell {
-        cell: "published.toml".into(),
-        message: e.to_string(),
-    })
+/// The file, as errors name it.
+pub const PUBLISHED_FILE: &str = "experiments/progressive/published.toml";
+
+/// [`PUBLISHED`] parsed, or the error naming the file and the key.
+pub(in crate::experiments::progressive) fn published() -> Result<Published, PublishedError> {
+    Published::from_toml(PUBLISHED)
 }
 
 /// Which procedure produced a hypothesis and its estimate.
@@ -352,6 +352,7 @@ pub struct PublishedRow {
 
 /// The published table as data.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Published {
     /// Feature count of the paper's experiment.
     pub n_features: usize,
@@ -364,9 +365,9 @@ pub struct Published {
 }
 
 impl Published {
-    /// Parse `published.toml`.
-    pub fn from_toml(text: &str) -> Result<Published, ProgressiveError> {
-        toml::from_str(text).map_err(|e| ProgressiveError::Invalid(format!("published.toml: {e}")))
+    /// Parse `published.toml` (its text).
+    pub fn from_toml(text: &str) -> Result<Published, PublishedError> {
+        crate::experiments::published::parse(PUBLISHED_FILE, text)
     }
 }
 

@@ -4,12 +4,15 @@
 //! scorecard (`scorecard`).
 
 use super::config::{parse, ProgressiveConfig};
-use super::paper::{compare_table, published, tie_rule_fit, BklSummary, Procedure, TieKind};
+use super::paper::{
+    compare_table, published, tie_rule_fit, BklSummary, Procedure, Published, TieKind,
+};
 use super::render::theorems::by_n_k;
 use super::rows::{bkl_summaries, kfold_groups, pv_groups, read_rows, study, Row};
 use super::stats::Summary;
 use super::theorems::{moment_rows, tail_rows, theorem5_row};
 use crate::config::ConfigFile;
+use crate::experiments::published::PublishedError;
 use crate::experiments::ExperimentError;
 use crate::results::md_table::MdTable;
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
@@ -154,10 +157,9 @@ pub fn figure1_check(rows: &[Row]) -> Option<(bool, String)> {
 
 /// The Section 5 table: with the best-fitting tie rule every row's true
 /// error and discrepancy are within 2 published ± of the paper's.
-pub fn table_check(rows: &[Row]) -> Option<(bool, String)> {
-    let p = published().ok()?;
+pub fn table_check(p: &Published, rows: &[Row]) -> Option<(bool, String)> {
     let s = summaries(rows, "table");
-    let cmp = compare_table(&p, &s);
+    let cmp = compare_table(p, &s);
     if cmp.is_empty() {
         return None;
     }
@@ -337,6 +339,7 @@ impl Artifact<'_> {
             ),
         };
         ScoreRow {
+            check: false,
             paper: PAPER.into(),
             artifact: self.name.into(),
             paper_value: paper_value.into(),
@@ -358,7 +361,8 @@ fn against(pv: &Summary, ho: &Summary) -> String {
 }
 
 /// The progressive-validation rows of the scorecard.
-pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
+pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
+    let p = published()?;
     let typed: Vec<TypedRun> = runs.iter().map(|r| TypedRun::of(r)).collect();
     let first_with = |name: &str| typed.iter().find(|r| r.has(name));
     let title = "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)";
@@ -390,7 +394,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     }
     .row(
         table_run.and_then(|r| {
-            table_check(&r.rows).map(|(ok, words)| (words, ok, &paper_data, run_section(r)))
+            table_check(&p, &r.rows).map(|(ok, words)| (words, ok, &paper_data, run_section(r)))
         }),
         (published_rows, title),
     ));
@@ -398,7 +402,6 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
     let ca = table_run.map(|r| conclusion_a(&r.rows)).unwrap_or_default();
     let best_tie = table_run
         .and_then(|r| {
-            let p = published().ok()?;
             tie_rule_fit(&compare_table(&p, &summaries(&r.rows, "table")))
                 .first()
                 .map(|f| f.tie)
@@ -479,7 +482,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
         };
         out.push(theorem.row(checked, (claim, &section)));
     }
-    out
+    Ok(out)
 }
 
 /// The conclusions section: both of the paper's conclusions with the test
@@ -604,6 +607,7 @@ mod tests {
         };
         let verdict = |r: &StoredRun| {
             scorecard(&[r])
+                .unwrap()
                 .into_iter()
                 .find(|x| x.artifact.starts_with("Conclusion: PV(5,10)"))
                 .unwrap()
@@ -612,7 +616,7 @@ mod tests {
         assert_eq!(verdict(&run(holds)), Verdict::Reproduced);
         assert_eq!(verdict(&run(tie)), Verdict::NotReproduced);
         // No figure-1 or theorem records: those rows are "not run".
-        let rows = scorecard(&[&run(table_records(0.05, 0.1))]);
+        let rows = scorecard(&[&run(table_records(0.05, 0.1))]).unwrap();
         let f1 = rows
             .iter()
             .find(|x| x.artifact.starts_with("Figure 1"))
@@ -655,7 +659,7 @@ mod tests {
                 manifest: serde_json::from_str(r#"{"kind":"progressive","name":"th","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
                 records: to_records(&rows).unwrap(),
             };
-            let out = scorecard(&[&run]);
+            let out = scorecard(&[&run]).unwrap();
             let t5 = out.iter().find(|x| x.artifact == "Theorem 5").unwrap();
             (t5.verdict, t5.rule.clone())
         };

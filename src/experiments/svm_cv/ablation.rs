@@ -12,12 +12,10 @@
 use super::markdown::cells;
 use super::rows::{k_num, SvmRow};
 use super::seeded::first_rounds_of;
+use crate::experiments::evidence;
+use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
 use std::collections::BTreeMap;
-
-/// Runs faster than this (median wall seconds) are no evidence of a
-/// speed-up: the table says so instead of a ratio alone.
-pub const MIN_EVIDENCE_S: f64 = 0.5;
 
 /// One CV run in the ablation.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -66,6 +64,23 @@ pub struct AblationRow {
     pub speedup_vs_unseeded: f64,
     /// Whether this run's and the unseeded run's [min, max] ranges overlap.
     pub within_spread: bool,
+    /// Lower end of the speed-up's 95% interval ([`evidence::ratio`]; NaN
+    /// where either run was timed once or there is no unseeded run).
+    pub speedup_vs_unseeded_lo: f64,
+    /// Upper end.
+    pub speedup_vs_unseeded_hi: f64,
+}
+
+impl AblationRow {
+    /// The run's timed runs (median, range, count).
+    pub fn spread(&self) -> evidence::Sample {
+        evidence::Sample::from(Spread {
+            median: self.wall_median_s,
+            min: self.wall_min_s,
+            max: self.wall_max_s,
+            repeats: self.repeats,
+        })
+    }
 }
 
 /// The ablation rows of a run's records (empty when no row records its
@@ -130,6 +145,8 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 seed_pct: 100.0 * sum(&|r| r.seed_s.unwrap_or(0.0)) / wall,
                 speedup_vs_unseeded: f64::NAN,
                 within_spread: false,
+                speedup_vs_unseeded_lo: f64::NAN,
+                speedup_vs_unseeded_hi: f64::NAN,
             }
         })
         .collect();
@@ -143,6 +160,10 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
         if let Some(b) = bases.iter().find(|b| same(b, r)) {
             r.speedup_vs_unseeded = b.wall_median_s / r.wall_median_s;
             r.within_spread = r.wall_min_s <= b.wall_max_s && b.wall_min_s <= r.wall_max_s;
+            let x = evidence::ratio(&b.spread(), &r.spread());
+            if x.how != evidence::How::Once {
+                (r.speedup_vs_unseeded_lo, r.speedup_vs_unseeded_hi) = (x.lo, x.hi);
+            }
         }
     }
     out.sort_by(|a, b| {
@@ -172,12 +193,19 @@ pub fn markdown(rows: &[AblationRow]) -> String {
             "no unseeded run".to_string()
         } else if r.seeder == "zero" {
             "reference".to_string()
-        } else if r.wall_median_s < MIN_EVIDENCE_S {
-            format!("{:.2}x (too short to be evidence)", r.speedup_vs_unseeded)
-        } else if r.within_spread {
-            format!("{:.2}x (inside the spread)", r.speedup_vs_unseeded)
+        } else if r.speedup_vs_unseeded_lo.is_nan() {
+            format!(
+                "{:.2}x (timed once: no interval, inconclusive)",
+                r.speedup_vs_unseeded
+            )
         } else {
-            format!("{:.2}x", r.speedup_vs_unseeded)
+            let (lo, hi) = (r.speedup_vs_unseeded_lo, r.speedup_vs_unseeded_hi);
+            let holds = if lo <= 1.0 && 1.0 <= hi {
+                " (inconclusive: the interval holds 1)"
+            } else {
+                ""
+            };
+            format!("{:.2}x [{lo:.2}, {hi:.2}]{holds}", r.speedup_vs_unseeded)
         };
         t.row(cells(
             [&r.dataset, &r.setting, &r.k, &r.threads.to_string()],
@@ -204,7 +232,8 @@ pub fn markdown(rows: &[AblationRow]) -> String {
         ));
     }
     format!(
-        "**Seeding × kernel cache at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solves' own and the whole columns the shared cache filled; beside them the values of the batched blocks of prediction and seeding) are the machine-independent measure; runs under 0.5 s are too short to be evidence of a speed-up; predict % and seeding % are the first timed run's prediction and seeding seconds over the median wall time (over the rounds' summed seconds where rounds ran in parallel and sum to more); a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
+        "**Seeding × kernel cache at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solves' own and the whole columns the shared cache filled; beside them the values of the batched blocks of prediction and seeding) are the machine-independent measure; a speed-up carries its 95% interval and counts only where the interval lies on one side of 1 (the evidence rule: {}), else the cell says inconclusive; predict % and seeding % are the first timed run's prediction and seeding seconds over the median wall time (over the rounds' summed seconds where rounds ran in parallel and sum to more); a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
+        evidence::RULE,
         t.markdown()
     )
 }
@@ -354,12 +383,25 @@ mod tests {
         // No unseeded run on 1 thread: no comparison.
         assert!(get("sir", "shared", 1).speedup_vs_unseeded.is_nan());
         let md = markdown(&a);
-        assert!(md.contains("inside the spread") && md.contains("no unseeded run"));
-        // Milliseconds are no evidence.
+        assert!(
+            md.contains("1.00x [0.67, 1.43] (inconclusive: the interval holds 1)")
+                && md.contains("2.00x [1.50, 2.75]")
+                && md.contains("no unseeded run"),
+            "{md}"
+        );
+        // Issue 43: milliseconds whose repeats decide are evidence (the
+        // 0.5 s floor is gone); a cell timed once has no interval.
         let quick = vec![
             row("ours [shared, 2t]", "zero", "shared", 2, [0.03, 0.04, 0.05]),
             row("sir [shared, 2t]", "sir", "shared", 2, [0.01, 0.01, 0.01]),
         ];
-        assert!(markdown(&ablation(&quick)).contains("too short to be evidence"));
+        let md = markdown(&ablation(&quick));
+        assert!(
+            md.contains("4.00x [3.00, 5.00]") && !md.contains("too short"),
+            "{md}"
+        );
+        let mut once = quick.clone();
+        once.iter_mut().for_each(|r| r.timing_repeats = 1);
+        assert!(markdown(&ablation(&once)).contains("timed once: no interval"));
     }
 }

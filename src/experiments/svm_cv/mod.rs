@@ -23,6 +23,7 @@ mod multiclass;
 mod one_vs_one;
 mod overview;
 mod plan;
+pub mod published;
 mod render;
 pub mod rows;
 mod run;
@@ -126,7 +127,7 @@ impl Kind for SvmCvKind {
         Ok(Some((md, files)))
     }
 
-    fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {
-        scorecard::scorecard(runs)
+    fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
+        Ok(scorecard::scorecard(runs)?)
     }
 }

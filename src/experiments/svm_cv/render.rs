@@ -3,8 +3,9 @@
 //! LIBSVM (their tables are in the overview of every run), the paper's
 //! Tables 1 and 3 beside ours, and the time-against-k figure.
 
-use super::config::{num, num_at, pub_row, Published, SvmCvConfig};
+use super::config::SvmCvConfig;
 use super::markdown::{cells, link_figure};
+use super::published::{Published, TABLE3_K};
 use super::rows::{by_run, k_num, v_checks, write_rows};
 use super::rows::{RunKey, SummaryRow, SvmRow};
 use super::seeded::first_rounds_of;
@@ -63,20 +64,40 @@ fn summary(runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> (String, Vec<SummaryRow>) {
             .then(k_num(&a.2).total_cmp(&k_num(&b.2)))
             .then(a.3.cmp(&b.3))
     });
-    let mut t = MdTable::new("dataset | setting | k | method | rounds | CV accuracy % | majority % | total #iter | mean obj | mean nSV | time s | wall s".split(" | "));
+    let mut t = MdTable::new("dataset | setting | k | method | rounds | CV accuracy % | majority % | total #iter | mean obj | mean nSV | rounds' s (init + train + predict, seeding not counted) | cell wall s (every timed run together, runs)".split(" | "));
     let rows: Vec<SummaryRow> = keys.into_iter().map(|k| summary_row(k, &runs[k])).collect();
-    for r in &rows {
+    let repeats: Vec<u64> = rows
+        .iter()
+        .map(|r| {
+            let key = (
+                r.dataset.clone(),
+                r.setting.clone(),
+                r.k.clone(),
+                r.method.clone(),
+            );
+            runs[&key][0].timing_repeats.max(1)
+        })
+        .collect();
+    for (r, n) in rows.iter().zip(&repeats) {
         t.row(cells(
             [&r.dataset, &r.setting, &r.k, &r.method],
             [
                 r.rounds.to_string(),
-                format!("{:.4}", r.cv_accuracy_pct),
+                if r.cv_accuracy_pct.is_nan() {
+                    "– (one training, no CV)".to_string()
+                } else {
+                    format!("{:.4}", r.cv_accuracy_pct)
+                },
                 format!("{:.2}", r.majority_pct),
                 format!("{:.0}", r.total_iterations),
-                format!("{:.4}", r.mean_objective),
+                if r.mean_objective.is_nan() {
+                    "– (the program reports none)".to_string()
+                } else {
+                    format!("{:.4}", r.mean_objective)
+                },
                 format!("{:.1}", r.mean_n_sv),
                 format!("{:.3}", r.time_s),
-                format!("{:.3}", r.wall_s),
+                format!("{:.3} ({n})", r.wall_s),
             ],
         ));
     }
@@ -90,17 +111,17 @@ fn paper_table1(runs: &BTreeMap<RunKey, Vec<&SvmRow>>, p: &Published) -> String 
         if k != "10" || st != "paper" || (m != "ours" && m != "libsvm") {
             continue;
         }
-        if let Some(pr) = pub_row(&p.table1, d) {
+        if let Some(pr) = p.table1_for(d) {
             let iters: f64 = rr.iter().map(|r| r.iterations as f64).sum();
             t.row([
                 d.clone(),
                 st.clone(),
                 m.clone(),
-                format!("{:.2}", num(pr, "libsvm_accuracy")),
+                format!("{:.2}", pr.libsvm_accuracy),
                 format!("{:.2}", rr[0].cv_accuracy_pct.unwrap_or(f64::NAN)),
-                format!("{:.0}", num(pr, "libsvm_iterations")),
+                format!("{:.0}", pr.libsvm_iterations),
                 format!("{iters:.0}"),
-                num(pr, "libsvm_s").to_string(),
+                pr.libsvm_s.to_string(),
                 format!("{:.2}", run_seconds(rr)),
             ]);
         }
@@ -119,10 +140,10 @@ fn paper_table3(runs: &BTreeMap<RunKey, Vec<&SvmRow>>, p: &Published) -> String 
         if st != "paper" || m != "ours" {
             continue;
         }
-        let Some(col) = ["3", "10", "100"].iter().position(|kk| kk == k) else {
+        let Some(col) = TABLE3_K.iter().position(|kk| kk == k) else {
             continue;
         };
-        let Some(paper) = pub_row(&p.table3, d).and_then(|pr| num_at(pr, "libsvm_s", col)) else {
+        let Some(paper) = p.table3_for(d).map(|pr| pr.libsvm_s[col]) else {
             continue;
         };
         // svm-train is a method of the config: a run without it says so
@@ -157,40 +178,57 @@ fn paper_table3(runs: &BTreeMap<RunKey, Vec<&SvmRow>>, p: &Published) -> String 
     format!("**Beside the paper's Table 3 (LibSVM's k-fold CV time at the paper setting; theirs on a 6-core E5-2620, svm-train and ours on this machine, train + predict over all rounds)**\n\n{t}\n")
 }
 
-/// Time against k per dataset and setting (`None` with a single k).
+/// A CV run's seconds for the time-against-k figure: the median wall
+/// seconds of its timed runs where the records have them (a cell timed
+/// once: its one run), else its rounds' summed seconds.
+fn cv_seconds(rows: &[&SvmRow]) -> f64 {
+    rows.iter()
+        .find(|r| r.fold >= 0)
+        .and_then(|r| r.wall_median_s)
+        .unwrap_or_else(|| run_seconds(rows))
+}
+
+/// The label of a method's series in the time-against-k figure.
+fn series_label(m: &str) -> String {
+    match m {
+        "ours" => "ours (LibSVM-equivalent baseline)".to_string(),
+        "ours_shared_parallel" => "ours, shared cache, parallel".to_string(),
+        "libsvm" => "LIBSVM svm-train, same folds".to_string(),
+        "libsvm_v" => "LIBSVM svm-train -v k".to_string(),
+        // A variant keeps its set-up as recorded: `sir [shared, 2t]`.
+        m => match m.split_once(" [") {
+            Some((base, rest)) => format!("{} [{rest}", base.to_uppercase()),
+            None => m.to_uppercase(),
+        },
+    }
+}
+
+/// Time against k per dataset and setting, one series per method the run
+/// holds (`None` with a single k).
 fn time_vs_k(run: &str, runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Option<Figure> {
     let mut panels = Vec::new();
     let mut drawn: BTreeSet<&str> = BTreeSet::new();
     let mut ds: Vec<(String, String)> = runs.keys().map(|k| (k.0.clone(), k.1.clone())).collect();
     ds.dedup();
+    // Every method of the run, the baseline first, in one colour per method
+    // across the panels.
+    let mut methods: Vec<&str> = runs.keys().map(|k| k.3.as_str()).collect();
+    methods.sort_by_key(|m| (*m != "ours", *m));
+    methods.dedup();
     for (d, st) in &ds {
         let mut series = Vec::new();
-        for (idx, m) in ["ours", "ours_shared_parallel", "libsvm"]
-            .iter()
-            .enumerate()
-        {
+        for (idx, m) in methods.iter().enumerate() {
             let mut pts: Vec<(f64, f64, f64)> = runs
                 .iter()
                 .filter(|(key, _)| &key.0 == d && &key.1 == st && key.3 == *m)
-                .map(|(_, rr)| {
-                    let t = if *m == "ours_shared_parallel" {
-                        rr[0].cell_wall_s
-                    } else {
-                        run_seconds(rr)
-                    };
-                    (rr[0].k_value as f64, t.max(1e-6), 0.0)
-                })
+                .map(|(_, rr)| (rr[0].k_value as f64, cv_seconds(rr).max(1e-6), 0.0))
                 .collect();
             pts.sort_by(|a, b| a.0.total_cmp(&b.0));
             if !pts.is_empty() {
                 drawn.insert(m);
                 series.push(Series {
                     bars: false,
-                    label: match *m {
-                        "ours" => "ours (LibSVM-equivalent baseline, sequential)".to_string(),
-                        "ours_shared_parallel" => "ours, shared cache, parallel (wall)".to_string(),
-                        _ => "LIBSVM svm-train, same folds".to_string(),
-                    },
+                    label: series_label(m),
                     points: pts,
                     color: idx,
                     marker: idx,
@@ -198,9 +236,9 @@ fn time_vs_k(run: &str, runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Option<Figure>
             }
         }
         panels.push(Panel {
-            title: format!("{d} — {st} (one run per point)"),
+            title: format!("{d} — {st}"),
             x_label: "k".into(),
-            y_label: "seconds for the whole k-fold CV".into(),
+            y_label: "median wall seconds of the whole k-fold CV".into(),
             log_x: true,
             log_y: true,
             series,
@@ -221,29 +259,24 @@ fn time_vs_k(run: &str, runs: &BTreeMap<RunKey, Vec<&SvmRow>>) -> Option<Figure>
     })
 }
 
-/// The caption of the time-against-k figure, naming only the series drawn
-/// (`ours`, `ours_shared_parallel`, `libsvm`).
+/// The caption of the time-against-k figure, naming the series drawn.
 fn time_vs_k_caption(drawn: &BTreeSet<&str>) -> String {
-    let words: Vec<&str> = [
-        (
-            "ours",
-            "ours = our LibSVM-equivalent baseline (rounds in sequence, each from alpha = 0)",
-        ),
-        (
-            "ours_shared_parallel",
-            "ours with one kernel cache shared by parallel rounds (wall time, 2 threads)",
-        ),
-        (
-            "libsvm",
-            "LIBSVM's svm-train + svm-predict on the same folds",
-        ),
-    ]
-    .iter()
-    .filter(|(m, _)| drawn.contains(m))
-    .map(|(_, w)| *w)
-    .collect();
+    let words: Vec<String> = drawn
+        .iter()
+        .map(|m| match *m {
+            "ours" => {
+                "ours = our LibSVM-equivalent baseline (each round from alpha = 0)".to_string()
+            }
+            "ours_shared_parallel" => {
+                "ours with one kernel cache shared by parallel rounds".to_string()
+            }
+            "libsvm" => "LIBSVM's svm-train + svm-predict on the same folds".to_string(),
+            "libsvm_v" => "LIBSVM's svm-train -v k (its own folds)".to_string(),
+            m => format!("{} = that method of ours", series_label(m)),
+        })
+        .collect();
     format!(
-        "seconds of the whole k-fold CV, one run per point (no repetitions), log-log: {}",
+        "the median wall seconds of the whole k-fold CV over its timed runs (a cell timed once: its one run; where the records have no wall times: the rounds' summed seconds), one point per method and k, log-log: {}",
         words.join("; ")
     )
 }
@@ -310,7 +343,7 @@ pub(super) fn render(
         files.extend(write_rows(&cost, dir, "cost")?);
     }
     md.push_str(&super::cost::verdicts(&cost, &abl));
-    let published = Published::load();
+    let published = Published::load()?;
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));
     if let Some(fig) = time_vs_k(run, &runs) {
@@ -332,5 +365,58 @@ mod tests {
         assert!(!only.contains("svm-train") && !only.contains("shared by parallel"));
         let all = time_vs_k_caption(&BTreeSet::from(["ours", "libsvm", "ours_shared_parallel"]));
         assert!(all.contains("svm-train") && all.contains("shared by parallel"));
+        // Issue 43: medians, not "one run per point (no repetitions)".
+        assert!(all.contains("median wall seconds") && !all.contains("no repetitions"));
+    }
+
+    /// Issue 43: the figure draws every method the run holds (it drew
+    /// `ours` alone: `sir` and the `libsvm_v` peer never appeared), at the
+    /// median wall seconds where the records have them.
+    #[test]
+    fn time_vs_k_draws_every_method_at_its_median() {
+        let row = |m: &str, k: u64, wall: f64| SvmRow {
+            core: crate::results::rows::Core {
+                dataset: "d".into(),
+                method: m.into(),
+                ..Default::default()
+            },
+            setting: "s".into(),
+            k: k.to_string(),
+            k_value: k,
+            fold: 0,
+            train_s: 100.0,
+            wall_median_s: Some(wall),
+            ..SvmRow::default()
+        };
+        let recs: Vec<SvmRow> = [3, 10]
+            .iter()
+            .flat_map(|&k| {
+                [
+                    row("ours", k, 2.0 * k as f64),
+                    row("sir", k, k as f64),
+                    row("libsvm_v", k, 3.0 * k as f64),
+                ]
+            })
+            .collect();
+        let fig = time_vs_k("r", &by_run(&recs)).unwrap();
+        let labels: Vec<&str> = fig.panels[0]
+            .series
+            .iter()
+            .map(|s| s.label.as_str())
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                "ours (LibSVM-equivalent baseline)",
+                "LIBSVM svm-train -v k",
+                "SIR"
+            ]
+        );
+        assert_eq!(fig.panels[0].series[2].points[1].1, 10.0);
+        assert!(
+            fig.caption.contains("SIR = that method of ours"),
+            "{}",
+            fig.caption
+        );
     }
 }

@@ -3,8 +3,8 @@
 //! a unit test: Table 1's LibSVM row and seeding rows, Table 3 and the
 //! leave-one-out figure. `scorecard.rs` gathers the numbers and calls them.
 
-use super::ablation::MIN_EVIDENCE_S;
 use super::rows::SeedingRow;
+use crate::experiments::evidence::{self, evidence_rule, Ratio, Sample, Side};
 pub use crate::experiments::timing::Spread;
 use crate::results::scorecard::{DataUsed, Verdict};
 
@@ -33,26 +33,25 @@ pub fn degenerate(sv_fraction: Option<f64>) -> Option<String> {
 /// median wall seconds where both have them, a cell timed once giving its
 /// one run's wall time; else the rows' summed round seconds, which count a
 /// per-round baseline's rounds that ran two at a time once each, and so
-/// overstate a speed-up against it on several threads) and, when both were
-/// timed several times and their [min, max] ranges overlap, the words
-/// saying the difference is inside the spread.
+/// overstate a speed-up against it on several threads) and the speed-up
+/// (baseline over method) with its interval over the timed runs
+/// ([`evidence::ratio`]; summed seconds are a cell timed once).
 pub fn compare_times(
     base_total: f64,
     total: f64,
     spreads: (Option<Spread>, Option<Spread>),
-) -> (f64, f64, Option<String>) {
+) -> (f64, f64, Ratio) {
     match spreads {
-        (Some(b), Some(m)) => {
-            let inside = b.repeats >= 2 && m.repeats >= 2 && m.min <= b.max && b.min <= m.max;
-            let why = inside.then(|| {
-                format!(
-                    "the difference is inside the spread of the timed runs (median {:.3} s in [{:.3}, {:.3}] against {:.3} s in [{:.3}, {:.3}], {} and {} runs)",
-                    m.median, m.min, m.max, b.median, b.min, b.max, m.repeats, b.repeats
-                )
-            });
-            (b.median, m.median, why)
-        }
-        _ => (base_total, total, None),
+        (Some(b), Some(m)) => (
+            b.median,
+            m.median,
+            evidence::ratio(&Sample::from(b), &Sample::from(m)),
+        ),
+        _ => (
+            base_total,
+            total,
+            evidence::ratio(&Sample::once(base_total), &Sample::once(total)),
+        ),
     }
 }
 
@@ -81,7 +80,7 @@ pub fn baseline_verdict(
 }
 
 /// The rule of Table 1's seeding rows.
-pub const SEEDING_RULE: &str = "one verdict per method the paper reports (ATO, MIR, SIR); seconds are the median of the timed runs where a cell was timed several times (else its one run): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like), or both took under 0.5 s (no evidence of a speed-up), or their timed runs' ranges overlap (the difference is inside the spread)";
+pub const SEEDING_RULE: &str = concat!("one verdict per method the paper reports (ATO, MIR, SIR); seconds are the median of the timed runs where a cell was timed several times (else its one run): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; faster and slower by the evidence rule (the speed-up's interval above or below 1: ", evidence_rule!(), "); inconclusive: the interval holds 1 or a cell was timed once; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like: that run is not stored)");
 
 /// The seeded methods of Table 1, each judged on its own.
 pub const TABLE1_SEEDED: [&str; 3] = ["ato", "mir", "sir"];
@@ -139,27 +138,14 @@ pub fn seeding_verdicts(
                     ),
                 );
             }
-            let (bt, mt, inside) =
+            let (bt, mt, speedup) =
                 compare_times(base.total_s, r.total_s, (spread("ours"), spread(m)));
-            if bt.max(mt) < MIN_EVIDENCE_S {
+            if let Some(why) = speedup.undecided(1.0) {
                 return (
                     m,
-                    Verdict::NotRun,
+                    Verdict::Inconclusive,
                     format!(
-                        "too short to be evidence of a speed-up: baseline {bt:.3} s, {} {mt:.3} s (#iter {:.0} against {:.0}; {})",
-                        m.to_uppercase(),
-                        r.iterations,
-                        base.iterations,
-                        exactness_words(&[r])
-                    ),
-                );
-            }
-            if let Some(why) = inside {
-                return (
-                    m,
-                    Verdict::NotRun,
-                    format!(
-                        "no evidence of a speed-up: {why} (#iter {:.0} against {:.0}; {})",
+                        "speed-up {why} ({mt:.3} s against {bt:.3} s; #iter {:.0} against {:.0}; {})",
                         r.iterations,
                         base.iterations,
                         exactness_words(&[r])
@@ -168,13 +154,13 @@ pub fn seeding_verdicts(
             }
             let exact = r.exactness == "exact";
             let fewer = r.iterations < base.iterations;
-            let faster = mt < bt;
+            let faster = speedup.side(1.0) == Side::Above;
             let mut words = format!(
-                "#iter baseline {:.0}, {} {:.0}; speed-up {:.2}x ({mt:.3} s against {bt:.3} s); {}; accuracy {:.2}%",
+                "#iter baseline {:.0}, {} {:.0}; speed-up {} ({mt:.3} s against {bt:.3} s); {}; accuracy {:.2}%",
                 base.iterations,
                 m.to_uppercase(),
                 r.iterations,
-                bt / mt,
+                speedup.words(),
                 exactness_words(&[r]),
                 base.accuracy_pct
             );
@@ -244,7 +230,7 @@ pub fn exactness_words(seeded: &[&&SeedingRow]) -> String {
 }
 
 /// The rule of Table 3.
-pub const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline at every k run (median seconds where timed several times), and the largest speed-up at the same k as in the paper (among the k run); not run: fewer than two k that are evidence (Table 3 is a trend over k; a k where SIR and the baseline ran with different kernel caches or threads, or both took under 0.5 s, or their timed runs' ranges overlap, is not evidence); else not reproduced (times are this machine's, so never 'reproduced')";
+pub const TABLE3_RULE: &str = concat!("pattern reproduced: SIR faster than the baseline at every k that is evidence (median seconds where timed several times; ", evidence_rule!(), "), and the largest speed-up at the same k as in the paper (among those k); inconclusive: fewer than two k that are evidence among two or more k run like with like (Table 3 is a trend over k); not run: fewer than two k run with SIR and the baseline at the same kernel cache and threads; else not reproduced (times are this machine's, so never 'reproduced')");
 
 /// One k of Table 3: our SIR speed-up over the baseline, the paper's, and
 /// whether it is evidence (`None`) or why not.
@@ -252,12 +238,15 @@ pub const TABLE3_RULE: &str = "pattern reproduced: SIR faster than the baseline 
 pub struct Table3Point {
     /// k as configured.
     pub k: String,
-    /// Baseline total / SIR total, ours.
-    pub ours: f64,
+    /// Baseline total / SIR total, ours, with its interval.
+    pub ours: Ratio,
     /// The paper's LibSVM / SIR.
     pub paper: f64,
-    /// Why this k is no evidence of a speed-up (different set-ups, too short).
+    /// Why this k is no evidence of a speed-up (different set-ups, or the
+    /// interval holds 1).
     pub not_evidence: Option<String>,
+    /// Whether SIR and the baseline ran like with like (same cache and threads).
+    pub like: bool,
 }
 
 impl Table3Point {
@@ -269,43 +258,46 @@ impl Table3Point {
         paper: f64,
         spreads: (Option<Spread>, Option<Spread>),
     ) -> Table3Point {
-        let (bt, st, inside) = compare_times(base.total_s, sir.total_s, spreads);
-        let not_evidence = if base.setup != sir.setup {
+        let (_, _, ours) = compare_times(base.total_s, sir.total_s, spreads);
+        let like = base.setup == sir.setup;
+        let not_evidence = if like {
+            ours.undecided(1.0)
+        } else {
             Some(format!(
                 "not like with like (baseline {}, SIR {})",
                 base.setup, sir.setup
             ))
-        } else if bt.max(st) < MIN_EVIDENCE_S {
-            Some(format!(
-                "too short to be evidence ({st:.3} s against {bt:.3} s)"
-            ))
-        } else {
-            inside
         };
         Table3Point {
             k: k.to_string(),
-            ours: bt / st,
+            ours,
             paper,
             not_evidence,
+            like,
         }
     }
 }
 
 /// Table 3 verdict from its points (the ones that are not evidence are left
-/// out; with fewer than two left, "not run").
+/// out; with fewer than two left, "inconclusive" where two or more k ran
+/// like with like, else "not run").
 pub fn table3_verdict(points: &[Table3Point]) -> Verdict {
     let s: Vec<&Table3Point> = points.iter().filter(|p| p.not_evidence.is_none()).collect();
     // Table 3 is a trend over k: one k cannot show it.
     if s.len() < 2 {
-        return Verdict::NotRun;
+        return if points.iter().filter(|p| p.like).count() >= 2 {
+            Verdict::Inconclusive
+        } else {
+            Verdict::NotRun
+        };
     }
-    let faster = s.iter().all(|x| x.ours > 1.0);
+    let faster = s.iter().all(|x| x.ours.side(1.0) == Side::Above);
     let argmax = |f: &dyn Fn(&Table3Point) -> f64| {
         s.iter()
             .max_by(|a, b| f(a).total_cmp(&f(b)))
             .map(|x| x.k.clone())
     };
-    let same_peak = argmax(&|x| x.ours) == argmax(&|x| x.paper);
+    let same_peak = argmax(&|x| x.ours.point) == argmax(&|x| x.paper);
     if faster && same_peak {
         Verdict::PatternReproduced
     } else {
@@ -314,7 +306,7 @@ pub fn table3_verdict(points: &[Table3Point]) -> Verdict {
 }
 
 /// The rule of the leave-one-out figure.
-pub const LOOCV_RULE: &str = "pattern reproduced: the baseline slower than SIR, and SIR within 1.25x of the fastest of AVG, TOP, ATO, MIR and SIR (the paper: SIR fastest except on Heart and Madelon, where MIR is slightly faster); not run: the methods ran with different kernel caches or threads (like with like), or every one took under 0.5 s, or the baseline's and SIR's timed runs overlap (seconds are medians where cells were timed several times); the row counts each method's rounds solved again from zero (a held-out decision value within eps of 0), which cost a seeded and a baseline solve";
+pub const LOOCV_RULE: &str = concat!("pattern reproduced: the baseline slower than SIR, and SIR within 1.25x of the fastest of AVG, TOP, ATO, MIR and SIR (the paper: SIR fastest except on Heart and Madelon, where MIR is slightly faster), both by the evidence rule (", evidence_rule!(), "; seconds are medians where cells were timed several times); NOT reproduced: either decided the other way; inconclusive: neither decided the other way and one of them is undecided; not run: no baseline, or the methods ran with different kernel caches or threads (like with like: that run is not stored); the row counts each method's rounds solved again from zero (a held-out decision value within eps of 0), which cost a seeded and a baseline solve");
 
 /// A method's rounds solved again from zero: where a warm-started model
 /// puts a held-out decision value within `eps` of 0 (more than one row in
@@ -391,34 +383,46 @@ pub fn loocv_verdict(points: &[LoocvPoint]) -> (Verdict, Option<String>) {
             )),
         );
     }
-    let longest = judged.iter().map(|r| r.total_s).fold(0.0, f64::max);
-    if longest < MIN_EVIDENCE_S {
-        return (
-            Verdict::NotRun,
-            Some(format!(
-                "too short to be evidence: the slowest method took {longest:.3} s"
-            )),
-        );
-    }
-    let sir = judged.iter().find(|r| r.method == "sir");
-    if let Some((_, _, Some(why))) =
-        sir.map(|s| compare_times(base.total_s, s.total_s, (base.spread, s.spread)))
-    {
-        return (
-            Verdict::NotRun,
-            Some(format!("baseline against SIR: {why}")),
-        );
-    }
-    let fastest = judged
+    let sample = |p: &LoocvPoint| p.spread.map_or(Sample::once(p.total_s), Sample::from);
+    let Some(sir) = judged.iter().find(|r| r.method == "sir") else {
+        return (Verdict::NotRun, Some("no SIR run".into()));
+    };
+    let Some(fastest) = judged
         .iter()
         .filter(|r| r.method != "ours")
-        .map(|r| r.over_sir)
-        .fold(f64::INFINITY, f64::min);
-    if base.over_sir > 1.0 && 1.0 <= 1.25 * fastest {
-        (Verdict::PatternReproduced, None)
-    } else {
-        (Verdict::NotReproduced, None)
+        .min_by(|a, b| a.over_sir.total_cmp(&b.over_sir))
+    else {
+        return (Verdict::NotRun, Some("no seeded method".into()));
+    };
+    // The baseline over SIR against 1; SIR over the fastest seeded method
+    // against 1.25 (SIR itself the fastest: 1, decided).
+    let slower = evidence::ratio(&sample(base), &sample(sir));
+    let within = (fastest.method != "sir").then(|| evidence::ratio(&sample(sir), &sample(fastest)));
+    let sides = [
+        slower.side(1.0) == Side::Above,
+        within.is_none_or(|w| w.side(1.25) == Side::Below),
+    ];
+    let against = [
+        slower.side(1.0) == Side::Below,
+        within.is_some_and(|w| w.side(1.25) == Side::Above),
+    ];
+    if against.iter().any(|x| *x) {
+        return (Verdict::NotReproduced, None);
     }
+    if sides.iter().all(|x| *x) {
+        return (Verdict::PatternReproduced, None);
+    }
+    let mut why = Vec::new();
+    if let Some(w) = slower.undecided(1.0) {
+        why.push(format!("baseline over SIR {w}"));
+    }
+    if let Some(w) = within.and_then(|w| w.undecided(1.25)) {
+        why.push(format!(
+            "SIR over {} (the fastest) {w}",
+            fastest.method.to_uppercase()
+        ));
+    }
+    (Verdict::Inconclusive, Some(why.join("; ")))
 }
 
 #[cfg(test)]

@@ -55,14 +55,18 @@ fn degenerate_problem_or_iterations_off_cap_table1_at_pattern() {
         row("sir", 5.0, 900.0, "exact"),
     ];
     let refs: Vec<&SeedingRow> = rows.iter().collect();
-    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &|_| None);
+    let timed = |m: &str| {
+        let t = rows.iter().find(|r| r.method == m)?.total_s;
+        Some(sp(t, t * 0.99, t * 1.01, 5))
+    };
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &timed);
     // ATO and MIR as the paper's; SIR at half the paper's #iter: 2x off.
     assert_eq!(v[0].1, Verdict::Reproduced, "{:?}", v[0]);
     assert_eq!(v[1].1, Verdict::Reproduced, "{:?}", v[1]);
     assert_eq!(v[2].1, Verdict::PatternReproduced, "{:?}", v[2]);
     assert!(v[2].2.contains("2.0x off"), "{}", v[2].2);
     // Every point a support vector: every row at most pattern, with the reason.
-    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(1.0), &|_| None);
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(1.0), &timed);
     assert!(v.iter().all(|x| x.1 == Verdict::PatternReproduced), "{v:?}");
     assert!(v[0].2.contains("every training point a support vector"));
     // The LibSVM row is not capped: matching the paper's accuracy and
@@ -78,30 +82,70 @@ fn degenerate_problem_or_iterations_off_cap_table1_at_pattern() {
     assert!(degenerate(Some(0.98)).is_none() && degenerate(None).is_none());
 }
 
-/// Issue 18, 3 and 1: a Table 3 verdict needs at least two k that are
-/// evidence (like with like, not milliseconds).
+fn sp(median: f64, min: f64, max: f64, repeats: u64) -> Spread {
+    Spread {
+        median,
+        min,
+        max,
+        repeats,
+    }
+}
+
+/// A decided ratio (five runs each, tight ranges) of `x`.
+fn decided(x: f64) -> crate::experiments::evidence::Ratio {
+    compare_times(
+        0.0,
+        0.0,
+        (
+            Some(sp(x, x * 0.99, x * 1.01, 5)),
+            Some(sp(1.0, 0.99, 1.01, 5)),
+        ),
+    )
+    .2
+}
+
+/// Issue 18, 3 and 1, and issue 43: a Table 3 verdict needs at least two
+/// k that are evidence (like with like, an interval on one side of 1);
+/// two k run like with like but undecided are inconclusive, not "not run".
 #[test]
 fn table3_needs_two_k_that_are_evidence() {
     let p = |k: &str, ours: f64, paper: f64| Table3Point {
         k: k.into(),
-        ours,
+        ours: decided(ours),
         paper,
         not_evidence: None,
+        like: true,
     };
     assert_eq!(table3_verdict(&[p("10", 3.0, 2.0)]), Verdict::NotRun);
     let two = [p("3", 2.0, 1.5), p("10", 3.0, 2.0)];
     assert_eq!(table3_verdict(&two), Verdict::PatternReproduced);
     let peak_elsewhere = [p("3", 4.0, 1.5), p("10", 3.0, 2.0)];
     assert_eq!(table3_verdict(&peak_elsewhere), Verdict::NotReproduced);
+    // Milliseconds timed five times, decided: evidence (no 0.5 s floor).
     let base = row("ours", 0.01, 100.0, "baseline");
-    let sir = row("sir", 0.02, 50.0, "exact");
-    let short = Table3Point::of("3", &base, &sir, 1.5, (None, None));
-    assert!(short
-        .not_evidence
-        .as_deref()
-        .unwrap()
-        .starts_with("too short"));
-    assert_eq!(table3_verdict(&[short, p("10", 3.0, 2.0)]), Verdict::NotRun);
+    let sir = row("sir", 0.005, 50.0, "exact");
+    let short = Table3Point::of(
+        "3",
+        &base,
+        &sir,
+        1.5,
+        (
+            Some(sp(0.010, 0.0099, 0.0101, 5)),
+            Some(sp(0.005, 0.0049, 0.0051, 5)),
+        ),
+    );
+    assert!(short.not_evidence.is_none(), "{short:?}");
+    assert_eq!(
+        table3_verdict(&[short, p("10", 3.0, 2.0)]),
+        Verdict::PatternReproduced
+    );
+    // Summed seconds only (no wall times): timed once, inconclusive.
+    let once = Table3Point::of("3", &base, &sir, 1.5, (None, None));
+    assert!(once.not_evidence.as_deref().unwrap().contains("timed once"));
+    assert_eq!(
+        table3_verdict(&[once, p("10", 3.0, 2.0)]),
+        Verdict::Inconclusive
+    );
     let mut shared = row("sir", 5.0, 50.0, "exact");
     shared.setup = "shared cache, 1 thread".into();
     let unlike = Table3Point::of(
@@ -111,73 +155,79 @@ fn table3_needs_two_k_that_are_evidence() {
         1.5,
         (None, None),
     );
-    assert!(unlike.not_evidence.is_some());
+    assert!(unlike.not_evidence.is_some() && !unlike.like);
+    assert_eq!(
+        table3_verdict(&[unlike, p("10", 3.0, 2.0)]),
+        Verdict::NotRun
+    );
 }
 
 /// Issue 18: a cell timed once (over two minutes) is compared by its one
 /// run's wall time, not by the summed round seconds, which count a
 /// per-round baseline's rounds that ran two at a time once each (w8a at
-/// k = 100 on 2 threads: 752 s summed against 377 s of wall time).
+/// k = 100 on 2 threads: 752 s summed against 377 s of wall time); issue
+/// 43: a cell timed once has no interval.
 #[test]
 fn a_cell_timed_once_is_compared_by_its_wall_time_not_the_summed_rounds() {
-    let once = |median: f64| Spread {
-        median,
-        min: median,
-        max: median,
-        repeats: 1,
-    };
-    let five = |median: f64| Spread {
-        median,
-        min: median * 0.9,
-        max: median * 1.1,
-        repeats: 5,
-    };
-    let (b, m, why) = compare_times(752.0, 38.4, (Some(once(377.4)), Some(five(39.0))));
+    let once = |median: f64| sp(median, median, median, 1);
+    let five = |median: f64| sp(median, median * 0.9, median * 1.1, 5);
+    let (b, m, x) = compare_times(752.0, 38.4, (Some(once(377.4)), Some(five(39.0))));
     assert_eq!((b, m), (377.4, 39.0));
-    assert!(why.is_none(), "one run has no spread to be inside of");
-    let (b, m, why) = compare_times(465.0, 177.0, (Some(once(234.5)), Some(once(177.7))));
+    assert_eq!(
+        x.side(1.0),
+        crate::experiments::evidence::Side::Inconclusive
+    );
+    assert!(x.words().contains("timed once"));
+    let (b, m, _) = compare_times(465.0, 177.0, (Some(once(234.5)), Some(once(177.7))));
     assert_eq!((b, m), (234.5, 177.7));
-    assert!(why.is_none());
     // Without wall times the summed seconds are all there is.
     assert_eq!(compare_times(2.0, 1.0, (None, Some(once(1.0)))).0, 2.0);
 }
 
-/// Issue 18, timings: cells timed several times are compared on their
-/// medians, and overlapping ranges are no evidence.
+/// Issue 43: the evidence rule decides a seeding row: cells timed several
+/// times are compared on their medians with the interval of the ratio;
+/// overlapping ranges are inconclusive (a verdict of its own, no longer
+/// "not run"), and short runs count when their repeats decide (the 0.5 s
+/// floor is gone: the Heart rows, all under 0.5 s, were "not run").
 #[test]
-fn timed_runs_use_the_median_and_overlapping_spreads_are_no_evidence() {
+fn the_evidence_rule_decides_seeding_rows() {
     let paper_data = DataUsed::Paper("madelon".into());
     let rows = [
         row("ours", 10.0, 9000.0, "baseline"),
         row("sir", 5.0, 1800.0, "exact"),
     ];
     let refs: Vec<&SeedingRow> = rows.iter().collect();
-    let sp = |median: f64, min: f64, max: f64| Spread {
-        median,
-        min,
-        max,
-        repeats: 5,
-    };
     let apart = |m: &str| match m {
-        "ours" => Some(sp(10.0, 9.5, 10.5)),
-        _ => Some(sp(5.0, 4.8, 5.3)),
+        "ours" => Some(sp(10.0, 9.5, 10.5, 5)),
+        _ => Some(sp(5.0, 4.8, 5.3, 5)),
     };
     let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &apart);
     assert_eq!(v[2].1, Verdict::Reproduced, "{:?}", v[2]);
+    assert!(v[2].2.contains("2.00x [1.79, 2.19]"), "{}", v[2].2);
     let overlap = |m: &str| match m {
-        "ours" => Some(sp(10.0, 6.0, 14.0)),
-        _ => Some(sp(5.0, 4.8, 7.0)),
+        "ours" => Some(sp(10.0, 6.0, 14.0, 5)),
+        _ => Some(sp(5.0, 4.8, 7.0, 5)),
     };
     let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &overlap);
-    assert_eq!(v[2].1, Verdict::NotRun);
-    assert!(v[2].2.contains("inside the spread"), "{}", v[2].2);
+    assert_eq!(v[2].1, Verdict::Inconclusive);
+    assert!(v[2].2.contains("inconclusive"), "{}", v[2].2);
+    // Heart-sized: 3 ms against 6 ms, five runs each, ranges apart.
+    let ms = |m: &str| match m {
+        "ours" => Some(sp(0.006, 0.0058, 0.0062, 5)),
+        _ => Some(sp(0.003, 0.0029, 0.0031, 5)),
+    };
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &ms);
+    assert_eq!(v[2].1, Verdict::Reproduced, "{:?}", v[2]);
+    // Slower by the rule: NOT reproduced.
+    let slower = |m: &str| match m {
+        "ours" => Some(sp(5.0, 4.9, 5.1, 5)),
+        _ => Some(sp(10.0, 9.9, 10.1, 5)),
+    };
+    let v = seeding_verdicts(&refs, &madelon_paper(), &paper_data, Some(0.5), &slower);
+    assert_eq!(v[2].1, Verdict::NotReproduced, "{:?}", v[2]);
     // The median decides, not the first run's total.
-    let (b, m, why) = compare_times(
-        1.0,
-        9.0,
-        (Some(sp(10.0, 9.5, 10.5)), Some(sp(5.0, 4.8, 5.3))),
-    );
-    assert_eq!((b, m, why), (10.0, 5.0, None));
+    let (b, m, _) = compare_times(1.0, 9.0, (apart("ours"), apart("sir")));
+    assert_eq!((b, m), (10.0, 5.0));
     let p = Table3Point::of(
         "10",
         &rows[0],
@@ -185,7 +235,7 @@ fn timed_runs_use_the_median_and_overlapping_spreads_are_no_evidence() {
         2.0,
         (overlap("ours"), overlap("sir")),
     );
-    assert!(p.not_evidence.unwrap().contains("inside the spread"));
+    assert!(p.not_evidence.unwrap().contains("inconclusive"));
 }
 
 #[test]
@@ -216,7 +266,7 @@ fn baseline_and_loocv_rules() {
                 over_sir: *x,
                 setup: setup.into(),
                 total_s: x * scale,
-                spread: None,
+                spread: Some(sp(x * scale, x * scale * 0.99, x * scale * 1.01, 5)),
             })
             .collect::<Vec<_>>()
     };
@@ -234,8 +284,14 @@ fn baseline_and_loocv_rules() {
         loocv_verdict(&pts(&[("sir", 1.0)], "s", 1.0)).0,
         Verdict::NotRun
     );
-    // Milliseconds, or a baseline with another cache: no verdict.
-    assert_eq!(loocv_verdict(&pts(&ok, "s", 0.01)).0, Verdict::NotRun);
+    // Timed once (no spreads): inconclusive, a run exists; a baseline
+    // with another cache: not run (the like-with-like run is not stored).
+    let once = |v: &[(&str, f64)]| {
+        let mut p = pts(v, "s", 1.0);
+        p.iter_mut().for_each(|p| p.spread = None);
+        p
+    };
+    assert_eq!(loocv_verdict(&once(&ok)).0, Verdict::Inconclusive);
     let mut unlike = pts(&ok, "s", 1.0);
     unlike[0].setup = "per-solve cache, 1 thread".into();
     let (v, why) = loocv_verdict(&unlike);
@@ -252,8 +308,32 @@ fn baseline_and_loocv_rules() {
         });
     }
     let (v, why) = loocv_verdict(&spread);
-    assert_eq!(v, Verdict::NotRun);
-    assert!(why.unwrap().contains("inside the spread"));
+    assert_eq!(v, Verdict::Inconclusive);
+    assert!(why.unwrap().contains("holds 1"));
+    // Issue 43: 1.27 against the 1.25 cut (the stored Heart LOOCV rows,
+    // decided under 0.5 s before) is decided by the interval: inconclusive
+    // with overlapping ranges, NOT reproduced with tight ones.
+    let cut = [("ours", 2.0), ("sir", 1.27), ("avg", 1.0)];
+    let mut wide = pts(&cut, "s", 0.01);
+    for p in wide.iter_mut() {
+        p.spread = Some(Spread {
+            median: p.total_s,
+            min: p.total_s * 0.8,
+            max: p.total_s * 1.2,
+            repeats: 5,
+        });
+    }
+    assert_eq!(loocv_verdict(&wide).0, Verdict::Inconclusive);
+    let mut tight = wide.clone();
+    for p in tight.iter_mut() {
+        p.spread = Some(Spread {
+            median: p.total_s,
+            min: p.total_s * 0.995,
+            max: p.total_s * 1.005,
+            repeats: 5,
+        });
+    }
+    assert_eq!(loocv_verdict(&tight).0, Verdict::NotReproduced);
 }
 
 #[test]

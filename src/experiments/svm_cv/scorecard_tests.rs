@@ -25,13 +25,44 @@ fn row(m: &str, k: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
     }
 }
 
+/// Round records carrying each seeding row's total as the median of
+/// `repeats` timed runs (a range of +-0.5%), as the stored runs' records do.
+fn timed_records(rows: &[SeedingRow], repeats: u64) -> Vec<SvmRow> {
+    rows.iter()
+        .map(|r| SvmRow {
+            core: Core {
+                dataset: r.dataset.clone(),
+                method: r.method.clone(),
+                ..Core::default()
+            },
+            setting: r.setting.clone(),
+            k: r.k.clone(),
+            fold: 0,
+            cv_accuracy_pct: Some(r.accuracy_pct),
+            majority_pct: r.majority_pct,
+            timing_repeats: repeats,
+            wall_median_s: Some(r.total_s),
+            wall_min_s: Some(r.total_s * 0.995),
+            wall_max_s: Some(r.total_s * 1.005),
+            ..SvmRow::default()
+        })
+        .collect()
+}
+
+/// A stored run of `rows` whose cells were timed five times.
 fn run_with(dir: &std::path::Path, name: &str, rows: &[SeedingRow]) -> StoredRun {
+    run_timed(dir, name, rows, 5)
+}
+
+/// A stored run of `rows` whose cells were timed `repeats` times.
+fn run_timed(dir: &std::path::Path, name: &str, rows: &[SeedingRow], repeats: u64) -> StoredRun {
     write_rows(rows, dir, "seeding").unwrap();
+    let records = to_records(&timed_records(rows, repeats)).unwrap();
     StoredRun {
         name: name.into(),
         dir: dir.to_path_buf(),
         manifest: serde_json::from_str(r#"{"kind":"svm_cv","name":"s","config_path":"c","config":"","seed":1,"cells":[],"threads":0,"git_revision":"x","machine":{"hostname":"h","os":"l","cpus":1,"cpu_model":"c","memory_bytes":null},"versions":{"cvbench":"0","profile":"debug","rustc":"r"},"started_unix":0,"seconds":0.0,"files":[]}"#).unwrap(),
-        records: Vec::new(),
+        records,
     }
 }
 
@@ -71,7 +102,7 @@ fn verdict_of(rows: &[ScoreRow], artifact: &str) -> Verdict {
 
 #[test]
 fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
-    let rows = scorecard(&[]);
+    let rows = scorecard(&[]).unwrap();
     assert!(rows
         .iter()
         .filter(|r| ["ATO row", "MIR row", "SIR row"]
@@ -84,7 +115,7 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
     let t1_ato = "Table 1, Madelon: ATO row (madelon, setting `paper`)";
     let (t3, loocv) = ("Table 3, Madelon", "LOOCV figure (supplement), madelon");
     let dir = tempfile::tempdir().unwrap();
-    let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &madelon(10.0))]);
+    let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &madelon(10.0))]).unwrap();
     assert_eq!(verdict_of(&rows, t1), Verdict::Reproduced);
     assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
     assert_eq!(verdict_of(&rows, t3), Verdict::PatternReproduced);
@@ -96,23 +127,36 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
         r.setup = "per-solve cache, 1 thread".into();
     }
     let dir3 = tempfile::tempdir().unwrap();
-    let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]);
+    let rows3 = scorecard(&[&run_with(dir3.path(), "seeding-madelon", &unlike)]).unwrap();
     assert_eq!(verdict_of(&rows3, t1), Verdict::NotRun);
     assert_eq!(verdict_of(&rows3, t3), Verdict::NotRun);
     assert_eq!(verdict_of(&rows3, loocv), Verdict::NotRun);
-    // Milliseconds are no evidence of a speed-up.
+    // Issue 43: milliseconds timed five times, their ranges apart, are
+    // evidence (the 0.5 s floor is gone); cells timed once are
+    // inconclusive: the runs exist, so not "not run".
     let dir4 = tempfile::tempdir().unwrap();
     let mut short = madelon(10.0);
     for r in short.iter_mut() {
         r.total_s *= 1e-3;
     }
-    let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]);
-    assert_eq!(verdict_of(&rows4, t1), Verdict::NotRun);
-    assert_eq!(verdict_of(&rows4, t3), Verdict::NotRun);
+    let rows4 = scorecard(&[&run_with(dir4.path(), "seeding-madelon", &short)]).unwrap();
+    assert_eq!(verdict_of(&rows4, t1), Verdict::Reproduced);
+    assert_eq!(verdict_of(&rows4, t3), Verdict::PatternReproduced);
+    let dir6 = tempfile::tempdir().unwrap();
+    let rows6 = scorecard(&[&run_timed(
+        dir6.path(),
+        "seeding-madelon",
+        &madelon(10.0),
+        1,
+    )])
+    .unwrap();
+    assert_eq!(verdict_of(&rows6, t1), Verdict::Inconclusive);
+    assert_eq!(verdict_of(&rows6, t3), Verdict::Inconclusive);
+    assert_eq!(verdict_of(&rows6, loocv), Verdict::Inconclusive);
     // SIR now slower than the baseline at k = 10: its Table 1 row and
     // Table 3 flip; ATO (still faster) keeps its own verdict (issue 18, 4).
     let dir2 = tempfile::tempdir().unwrap();
-    let rows = scorecard(&[&run_with(dir2.path(), "seeding-madelon", &madelon(80.0))]);
+    let rows = scorecard(&[&run_with(dir2.path(), "seeding-madelon", &madelon(80.0))]).unwrap();
     assert_eq!(verdict_of(&rows, t1), Verdict::NotReproduced);
     assert_eq!(verdict_of(&rows, t1_ato), Verdict::Reproduced);
     assert_eq!(verdict_of(&rows, t3), Verdict::NotReproduced);
@@ -138,8 +182,8 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
             ..SvmRow::default()
         })
         .collect();
-    run.records = to_records(&svm).unwrap();
-    let rows5 = scorecard(&[&run]);
+    run.records = to_records(&[timed_records(&madelon(10.0), 5), svm].concat()).unwrap();
+    let rows5 = scorecard(&[&run]).unwrap();
     assert_eq!(verdict_of(&rows5, t1), Verdict::PatternReproduced);
     // The LibSVM row matches the paper's numbers: reproduced, and it says
     // the problem is degenerate.
@@ -160,6 +204,9 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
 
 #[test]
 fn data_used_names_substitutes_and_the_mnist_scaling() {
+    let p = super::super::published::Published::load().unwrap();
+    let data_used = |d: &str, _key: &str, st: &str| p.data_used(d, st);
+    let at_paper_setting = |d: &str, _key: &str, st: &str| p.at_paper_setting(d, st);
     assert!(matches!(
         data_used("heart_scale", "heart", "paper"),
         DataUsed::Substitute(_)
@@ -203,7 +250,7 @@ fn table3_joins_the_k_of_several_runs() {
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let r1 = run_with(d1.path(), "table3-madelon", &small);
     let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
-    let rows = scorecard(&[&r1, &r2]);
+    let rows = scorecard(&[&r1, &r2]).unwrap();
     let t3 = rows
         .iter()
         .find(|r| r.artifact.starts_with("Table 3, Madelon"))
@@ -220,7 +267,7 @@ fn table3_joins_the_k_of_several_runs() {
     );
     assert_eq!(t3.verdict, Verdict::PatternReproduced);
     // The k = 100 run alone is one k: no trend.
-    let rows = scorecard(&[&r2]);
+    let rows = scorecard(&[&r2]).unwrap();
     let t3 = rows
         .iter()
         .find(|r| r.artifact.starts_with("Table 3, Madelon"))
@@ -243,7 +290,7 @@ fn table3_joins_no_runs_of_another_setup() {
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let r1 = run_with(d1.path(), "seeding-madelon", &small);
     let r2 = run_with(d2.path(), "table3-madelon-k100", &big);
-    let rows = scorecard(&[&r1, &r2]);
+    let rows = scorecard(&[&r1, &r2]).unwrap();
     let t3: Vec<&ScoreRow> = rows
         .iter()
         .filter(|r| r.artifact.starts_with("Table 3, Madelon"))
@@ -288,7 +335,7 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
     let (d1, d2) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let r1 = run_with(d1.path(), "seeding-madelon", &full);
     let r2 = run_with(d2.path(), "table3-madelon", &sir_only);
-    let rows = scorecard(&[&r1, &r2]);
+    let rows = scorecard(&[&r1, &r2]).unwrap();
     let count = |m: &str| {
         rows.iter()
             .filter(|r| {
@@ -316,7 +363,7 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
     assert_eq!(ato.verdict, Verdict::NotRun);
     assert!(ato.ours.contains("`seeding-madelon`"), "{}", ato.ours);
     // Alone, the SIR-only run still names what it did not run.
-    let rows = scorecard(&[&r2]);
+    let rows = scorecard(&[&r2]).unwrap();
     assert!(rows.iter().any(
         |r| r.artifact.starts_with("Table 1, Madelon: MIR row") && r.verdict == Verdict::NotRun
     ));
@@ -361,7 +408,7 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
             .clone()
     };
     run.records = to_records(&svm).unwrap();
-    let ours = row_of(&scorecard(&[&run]));
+    let ours = row_of(&scorecard(&[&run]).unwrap());
     assert!(
         ours.contains("rounds solved again from zero (SIR 4 of 4)"),
         "{ours}"
@@ -377,7 +424,7 @@ fn the_loocv_row_counts_the_rounds_solved_again_from_zero() {
             .collect::<Vec<_>>(),
     )
     .unwrap();
-    assert!(!row_of(&scorecard(&[&run])).contains("solved again"));
+    assert!(!row_of(&scorecard(&[&run]).unwrap()).contains("solved again"));
 }
 
 /// A leave-one-out run estimated from its first rounds says so in its row
@@ -389,6 +436,7 @@ fn the_loocv_row_says_when_its_times_are_estimated_from_first_rounds() {
     let records = |k: u64| loocv_rounds(&[("ours", "round"), ("sir", "round")], k);
     let loocv = |run: &StoredRun| {
         scorecard(&[run])
+            .unwrap()
             .into_iter()
             .find(|r| r.artifact.starts_with("LOOCV figure (supplement), madelon"))
             .unwrap()

@@ -10,11 +10,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::config::{num, num_at, pub_row, Published};
 use super::markdown::{cells, link_figure};
+use super::published::{Published, TABLE3_K};
 use super::rows::{write_rows, Key, SeedingRow, SvmRow};
 use super::scorecard_rules::{compare_times, Spread};
 use super::seeded::first_rounds_of;
+use crate::experiments::evidence;
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -226,9 +227,47 @@ fn seeding_rows((d, st, k): &Key, methods: &BTreeMap<String, Vec<&SvmRow>>) -> V
     out
 }
 
+/// A seeding row's speed-up over the baseline as a table cell: with its
+/// 95% interval ([`evidence::ratio`]) where both cells were timed several
+/// times, and only between cells of the same cache and threads (else what
+/// differs).
+fn speed_cell(
+    r: &SeedingRow,
+    rows: &[SeedingRow],
+    spreads: &BTreeMap<(Key, String), Spread>,
+) -> String {
+    let Some(base) = SeedingRow::find(rows, &r.dataset, &r.setting, &r.k, "ours") else {
+        return "– (no baseline run)".into();
+    };
+    if r.method == "ours" {
+        return "1.00x (baseline)".into();
+    }
+    if base.setup != r.setup {
+        return format!(
+            "– (not like with like: the baseline ran with {})",
+            base.setup
+        );
+    }
+    let key = |m: &str| {
+        (
+            (r.dataset.clone(), r.setting.clone(), r.k.clone()),
+            m.to_string(),
+        )
+    };
+    match (spreads.get(&key("ours")), spreads.get(&key(&r.method))) {
+        (Some(b), Some(m)) => {
+            evidence::ratio(&evidence::Sample::from(*b), &evidence::Sample::from(*m)).short()
+        }
+        _ => match r.speedup_vs_baseline {
+            Some(x) if x.is_finite() => format!("{x:.2}x (summed seconds: no interval)"),
+            _ => "– (no times recorded)".into(),
+        },
+    }
+}
+
 /// The table of every method against the baseline, sorted by dataset,
 /// setting, k (numerically, `n` last) and method.
-fn seeding_table(rows: &[SeedingRow]) -> MdTable {
+fn seeding_table(rows: &[SeedingRow], spreads: &BTreeMap<(Key, String), Spread>) -> MdTable {
     let sorted_k = |k: &str| -> f64 {
         if k == "n" {
             f64::INFINITY
@@ -254,7 +293,7 @@ fn seeding_table(rows: &[SeedingRow]) -> MdTable {
                 fmt_s(r.init_s),
                 fmt_s(r.rest_s),
                 fmt_s(r.total_s),
-                format!("{:.2}x", r.speedup_vs_baseline.unwrap_or(f64::NAN)),
+                speed_cell(r, rows, spreads),
                 format!("{:.0}", r.iterations),
                 format!("{:.2}", r.accuracy_pct),
                 format!("{:.2}", r.majority_pct),
@@ -284,7 +323,7 @@ pub(super) fn render(
     if !seeded_any {
         return Ok((String::new(), vec![]));
     }
-    let published = Published::load();
+    let published = Published::load()?;
     let mut md = String::new();
     let mut files = Vec::new();
     let rows: Vec<SeedingRow> = groups
@@ -296,8 +335,23 @@ pub(super) fn render(
         .values()
         .flat_map(|m| m.values())
         .find_map(|rr| first_rounds_of(rr.iter().copied()));
-    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included, seconds summed over the rounds; speed-up = the baseline's wall seconds over the method's (medians of the timed runs; summed seconds only where the records have no wall times); exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
-    md.push_str(&seeding_table(&rows).markdown());
+    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included, seconds summed over the rounds; speed-up = the baseline's wall seconds over the method's (medians of the timed runs, with the 95% interval of the ratio over them: the range bound of the cells' medians and ranges, see `evidence.rs`; summed seconds only where the records have no wall times), printed only between cells of the same kernel cache and threads; exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
+    let spreads: BTreeMap<(Key, String), Spread> = groups
+        .iter()
+        .flat_map(|(key, methods)| {
+            methods.iter().filter_map(move |(m, rr)| {
+                let r = rr.iter().find(|r| r.fold >= 0)?;
+                let s = Spread {
+                    median: r.wall_median_s?,
+                    min: r.wall_min_s?,
+                    max: r.wall_max_s?,
+                    repeats: r.timing_repeats.max(1),
+                };
+                Some(((key.clone(), m.clone()), s))
+            })
+        })
+        .collect();
+    md.push_str(&seeding_table(&rows, &spreads).markdown());
     md.push('\n');
     md.push_str(&paper_table1(&rows, &published));
     md.push_str(&paper_table3(&rows, &published));
@@ -324,7 +378,7 @@ fn pairs(rows: &[SeedingRow]) -> BTreeSet<(String, String)> {
 fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
     let mut t = MdTable::new("dataset | setting | method | paper init s | paper rest s | ours init s | ours rest s | paper #iter | ours #iter | paper acc % | ours acc % | majority %".split(" | "));
     for (d, st) in &pairs(rows) {
-        let Some(pr) = pub_row(&p.table1, d) else {
+        let Some(pr) = p.table1_for(d) else {
             continue;
         };
         for (m, pm) in [
@@ -337,16 +391,9 @@ fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
             let Some(r) = SeedingRow::find(rows, d, st, "10", m) else {
                 continue;
             };
-            let (pi, prs, pit) = if pm == "libsvm" {
-                (0.0, num(pr, "libsvm_s"), num(pr, "libsvm_iterations"))
-            } else if pm.is_empty() {
-                (f64::NAN, f64::NAN, f64::NAN)
-            } else {
-                (
-                    num(pr, &format!("{pm}_init_s")),
-                    num(pr, &format!("{pm}_rest_s")),
-                    num(pr, &format!("{pm}_iterations")),
-                )
+            let ((pi, prs), pit) = match (pr.seconds(pm), pr.iterations(pm)) {
+                (Some(s), Some(i)) => (s, i),
+                _ => ((f64::NAN, f64::NAN), f64::NAN),
             };
             let pit = if pit.is_nan() {
                 "–".to_string()
@@ -363,7 +410,7 @@ fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
                 fmt_s(r.rest_s),
                 pit,
                 format!("{:.0}", r.iterations),
-                format!("{:.2}", num(pr, "libsvm_accuracy")),
+                format!("{:.2}", pr.libsvm_accuracy),
                 format!("{:.2}", r.accuracy_pct),
                 format!("{:.2}", r.majority_pct),
             ]);
@@ -379,13 +426,12 @@ fn paper_table1(rows: &[SeedingRow], p: &Published) -> String {
 fn paper_table3(rows: &[SeedingRow], p: &Published) -> String {
     let mut t = MdTable::new("dataset | setting | k | paper LibSVM s | paper SIR s | paper SIR speed-up | ours SIR speed-up | ours baseline s | ours SIR s | ours tree speed-up | best of SIR/tree".split(" | "));
     for (d, st) in &pairs(rows) {
-        let pr = pub_row(&p.table3, d);
-        for (col, k) in ["3", "10", "100"].iter().enumerate() {
+        let pr = p.table3_for(d);
+        for (col, k) in TABLE3_K.iter().enumerate() {
             let Some(b) = SeedingRow::find(rows, d, st, k, "ours") else {
                 continue;
             };
-            let paper =
-                pr.and_then(|t| Some((num_at(t, "libsvm_s", col)?, num_at(t, "sir_s", col)?)));
+            let paper = pr.map(|t| (t.libsvm_s[col], t.sir_s[col]));
             let row = |m: &str| SeedingRow::find(rows, d, st, k, m);
             let total = |m: &str| row(m).map_or(f64::NAN, |r| r.total_s);
             let speedup = |m: &str| {
@@ -505,6 +551,51 @@ fn loocv_figure(run: &str, rows: &[SeedingRow], estimate: Option<(u64, u64)>) ->
 mod tests {
     use super::*;
     use crate::results::rows::Core;
+
+    /// Issue 43: a speed-up is printed only between cells of the same
+    /// cache and threads (else what differs), with its interval, and never
+    /// as `NaNx`.
+    #[test]
+    fn speed_cells_compare_like_with_like_and_carry_their_interval() {
+        let row = |m: &str, setup: &str| SeedingRow {
+            dataset: "d".into(),
+            setting: "s".into(),
+            k: "10".into(),
+            method: m.into(),
+            setup: setup.into(),
+            speedup_vs_baseline: Some(2.43),
+            ..SeedingRow::default()
+        };
+        let rows = vec![
+            row("ours", "per-solve cache, 1 thread"),
+            row("sir", "shared cache, 2 threads"),
+            row("mir", "per-solve cache, 1 thread"),
+        ];
+        let key = |m: &str| {
+            (
+                ("d".to_string(), "s".to_string(), "10".to_string()),
+                m.to_string(),
+            )
+        };
+        let sp = |median: f64| Spread {
+            median,
+            min: median * 0.95,
+            max: median * 1.05,
+            repeats: 5,
+        };
+        let spreads = BTreeMap::from([(key("ours"), sp(2.0)), (key("mir"), sp(1.0))]);
+        let sir = speed_cell(&rows[1], &rows, &spreads);
+        assert!(
+            sir.contains("not like with like") && !sir.contains("2.43"),
+            "{sir}"
+        );
+        assert_eq!(speed_cell(&rows[2], &rows, &spreads), "2.00x [1.81, 2.21]");
+        let alone = [row("sir", "x")];
+        assert_eq!(
+            speed_cell(&alone[0], &alone, &spreads),
+            "– (no baseline run)"
+        );
+    }
 
     /// Issue 18: the speed-up is a ratio of wall seconds; summed round
     /// seconds count a per-round baseline's parallel rounds once each.

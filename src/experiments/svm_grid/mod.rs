@@ -79,7 +79,7 @@ impl Kind for SvmGridKind {
         Rendered::section(dir, md, String::new(), files)
     }
 
-    fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {
-        scorecard::scorecard(runs)
+    fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
+        Ok(scorecard::scorecard(runs)?)
     }
 }

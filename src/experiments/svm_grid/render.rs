@@ -412,7 +412,7 @@ pub(super) fn render(
 
     let guide: Vec<&GridRow> = rows.iter().filter(|r| r.role == ROLE_GUIDE).collect();
     if !guide.is_empty() {
-        let published = Published::load();
+        let published = Published::load()?;
         let _ = writeln!(md, "**The practical guide's Appendix A** (Hsu, Chang & Lin): test accuracy with default parameters on the original data, after scaling to [-1, 1] (ranges learned on the training file, applied to the test file, as `svm-scale -s`/`-r`), at the (C, gamma) our grid chooses (as today's `grid.py`) and at the guide's published choice\n");
         let mut t = MdTable::new([
             "dataset",

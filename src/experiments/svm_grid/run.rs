@@ -489,7 +489,7 @@ impl GridPlan {
             log2g: best.log2g,
         };
         step("grid-chosen", &d.data, &t.scaled, chosen, Some(best.rate))?;
-        if let Some(pubrow) = Published::load()
+        if let Some(pubrow) = Published::load()?
             .guide
             .into_iter()
             .find(|g| g.dataset == d.name)

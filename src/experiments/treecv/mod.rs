@@ -93,13 +93,13 @@ impl Kind for TreecvKind {
                 Some((name.clone(), m.seed))
             })
             .collect();
-        let md = scorecard::overview(&typed, &seeds);
+        let md = scorecard::overview(&typed, &seeds)?;
         Ok((!md.is_empty()).then_some((md, Vec::new())))
     }
 
     /// The scorecard rows; a run whose records do not read as
     /// [`TreecvRow`]s is left out here (rendering it reports the error).
-    fn scorecard(&self, runs: &[&StoredRun]) -> Vec<ScoreRow> {
+    fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
         let typed: Vec<(String, Vec<TreecvRow>)> = runs
             .iter()
             .filter_map(|r| Some((r.name.clone(), from_records(&r.records).ok()?)))
@@ -108,6 +108,6 @@ impl Kind for TreecvKind {
             .iter()
             .map(|r| (r.name.clone(), r.manifest.seed))
             .collect();
-        scorecard::scorecard(&typed, &seeds)
+        Ok(scorecard::scorecard(&typed, &seeds)?)
     }
 }

@@ -184,7 +184,7 @@ pub(super) fn render(
                 if synthetic {
                     "data: SYNTHETIC"
                 } else {
-                    "real data (a substitute for the paper's; see the note)"
+                    "real data (what it stands for, if anything, is in the run's description)"
                 }
             ),
             rows,

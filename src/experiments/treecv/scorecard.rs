@@ -4,9 +4,10 @@
 //! (`overview`) and the scorecard rows (`scorecard`).
 
 use super::bootstrap::{intervals, RatioIntervals};
-use super::config::{Published, PublishedTable};
+use super::config::{Published, PublishedTable, PUBLISHED_FILE};
 use super::figure2::paper_row;
 use super::rows::{groups, k_order, table2_head, Group, Stats, TreecvRow, COLS};
+use crate::experiments::published::PublishedError;
 use crate::results::md_table::MdTable;
 use crate::results::scorecard::{DataUsed, ScoreRow, Verdict};
 use std::collections::BTreeMap;
@@ -167,15 +168,31 @@ pub fn our_stats(
 }
 
 /// The paper's statistics of `learner`'s Table 2 (100 repetitions; z unpaired).
-pub fn paper_stats(learner: &str) -> Option<Table2Stats> {
-    let p = Published::embedded()?;
-    let t = p.table2.get(learner)?;
-    let row = |k: &str| t.rows.iter().find(|r| r.k == k);
+pub fn paper_stats(p: &Published, learner: &str) -> Result<Table2Stats, PublishedError> {
+    let t = p.table2(learner)?;
+    let missing = |key: String| PublishedError::Missing {
+        file: PUBLISHED_FILE,
+        key,
+    };
+    let row = |k: &str| {
+        t.rows
+            .iter()
+            .find(|r| r.k == k)
+            .ok_or_else(|| missing(format!("[table2.{learner}] rows k = \"{k}\"")))
+    };
     let (r5, r100) = (row("5")?, row("100")?);
     let (c5, c100) = (r5.cells(), r100.cells());
+    let cell = |c: &[Option<[f64; 2]>; 4], i: usize, k: &str| {
+        c[i].ok_or_else(|| {
+            missing(format!(
+                "[table2.{learner}] rows k = \"{k}\" {}",
+                super::rows::COLS[i].2
+            ))
+        })
+    };
     let mut shrink = [f64::NAN; 4];
-    for i in 0..4 {
-        shrink[i] = c100[i]?[1] / c5[i]?[1];
+    for (i, s) in shrink.iter_mut().enumerate() {
+        *s = cell(&c100, i, "100")?[1] / cell(&c5, i, "5")?[1];
     }
     let mut z = Vec::new();
     for r in &t.rows {
@@ -187,9 +204,9 @@ pub fn paper_stats(learner: &str) -> Option<Table2Stats> {
             }
         }
     }
-    Some(Table2Stats {
+    Ok(Table2Stats {
         shrink,
-        std_over_tree: c100[2]?[1] / c100[0]?[1],
+        std_over_tree: cell(&c100, 2, "100")?[1] / cell(&c100, 0, "100")?[1],
         z,
         reps: 100,
         ci: None,
@@ -205,10 +222,11 @@ type Ours<'a> = Vec<(&'a str, Table2Stats, DataUsed)>;
 fn table2_results<'a>(
     runs: &'a [(String, Vec<TreecvRow>)],
     seeds: &Seeds,
-) -> Vec<(&'static str, Table2Stats, Ours<'a>)> {
+    p: &Published,
+) -> Result<Vec<(&'static str, Table2Stats, Ours<'a>)>, PublishedError> {
     ["pegasos", "lsqsgd"]
         .into_iter()
-        .filter_map(|l| Some((l, paper_stats(l)?, table2_ours(runs, l, seeds))))
+        .map(|l| Ok((l, paper_stats(p, l)?, table2_ours(runs, l, seeds))))
         .collect()
 }
 
@@ -332,18 +350,19 @@ fn published_table(p: &PublishedTable) -> String {
 }
 
 /// The kind's overview: the computed comparisons of Table 2 and Figure 2.
-pub fn overview(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> String {
+pub fn overview(
+    runs: &[(String, Vec<TreecvRow>)],
+    seeds: &Seeds,
+) -> Result<String, PublishedError> {
     let mut md = String::new();
-    let Some(p) = Published::embedded() else {
-        return md;
-    };
+    let p = Published::load()?;
     // Table 2.
     let mut t2 = String::new();
-    for (learner, ps, ours) in table2_results(runs, seeds) {
+    for (learner, ps, ours) in table2_results(runs, seeds, &p)? {
         if ours.is_empty() {
             continue;
         }
-        let pt = &p.table2[learner];
+        let pt = p.table2(learner)?;
         let _ = writeln!(
             t2,
             "**{}** — the paper's Table 2 ({}, {}, mean ± std over 100 repetitions):\n",
@@ -392,18 +411,23 @@ pub fn overview(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> String {
         md.push_str(&t2);
     }
     md.push_str(&super::figure2::overview(runs, &p));
-    md
+    Ok(md)
 }
 
 /// The TreeCV rows of the scorecard, from every stored run of the kind
 /// (name and rows).
-pub fn scorecard(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> Vec<ScoreRow> {
+pub fn scorecard(
+    runs: &[(String, Vec<TreecvRow>)],
+    seeds: &Seeds,
+) -> Result<Vec<ScoreRow>, PublishedError> {
     let mut out = Vec::new();
+    let p = Published::load()?;
     let table2 = (TABLE2_RULE, TABLE2_SECTION);
-    for (learner, ps, ours) in table2_results(runs, seeds) {
+    for (learner, ps, ours) in table2_results(runs, seeds, &p)? {
         let learner = learner.to_uppercase();
         if ours.is_empty() {
             out.push(ScoreRow {
+                check: false,
                 ours: "no Table 2 run".into(),
                 ..paper_row(format!("Table 2, {learner}"), pattern(&ps), table2)
             });
@@ -417,6 +441,7 @@ pub fn scorecard(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> Vec<ScoreR
                 format!("; not resolved at 95%: {}", open.join(", "))
             };
             out.push(ScoreRow {
+                check: false,
                 ours: format!(
                     "{} — {} ({} reps){open}",
                     pattern(&os),
@@ -429,8 +454,8 @@ pub fn scorecard(runs: &[(String, Vec<TreecvRow>)], seeds: &Seeds) -> Vec<ScoreR
             });
         }
     }
-    out.extend(super::figure2::rows(runs));
-    out
+    out.extend(super::figure2::rows(runs, &p));
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -479,13 +504,13 @@ mod tests {
 
     #[test]
     fn paper_statistics_show_the_published_pattern() {
-        let p = paper_stats("pegasos").unwrap();
+        let p = paper_stats(&Published::load().unwrap(), "pegasos").unwrap();
         assert_eq!(
             pattern(&p),
             "shrinks/shrinks/flat/shrinks, standard-fixed noisier"
         );
         assert!((p.std_over_tree - 2.0019 / 0.3040).abs() < 1e-9);
-        let l = paper_stats("lsqsgd").unwrap();
+        let l = paper_stats(&Published::load().unwrap(), "lsqsgd").unwrap();
         assert_eq!(
             pattern(&l),
             "shrinks/shrinks/shrinks/shrinks, standard-fixed as TreeCV"
@@ -495,7 +520,7 @@ mod tests {
     #[test]
     fn table2_verdict_flips_when_standard_fixed_stops_being_noisier() {
         let run = |rows: Vec<TreecvRow>| vec![("t2".to_string(), rows)];
-        let rows = scorecard(&run(table2_rows(paper_like, 40)), &Seeds::new());
+        let rows = scorecard(&run(table2_rows(paper_like, 40)), &Seeds::new()).unwrap();
         let peg = rows
             .iter()
             .find(|r| r.artifact.starts_with("Table 2, PEGASOS"))
@@ -511,7 +536,7 @@ mod tests {
         // Standard CV in a fixed order now shrinks like the others: the
         // paper's pattern (standard-fixed flat and noisier) is gone.
         let bad = run(table2_rows(|_, o, k| paper_like("treecv", o, k), 40));
-        let rows = scorecard(&bad, &Seeds::new());
+        let rows = scorecard(&bad, &Seeds::new()).unwrap();
         let peg = rows
             .iter()
             .find(|r| r.artifact.starts_with("Table 2, PEGASOS"))
@@ -524,14 +549,17 @@ mod tests {
         }
         let s = our_stats(&shifted, "a9a", "pegasos", 1000, 1).unwrap();
         assert!(s.max_abs_z() > SAME_Z);
-        assert!(!same_pattern(&s, &paper_stats("pegasos").unwrap()));
+        assert!(!same_pattern(
+            &s,
+            &paper_stats(&Published::load().unwrap(), "pegasos").unwrap()
+        ));
     }
 
     /// Issue 18: the bootstrap interval of a ratio crossing a class
     /// boundary makes the block "partly reproduced"; inside: "pattern".
     #[test]
     fn table2_verdict_is_partly_reproduced_when_an_interval_crosses_a_boundary() {
-        let paper = paper_stats("pegasos").unwrap();
+        let paper = paper_stats(&Published::load().unwrap(), "pegasos").unwrap();
         let mut ours = paper.clone();
         ours.z = vec![];
         let sub = DataUsed::Substitute("a9a".into());
