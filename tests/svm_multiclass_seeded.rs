@@ -384,3 +384,29 @@ gamma = 0.5
         "the tree's inner nodes per pair are rows of fold -2"
     );
 }
+
+#[test]
+fn more_than_two_classes_share_one_kernel_cache_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    blobs_file(dir.path());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["-v", "5", "--stats"];
+        args.extend_from_slice(extra);
+        args.push("blobs5.txt");
+        let out = cvbench(&args, dir.path());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let default = run(&[]);
+    assert!(default.contains("cache = shared"), "{default}");
+    let per_solve = run(&["--cache", "per_solve"]);
+    assert!(per_solve.contains("cache = per_solve"), "{per_solve}");
+    // The same numbers: every line but the counters.
+    let numbers = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| !l.starts_with("[stats]"))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(numbers(&default), numbers(&per_solve));
+}

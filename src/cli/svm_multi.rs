@@ -8,10 +8,10 @@ use crate::data::Dataset;
 use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::multiclass::{
-    check_weights, cross_validate_ovo, cross_validate_ovo_seeded, read_multi_model, seeds,
-    train_ovo, write_multi_model, ClassWeight, OvoCvOptions, PairFit,
+    check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, read_multi_model,
+    seeds, train_ovo, write_multi_model, ClassWeight, OvoCvOptions, PairFit,
 };
-use crate::svm::SvmParams;
+use crate::svm::{CacheMode, SvmParams};
 
 use super::{fmt_g, jnum, Out, SvmArgs, SvmUsage};
 
@@ -257,7 +257,12 @@ pub(super) fn run_multi(
             )))
         }
         Some(k) => {
-            let (strategy, budget) = args.cv.strategy(args.cache_mb);
+            let (mut strategy, budget) = args.cv.strategy(args.cache_mb);
+            // More than two classes: one kernel cache for every (fold, pair)
+            // solve unless asked otherwise (it changes no number).
+            if args.cv.cache.is_none() && args.cv.shared_cache_mb.is_none() && is_multiclass(ds) {
+                strategy.cache = CacheMode::Shared;
+            }
             let seeded = seeds(&strategy);
             if seeded && probability {
                 return Err(SvmUsage(
