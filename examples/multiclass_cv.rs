@@ -6,7 +6,9 @@
 //! folds, and the same `Cross Validation Accuracy` and kernel-evaluation
 //! lines.
 //!
-//! Usage: `multiclass_cv FILE K M per_solve|shared none|SEEDING THREADS`
+//! Usage: `multiclass_cv FILE K M per_solve|shared none|SEEDING THREADS
+//! [flips]`; with `flips`, a seeded run is compared with the unseeded one
+//! on the same cache: held-out rows voted otherwise, per fold.
 
 use cvbench::svm::multiclass::{
     cross_validate_ovo, cross_validate_ovo_seeded, seeds, OvoCvOptions,
@@ -15,8 +17,8 @@ use cvbench::svm::{CacheMode, CvStrategy, Folds, KernelKind, SeedingMethod, SvmP
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
-    if a.len() != 7 {
-        eprintln!("usage: multiclass_cv FILE K M per_solve|shared none|SEEDING THREADS");
+    if a.len() != 7 && !(a.len() == 8 && a[7] == "flips") {
+        eprintln!("usage: multiclass_cv FILE K M per_solve|shared none|SEEDING THREADS [flips]");
         std::process::exit(2);
     }
     let ds = cvbench::data::libsvm::read_libsvm(std::path::Path::new(&a[1]), None)
@@ -38,17 +40,32 @@ fn main() {
     };
     let folds = Folds::libsvm(&ds, k).expect("folds");
     let strategy = CvStrategy::of(seeding, cache, threads);
-    let res = if seeds(&strategy) {
-        cross_validate_ovo_seeded(&ds, &folds, &params, &[], &strategy, 1)
-    } else {
+    let unseeded = || {
         let opts = OvoCvOptions {
             cache,
             threads,
             probability: None,
         };
-        cross_validate_ovo(&ds, &folds, &params, &[], opts)
+        cross_validate_ovo(&ds, &folds, &params, &[], opts).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let res = if seeds(&strategy) {
+        cross_validate_ovo_seeded(&ds, &folds, &params, &[], &strategy, 1)
+            .unwrap_or_else(|e| panic!("{e}"))
+    } else {
+        unseeded()
+    };
+    if a.len() == 8 {
+        let base = unseeded();
+        let per_fold: Vec<usize> = (0..folds.k())
+            .map(|h| {
+                let test = folds.test_rows(h);
+                test.iter()
+                    .filter(|&&r| res.predictions[r] != base.predictions[r])
+                    .count()
+            })
+            .collect();
+        println!("[flips] per fold against the unseeded run: {per_fold:?}");
     }
-    .unwrap_or_else(|e| panic!("{e}"));
     println!(
         "[stats] seeding = {}, cache = {cache}, threads = {threads}, #iter = {}, kernel evals = {} (shared cache: {} evals), wall {:.3}s",
         strategy.label(),
