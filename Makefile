@@ -79,6 +79,15 @@ fetch: build
 datasets: build
 	$(BIN) datasets --data-dir $(DATA_DIR)
 
+# Multi-class CV timing (issue 41): svm-train -v 10, cvbench svm (per solve,
+# shared cache, seeded per class pair) and oneDAL on letter.scale and MNIST's
+# first 10,000 digits (minutes; not part of ci-targets). Table on stdout,
+# as in experiments/svm/multiclass-cv-timing.md.
+.PHONY: bench-multiclass
+bench-multiclass: toolchain
+	$(CARGO) build --release --locked
+	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/multiclass_cv.sh
+
 # LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
 peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }

@@ -289,7 +289,10 @@ fn bad_kernel_options_and_weights_are_refused_with_exit_2() {
             &["-s", "2", "gen.txt"],
             "-s 2 (one-class SVM) is not yet built",
         ),
-        (&["-v", "3", "--seeding", "sir", "gen.txt"], "--seeding"),
+        (
+            &["-v", "3", "--seeding", "sir", "-w7", "2", "gen.txt"],
+            "-wi with alpha seeding",
+        ),
     ] {
         let out = cvbench(args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -352,7 +352,7 @@ fn refused(dir: &Path, cfg: &str) -> String {
 }
 
 #[test]
-fn seeded_methods_on_multiclass_data_and_bad_kernel_settings_are_refused() {
+fn onedal_on_multiclass_data_weighted_seeding_and_bad_kernel_settings_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     three_class_file(&dir.path().join("three.svm"));
     binary_file(&dir.path().join("bin.svm"));
@@ -361,13 +361,14 @@ fn seeded_methods_on_multiclass_data_and_bad_kernel_settings_are_refused() {
             "kind = \"svm_cv\"\nname = \"x\"\nseed = 1\nk = [3]\nmethods = {methods}\n\n[[datasets]]\npath = \"{file}\"\nformat = \"libsvm\"\n\n"
         )
     };
-    // A seeded method on three classes: named, with the dataset and the fix.
+    // oneDAL on three classes: named, with the dataset and the fix (seeded
+    // methods run per class pair: tests/svm_multiclass_seeded.rs).
     let err = refused(
         dir.path(),
-        &(head("three.svm", "[\"ours\", \"sir\"]") + "[[settings]]\nlabel = \"a\"\n"),
+        &(head("three.svm", "[\"ours\", \"onedal\"]") + "[[settings]]\nlabel = \"a\"\n"),
     );
     assert!(err.contains("c.toml:5:"), "{err}");
-    assert!(err.contains("method `sir`"), "{err}");
+    assert!(err.contains("method `onedal`"), "{err}");
     assert!(err.contains("3 labels"), "{err}");
     assert!(err.contains("one-vs-one"), "{err}");
     // Class weights make a binary set one-vs-one: seeded methods refused too.

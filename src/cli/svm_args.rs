@@ -42,7 +42,8 @@ pub struct CvFlags {
     #[arg(long, value_parser = parse_seeder, help = seeder_help())]
     pub seeder: Option<SeederKind>,
     /// With -v: the kernel cache, per_solve or shared, within -m MB in all
-    /// (default per_solve; --shared-cache-mb MB means shared within MB).
+    /// (default per_solve, shared on more than two classes; --shared-cache-mb
+    /// MB means shared within MB).
     #[arg(long, value_parser = parse_cache)]
     pub cache: Option<CacheMode>,
     /// With -v: threads of the run (default 1; --parallel: all cores).

@@ -9,9 +9,10 @@ use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::model_file::{read_model, write_model};
 use crate::svm::multiclass::{
-    check_weights, cross_validate_ovo, train_ovo, ClassWeight, OvoCvOptions, PairFit,
+    check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, seeds, train_ovo,
+    ClassWeight, OvoCvOptions, PairFit,
 };
-use crate::svm::SvmParams;
+use crate::svm::{CacheMode, SvmParams};
 
 use super::{fmt_g, jnum, Out, SvmArgs, SvmUsage};
 
@@ -257,18 +258,23 @@ pub(super) fn run_multi(
             )))
         }
         Some(k) => {
-            if let Some(flag) = ["--seeding", "--order", "--seeder"]
-                .into_iter()
-                .zip([
-                    args.cv.seeding.is_some(),
-                    args.cv.order.is_some(),
-                    args.cv.seeder.is_some(),
-                ])
-                .find_map(|(f, on)| on.then_some(f))
-            {
-                return Err(SvmUsage(format!(
-                    "{flag}: alpha seeding runs on two classes without class weights; per class pair (more than two classes, or -wi) it is not yet built: drop {flag}"
-                ))
+            let (mut strategy, budget) = args.cv.strategy(args.cache_mb);
+            // More than two classes: one kernel cache for every (fold, pair)
+            // solve unless asked otherwise (it changes no number).
+            if args.cv.cache.is_none() && args.cv.shared_cache_mb.is_none() && is_multiclass(ds) {
+                strategy.cache = CacheMode::Shared;
+            }
+            let seeded = seeds(&strategy);
+            if seeded && probability {
+                return Err(SvmUsage(
+                    "-b 1 with alpha seeding: the seeded one-vs-one CV predicts by votes, not probabilities; drop -b 1 or the seeding (--seeding, --order, --seeder)".into(),
+                )
+                .into());
+            }
+            if seeded && !weights.is_empty() {
+                return Err(SvmUsage(
+                    "-wi with alpha seeding: the seeders keep one C for both classes of a pair, so class weights are not built with them; drop the weights or the seeding (--seeding, --order, --seeder)".into(),
+                )
                 .into());
             }
             let folds = if args.cv.stratified {
@@ -280,30 +286,45 @@ pub(super) fn run_multi(
             } else {
                 Folds::libsvm_with(ds, k, &mut rng)?
             };
-            let (strategy, budget) = args.cv.strategy(args.cache_mb);
             let mut cv_params = params.clone();
             cv_params.cache_mb = budget;
-            let res = cross_validate_ovo(
-                ds,
-                &folds,
-                &cv_params,
-                &weights,
-                OvoCvOptions {
-                    cache: strategy.cache,
-                    threads: strategy.threads,
-                    probability: probability.then_some(rng),
-                },
-            )?;
+            let res = if seeded {
+                let seed = args.cv.seed.unwrap_or(1);
+                cross_validate_ovo_seeded(ds, &folds, &cv_params, &weights, &strategy, seed)?
+            } else {
+                cross_validate_ovo(
+                    ds,
+                    &folds,
+                    &cv_params,
+                    &weights,
+                    OvoCvOptions {
+                        cache: strategy.cache,
+                        threads: strategy.threads,
+                        probability: probability.then_some(rng),
+                    },
+                )?
+            };
             for f in &res.folds {
                 out.training(&f.warnings, f.labels.len(), &f.pairs, f.total_sv);
             }
+            if seeded {
+                out.info(&format!("Total #iter = {}", res.total_iterations()));
+                out.info(&format!(
+                    "Seeding = {} per class pair, seeding {:.6}s, total = {:.6}s",
+                    strategy.label(),
+                    res.seed_s,
+                    res.wall_s
+                ));
+            }
             out.stat(&format!(
-                "folds = {}, cache = {} ({} MB), threads = {}, pair solves = {}, #iter = {}, kernel evals = {} (shared cache: {} evals, {} column fills served), wall {:.3}s",
+                "folds = {}, seeding = {}, cache = {} ({} MB), threads = {}, pair solves = {} (+{} extra), #iter = {}, kernel evals = {} (shared cache: {} evals, {} column fills served), wall {:.3}s",
                 folds.kind,
+                strategy.label(),
                 strategy.cache,
                 crate::svm::fmt_param(budget),
                 strategy.threads,
                 res.folds.iter().map(|f| f.pairs.len()).sum::<usize>(),
+                res.extra.len(),
                 res.total_iterations(),
                 res.kernel_evals,
                 res.shared_evals,
@@ -313,6 +334,9 @@ pub(super) fn run_multi(
             json["folds"] = serde_json::json!({
                 "k": folds.k(),
                 "kind": folds.kind,
+                "seeding": strategy.label(),
+                "order": strategy.order.as_str(),
+                "seeder": strategy.seeder.as_str(),
                 "cache": strategy.cache.as_str(),
                 "cache_mb": jnum(budget),
                 "threads": strategy.threads,

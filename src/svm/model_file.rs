@@ -177,7 +177,7 @@ pub fn read_model(path: &Path) -> Result<MultiModel, ModelFileError> {
     read_model_from(std::io::BufReader::new(f), path)
 }
 
-/// The header fields [`read_multi_model_from`] collects.
+/// The header fields [`read_model_from`] collects.
 #[derive(Default)]
 struct Header {
     kernel: Option<String>,

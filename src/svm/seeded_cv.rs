@@ -23,6 +23,7 @@
 //! With a shared kernel cache, one cache keyed by dataset row serves every
 //! solve and seeder.
 
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -41,6 +42,9 @@ use super::solution::{libsvm_labels, train_seeded, train_with, TrainOutput};
 use super::strategy::{check_axes, CvStrategy, RoundOrder};
 use super::{CheckedParams, SvmError, SvmParams};
 use crate::data::Dataset;
+
+pub(crate) mod pairs;
+mod tree;
 
 /// How to run a seeded cross-validation.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,6 +112,19 @@ impl SeededCvResult {
     }
 }
 
+/// A round's final solution, kept for a class pair's fold model
+/// ([`pairs`]): the alphas of its training rows (in the round's order), its
+/// positive label and `rho`.
+#[derive(Clone, Debug)]
+pub(crate) struct Kept {
+    /// `alpha` of each training row of the round.
+    pub alpha: Vec<f64>,
+    /// The label of the model's positive class (`labels[0]`).
+    pub positive: f64,
+    /// The model's `rho`.
+    pub rho: f64,
+}
+
 /// The joining rows of a seeded round: their sums over the previous model
 /// when the previous round's prediction computed them, else the rows.
 enum HeldOut<'a> {
@@ -116,33 +133,36 @@ enum HeldOut<'a> {
 }
 
 struct Run<'a> {
-    kd: KernelData<'a>,
+    kd: &'a KernelData<'a>,
     folds: &'a Folds,
     /// The parameters with `cache_mb` the column cache of one solve.
     params: CheckedParams,
     seeder: Box<dyn Seeder>,
-    shared: Option<SharedKernelCache>,
+    shared: Option<&'a SharedKernelCache>,
     y: Vec<i8>,
     seed: u64,
     parallel: bool,
     /// The rounds run: `0..rounds` (`folds.k()` but for a first-rounds
     /// estimate, [`run_cv_first_rounds`]).
     rounds: usize,
+    /// Where each round's final solution is kept, by fold (class-pair
+    /// runs, [`pairs`]; `None`: not kept).
+    kept: Option<Mutex<Vec<Option<Kept>>>>,
 }
 
 impl Run<'_> {
     fn ctx(&self) -> SeedContext<'_> {
         SeedContext {
-            kd: &self.kd,
+            kd: self.kd,
             y: &self.y,
             c: self.params.c,
             seed: self.seed,
-            shared: self.shared.as_ref(),
+            shared: self.shared,
         }
     }
 
     fn train(&self, rows: &[usize], warm: Option<&[f64]>) -> Result<TrainOutput, SvmError> {
-        train_with(&self.kd, rows, &self.params, warm, self.shared.as_ref())
+        train_with(self.kd, rows, &self.params, warm, self.shared)
     }
 
     /// Predict round `h` with a solve `out` of its training `rows`; where
@@ -160,17 +180,18 @@ impl Run<'_> {
     ) -> Result<(RoundOutcome, Vec<HeldOutSum>, TrainOutput), SvmError> {
         let eval = |o: &TrainOutput| {
             evaluate_round_with_sums(
-                &self.kd,
+                self.kd,
                 self.folds,
                 h,
                 rows.len(),
                 o,
                 seed_s,
-                (c, self.shared.as_ref(), self.params.eps),
+                (c, self.shared, self.params.eps),
             )
         };
         let (outcome, sums, near) = eval(&out);
         if !warm || !is_degenerate(near, outcome.0.n_test) {
+            self.keep(h, &out);
             return Ok((outcome, sums, out));
         }
         let cold = self.train(rows, None)?;
@@ -185,7 +206,20 @@ impl Run<'_> {
         stats.timings.predict_s += warm.predict_s;
         again.0.discarded_s = warm.init_s + warm.train_s + warm.predict_s;
         again.0.cold_resolve = true;
+        self.keep(h, &cold);
         Ok((again, sums, cold))
+    }
+
+    /// Keep round `h`'s final solution where asked ([`Run::kept`]).
+    fn keep(&self, h: usize, out: &TrainOutput) {
+        if let Some(kept) = &self.kept {
+            let mut k = kept.lock().unwrap_or_else(|e| e.into_inner());
+            k[h] = Some(Kept {
+                alpha: out.alpha.clone(),
+                positive: out.model.labels[0],
+                rho: out.stats.rho,
+            });
+        }
     }
 
     fn seeded(
@@ -226,11 +260,11 @@ impl Run<'_> {
         let seed_s = ts.elapsed().as_secs_f64();
         let grad = grad.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice()));
         let out = train_seeded(
-            &self.kd,
+            self.kd,
             tr.next_rows,
             &self.params,
             Some((&warm, grad)),
-            self.shared.as_ref(),
+            self.shared,
         )?;
         Ok((out, seed_s))
     }
@@ -269,14 +303,15 @@ impl Run<'_> {
         let one = |h: usize| -> RoundResult {
             let rows = self.folds.train_rows(h);
             let out = self.train(&rows, None)?;
+            self.keep(h, &out);
             Ok(evaluate_round(
-                &self.kd,
+                self.kd,
                 self.folds,
                 h,
                 rows.len(),
                 out,
                 0.0,
-                self.shared.as_ref(),
+                self.shared,
             ))
         };
         if self.parallel {
@@ -346,7 +381,9 @@ impl Run<'_> {
         &self,
         seeder: &dyn Seeder,
     ) -> Result<(Vec<RoundResult>, ExtraSolve), SvmError> {
-        let all: Vec<usize> = (0..self.kd.ds.n()).collect();
+        // Every row of the folds, in fold order (`0..n` for a whole
+        // dataset's folds, reordered into fold order).
+        let all: Vec<usize> = self.folds.folds.iter().flatten().copied().collect();
         let full = self.train(&all, None)?;
         let extra = ExtraSolve {
             label: "full".into(),
@@ -374,115 +411,6 @@ impl Run<'_> {
             (0..self.rounds).map(one).collect()
         };
         Ok((rounds, extra))
-    }
-
-    /// Rows of the folds outside `s..=e`, in fold order.
-    fn rows_outside(&self, s: usize, e: usize) -> Vec<usize> {
-        (0..self.folds.k())
-            .filter(|&g| g < s || g > e)
-            .flat_map(|g| self.folds.test_rows(g).iter().copied())
-            .collect()
-    }
-
-    /// A tree node's warm start from its parent: the parent's alphas, the
-    /// returning rows at 0 (feasible as is), and the gradient: a shared row
-    /// keeps the parent's final `G` (no alpha changed), a returning row gets
-    /// the parent model's sums over it.
-    #[allow(clippy::type_complexity)]
-    fn tree_warm_start(
-        &self,
-        prows: &[usize],
-        pout: &TrainOutput,
-        rows: &[usize],
-    ) -> (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>) {
-        let n = self.kd.ds.n();
-        let a = super::seeding::round::by_row(n, prows, &pout.alpha);
-        let alpha: Vec<f64> = rows
-            .iter()
-            .map(|&r| if a[r].is_nan() { 0.0 } else { a[r] })
-            .collect();
-        let returning: Vec<usize> = rows.iter().copied().filter(|&r| a[r].is_nan()).collect();
-        let ctx = self.ctx();
-        let sums = gradient::heldout_sums(&ctx, prows, &pout.alpha, &returning);
-        let grad = gradient::next_gradient(
-            &ctx,
-            &PrevGradient {
-                rows: prows,
-                alpha: &pout.alpha,
-                g: &pout.gradient,
-                g_bar: &pout.g_bar,
-            },
-            &sums,
-            rows,
-            &alpha,
-        );
-        (alpha, grad)
-    }
-
-    fn tree(
-        &self,
-        s: usize,
-        e: usize,
-        parent: Option<(&[usize], &TrainOutput)>,
-    ) -> (Vec<RoundResult>, Vec<Result<ExtraSolve, SvmError>>) {
-        let rows = self.rows_outside(s, e);
-        let solved = if rows.is_empty() {
-            None
-        } else {
-            let ts = Instant::now();
-            let warm = parent.map(|(prows, pout)| self.tree_warm_start(prows, pout, &rows));
-            let seed_s = if warm.is_some() {
-                ts.elapsed().as_secs_f64()
-            } else {
-                0.0
-            };
-            let result = match &warm {
-                Some((alpha, grad)) => train_seeded(
-                    &self.kd,
-                    &rows,
-                    &self.params,
-                    Some((
-                        alpha,
-                        grad.as_ref().map(|(g, gb)| (g.as_slice(), gb.as_slice())),
-                    )),
-                    self.shared.as_ref(),
-                ),
-                None => self.train(&rows, None),
-            };
-            match result {
-                Ok(o) => Some((o, seed_s)),
-                Err(err) => return (vec![Err(err)], vec![]),
-            }
-        };
-        if s == e {
-            let Some((o, seed_s)) = solved else {
-                let err = SvmError::InvalidFolds(format!("round {s} has no training rows"));
-                return (vec![Err(err)], vec![]);
-            };
-            let warm = parent.is_some();
-            let round = self
-                .finish_round(s, &rows, (o, seed_s, warm), None)
-                .map(|r| r.0);
-            return (vec![round], vec![]);
-        }
-        let m = (s + e) / 2;
-        let node = solved.as_ref().map(|(o, _)| (rows.as_slice(), o));
-        let (mut l, r) = if self.parallel {
-            rayon::join(|| self.tree(s, m, node), || self.tree(m + 1, e, node))
-        } else {
-            (self.tree(s, m, node), self.tree(m + 1, e, node))
-        };
-        l.0.extend(r.0);
-        l.1.extend(r.1);
-        if let Some((o, seed_s)) = solved {
-            l.1.push(Ok(ExtraSolve {
-                label: format!("node {s}..{e}"),
-                n_train: rows.len(),
-                stats: o.stats,
-                seed_s,
-            }));
-        }
-        l
     }
 }
 
@@ -573,23 +501,25 @@ fn run_in_pool(
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
     let parallel = strategy.threads > 1;
+    let kd = KernelData::new(ds, params.kernel);
+    // A chain runs one solve at a time: what its cache holds follows
+    // from the inputs, so its sums may read it ([`SharedKernelCache::settled`]).
+    let shared = shared_mb
+        .map(|mb| SharedKernelCache::new(ds.n(), mb).settled(strategy.order == RoundOrder::Chain));
     let run = Run {
-        kd: KernelData::new(ds, params.kernel),
+        kd: &kd,
         folds,
         params: local,
         seeder: strategy.seeder.make(),
-        // A chain runs one solve at a time: what its cache holds follows
-        // from the inputs, so its sums may read it ([`SharedKernelCache::settled`]).
-        shared: shared_mb.map(|mb| {
-            SharedKernelCache::new(ds.n(), mb).settled(strategy.order == RoundOrder::Chain)
-        }),
+        shared: shared.as_ref(),
         y,
         seed,
         parallel,
         rounds,
+        kept: None,
     };
     let (rounds, extra) = run.rounds(strategy.order)?;
-    let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared.as_ref(), t0)?;
+    let mut cv = assemble(ds.n(), folds.k(), rounds, run.shared, t0)?;
     if let Some(fo) = &reordered {
         let mut by_row = vec![0.0; ds.n()];
         for (&r, &p) in fo.perm.iter().zip(&cv.predictions) {

@@ -4,21 +4,26 @@
 //! [`cross_validate_ovo`] (every (fold, pair) solve a job, optionally on one
 //! shared kernel cache), one training is [`train_ovo`]; LIBSVM's rows come
 //! from the same peer calls as binary cells (with `-wi`, in `run.rs`).
-//! Seeded CV per class pair is not built: the plan refuses those methods
-//! (`one_vs_one.rs`), as it does oneDAL and first-rounds estimates.
+//! The seeded methods run per class pair ([`cross_validate_ovo_seeded`]:
+//! each pair's folds on the binary round orders and seeders); the plan
+//! refuses oneDAL and first-rounds estimates (`one_vs_one.rs`).
 //!
 //! Rows: one per fold, with the fold's accuracy and its pairs' SMO
 //! iterations summed in `iterations` and listed in `pair_iterations`
-//! (objective, support vectors and counters summed over the pairs too).
+//! (objective, support vectors and counters summed over the pairs too);
+//! a seeded run adds one row per extra solve (a tree's inner nodes, per
+//! pair) with `fold = -2`.
 
 use super::config::Method;
 use super::rows::SvmRow;
 use super::run::{peer_tail, stamp, CellRun};
-use super::seeded::{finish, fold_row, pair_iterations, Tail, ROLE_ONE_CLASS};
+use super::seeded::{finish, fold_row, pair_iterations, solved, Tail, ROLE_ONE_CLASS};
 use crate::experiments::timing::timed;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::KernelData;
-use crate::svm::multiclass::{cross_validate_ovo, train_ovo, OvoCvOptions, PairFit};
+use crate::svm::multiclass::{
+    cross_validate_ovo, cross_validate_ovo_seeded, seeds, train_ovo, OvoCvOptions, PairFit,
+};
 use crate::svm::solution::check_finite_features;
 use crate::svm::CacheMode;
 
@@ -65,9 +70,14 @@ impl CellRun<'_> {
             threads: strategy.threads,
             probability: None,
         };
+        let seed = self.plan.head.cells[self.i].seed;
         let (res, walls) = timed(self.plan.plan_repeats(), || {
-            cross_validate_ovo(self.data, folds, &params, weights, opts())
-                .map_err(|e| e.to_string())
+            if seeds(&strategy) {
+                cross_validate_ovo_seeded(self.data, folds, &params, weights, &strategy, seed)
+            } else {
+                cross_validate_ovo(self.data, folds, &params, weights, opts())
+            }
+            .map_err(|e| e.to_string())
         })?;
         let base = self.plan.base(self.i);
         let shared = strategy.cache == CacheMode::Shared;
@@ -89,8 +99,9 @@ impl CellRun<'_> {
             } else {
                 "round"
             };
+            let seed_s: f64 = fit.pairs.iter().map(|p| p.seed_s).sum();
             let tail = Tail {
-                seed_s: Some(0.0),
+                seed_s: Some(seed_s),
                 role: role.into(),
                 wrong_rows: wrong.join(" "),
                 parallel: strategy.threads > 1,
@@ -102,6 +113,17 @@ impl CellRun<'_> {
             }
             row.shared_kernel_evals = shared.then_some(res.shared_evals as f64);
             rows.push(row);
+        }
+        for e in &res.extra {
+            let tail = Tail {
+                seed_s: Some(e.seed_s),
+                role: format!("extra: {}", e.label),
+                wrong_rows: String::new(),
+                parallel: strategy.threads > 1,
+                shared_cache: shared,
+            };
+            let row = fold_row(&base, -2, [e.n_train, 0, 0], tail);
+            rows.push(solved(row, &e.stats, 0.0));
         }
         finish(&mut rows, Some(res.accuracy_pct), self.wall());
         stamp(&walls, &mut rows, &strategy, budget);

@@ -1,8 +1,9 @@
 //! Which `svm_cv` cells run LIBSVM's one-vs-one C-SVC (datasets whose
 //! labels are not -1/+1, settings with class weights) and what the plan
-//! refuses on them: the seeded methods (seeded CV per class pair is not
-//! built), oneDAL and first-rounds estimates. The cells themselves run in
-//! `multiclass.rs`.
+//! refuses on them: oneDAL, first-rounds estimates and, with class
+//! weights, the seeded methods (the seeders keep one C per pair). The
+//! cells themselves run in `multiclass.rs` (seeded methods per class
+//! pair).
 
 use super::config::{Method, SvmCvConfig};
 use crate::config::{ConfigError, ConfigFile};
@@ -61,12 +62,22 @@ pub(super) fn check_one_vs_one(
             } else {
                 format!("setting `{label}` has class weights")
             };
-            if let Some(m) = c.methods.get_ref().iter().find(|m| !m.one_vs_one()) {
-                let ok: Vec<&str> = ONE_VS_ONE_METHODS.iter().map(|m| m.as_str()).collect();
+            let weighted = !w.is_empty();
+            let runs = |m: &Method| m.one_vs_one() || (m.seeding().is_some() && !weighted);
+            if let Some(m) = c.methods.get_ref().iter().find(|m| !runs(m)) {
+                let mut ok: Vec<&str> = ONE_VS_ONE_METHODS.iter().map(|m| m.as_str()).collect();
+                if !weighted {
+                    ok.push("the seeded methods");
+                }
+                let what = if m.seeding().is_some() {
+                    "its seeders keep one C for both classes of a pair, so class weights are not built with them"
+                } else {
+                    "the oneDAL peer is not built for it"
+                };
                 return Err(cfg.invalid(
                     c.methods.span(),
                     &format!(
-                        "method `{}` runs binary C-SVC only, but {why}: it runs LIBSVM's one-vs-one C-SVC, for which seeded CV per class pair and the oneDAL peer are not built",
+                        "method `{}` does not run here: {why}, so it runs LIBSVM's one-vs-one C-SVC, and {what}",
                         m.as_str()
                     ),
                     &format!(
@@ -98,9 +109,10 @@ const ONE_VS_ONE_METHODS: [Method; 6] = [
 ];
 
 impl Method {
-    /// Whether the method runs on one-vs-one cells (more than two classes,
-    /// other labels than -1/+1, class weights): our solver from alpha = 0
-    /// and LIBSVM's tools; not the seeded methods nor oneDAL.
+    /// Whether the method runs on every one-vs-one cell (more than two
+    /// classes, other labels than -1/+1, class weights): our solver from
+    /// alpha = 0 and LIBSVM's tools; not oneDAL, nor the seeded methods
+    /// (which run per class pair without class weights only).
     pub fn one_vs_one(self) -> bool {
         ONE_VS_ONE_METHODS.contains(&self)
     }

@@ -21,6 +21,7 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
+use crate::svm::seeded_cv::ExtraSolve;
 use crate::svm::solution::check_finite_features;
 use crate::svm::{CacheMode, SvmError, SvmParams};
 
@@ -69,18 +70,25 @@ pub struct OvoCvResult {
     pub shared_evals: u64,
     /// Column fills the shared cache served.
     pub shared_hits: u64,
+    /// Solves beyond the (fold, pair) rounds of a seeded run (a tree
+    /// order's inner nodes, per pair; empty otherwise), their iterations and
+    /// kernel evaluations included in the totals.
+    pub extra: Vec<ExtraSolve>,
+    /// Seconds the seeders took (0 without seeding).
+    pub seed_s: f64,
     /// Wall-clock seconds of the whole run.
     pub wall_s: f64,
 }
 
 impl OvoCvResult {
-    /// SMO iterations of every pair of every fold.
+    /// SMO iterations of every pair of every fold, and of the extra solves.
     pub fn total_iterations(&self) -> u64 {
         self.folds
             .iter()
             .flat_map(|f| &f.pairs)
             .map(|p| p.stats.iterations)
-            .sum()
+            .sum::<u64>()
+            + self.extra.iter().map(|e| e.stats.iterations).sum::<u64>()
     }
 }
 
@@ -209,37 +217,8 @@ pub fn cv_with(
     for (&(h, _, _), fit) in jobs.iter().zip(solved) {
         by_fold[h].push(fit);
     }
-    // Each fold's model predicts its held-out rows.
-    let mut predictions = vec![f64::NAN; ds.n()];
-    let mut fits = Vec::with_capacity(folds.k());
-    for (h, pairs) in by_fold.into_iter().enumerate() {
-        let model = assemble(kd, &groups[h], &pairs);
-        let test = folds.test_rows(h);
-        let pred: Vec<f64> = test
-            .par_iter()
-            .map(|&r| {
-                let x = kd.ds.row(r);
-                match model.predict_probability(x) {
-                    Some((label, _)) => label,
-                    None => model.predict(x),
-                }
-            })
-            .collect();
-        for (&r, p) in test.iter().zip(pred) {
-            predictions[r] = p;
-        }
-        fits.push(FoldFit {
-            labels: groups[h].labels.clone(),
-            total_sv: model.total_sv(),
-            pairs,
-            warnings: wcs[h].1.clone(),
-        });
-    }
-    let correct = predictions
-        .iter()
-        .zip(&ds.y)
-        .filter(|(p, y)| p == y)
-        .count();
+    let warnings: Vec<Vec<String>> = wcs.into_iter().map(|w| w.1).collect();
+    let (fits, predictions, correct) = vote(kd, folds, &groups, by_fold, warnings);
     let solve_evals: u64 = fits
         .iter()
         .flat_map(|f| &f.pairs)
@@ -259,6 +238,53 @@ pub fn cv_with(
         kernel_evals: solve_evals + shared_evals,
         shared_evals,
         shared_hits,
+        extra: Vec::new(),
+        seed_s: 0.0,
         wall_s: t0.elapsed().as_secs_f64(),
     })
+}
+
+/// Each fold's model, assembled from its pairs' solutions (`by_fold[h]`,
+/// in the order of `groups[h].pairs()`), predicts the fold's held-out rows
+/// by LIBSVM's vote (by its probabilities where the pairs have them):
+/// returns the folds' fits, every row's prediction and the rows right.
+pub(super) fn vote(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    groups: &[Groups],
+    by_fold: Vec<Vec<PairFit>>,
+    warnings: Vec<Vec<String>>,
+) -> (Vec<FoldFit>, Vec<f64>, usize) {
+    let ds: &Dataset = &kd.ds;
+    let mut predictions = vec![f64::NAN; ds.n()];
+    let mut fits = Vec::with_capacity(folds.k());
+    for ((h, pairs), warnings) in by_fold.into_iter().enumerate().zip(warnings) {
+        let model = assemble(kd, &groups[h], &pairs);
+        let test = folds.test_rows(h);
+        let pred: Vec<f64> = test
+            .par_iter()
+            .map(|&r| {
+                let x = kd.ds.row(r);
+                match model.predict_probability(x) {
+                    Some((label, _)) => label,
+                    None => model.predict(x),
+                }
+            })
+            .collect();
+        for (&r, p) in test.iter().zip(pred) {
+            predictions[r] = p;
+        }
+        fits.push(FoldFit {
+            labels: groups[h].labels.clone(),
+            total_sv: model.total_sv(),
+            pairs,
+            warnings,
+        });
+    }
+    let correct = predictions
+        .iter()
+        .zip(&ds.y)
+        .filter(|(p, y)| p == y)
+        .count();
+    (fits, predictions, correct)
 }

@@ -10,6 +10,8 @@
 //!   pair from an internal 5-fold CV, pairwise coupling.
 //! - [`cv`]: `svm-train -v K` on LIBSVM's folds, every (fold, pair) problem a
 //!   parallel job, optionally on one kernel cache shared by all of them.
+//! - [`seeded`]: the same CV with alpha seeding per class pair (the binary
+//!   round orders and seeders on each pair's folds), on one shared cache.
 //! - [`grid`]: a (C, gamma) grid of such CVs, one shared cache per gamma.
 //!
 //! Binary data without class weights also runs through
@@ -21,9 +23,11 @@ pub mod grid;
 pub mod groups;
 pub mod model;
 pub mod probability;
+pub mod seeded;
 pub mod train;
 
 pub use cv::{cross_validate_ovo, cv_with, ovo_shared_cache, FoldFit, OvoCvOptions, OvoCvResult};
 pub use groups::{check_weights, is_multiclass, weighted_c, ClassWeight, Groups};
 pub use model::MultiModel;
+pub use seeded::{cross_validate_ovo_seeded, seeds};
 pub use train::{train_ovo, OvoFit, PairFit};

@@ -31,6 +31,8 @@ pub struct PairFit {
     pub coef: Vec<f64>,
     /// The probability fit (`-b 1`), made before the pair's solve.
     pub prob: Option<PairProbability>,
+    /// Seconds its seeder took (0 for a solve from `alpha = 0`).
+    pub seed_s: f64,
 }
 
 /// What [`train_ovo`] returns.
@@ -126,6 +128,7 @@ pub fn solve_pair(
         nu,
         coef,
         prob,
+        seed_s: 0.0,
     })
 }
 
