@@ -52,6 +52,7 @@ pub mod kernel_fn;
 pub mod model_file;
 pub mod multiclass;
 pub mod params;
+pub mod pool;
 mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;

@@ -465,13 +465,9 @@ pub fn run_cv_first_rounds(
     if strategy.threads == rayon::current_num_threads() {
         return run_in_pool(ds, folds, params, strategy, (seed, rounds));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(strategy.threads)
-        .build()
-        .map_err(|e| {
-            SvmError::InvalidParam(format!("cannot start {} threads: {e}", strategy.threads))
-        })?;
-    pool.install(|| run_in_pool(ds, folds, params, strategy, (seed, rounds)))
+    crate::svm::pool::with_threads(strategy.threads, || {
+        run_in_pool(ds, folds, params, strategy, (seed, rounds))
+    })
 }
 
 fn run_in_pool(

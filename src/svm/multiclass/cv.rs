@@ -116,13 +116,7 @@ pub fn cross_validate_ovo(
     if opts.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| {
-            SvmError::InvalidParam(format!("cannot start {} threads: {e}", opts.threads))
-        })?;
-    pool.install(|| run(ds, folds, &params, weights, opts))
+    crate::svm::pool::with_threads(opts.threads, || run(ds, folds, &params, weights, opts))
 }
 
 fn run(

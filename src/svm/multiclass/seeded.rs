@@ -68,13 +68,7 @@ pub fn cross_validate_ovo_seeded(
     if strategy.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(strategy.threads)
-        .build()
-        .map_err(|e| {
-            SvmError::InvalidParam(format!("cannot start {} threads: {e}", strategy.threads))
-        })?;
-    pool.install(|| run(ds, folds, &params, strategy, seed))
+    crate::svm::pool::with_threads(strategy.threads, || run(ds, folds, &params, strategy, seed))
 }
 
 /// The folds of pair `(a, b)`: each fold's rows of classes `a` and `b`, in
