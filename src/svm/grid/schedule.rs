@@ -35,6 +35,16 @@ where
         let i = next.fetch_add(1, Ordering::SeqCst);
         (i < n && !stop.load(Ordering::SeqCst)).then_some(i)
     };
+    // A failed job stops the run at once, on whichever thread ran it: every
+    // earlier index was already taken (jobs are taken in index order), so
+    // the earliest error is still the one reported.
+    let run = |i: usize| {
+        let r = job(i);
+        if r.is_err() {
+            stop.store(true, Ordering::SeqCst);
+        }
+        r
+    };
     let (tx, rx) = mpsc::channel::<(usize, Result<T, E>)>();
     let mut done: BTreeMap<usize, Result<T, E>> = BTreeMap::new();
     let mut handed = 0usize;
@@ -56,9 +66,10 @@ where
         for _ in 1..width.max(1) {
             let tx = tx.clone();
             let take = &take;
+            let run = &run;
             s.spawn(move |_| {
                 while let Some(i) = take() {
-                    if tx.send((i, job(i))).is_err() {
+                    if tx.send((i, run(i))).is_err() {
                         break;
                     }
                 }
@@ -67,7 +78,7 @@ where
         // The calling thread is a worker too, and hands results over
         // between its jobs.
         while let Some(i) = take() {
-            done.insert(i, job(i));
+            done.insert(i, run(i));
             done.extend(rx.try_iter());
             flush(&mut done, &mut failed);
         }
@@ -123,6 +134,12 @@ mod tests {
         let started = AtomicUsize::new(0);
         let job = |i: usize| -> Result<usize, String> {
             started.fetch_add(1, Ordering::SeqCst);
+            if i > 3 {
+                // Later jobs take a while, as a grid's gammas do: the other
+                // thread cannot run through all of them in the instant
+                // between job 3 being taken and its failure being known.
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
             if i == 3 {
                 Err(format!("job {i} failed"))
             } else {
@@ -138,10 +155,12 @@ mod tests {
         });
         assert_eq!(r, Err("job 3 failed".to_string()));
         assert_eq!(seen, vec![0, 1, 2], "results before the error only");
-        assert!(
-            started.load(Ordering::SeqCst) < 100,
-            "later jobs not started"
-        );
+        // Job 3's failure stops the run on the thread that ran it, whatever
+        // the other thread is doing (before, it was known only when the
+        // calling thread next handed results over, and under load the other
+        // thread could run every job first).
+        let n = started.load(Ordering::SeqCst);
+        assert!(n < 100, "later jobs not started ({n} started)");
         // A sink error stops it too.
         let r = pool.install(|| {
             run_in_order(50, 2, &|i: usize| Ok::<usize, String>(i), &mut |i, _| {
