@@ -13,7 +13,9 @@
 use cvbench::svm::multiclass::{
     cross_validate_ovo, cross_validate_ovo_seeded, seeds, OvoCvOptions,
 };
-use cvbench::svm::{CacheMode, CvStrategy, Folds, KernelKind, SeedingMethod, SvmParams};
+use cvbench::svm::{
+    CacheMode, CvStrategy, Folds, KernelKind, SeedingMethod, SolverKind, SvmParams,
+};
 
 fn main() {
     let a: Vec<String> = std::env::args().collect();
@@ -37,6 +39,11 @@ fn main() {
         cache_mb: m,
         shrinking: true,
         max_iter: None,
+        // SOLVER=batched: the batched working-set solver (issue 44).
+        solver: std::env::var("SOLVER")
+            .ok()
+            .map(|s| SolverKind::parse(&s).expect("SOLVER: smo or batched"))
+            .unwrap_or(SolverKind::Smo),
     };
     let folds = Folds::libsvm(&ds, k).expect("folds");
     let strategy = CvStrategy::of(seeding, cache, threads);

@@ -25,7 +25,7 @@ use crate::svm::SvmParams;
 
 #[path = "svm_args.rs"]
 mod args;
-pub use args::{CvFlags, SvmArgs, SvmUsage};
+pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 #[path = "svm_input.rs"]
 mod input;
 use input::Training;
@@ -128,6 +128,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
         cache_mb: args.cache_mb,
         shrinking: args.shrinking == 1,
         max_iter: None,
+        solver: args.solver,
     };
     let mut params = if args.exact_params {
         given.validate()?;
@@ -219,6 +220,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "c": jnum(params.c),
         "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
         "eps": jnum(params.eps),
+        "solver": params.solver.as_str(),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
     let one_vs_one = crate::svm::multiclass::is_multiclass(ds)

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::svm::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod};
+use crate::svm::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod, SolverKind};
 
 /// A command line that asks for something `cvbench svm` does not do, or for
 /// an option that would do nothing (exit code 2).
@@ -181,6 +181,11 @@ pub struct SvmArgs {
     /// Also run `svm-train` with the same options and print its results.
     #[arg(long)]
     pub peer: bool,
+    /// The solver: smo (LIBSVM's, iteration for iteration; the default) or
+    /// batched (working sets of hundreds of variables, kernel rows as blocks:
+    /// LIBSVM's optimum to the stopping tolerance, not its iterations).
+    #[arg(long, value_parser = parse_solver, default_value = "smo", help = solver_help())]
+    pub solver: SolverKind,
     /// Print help.
     #[arg(long, action = clap::ArgAction::Help)]
     pub help: Option<bool>,
@@ -221,6 +226,19 @@ fn parse_seeding(s: &str) -> Result<SeedingMethod, String> {
             SeedingMethod::names()
         )
     })
+}
+
+/// `--solver`'s help, its names from [`SolverKind`]'s registry.
+fn solver_help() -> String {
+    format!(
+        "The solver: {} (smo: LIBSVM's, iteration for iteration, the default; batched: working sets of hundreds of variables with their kernel rows as blocks, LIBSVM's optimum to the stopping tolerance)",
+        SolverKind::names()
+    )
+}
+
+/// Parse `--solver` (also `cvbench grid`'s).
+pub fn parse_solver(s: &str) -> Result<SolverKind, String> {
+    SolverKind::parse(s).ok_or_else(|| format!("unknown solver `{s}`: use {}", SolverKind::names()))
 }
 
 fn parse_order(s: &str) -> Result<RoundOrder, String> {

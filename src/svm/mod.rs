@@ -38,6 +38,7 @@
 //! are `f64`. This halves cache memory and keeps the floating-point path of
 //! LIBSVM, so iteration counts match closely.
 
+pub mod batched;
 pub mod cache;
 pub mod cached_sums;
 pub mod cv;
@@ -51,6 +52,7 @@ pub mod kernel_block;
 pub mod kernel_fn;
 pub mod model_file;
 pub mod multiclass;
+pub mod optimality;
 pub mod params;
 pub mod pool;
 mod qmatrix;
@@ -77,4 +79,4 @@ pub use params::{
 pub use seeded_cv::{run_cv, run_cv_first_rounds, SeededCvResult, SeededOptions};
 pub use smo::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};
-pub use strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod};
+pub use strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod, SolverKind};

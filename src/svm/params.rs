@@ -2,6 +2,7 @@
 //! default gamma (computed here only) and their validation.
 
 use super::kernel::KernelKind;
+use super::strategy::SolverKind;
 use super::SvmError;
 
 /// `svm-train`'s default RBF gamma for data with `num_features` features:
@@ -53,6 +54,8 @@ pub struct SvmParams {
     /// Maximal number of SMO iterations; `None` uses LIBSVM's
     /// `max(10^7, 100 l)`.
     pub max_iter: Option<u64>,
+    /// The solver (`--solver`, default the LIBSVM-identical SMO).
+    pub solver: SolverKind,
 }
 
 impl SvmParams {
@@ -76,6 +79,7 @@ impl SvmParams {
             cache_mb: 100.0,
             shrinking: true,
             max_iter: None,
+            solver: SolverKind::Smo,
         }
     }
 

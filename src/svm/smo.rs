@@ -30,11 +30,11 @@ use std::time::Instant;
 
 use super::cache::SharedKernelCache;
 use super::kernel::KernelData;
+use super::optimality::{self, pair_step, PairVar, TAU};
 use super::qmatrix::SvcQ;
 use super::SvmError;
 use crate::cancel::Cancelled;
 
-const TAU: f64 = 1e-12;
 const INF: f64 = f64::INFINITY;
 
 use super::smo_lanes::Pivot;
@@ -47,6 +47,10 @@ pub struct SolveStats {
     pub iterations: u64,
     /// Whether the iteration limit stopped the solver before convergence.
     pub hit_max_iter: bool,
+    /// Working sets the batched solver went through (its outer iterations;
+    /// 0 for the SMO, whose working sets are its iterations' pairs).
+    #[serde(default)]
+    pub working_sets: u64,
     /// Kernel values this solve computed beyond its column cache (the
     /// diagonal included), whole columns taken from a shared cache aside;
     /// with a cache shared by parallel solves, also those read from a
@@ -195,11 +199,9 @@ pub fn check_feasible(
     Ok(out)
 }
 
-/// Solve the C-SVC dual (see the module doc). Inputs are checked: bad input
-/// gives an error, never a panic.
-pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
-    crate::cancel::check()?;
-    let t0 = Instant::now();
+/// The checks every solver makes on its input (rows, labels, the starting
+/// point and its gradient): the starting alphas (0 without a warm start).
+pub(crate) fn check_input(inp: &SolveInput<'_, '_>) -> Result<Vec<f64>, SvmError> {
     let l = inp.rows.len();
     if l == 0 {
         return Err(SvmError::Empty);
@@ -213,10 +215,26 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     if let Some(&r) = inp.rows.iter().find(|&&r| r as usize >= n) {
         return Err(SvmError::RowOutOfRange { row: r as usize, n });
     }
-    let alpha = match inp.alpha0 {
-        Some(a) => check_feasible(a, inp.y, inp.c_pos, inp.c_neg)?,
-        None => vec![0.0; l],
-    };
+    if let (Some(_), Some((g, gb))) = (inp.alpha0, inp.grad0) {
+        if g.len() != l || gb.len() != l || g.iter().chain(gb).any(|v| !v.is_finite()) {
+            return Err(SvmError::InfeasibleWarmStart(
+                "the warm-start gradient has the wrong length or a non-finite value".into(),
+            ));
+        }
+    }
+    match inp.alpha0 {
+        Some(a) => check_feasible(a, inp.y, inp.c_pos, inp.c_neg),
+        None => Ok(vec![0.0; l]),
+    }
+}
+
+/// Solve the C-SVC dual (see the module doc). Inputs are checked: bad input
+/// gives an error, never a panic.
+pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
+    crate::cancel::check()?;
+    let t0 = Instant::now();
+    let l = inp.rows.len();
+    let alpha = check_input(&inp)?;
     let q = SvcQ::new(
         inp.kd,
         inp.rows.to_vec(),
@@ -247,11 +265,6 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     }
     match (inp.alpha0, inp.grad0) {
         (Some(_), Some((g, gb))) => {
-            if g.len() != l || gb.len() != l || g.iter().chain(gb).any(|v| !v.is_finite()) {
-                return Err(SvmError::InfeasibleWarmStart(
-                    "the warm-start gradient has the wrong length or a non-finite value".into(),
-                ));
-            }
             s.g = g.to_vec();
             s.g_bar = gb.to_vec();
         }
@@ -281,13 +294,7 @@ impl<'k> Solver<'k> {
 
     #[inline(always)]
     fn update_alpha_status(&mut self, i: usize) {
-        self.status[i] = if self.alpha[i] >= self.c_of(i) {
-            UPPER
-        } else if self.alpha[i] <= 0.0 {
-            LOWER
-        } else {
-            FREE
-        };
+        self.status[i] = optimality::status_of(self.alpha[i], self.c_of(i));
     }
 
     /// `G = -e + sum_{a_i > 0} a_i Q_i`, `G_bar = sum_{a_i = C_i} C_i Q_i`.
@@ -539,62 +546,23 @@ impl<'k> Solver<'k> {
         let (gi, gj) = (self.g[i], self.g[j]);
         let (qi, qj) = self.q.get_q2(i, j, n);
         let qij = f64::from(qi[j]);
-        let (mut ai, mut aj) = (old_ai, old_aj);
-        if yi != yj {
-            let mut quad = qd_i + qd_j + 2.0 * qij;
-            if quad <= 0.0 {
-                quad = TAU;
-            }
-            let delta = (-gi - gj) / quad;
-            let diff = ai - aj;
-            ai += delta;
-            aj += delta;
-            if diff > 0.0 {
-                if aj < 0.0 {
-                    aj = 0.0;
-                    ai = diff;
-                }
-            } else if ai < 0.0 {
-                ai = 0.0;
-                aj = -diff;
-            }
-            if diff > ci - cj {
-                if ai > ci {
-                    ai = ci;
-                    aj = ci - diff;
-                }
-            } else if aj > cj {
-                aj = cj;
-                ai = cj + diff;
-            }
-        } else {
-            let mut quad = qd_i + qd_j - 2.0 * qij;
-            if quad <= 0.0 {
-                quad = TAU;
-            }
-            let delta = (gi - gj) / quad;
-            let sum = ai + aj;
-            ai -= delta;
-            aj += delta;
-            if sum > ci {
-                if ai > ci {
-                    ai = ci;
-                    aj = sum - ci;
-                }
-            } else if aj < 0.0 {
-                aj = 0.0;
-                ai = sum;
-            }
-            if sum > cj {
-                if aj > cj {
-                    aj = cj;
-                    ai = sum - cj;
-                }
-            } else if ai < 0.0 {
-                ai = 0.0;
-                aj = sum;
-            }
-        }
+        let (ai, aj) = pair_step(
+            PairVar {
+                alpha: old_ai,
+                g: gi,
+                y: yi,
+                qd: qd_i,
+                c: ci,
+            },
+            PairVar {
+                alpha: old_aj,
+                g: gj,
+                y: yj,
+                qd: qd_j,
+                c: cj,
+            },
+            qij,
+        );
         // G_k += Q_ik da_i + Q_jk da_j over the active set.
         let (dai, daj) = (ai - old_ai, aj - old_aj);
         smo_rows::update_gradient(&mut self.g[..n], qi, qj, dai, daj);
@@ -618,71 +586,20 @@ impl<'k> Solver<'k> {
         }
     }
 
-    /// LIBSVM eq. (4.12)-(4.13).
+    /// LIBSVM eq. (4.12)-(4.13) over the active set.
     fn calculate_rho(&self) -> f64 {
-        let mut nr_free = 0usize;
-        let (mut ub, mut lb, mut sum_free) = (INF, -INF, 0.0);
-        for i in 0..self.active_size {
-            let yg = f64::from(self.y[i]) * self.g[i];
-            match self.status[i] {
-                UPPER => {
-                    if self.y[i] == -1 {
-                        ub = ub.min(yg);
-                    } else {
-                        lb = lb.max(yg);
-                    }
-                }
-                LOWER => {
-                    if self.y[i] == 1 {
-                        ub = ub.min(yg);
-                    } else {
-                        lb = lb.max(yg);
-                    }
-                }
-                _ => {
-                    nr_free += 1;
-                    sum_free += yg;
-                }
-            }
-        }
-        if nr_free > 0 {
-            sum_free / nr_free as f64
-        } else {
-            (ub + lb) / 2.0
-        }
+        let a = self.active_size;
+        optimality::rho(&self.y[..a], &self.g[..a], &self.status[..a])
     }
 
     /// `m(a) - M(a)` over all variables (active set must be the whole set).
     fn kkt_violation(&self) -> f64 {
-        let (mut m_up, mut m_low) = (-INF, -INF);
-        for t in 0..self.l {
-            let ygt = -f64::from(self.y[t]) * self.g[t];
-            let up = (self.y[t] == 1 && self.status[t] != UPPER)
-                || (self.y[t] == -1 && self.status[t] != LOWER);
-            let low = (self.y[t] == 1 && self.status[t] != LOWER)
-                || (self.y[t] == -1 && self.status[t] != UPPER);
-            if up {
-                m_up = m_up.max(ygt);
-            }
-            if low {
-                m_low = m_low.max(-ygt);
-            }
-        }
-        if m_up == -INF || m_low == -INF {
-            0.0
-        } else {
-            (m_up + m_low).max(0.0)
-        }
+        optimality::kkt_violation(&self.y, &self.g, &self.status)
     }
 
     fn finish(mut self) -> SolveOutput {
         let l = self.l;
-        // obj = 1/2 a^T Q a - e^T a = 1/2 sum_i a_i (G_i + p_i), p = -e.
-        let mut v = 0.0;
-        for i in 0..l {
-            v += self.alpha[i] * (self.g[i] - 1.0);
-        }
-        self.stats.objective = v / 2.0;
+        self.stats.objective = optimality::objective(&self.alpha, &self.g);
         self.stats.kkt_violation = self.kkt_violation();
         let mut alpha = vec![0.0; l];
         let mut gradient = vec![0.0; l];

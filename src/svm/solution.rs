@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use super::cache::SharedKernelCache;
 use super::kernel::{k_function, KernelData, KernelKind};
-use super::smo::{solve, SolveInput, SolveStats};
+use super::smo::{SolveInput, SolveStats};
 use super::{SvmError, SvmParams};
 use crate::data::{Dataset, Row};
 
@@ -231,7 +231,7 @@ pub fn train_seeded(
     });
     let grouping_s = t0.elapsed().as_secs_f64();
 
-    let out = solve(SolveInput {
+    let out = params.solver.solve(SolveInput {
         kd,
         rows: &srows,
         y: &sy,

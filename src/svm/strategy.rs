@@ -61,6 +61,32 @@ macro_rules! named_registry {
 }
 
 named_registry! {
+    /// Which solver of the C-SVC dual trains (`--solver`): LIBSVM's SMO,
+    /// iteration for iteration as `svm-train` (the default), or the batched
+    /// working-set solver (LIBSVM's optimum to the stopping tolerance, with
+    /// its kernel rows as blocks: [`super::batched`]).
+    SolverKind {
+        /// The LIBSVM-identical SMO ([`super::smo`]).
+        Smo = "smo",
+        /// The batched working-set solver ([`super::batched`]).
+        Batched = "batched",
+    }
+}
+
+impl SolverKind {
+    /// Solve one C-SVC dual with this solver.
+    pub fn solve(
+        self,
+        inp: super::smo::SolveInput<'_, '_>,
+    ) -> Result<super::smo::SolveOutput, SvmError> {
+        match self {
+            SolverKind::Smo => super::smo::solve(inp),
+            SolverKind::Batched => super::batched::solve(inp),
+        }
+    }
+}
+
+named_registry! {
     /// The order in which the rounds of a k-fold CV are solved.
     RoundOrder {
         /// Every round on its own, from `alpha = 0` (LIBSVM's `-v`); rounds

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::svm::grid::{Axis, GridError, Reuse};
+use crate::svm::SolverKind;
 
 /// The raw arguments of `cvbench grid` (grid.py's single-dash options are
 /// parsed here, not by clap).
@@ -43,7 +44,9 @@ cvbench options:
     `--json -` prints it on standard output (grid.py's lines then go to standard error)
 --exact-params : use C and gamma as computed (default: rounded to single precision,
     as the installed svm-train reads them)
---seed N : seed of the fold seeders' random choices (default 1)";
+--seed N : seed of the fold seeders' random choices (default 1)
+--solver smo|batched : the solver (default smo, LIBSVM's iteration for iteration; batched:
+    working sets with kernel rows as blocks, LIBSVM's optimum to the stopping tolerance)";
 
 /// Parsed options.
 #[derive(Clone, Debug)]
@@ -64,6 +67,7 @@ pub(super) struct Opts {
     pub(super) json: Option<PathBuf>,
     pub(super) exact_params: bool,
     pub(super) seed: u64,
+    pub(super) solver: SolverKind,
     pub(super) dataset: PathBuf,
 }
 
@@ -106,6 +110,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
         json: None,
         exact_params: false,
         seed: 1,
+        solver: SolverKind::Smo,
         dataset,
     };
     let mut i = 0;
@@ -243,6 +248,10 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 o.seed = v
                     .parse()
                     .map_err(|_| usage_err(format!("--seed {v}: not an integer")))?;
+                i += 1;
+            }
+            "--solver" => {
+                o.solver = crate::cli::svm::parse_solver(value(i, flag)?).map_err(usage_err)?;
                 i += 1;
             }
             "--exact-params" => o.exact_params = true,

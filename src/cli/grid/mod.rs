@@ -79,6 +79,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         cache_mb: o.cache_mb,
         shrinking: o.shrinking,
         max_iter: None,
+        solver: o.solver,
     };
     // Each point's parameters as svm-train reads them (checked before any work).
     let is_resumed =

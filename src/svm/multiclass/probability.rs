@@ -12,7 +12,7 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::GlibcRand;
 use crate::svm::kernel::{k_function, KernelData};
 use crate::svm::params::CheckedParams;
-use crate::svm::smo::{solve, SolveInput, SolveStats};
+use crate::svm::smo::{SolveInput, SolveStats};
 use crate::svm::SvmError;
 
 /// Folds of the internal cross-validation of each pair.
@@ -95,7 +95,7 @@ pub fn pair_probability(
             .collect();
         let srows: Vec<u32> = order.iter().map(|&k| rows[k]).collect();
         let sy: Vec<i8> = order.iter().map(|&k| y[k]).collect();
-        let out = solve(SolveInput {
+        let out = params.solver.solve(SolveInput {
             kd,
             rows: &srows,
             y: &sy,

@@ -13,7 +13,7 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::GlibcRand;
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
-use crate::svm::smo::{solve, SolveInput, SolveStats};
+use crate::svm::smo::{SolveInput, SolveStats};
 use crate::svm::SvmError;
 
 /// The solution of one class pair's problem.
@@ -100,7 +100,7 @@ pub fn solve_pair(
         )?),
         None => None,
     };
-    let out = solve(SolveInput {
+    let out = params.solver.solve(SolveInput {
         kd,
         rows: &rows,
         y: &y,

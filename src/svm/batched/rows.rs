@@ -1,0 +1,200 @@
+//! Kernel rows of the working set, computed as blocks and kept in a store
+//! with least-recently-used eviction, and the block products that update the
+//! gradient (`G += Q_{:,B} d_B`).
+//!
+//! A row here is `K(x_b, x_t)` for one working-set variable `b` and every
+//! training row `t` (unsigned, `f32` as LIBSVM's `Qfloat`). Missing rows are
+//! computed together by one [`KernelBlock`] (the basis is the missing rows,
+//! the queries every training row: an inverted index on sparse data, a
+//! matrix product on dense data), or taken from a kernel cache shared across
+//! solves (whole dataset columns, gathered at the training rows), into which
+//! the rows computed here go back. Products run over fixed blocks of
+//! training rows, each summing over the working set in its order, so every
+//! value is bit-identical for any thread count.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::kernel::KernelData;
+use crate::svm::kernel_block::KernelBlock;
+
+/// Training rows per block of the parallel products.
+const ROW_BLOCK: usize = 2048;
+
+/// The kernel rows of working-set variables, keyed by the variable's
+/// position in the solve.
+pub(super) struct RowStore<'a, 'k> {
+    kd: &'k KernelData<'k>,
+    /// Dataset rows of the training set, in solver order.
+    rows: &'a [u32],
+    shared: Option<&'k SharedKernelCache>,
+    stored: Vec<Option<Arc<[f32]>>>,
+    /// Last use (a counter of requests) per stored row.
+    used: Vec<u64>,
+    count: usize,
+    /// Rows kept beyond the working set.
+    capacity: usize,
+    clock: u64,
+    /// Kernel values computed here.
+    pub kernel_evals: u64,
+    /// Rows read from the shared cache.
+    pub shared_hits: u64,
+    /// Row requests answered from the store.
+    pub hits: u64,
+    /// Row requests that needed computing (or the shared cache).
+    pub misses: u64,
+}
+
+impl<'a, 'k> RowStore<'a, 'k> {
+    /// A store of at most `cache_mb` megabytes of rows (always at least the
+    /// working set, `min_rows`).
+    pub fn new(
+        kd: &'k KernelData<'k>,
+        rows: &'a [u32],
+        shared: Option<&'k SharedKernelCache>,
+        cache_mb: f64,
+        min_rows: usize,
+    ) -> RowStore<'a, 'k> {
+        let l = rows.len();
+        let per_row = (l.max(1) * 4) as f64;
+        let fit = (cache_mb * (1u64 << 20) as f64 / per_row) as usize;
+        RowStore {
+            kd,
+            rows,
+            shared,
+            stored: vec![None; l],
+            used: vec![0; l],
+            count: 0,
+            capacity: fit.max(min_rows).min(l),
+            clock: 0,
+            kernel_evals: 0,
+            shared_hits: 0,
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// The rows of `vars` (positions in the solve), computing the missing
+    /// ones as one block.
+    pub fn fetch(&mut self, vars: &[usize]) -> Vec<Arc<[f32]>> {
+        self.clock += 1;
+        let mut missing = Vec::new();
+        for &v in vars {
+            if self.stored[v].is_some() {
+                self.hits += 1;
+            } else {
+                self.misses += 1;
+                missing.push(v);
+            }
+            self.used[v] = self.clock;
+        }
+        if !missing.is_empty() {
+            let fresh = self.compute(&missing);
+            for (&v, r) in missing.iter().zip(fresh) {
+                self.make_room(vars.len());
+                self.stored[v] = Some(r);
+                self.count += 1;
+            }
+        }
+        vars.iter()
+            .map(|&v| self.stored[v].clone().expect("fetched rows are stored"))
+            .collect()
+    }
+
+    /// Evict least recently used rows (never those of the current request)
+    /// until one more fits.
+    fn make_room(&mut self, current: usize) {
+        while self.count >= self.capacity.max(current) {
+            let old = (0..self.stored.len())
+                .filter(|&v| self.stored[v].is_some() && self.used[v] < self.clock)
+                .min_by_key(|&v| (self.used[v], v));
+            match old {
+                Some(v) => {
+                    self.stored[v] = None;
+                    self.count -= 1;
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// The rows of `vars`, none of them stored.
+    fn compute(&mut self, vars: &[usize]) -> Vec<Arc<[f32]>> {
+        let l = self.rows.len();
+        let mut out: Vec<Option<Arc<[f32]>>> = vec![None; vars.len()];
+        let mut todo = Vec::new();
+        if let Some(sh) = self.shared {
+            for (k, &v) in vars.iter().enumerate() {
+                match sh.get(self.rows[v] as usize) {
+                    Some(col) => {
+                        self.shared_hits += 1;
+                        out[k] = Some(self.rows.iter().map(|&r| col[r as usize]).collect());
+                    }
+                    None => todo.push(k),
+                }
+            }
+        } else {
+            todo = (0..vars.len()).collect();
+        }
+        if !todo.is_empty() {
+            let basis: Vec<u32> = todo.iter().map(|&k| self.rows[vars[k]]).collect();
+            let s = basis.len();
+            let block = KernelBlock::new(self.kd, basis);
+            // With a shared cache, whole dataset columns (then kept there).
+            let queries: Vec<usize> = match self.shared {
+                Some(sh) => (0..sh.n()).collect(),
+                None => self.rows.iter().map(|&r| r as usize).collect(),
+            };
+            let m = block.matrix(&queries);
+            self.kernel_evals += (queries.len() * s) as u64;
+            for (c, &k) in todo.iter().enumerate() {
+                let col: Vec<f32> = (0..queries.len()).map(|q| m[q * s + c] as f32).collect();
+                out[k] = Some(match self.shared {
+                    Some(sh) => {
+                        let col: Arc<[f32]> = col.into();
+                        let row = self.rows.iter().map(|&r| col[r as usize]).collect();
+                        sh.insert(self.rows[vars[k]] as usize, col);
+                        row
+                    }
+                    None => col.into(),
+                });
+            }
+        }
+        debug_assert!(out.iter().all(|r| r.as_ref().is_some_and(|r| r.len() == l)));
+        out.into_iter()
+            .map(|r| r.expect("every row computed"))
+            .collect()
+    }
+}
+
+/// `acc_t += y_t sum_k w_k K(b_k, x_t)` for every training row `t`, the sum
+/// over `k` in the order given (the rows and their weights; zero weights
+/// skipped).
+pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Arc<[f32]>], w: &[f64]) {
+    let terms: Vec<(&[f32], f64)> = rows
+        .iter()
+        .zip(w)
+        .filter(|(_, &wk)| wk != 0.0)
+        .map(|(r, &wk)| (&r[..], wk))
+        .collect();
+    if terms.is_empty() {
+        return;
+    }
+    acc.par_chunks_mut(ROW_BLOCK)
+        .zip(y.par_chunks(ROW_BLOCK))
+        .enumerate()
+        .for_each(|(b, (acc, y))| {
+            let lo = b * ROW_BLOCK;
+            let mut sum = vec![0.0f64; acc.len()];
+            for &(r, wk) in &terms {
+                for (s, &kv) in sum.iter_mut().zip(&r[lo..lo + acc.len()]) {
+                    *s += wk * f64::from(kv);
+                }
+            }
+            for ((a, &yt), s) in acc.iter_mut().zip(y).zip(sum) {
+                *a += f64::from(yt) * s;
+            }
+        });
+}
