@@ -88,6 +88,16 @@ bench-multiclass: toolchain
 	$(CARGO) build --release --locked
 	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/multiclass_cv.sh
 
+# The batched working-set solver (issue 44): one training with --solver
+# smo / batched against oneDAL's one fit on a9a, w8a, MNIST-5k even/odd and
+# madelon scaled, objective gaps and flipped predictions, and a9a's 10-fold
+# CV (minutes; not part of ci-targets). Table on stdout, as in
+# experiments/svm/batched-solver-timing.md.
+.PHONY: bench-batched
+bench-batched: toolchain
+	$(CARGO) build --release --locked
+	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/batched_solver.py
+
 # LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
 peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }

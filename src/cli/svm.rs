@@ -100,7 +100,7 @@ impl Out {
         self.info(&format!("Total nSV = {}", stats.n_sv));
         self.stat(&format!(
             "kernel_evals = {}, cache hits/misses = {}/{}, shared fills = {}, \
-             shrink events = {} ({} vars), reconstructions = {}, kkt = {:.3e}, \
+             shrink events = {} ({} vars), reconstructions = {}, working sets = {}, kkt = {:.3e}, \
              init {:.4}s, train {:.4}s, predict {:.4}s",
             stats.kernel_evals,
             stats.cache_hits,
@@ -109,6 +109,7 @@ impl Out {
             stats.shrink_events,
             stats.shrunk_vars,
             stats.reconstructions,
+            stats.working_sets,
             stats.kkt_violation,
             stats.timings.init_s,
             stats.timings.train_s,
@@ -254,6 +255,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             write_model(&MultiModel::from_binary(&trained.model), &model_path)?;
             json["model_file"] = model_path.display().to_string().into();
             json["iterations"] = trained.stats.iterations.into();
+            json["working_sets"] = trained.stats.working_sets.into();
             json["objective"] = jnum(trained.stats.objective);
             json["rho"] = jnum(trained.stats.rho);
             json["n_sv"] = trained.model.n_sv().into();

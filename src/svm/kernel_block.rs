@@ -253,7 +253,7 @@ impl<'k> KernelBlock<'k> {
     /// kernel the exponent `-gamma (||q||^2 + ||b||^2 - 2 <q, b>)` of every
     /// kernel value (LIBSVM's training formula; the caller applies `exp`),
     /// for the linear kernel the kernel value itself.
-    fn exponents(&self, queries: &[usize], out: &mut [f64]) {
+    pub(crate) fn exponents(&self, queries: &[usize], out: &mut [f64]) {
         self.kd
             .count_block_evals((queries.len() * self.basis.len()) as u64);
         self.dots(queries, out);

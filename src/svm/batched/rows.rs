@@ -4,11 +4,12 @@
 //!
 //! A row here is `K(x_b, x_t)` for one working-set variable `b` and every
 //! training row `t` (unsigned, `f32` as LIBSVM's `Qfloat`). Missing rows are
-//! computed together by one [`KernelBlock`] (the basis is the missing rows,
-//! the queries every training row: an inverted index on sparse data, a
-//! matrix product on dense data), or taken from a kernel cache shared across
-//! solves (whole dataset columns, gathered at the training rows), into which
-//! the rows computed here go back. Products run over fixed blocks of
+//! computed as blocks, [`BASIS_CHUNK`] rows per job on the rayon pool, each
+//! job one [`KernelBlock`] (its basis the rows, its queries every training
+//! row: an inverted index on sparse data, a matrix product on dense data),
+//! or taken from a kernel cache shared across solves (whole dataset columns,
+//! gathered at the training rows), into which the rows computed here go
+//! back. Products run over fixed blocks of
 //! training rows, each summing over the working set in its order, so every
 //! value is bit-identical for any thread count.
 
@@ -17,11 +18,46 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::kernel::KernelData;
+use crate::svm::fast_exp;
+use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::kernel_block::KernelBlock;
 
 /// Training rows per block of the parallel products.
 const ROW_BLOCK: usize = 2048;
+
+/// Working-set rows per job of a block's computation (each job one
+/// [`KernelBlock`] over all queries, so its values do not depend on how
+/// many jobs run at once).
+const BASIS_CHUNK: usize = 16;
+
+/// Queries per step of one job.
+const QUERY_STEP: usize = 256;
+
+/// `K(b, q)` for every `b` of `basis` and `q` of `queries`, one `f32` row
+/// per basis row, computed on the calling thread (RBF values with
+/// [`fast_exp`], within a few units in the last place of `exp` before the
+/// rounding to `f32`).
+fn kernel_rows(kd: &KernelData<'_>, basis: &[u32], queries: &[usize]) -> Vec<Vec<f32>> {
+    let block = KernelBlock::new(kd, basis.to_vec());
+    let s = basis.len();
+    let mut rows = vec![vec![0f32; queries.len()]; s];
+    let mut buf = vec![0.0f64; QUERY_STEP * s];
+    for (step, q) in queries.chunks(QUERY_STEP).enumerate() {
+        let e = &mut buf[..q.len() * s];
+        block.exponents(q, e);
+        match kd.kind {
+            KernelKind::Rbf { .. } => fast_exp::exp_in_place(e),
+            kind => e.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
+        }
+        let lo = step * QUERY_STEP;
+        for (i, vals) in e.chunks(s).enumerate() {
+            for (row, &v) in rows.iter_mut().zip(vals) {
+                row[lo + i] = v as f32;
+            }
+        }
+    }
+    rows
+}
 
 /// The kernel rows of working-set variables, keyed by the variable's
 /// position in the solve.
@@ -91,9 +127,9 @@ impl<'a, 'k> RowStore<'a, 'k> {
             self.used[v] = self.clock;
         }
         if !missing.is_empty() {
+            self.make_room(missing.len());
             let fresh = self.compute(&missing);
             for (&v, r) in missing.iter().zip(fresh) {
-                self.make_room(vars.len());
                 self.stored[v] = Some(r);
                 self.count += 1;
             }
@@ -103,20 +139,21 @@ impl<'a, 'k> RowStore<'a, 'k> {
             .collect()
     }
 
-    /// Evict least recently used rows (never those of the current request)
-    /// until one more fits.
-    fn make_room(&mut self, current: usize) {
-        while self.count >= self.capacity.max(current) {
-            let old = (0..self.stored.len())
-                .filter(|&v| self.stored[v].is_some() && self.used[v] < self.clock)
-                .min_by_key(|&v| (self.used[v], v));
-            match old {
-                Some(v) => {
-                    self.stored[v] = None;
-                    self.count -= 1;
-                }
-                None => break,
-            }
+    /// Evict the least recently used rows (never those of the current
+    /// request) until `more` rows fit, in one pass.
+    fn make_room(&mut self, more: usize) {
+        let over = (self.count + more).saturating_sub(self.capacity);
+        if over == 0 {
+            return;
+        }
+        let mut old: Vec<(u64, usize)> = (0..self.stored.len())
+            .filter(|&v| self.stored[v].is_some() && self.used[v] < self.clock)
+            .map(|v| (self.used[v], v))
+            .collect();
+        old.sort_unstable();
+        for &(_, v) in old.iter().take(over) {
+            self.stored[v] = None;
+            self.count -= 1;
         }
     }
 
@@ -139,18 +176,19 @@ impl<'a, 'k> RowStore<'a, 'k> {
             todo = (0..vars.len()).collect();
         }
         if !todo.is_empty() {
-            let basis: Vec<u32> = todo.iter().map(|&k| self.rows[vars[k]]).collect();
-            let s = basis.len();
-            let block = KernelBlock::new(self.kd, basis);
             // With a shared cache, whole dataset columns (then kept there).
             let queries: Vec<usize> = match self.shared {
                 Some(sh) => (0..sh.n()).collect(),
                 None => self.rows.iter().map(|&r| r as usize).collect(),
             };
-            let m = block.matrix(&queries);
-            self.kernel_evals += (queries.len() * s) as u64;
-            for (c, &k) in todo.iter().enumerate() {
-                let col: Vec<f32> = (0..queries.len()).map(|q| m[q * s + c] as f32).collect();
+            let basis: Vec<u32> = todo.iter().map(|&k| self.rows[vars[k]]).collect();
+            let kd = self.kd;
+            let cols: Vec<Vec<f32>> = basis
+                .par_chunks(BASIS_CHUNK)
+                .flat_map_iter(|chunk| kernel_rows(kd, chunk, &queries))
+                .collect();
+            self.kernel_evals += (queries.len() * basis.len()) as u64;
+            for (col, &k) in cols.into_iter().zip(&todo) {
                 out[k] = Some(match self.shared {
                     Some(sh) => {
                         let col: Arc<[f32]> = col.into();
