@@ -240,3 +240,30 @@ fn a_run_with_two_solvers_records_each_and_keeps_the_smo_cells() {
         "{old_md}"
     );
 }
+
+/// The solver ablation configs plan their cells: each CV method and the
+/// one training on both solvers, oneDAL once (skipped without the data).
+#[test]
+fn the_solver_ablation_configs_validate() {
+    let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
+        eprintln!("SKIPPED: set CVBENCH_DATA_DIR to the datasets folder");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["ablation-solver-a9a", "ablation-solver-madelon-scaled"] {
+        let cfg = root.join(format!("configs/svm/{name}.toml"));
+        let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+            .args(["validate", cfg.to_str().unwrap(), "--data-dir", &data])
+            .output()
+            .unwrap();
+        let all = text(&o);
+        assert!(o.status.success(), "{name}: {all}");
+        // ours, sir, tree (2 caches) and train on 2 solvers, oneDAL's 2
+        // cells once where it is installed.
+        assert!(all.contains("solver: batched (7)"), "{name}: {all}");
+        assert!(
+            all.contains("ours (4), sir (4), train (2), tree (4)"),
+            "{name}: {all}"
+        );
+    }
+}
