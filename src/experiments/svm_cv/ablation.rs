@@ -1,20 +1,26 @@
 //! The fair ablation of our solver's k-fold CV: seeding off/on × kernel
-//! cache per solve/shared, compared only at equal threads and equal cache
-//! budget, from the cells a config runs with `caches` / `threads`.
+//! cache per solve/shared × solver of the dual (SMO/batched), compared only
+//! at equal threads and equal cache budget, from the cells a config runs
+//! with `caches` / `threads` / `solvers`.
 //!
 //! One row per CV run of our solver that records its strategy (order,
-//! seeder, cache, threads): the median wall seconds over the cell's timed
-//! repetitions with their range, the machine-independent counts (SMO
+//! seeder, cache, threads, solver): the median wall seconds over the cell's
+//! timed repetitions with their range, the machine-independent counts (SMO
 //! iterations, kernel evaluations), the shares of prediction and seeding in
-//! the run, and the speed-up against the unseeded run with the same cache,
-//! threads and budget (a speed-up whose ranges overlap is marked so).
+//! the run, the speed-up against the unseeded run with the same cache,
+//! threads, budget and solver (a speed-up whose ranges overlap is marked
+//! so), and the speed-up against the same method on the SMO (the solver
+//! column and that speed-up are shown where the run has another solver).
 
-use super::markdown::cells;
 use super::rows::{k_num, SvmRow};
 use super::seeded::first_rounds_of;
+use super::variants::base_method;
 use crate::experiments::evidence;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
+use crate::svm::SolverKind;
+
+use super::solver_axis::{has_solver_axis, solver_rank, speedup_cell};
 use std::collections::BTreeMap;
 
 /// One CV run in the ablation.
@@ -36,6 +42,9 @@ pub struct AblationRow {
     pub order: String,
     /// Seeder.
     pub seeder: String,
+    /// The solver of the dual ([`crate::svm::SolverKind`]; `smo` for runs
+    /// stored before the axis).
+    pub solver: String,
     /// Timed repetitions.
     pub repeats: u64,
     /// Median wall seconds.
@@ -69,6 +78,15 @@ pub struct AblationRow {
     pub speedup_vs_unseeded_lo: f64,
     /// Upper end.
     pub speedup_vs_unseeded_hi: f64,
+    /// Median wall of the same method (round order and seeder) on the SMO
+    /// with the same cache, threads and budget, divided by this run's (NaN
+    /// without one; 1 for the SMO's own runs).
+    pub speedup_vs_smo: f64,
+    /// Lower end of its 95% interval (NaN where either run was timed once
+    /// or there is no SMO run).
+    pub speedup_vs_smo_lo: f64,
+    /// Upper end.
+    pub speedup_vs_smo_hi: f64,
 }
 
 impl AblationRow {
@@ -101,7 +119,7 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
         .or_default()
         .push(r);
     }
-    let mut out: Vec<AblationRow> = runs
+    let mut out: Vec<(&str, AblationRow)> = runs
         .values()
         // Whole runs only: a first-rounds estimate's wall is no measurement.
         .filter(|rows| first_rounds_of(rows.iter().copied()).is_none())
@@ -123,7 +141,7 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 .unwrap_or(f.cell_wall_s)
                 .max(busy)
                 .max(1e-12);
-            AblationRow {
+            let row = AblationRow {
                 dataset: f.core.dataset.clone(),
                 setting: f.setting.clone(),
                 k: f.k.clone(),
@@ -132,6 +150,7 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 cache: f.cache.clone(),
                 order: f.order.clone(),
                 seeder: f.seeder.clone(),
+                solver: f.solver_or_smo().to_string(),
                 repeats: f.timing_repeats,
                 wall_median_s: f.wall_median_s.unwrap_or(f.cell_wall_s),
                 wall_min_s: f.wall_min_s.unwrap_or(f.cell_wall_s),
@@ -147,7 +166,11 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 within_spread: false,
                 speedup_vs_unseeded_lo: f64::NAN,
                 speedup_vs_unseeded_hi: f64::NAN,
-            }
+                speedup_vs_smo: f64::NAN,
+                speedup_vs_smo_lo: f64::NAN,
+                speedup_vs_smo_hi: f64::NAN,
+            };
+            (base_method(&f.core.method), row)
         })
         .collect();
     let same = |a: &AblationRow, b: &AblationRow| {
@@ -155,9 +178,13 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
             == (&b.dataset, &b.setting, &b.k, b.threads, &b.cache)
             && a.cache_mb.to_bits() == b.cache_mb.to_bits()
     };
-    let bases: Vec<AblationRow> = out.iter().filter(|r| r.seeder == "zero").cloned().collect();
-    for r in &mut out {
-        if let Some(b) = bases.iter().find(|b| same(b, r)) {
+    let smo = SolverKind::Smo.as_str();
+    let snapshot = out.clone();
+    for (m, r) in &mut out {
+        let base = snapshot
+            .iter()
+            .find(|(_, b)| b.seeder == "zero" && b.solver == r.solver && same(b, r));
+        if let Some((_, b)) = base {
             r.speedup_vs_unseeded = b.wall_median_s / r.wall_median_s;
             r.within_spread = r.wall_min_s <= b.wall_max_s && b.wall_min_s <= r.wall_max_s;
             let x = evidence::ratio(&b.spread(), &r.spread());
@@ -165,14 +192,38 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 (r.speedup_vs_unseeded_lo, r.speedup_vs_unseeded_hi) = (x.lo, x.hi);
             }
         }
+        // The same method (its order and seeder) on the SMO.
+        let on_smo = snapshot
+            .iter()
+            .find(|(bm, b)| bm == m && b.solver == smo && same(b, r) && b.order == r.order);
+        if let Some((_, b)) = on_smo {
+            r.speedup_vs_smo = b.wall_median_s / r.wall_median_s;
+            let x = evidence::ratio(&b.spread(), &r.spread());
+            if x.how != evidence::How::Once && r.solver != smo {
+                (r.speedup_vs_smo_lo, r.speedup_vs_smo_hi) = (x.lo, x.hi);
+            }
+        }
     }
+    let mut out: Vec<AblationRow> = out.into_iter().map(|(_, r)| r).collect();
     out.sort_by(|a, b| {
         (&a.dataset, &a.setting)
             .cmp(&(&b.dataset, &b.setting))
             .then(k_num(&a.k).total_cmp(&k_num(&b.k)))
             .then(
-                (a.threads, &a.cache, &a.order, &a.seeder)
-                    .cmp(&(b.threads, &b.cache, &b.order, &b.seeder)),
+                (
+                    a.threads,
+                    &a.cache,
+                    &a.order,
+                    &a.seeder,
+                    solver_rank(&a.solver),
+                )
+                    .cmp(&(
+                        b.threads,
+                        &b.cache,
+                        &b.order,
+                        &b.seeder,
+                        solver_rank(&b.solver),
+                    )),
             )
     });
     out
@@ -184,36 +235,50 @@ pub fn markdown(rows: &[AblationRow]) -> String {
     if rows.is_empty() {
         return String::new();
     }
-    let mut t = MdTable::new(
+    let axis = has_solver_axis(rows.iter().map(|r| r.solver.as_str()));
+    let mut head: Vec<&str> =
         "dataset | setting | k | threads | cache | budget MB | order | seeder | wall s: median (min-max, runs) | #iter | kernel evals (solves + shared cache) | kernel evals (blocks) | predict % | seeding % | vs unseeded, same cache and threads"
-            .split(" | "),
-    );
+            .split(" | ")
+            .collect();
+    if axis {
+        head.insert(8, "solver");
+        head.push("vs the SMO, same method, cache and threads");
+    }
+    let mut t = MdTable::new(head);
     for r in rows {
         let speed = if r.speedup_vs_unseeded.is_nan() {
             "no unseeded run".to_string()
         } else if r.seeder == "zero" {
             "reference".to_string()
-        } else if r.speedup_vs_unseeded_lo.is_nan() {
-            format!(
-                "{:.2}x (timed once: no interval, inconclusive)",
-                r.speedup_vs_unseeded
-            )
         } else {
-            let (lo, hi) = (r.speedup_vs_unseeded_lo, r.speedup_vs_unseeded_hi);
-            let holds = if lo <= 1.0 && 1.0 <= hi {
-                " (inconclusive: the interval holds 1)"
-            } else {
-                ""
-            };
-            format!("{:.2}x [{lo:.2}, {hi:.2}]{holds}", r.speedup_vs_unseeded)
+            speedup_cell(
+                r.speedup_vs_unseeded,
+                r.speedup_vs_unseeded_lo,
+                r.speedup_vs_unseeded_hi,
+            )
         };
-        t.row(cells(
-            [&r.dataset, &r.setting, &r.k, &r.threads.to_string()],
-            [
-                r.cache.clone(),
-                format!("{:.0}", r.cache_mb),
-                r.order.clone(),
-                r.seeder.clone(),
+        let mut setup = vec![
+            r.cache.clone(),
+            format!("{:.0}", r.cache_mb),
+            r.order.clone(),
+            r.seeder.clone(),
+        ];
+        if axis {
+            setup.push(r.solver.clone());
+        }
+        let vs_smo = if r.speedup_vs_smo.is_nan() {
+            "no SMO run".to_string()
+        } else if r.solver == SolverKind::Smo.as_str() {
+            "reference".to_string()
+        } else {
+            speedup_cell(r.speedup_vs_smo, r.speedup_vs_smo_lo, r.speedup_vs_smo_hi)
+        };
+        let mut row: Vec<String> = [&r.dataset, &r.setting, &r.k]
+            .into_iter()
+            .cloned()
+            .chain([r.threads.to_string()])
+            .chain(setup)
+            .chain([
                 format!(
                     "{:.3} ({:.3}-{:.3}, {})",
                     r.wall_median_s, r.wall_min_s, r.wall_max_s, r.repeats
@@ -228,11 +293,20 @@ pub fn markdown(rows: &[AblationRow]) -> String {
                 format!("{:.1}", r.predict_pct),
                 format!("{:.1}", r.seed_pct),
                 speed,
-            ],
-        ));
+            ])
+            .collect();
+        if axis {
+            row.push(vs_smo);
+        }
+        t.row(row);
     }
+    let solvers = if axis {
+        " × solver of the dual (the LIBSVM-identical SMO, or the batched working-set solver, whose optimum is the SMO's to the stopping tolerance; each method on another solver is compared with itself on the SMO)"
+    } else {
+        ""
+    };
     format!(
-        "**Seeding × kernel cache at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solves' own and the whole columns the shared cache filled; beside them the values of the batched blocks of prediction and seeding) are the machine-independent measure; a speed-up carries its 95% interval and counts only where the interval lies on one side of 1 (the evidence rule: {}), else the cell says inconclusive; predict % and seeding % are the first timed run's prediction and seeding seconds over the median wall time (over the rounds' summed seconds where rounds ran in parallel and sum to more); a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
+        "**Seeding × kernel cache{solvers} at equal threads and budget** (each run's wall seconds: median of its timed repetitions, with their range; iterations and kernel evaluations (the solves' own and the whole columns the shared cache filled; beside them the values of the batched blocks of prediction and seeding) are the machine-independent measure; a speed-up carries its 95% interval and counts only where the interval lies on one side of 1 (the evidence rule: {}), else the cell says inconclusive; predict % and seeding % are the first timed run's prediction and seeding seconds over the median wall time (over the rounds' summed seconds where rounds ran in parallel and sum to more); a seeded run is compared only with the unseeded run of the same cache mode, threads and budget)\n\n{}\n",
         evidence::RULE,
         t.markdown()
     )
@@ -403,5 +477,73 @@ mod tests {
         let mut once = quick.clone();
         once.iter_mut().for_each(|r| r.timing_repeats = 1);
         assert!(markdown(&ablation(&once)).contains("timed once: no interval"));
+    }
+
+    /// Issue 44: each method on the batched solver against itself on the
+    /// SMO at equal cache and threads, and against its own solver's
+    /// unseeded run; the solver column shows only where the run has it.
+    #[test]
+    fn another_solver_compares_with_the_same_method_on_the_smo() {
+        let batched = |m: &str, seeder: &str, walls| SvmRow {
+            solver: SolverKind::Batched.as_str().into(),
+            ..row(m, seeder, "shared", 2, walls)
+        };
+        let smo_only = vec![
+            row("ours [shared, 2t]", "zero", "shared", 2, [9.0, 10.0, 11.0]),
+            row("sir [shared, 2t]", "sir", "shared", 2, [4.0, 5.0, 6.0]),
+        ];
+        let before = markdown(&ablation(&smo_only));
+        assert!(
+            !before.contains("solver") && !before.contains("SMO"),
+            "{before}"
+        );
+        let mut recs = smo_only.clone();
+        recs.push(batched(
+            "ours [shared, 2t, batched]",
+            "zero",
+            [4.0, 5.0, 6.0],
+        ));
+        recs.push(batched("sir [shared, 2t, batched]", "sir", [1.5, 2.0, 2.5]));
+        let a = ablation(&recs);
+        assert_eq!(a.len(), 4);
+        let get = |seeder: &str, solver: &str| {
+            a.iter()
+                .find(|r| r.seeder == seeder && r.solver == solver)
+                .unwrap()
+                .clone()
+        };
+        // Side by side, the SMO first.
+        let order: Vec<(&str, &str)> = a
+            .iter()
+            .map(|r| (r.seeder.as_str(), r.solver.as_str()))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("sir", "smo"),
+                ("sir", "batched"),
+                ("zero", "smo"),
+                ("zero", "batched")
+            ]
+        );
+        assert_eq!(get("zero", "batched").speedup_vs_smo, 2.0);
+        assert_eq!(get("sir", "batched").speedup_vs_smo, 2.5);
+        assert_eq!(get("sir", "smo").speedup_vs_smo, 1.0);
+        // Seeding on the batched solver against the batched unseeded run.
+        assert_eq!(get("sir", "batched").speedup_vs_unseeded, 2.5);
+        assert_eq!(get("sir", "smo").speedup_vs_unseeded, 2.0);
+        let md = markdown(&a);
+        assert!(
+            md.contains("| seeder | solver |")
+                && md.contains("vs the SMO, same method, cache and threads")
+                && md.contains("| batched |")
+                && md.contains("2.50x [")
+                && md.contains("reference |"),
+            "{md}"
+        );
+        // Without an SMO run of the method: no comparison.
+        let alone = ablation(&recs[2..]);
+        assert!(alone.iter().all(|r| r.speedup_vs_smo.is_nan()));
+        assert!(markdown(&alone).contains("no SMO run"));
     }
 }

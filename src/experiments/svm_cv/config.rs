@@ -5,7 +5,7 @@ use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::DatasetSpec;
 use crate::experiments::timing::check_repeats;
 use crate::peers::libsvm as peer;
-use crate::svm::{CacheMode, SeedingMethod};
+use crate::svm::{CacheMode, SeedingMethod, SolverKind};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -190,6 +190,12 @@ pub struct SvmCvConfig {
     /// `ours` on 1 thread, the parallel methods on the run's pool.
     #[serde(default)]
     pub threads: Option<Spanned<Vec<Spanned<usize>>>>,
+    /// Our solver's methods (the CVs and `train`) run once per solver of
+    /// the C-SVC dual listed here (the registry [`SolverKind`]: `smo`,
+    /// `batched`); the peers run once. Unset: `["smo"]`, the cells (and
+    /// keys) of a config without the key.
+    #[serde(default)]
+    pub solvers: Option<Spanned<Vec<Spanned<String>>>>,
     /// Our solver's cells are timed this many times (the first run's rows
     /// are the records; the median, min and max wall seconds of all runs
     /// are on every row). Default 1, at most 100.
@@ -264,6 +270,35 @@ impl SvmCvConfig {
                 .flat_map(|&c| threads.iter().map(move |&t| (c, t)))
                 .collect(),
         ))
+    }
+
+    /// The solvers our methods run with (see the field), in the config's
+    /// order; `[smo]` when unset. Unknown or duplicate names are errors at
+    /// their line:col naming the valid ones.
+    pub fn solvers(&self, cfg: &ConfigFile) -> Result<Vec<SolverKind>, ConfigError> {
+        let Some(list) = &self.solvers else {
+            return Ok(vec![SolverKind::Smo]);
+        };
+        cfg.non_empty("solvers", list)?;
+        let mut out = Vec::new();
+        for s in list.get_ref() {
+            let k = SolverKind::parse(s.get_ref()).ok_or_else(|| {
+                cfg.invalid(
+                    s.span(),
+                    &format!("unknown solver `{}`", s.get_ref()),
+                    &format!("use one of: {}", SolverKind::names()),
+                )
+            })?;
+            if out.contains(&k) {
+                return Err(cfg.invalid(
+                    s.span(),
+                    &format!("solver `{k}` is listed twice"),
+                    "list each solver once",
+                ));
+            }
+            out.push(k);
+        }
+        Ok(out)
     }
 
     /// How many times our solver's cells are timed (checked: 1 to

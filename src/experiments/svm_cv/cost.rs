@@ -10,6 +10,8 @@
 use super::ablation::{ablation, AblationRow};
 use super::config::Method;
 use super::rows::{k_num, SvmRow};
+use super::solver_axis::{has_solver_axis, solver_rank};
+use super::variants::base_method;
 use crate::results::md_table::MdTable;
 use crate::svm::RoundOrder;
 
@@ -54,24 +56,39 @@ pub struct CostRow {
     pub onedal_threads: u64,
     /// oneDAL's one fit, median wall seconds.
     pub onedal_fit_s: f64,
+    /// The solver of our CV runs and of our one training
+    /// ([`crate::svm::SolverKind`]; one row per solver).
+    pub solver: String,
 }
 
-/// The median wall seconds and the record of `method`'s cell for a
-/// dataset, setting, k (`None`: any k) and threads (`None`: any).
+/// The record of `method`'s cell for a dataset, setting, k (`None`: any
+/// k) and threads (`None`: any), made by any solver (the peers) or the one
+/// named (our one training).
 fn peer<'a>(
     records: &'a [SvmRow],
     method: Method,
     key: (&str, &str, Option<&str>),
     threads: Option<u64>,
 ) -> Option<&'a SvmRow> {
+    find(records, method, key, threads, None)
+}
+
+/// [`peer`] of one solver (`Some`) or of any (`None`).
+fn find<'a>(
+    records: &'a [SvmRow],
+    method: Method,
+    key: (&str, &str, Option<&str>),
+    threads: Option<u64>,
+    solver: Option<&str>,
+) -> Option<&'a SvmRow> {
     // A method's records carry its variant after its name: "train [per_solve, 2t]".
-    let base = |m: &str| m.split(" [").next().unwrap_or_default().to_string();
     records.iter().find(|r| {
-        base(&r.core.method) == method.as_str()
+        base_method(&r.core.method) == method.as_str()
             && r.core.dataset == key.0
             && r.setting == key.1
             && key.2.is_none_or(|k| r.k == k)
             && threads.is_none_or(|t| r.threads == t)
+            && solver.is_none_or(|s| r.solver_or_smo() == s)
     })
 }
 
@@ -79,14 +96,16 @@ fn median(r: Option<&SvmRow>) -> f64 {
     r.map_or(f64::NAN, |r| r.wall_median_s.unwrap_or(r.cell_wall_s))
 }
 
-/// The cost rows of a run's records: one per (dataset, setting, k, threads)
-/// that has both our CV runs and our one training (empty otherwise).
+/// The cost rows of a run's records: one per (dataset, setting, k, threads,
+/// solver) that has both our CV runs and our one training on that solver
+/// (empty otherwise).
 pub fn cost(records: &[SvmRow]) -> Vec<CostRow> {
     let runs = ablation(records);
     let mut groups: Vec<Vec<&AblationRow>> = Vec::new();
     for r in &runs {
         let same = |g: &&AblationRow| {
-            (&g.dataset, &g.setting, &g.k, g.threads) == (&r.dataset, &r.setting, &r.k, r.threads)
+            (&g.dataset, &g.setting, &g.k, g.threads, &g.solver)
+                == (&r.dataset, &r.setting, &r.k, r.threads, &r.solver)
         };
         match groups.iter_mut().find(|g| same(&g[0])) {
             Some(g) => g.push(r),
@@ -102,11 +121,12 @@ pub fn cost(records: &[SvmRow]) -> Vec<CostRow> {
             continue;
         };
         let key = (b.dataset.as_str(), b.setting.as_str());
-        let Some(train) = peer(
+        let Some(train) = find(
             records,
             Method::Train,
             (key.0, key.1, None),
             Some(b.threads),
+            Some(&b.solver),
         ) else {
             continue;
         };
@@ -142,6 +162,7 @@ pub fn cost(records: &[SvmRow]) -> Vec<CostRow> {
             onedal_accuracy_pct: od.and_then(|r| r.cv_accuracy_pct).unwrap_or(f64::NAN),
             onedal_threads: od.map_or(0, |r| r.threads),
             onedal_fit_s: median(odf),
+            solver: b.solver.clone(),
         });
     }
     out.sort_by(|a, b| {
@@ -149,6 +170,7 @@ pub fn cost(records: &[SvmRow]) -> Vec<CostRow> {
             .cmp(&(&b.dataset, &b.setting))
             .then(k_num(&a.k).total_cmp(&k_num(&b.k)))
             .then(a.threads.cmp(&b.threads))
+            .then(solver_rank(&a.solver).cmp(&solver_rank(&b.solver)))
     });
     out
 }
@@ -177,35 +199,48 @@ pub fn markdown(rows: &[CostRow]) -> String {
     if rows.is_empty() {
         return String::new();
     }
-    let mut t = MdTable::new(
+    let axis = has_solver_axis(rows.iter().map(|r| r.solver.as_str()));
+    let mut head: Vec<&str> =
         "dataset | setting | k | threads | budget MB | fastest exact CV (seeder, order, cache) | its s | CV accuracy % | one training s | **CV in trainings** | predict % | seeding % | svm-train -v k s (accuracy %) (x ours) | svm-train once s | oneDAL CV s (accuracy %, threads) (x ours) | oneDAL one fit s (x our training)"
-            .split(" | "),
-    );
+            .split(" | ")
+            .collect();
+    if axis {
+        head.insert(4, "solver");
+    }
+    let mut t = MdTable::new(head);
     for r in rows {
         let v_acc = format!(" ({:.4}%)", r.svm_train_v_accuracy_pct);
         let od_acc = format!(" ({:.4}%, {}t)", r.onedal_accuracy_pct, r.onedal_threads);
-        t.row(vec![
-            r.dataset.clone(),
-            r.setting.clone(),
-            r.k.clone(),
-            r.threads.to_string(),
-            format!("{:.0}", r.cache_mb),
-            r.best.clone(),
-            secs(r.best_s),
-            format!("{:.4}", r.best_accuracy_pct),
-            secs(r.train_s),
-            if r.best_s < MIN_EVIDENCE_S {
-                format!("{:.2} (too short to be evidence)", r.cv_in_trainings)
-            } else {
-                format!("**{:.2}**", r.cv_in_trainings)
-            },
-            format!("{:.1}", r.best_predict_pct),
-            format!("{:.1}", r.best_seed_pct),
-            against(r.svm_train_v_s, r.best_s, &v_acc),
-            secs(r.svm_train_fit_s),
-            against(r.onedal_cv_s, r.best_s, &od_acc),
-            against(r.onedal_fit_s, r.train_s, ""),
-        ]);
+        let solver = axis.then(|| r.solver.clone());
+        t.row(
+            [
+                r.dataset.clone(),
+                r.setting.clone(),
+                r.k.clone(),
+                r.threads.to_string(),
+            ]
+            .into_iter()
+            .chain(solver)
+            .chain([
+                format!("{:.0}", r.cache_mb),
+                r.best.clone(),
+                secs(r.best_s),
+                format!("{:.4}", r.best_accuracy_pct),
+                secs(r.train_s),
+                if r.best_s < MIN_EVIDENCE_S {
+                    format!("{:.2} (too short to be evidence)", r.cv_in_trainings)
+                } else {
+                    format!("**{:.2}**", r.cv_in_trainings)
+                },
+                format!("{:.1}", r.best_predict_pct),
+                format!("{:.1}", r.best_seed_pct),
+                against(r.svm_train_v_s, r.best_s, &v_acc),
+                secs(r.svm_train_fit_s),
+                against(r.onedal_cv_s, r.best_s, &od_acc),
+                against(r.onedal_fit_s, r.train_s, ""),
+            ])
+            .collect::<Vec<_>>(),
+        );
     }
     format!(
         "**The cost of an exact k-fold CV in trainings, and against the peers in the same run** (every time the median of the cell's timed repetitions, cells of two minutes or more timed once; \"CV in trainings\" = the fastest of our exact CV runs at these threads over our one training on all rows with the same threads and cache budget — the SVM's counterpart of TreeCV's cost in passes over the data; `svm-train` runs on one thread with `-m` = the budget, its times are the process's, file parsing included; oneDAL (scikit-learn-intelex `SVC`) gets `cache_size` = the budget and runs on our folds, timed inside Python around its fits and predictions; x = peer seconds over ours)\n\n{}\n",
@@ -280,10 +315,23 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
     use targets::*;
     let mut out = Vec::new();
     let mark = |ok: bool| if ok { "met" } else { "**missed**" };
+    // The solver is named where the run has another than the SMO.
+    let axis = has_solver_axis(runs.iter().map(|a| a.solver.as_str()));
+    let on = |solver: &str| {
+        if axis {
+            format!(", {solver} solver")
+        } else {
+            String::new()
+        }
+    };
     for r in cost {
         let at = format!(
-            "{} {}, k = {}, {} threads",
-            r.dataset, r.setting, r.k, r.threads
+            "{} {}, k = {}, {} threads{}",
+            r.dataset,
+            r.setting,
+            r.k,
+            r.threads,
+            on(&r.solver)
         );
         if r.best_s < MIN_EVIDENCE_S {
             out.push(format!(
@@ -307,8 +355,15 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
     }
     for a in runs.iter().filter(|a| a.wall_median_s >= MIN_EVIDENCE_S) {
         let at = format!(
-            "{} {}, k = {}, {} + {}, {} cache, {} threads",
-            a.dataset, a.setting, a.k, a.order, a.seeder, a.cache, a.threads
+            "{} {}, k = {}, {} + {}, {} cache, {} threads{}",
+            a.dataset,
+            a.setting,
+            a.k,
+            a.order,
+            a.seeder,
+            a.cache,
+            a.threads,
+            on(&a.solver)
         );
         if a.predict_pct > PREDICT_PCT {
             out.push(format!(
@@ -331,8 +386,8 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
             let ok = a.speedup_vs_unseeded > 1.0 && !a.within_spread;
             let base = runs.iter().find(|b| {
                 b.seeder == "zero"
-                    && (&b.dataset, &b.setting, &b.k, b.threads, &b.cache)
-                        == (&a.dataset, &a.setting, &a.k, a.threads, &a.cache)
+                    && (&b.dataset, &b.setting, &b.k, b.threads, &b.cache, &b.solver)
+                        == (&a.dataset, &a.setting, &a.k, a.threads, &a.cache, &a.solver)
             });
             let why = match base {
                 Some(b) if !ok => format!(
@@ -479,5 +534,50 @@ mod tests {
         assert!(cost(&[row("sir", "sir", "round", 2, 1.0)]).is_empty());
         assert_eq!(markdown(&[]), "");
         assert_eq!(verdicts(&[], &[]), "");
+    }
+
+    /// Issue 44: one cost row per solver, each over its own one training,
+    /// beside the same peers (oneDAL's one fit against each training); the
+    /// solver column and the verdicts name it only where the run has it.
+    #[test]
+    fn one_row_per_solver_over_its_own_training() {
+        let batched = |m: &str, seeder: &str, role: &str, wall: f64| SvmRow {
+            solver: "batched".into(),
+            ..row(m, seeder, role, 2, wall)
+        };
+        let mut recs = vec![
+            row("ours [shared, 2t]", "zero", "round", 2, 30.0),
+            row("sir [shared, 2t]", "sir", "round", 2, 12.0),
+            row("train [per_solve, 2t]", "zero", "train", 2, 8.0),
+            row("onedal_fit [2t]", "", "train", 2, 4.0),
+        ];
+        let md = markdown(&cost(&recs));
+        assert!(!md.contains("solver"), "{md}");
+        recs.extend([
+            batched("ours [shared, 2t, batched]", "zero", "round", 10.0),
+            batched("sir [shared, 2t, batched]", "sir", "round", 6.0),
+            batched("train [per_solve, 2t, batched]", "zero", "train", 3.0),
+        ]);
+        let c = cost(&recs);
+        assert_eq!(c.len(), 2, "{c:?}");
+        assert_eq!(
+            (c[0].solver.as_str(), c[0].best_s, c[0].train_s),
+            ("smo", 12.0, 8.0)
+        );
+        assert_eq!(
+            (c[1].solver.as_str(), c[1].best_s, c[1].train_s),
+            ("batched", 6.0, 3.0)
+        );
+        assert_eq!((c[0].onedal_fit_s, c[1].onedal_fit_s), (4.0, 4.0));
+        let md = markdown(&c);
+        assert!(
+            md.contains("| threads | solver |") && md.contains("| batched |"),
+            "{md}"
+        );
+        let v = verdicts(&c, &ablation(&recs));
+        assert!(
+            v.contains("2 threads, batched solver: the fastest exact CV"),
+            "{v}"
+        );
     }
 }

@@ -32,6 +32,8 @@ mod scorecard_rules;
 mod seeded;
 mod seeding_render;
 mod setting;
+mod solver_axis;
+pub mod training;
 mod variants;
 mod vs_libsvm;
 

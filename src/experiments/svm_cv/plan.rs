@@ -3,6 +3,7 @@
 
 use super::config::{FoldMode, Method, Peer, SvmCvConfig};
 use super::rows::SvmRow;
+use super::variants::variant_name;
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::Dataset;
 use crate::experiments::cell_key::{no_duplicates, CellKey, CellList};
@@ -12,7 +13,7 @@ use crate::peers::onedal;
 use crate::results::rows::Core;
 use crate::svm::folds::Folds;
 use crate::svm::multiclass::ClassWeight;
-use crate::svm::{CacheMode, SvmParams};
+use crate::svm::{CacheMode, SolverKind, SvmParams};
 use std::sync::Arc;
 
 /// What one cell runs: indices into the plan's datasets and settings, k and
@@ -25,6 +26,9 @@ pub(super) struct CellSpec {
     /// The `(cache, threads)` variant of one of our solver's methods when
     /// the config lists `caches` / `threads`.
     pub axes: Option<(CacheMode, usize)>,
+    /// The solver of our methods' cells (the config's `solvers`; the
+    /// default SMO for the peers, which do not use it).
+    pub solver: SolverKind,
 }
 
 /// A planned `svm_cv` run.
@@ -89,13 +93,12 @@ impl SvmPlan {
             core: Core {
                 dataset: dname.clone(),
                 synthetic: data.is_synthetic(),
-                method: match c.axes {
-                    Some((_, t)) if c.method.peer().is_some() => {
-                        format!("{} [{t}t]", c.method.as_str())
-                    }
-                    Some((cache, t)) => format!("{} [{cache}, {t}t]", c.method.as_str()),
-                    None => c.method.as_str().to_string(),
-                },
+                method: variant_name(
+                    c.method.as_str(),
+                    c.axes,
+                    c.method.peer().is_some(),
+                    c.solver,
+                ),
                 ..self.head.core(i)
             },
             n: data.n() as u64,
@@ -108,6 +111,10 @@ impl SvmPlan {
             k_value: c.k.resolve(data.n()) as u64,
             folds: self.fold_mode.as_str().to_string(),
             majority_pct: majority_pct(data),
+            solver: match c.method.peer() {
+                Some(_) => String::new(),
+                None => c.solver.as_str().to_string(),
+            },
             ..SvmRow::default()
         }
     }
@@ -173,6 +180,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         .collect();
     super::one_vs_one::check_one_vs_one(cfg, &c, &datasets, &ovo_data, &weights)?;
     let axes = c.axes(cfg)?;
+    let solvers = c.solvers(cfg)?;
     let repeats = c.repeats(cfg)?;
     let first_rounds = c.first_rounds(cfg)?;
     let mut specs = Vec::new();
@@ -218,25 +226,39 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
                     if m == Method::LibsvmV && k == data.n() {
                         continue; // svm-train -v n is plain LOOCV; the per-fold peer covers it
                     }
+                    // The peers run once, with their own solvers.
+                    let per_solver = match m.peer() {
+                        Some(_) => &[SolverKind::Smo][..],
+                        None => &solvers[..],
+                    };
                     for variant in variants(axes.as_deref(), m) {
-                        let mut key = CellKey::new(dname)
-                            .part(&s.get_ref().label)
-                            .field("k", kv.get_ref().label())
-                            .part(m.as_str());
-                        if let Some((cache, t)) = variant {
-                            if m.peer().is_none() {
-                                key = key.field("cache", cache.as_str());
+                        for &solver in per_solver {
+                            let mut key = CellKey::new(dname)
+                                .part(&s.get_ref().label)
+                                .field("k", kv.get_ref().label())
+                                .part(m.as_str());
+                            if let Some((cache, t)) = variant {
+                                if m.peer().is_none() {
+                                    key = key.field("cache", cache.as_str());
+                                }
+                                key = key.field("threads", t.to_string());
                             }
-                            key = key.field("threads", t.to_string());
+                            // The default solver's keys are those of a
+                            // config without `solvers` (its stored cells
+                            // stay valid); another solver is in the key.
+                            if solver != SolverKind::Smo {
+                                key = key.field("solver", solver.as_str());
+                            }
+                            cells.push(key, s.span())?;
+                            specs.push(CellSpec {
+                                dataset: di,
+                                setting: si,
+                                k: *kv.get_ref(),
+                                method: m,
+                                axes: variant,
+                                solver,
+                            });
                         }
-                        cells.push(key, s.span())?;
-                        specs.push(CellSpec {
-                            dataset: di,
-                            setting: si,
-                            k: *kv.get_ref(),
-                            method: m,
-                            axes: variant,
-                        });
                     }
                 }
             }

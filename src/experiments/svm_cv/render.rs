@@ -343,6 +343,14 @@ pub(super) fn render(
         files.extend(write_rows(&cost, dir, "cost")?);
     }
     md.push_str(&super::cost::verdicts(&cost, &abl));
+    // One training per solver beside oneDAL's fit (runs with another
+    // solver than the SMO only).
+    let trainings = super::training::trainings(records);
+    let trainings_md = super::training::markdown(&trainings);
+    if !trainings_md.is_empty() {
+        md.push_str(&trainings_md);
+        files.extend(write_rows(&trainings, dir, "trainings")?);
+    }
     let published = Published::load()?;
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));

@@ -11,6 +11,7 @@
 use crate::results::rows::{nan_none, to_records, Core};
 use crate::results::table::{to_frame, write_table};
 use crate::results::{Record, ResultsError};
+use crate::svm::SolverKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -205,6 +206,12 @@ pub struct SvmRow {
     /// empty for a binary solve and for `svm-train -v k`.
     #[serde(default)]
     pub pair_iterations: String,
+    /// Our solver of the C-SVC dual that made the row (`smo`, `batched`:
+    /// the registry [`SolverKind`]); empty for the peers' rows, and in runs
+    /// stored before the column (whose rows are the SMO's:
+    /// [`SvmRow::solver_or_smo`]).
+    #[serde(default)]
+    pub solver: String,
 }
 
 impl SvmRow {
@@ -221,6 +228,16 @@ impl SvmRow {
             self.k.clone(),
             self.core.method.clone(),
         )
+    }
+
+    /// The solver that made the row: its `solver` column, or `smo` where
+    /// that is empty (the peers' rows and runs stored before the column).
+    pub fn solver_or_smo(&self) -> &str {
+        if self.solver.is_empty() {
+            SolverKind::Smo.as_str()
+        } else {
+            &self.solver
+        }
     }
 
     /// The kernel cache and threads the row's run had, in words
@@ -492,7 +509,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"pair_iterations"));
+        assert_eq!(names.last(), Some(&"solver"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -521,6 +538,7 @@ mod tests {
                 "shared_kernel_evals",
                 "shared_extra_kernel_evals_sched",
                 "pair_iterations",
+                "solver",
             ]
             .contains(&n.as_str())
         });

@@ -347,7 +347,12 @@ impl Plan for SvmPlan {
         let c = &self.specs[i];
         let cell = &self.head.cells[i];
         let (_, data) = &self.datasets[c.dataset];
-        let (_, params) = &self.settings[c.setting];
+        let (_, setting) = &self.settings[c.setting];
+        // The cell's solver (the peers' cells keep the default, unused).
+        let params = &SvmParams {
+            solver: c.solver,
+            ..setting.clone()
+        };
         let k = c.k.resolve(data.n());
         let run = CellRun {
             plan: self,
