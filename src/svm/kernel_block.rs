@@ -51,7 +51,7 @@ pub const DENSE_BLOCK_DENSITY: f64 = 0.15;
 
 /// Whether sparse basis rows are dense enough for the matrix product
 /// ([`DENSE_BLOCK_DENSITY`]).
-fn dense_enough(indptr: &[usize], basis: &[u32], d: usize) -> bool {
+pub(crate) fn dense_enough(indptr: &[usize], basis: &[u32], d: usize) -> bool {
     let nnz: usize = basis
         .iter()
         .map(|&b| indptr[b as usize + 1] - indptr[b as usize])

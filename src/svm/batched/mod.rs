@@ -29,6 +29,8 @@
 //! in a fixed order, so the result is bit-identical for any thread count.
 
 mod inner;
+mod kernel_rows;
+mod lanes;
 mod rows;
 mod select;
 

@@ -17,47 +17,12 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::kernel_rows::{kernel_rows, BASIS_CHUNK};
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::fast_exp;
-use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::kernel_block::KernelBlock;
+use crate::svm::kernel::KernelData;
 
 /// Training rows per block of the parallel products.
 const ROW_BLOCK: usize = 2048;
-
-/// Working-set rows per job of a block's computation (each job one
-/// [`KernelBlock`] over all queries, so its values do not depend on how
-/// many jobs run at once).
-const BASIS_CHUNK: usize = 16;
-
-/// Queries per step of one job.
-const QUERY_STEP: usize = 256;
-
-/// `K(b, q)` for every `b` of `basis` and `q` of `queries`, one `f32` row
-/// per basis row, computed on the calling thread (RBF values with
-/// [`fast_exp`], within a few units in the last place of `exp` before the
-/// rounding to `f32`).
-fn kernel_rows(kd: &KernelData<'_>, basis: &[u32], queries: &[usize]) -> Vec<Vec<f32>> {
-    let block = KernelBlock::new(kd, basis.to_vec());
-    let s = basis.len();
-    let mut rows = vec![vec![0f32; queries.len()]; s];
-    let mut buf = vec![0.0f64; QUERY_STEP * s];
-    for (step, q) in queries.chunks(QUERY_STEP).enumerate() {
-        let e = &mut buf[..q.len() * s];
-        block.exponents(q, e);
-        match kd.kind {
-            KernelKind::Rbf { .. } => fast_exp::exp_in_place(e),
-            kind => e.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
-        }
-        let lo = step * QUERY_STEP;
-        for (i, vals) in e.chunks(s).enumerate() {
-            for (row, &v) in rows.iter_mut().zip(vals) {
-                row[lo + i] = v as f32;
-            }
-        }
-    }
-    rows
-}
 
 /// The kernel rows of working-set variables, keyed by the variable's
 /// position in the solve.
@@ -183,7 +148,7 @@ impl<'a, 'k> RowStore<'a, 'k> {
             };
             let basis: Vec<u32> = todo.iter().map(|&k| self.rows[vars[k]]).collect();
             let kd = self.kd;
-            let cols: Vec<Vec<f32>> = basis
+            let cols: Vec<Arc<[f32]>> = basis
                 .par_chunks(BASIS_CHUNK)
                 .flat_map_iter(|chunk| kernel_rows(kd, chunk, &queries))
                 .collect();
@@ -191,12 +156,11 @@ impl<'a, 'k> RowStore<'a, 'k> {
             for (col, &k) in cols.into_iter().zip(&todo) {
                 out[k] = Some(match self.shared {
                     Some(sh) => {
-                        let col: Arc<[f32]> = col.into();
                         let row = self.rows.iter().map(|&r| col[r as usize]).collect();
                         sh.insert(self.rows[vars[k]] as usize, col);
                         row
                     }
-                    None => col.into(),
+                    None => col,
                 });
             }
         }
@@ -226,11 +190,11 @@ pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Arc<[f32]>], 
         .for_each(|(b, (acc, y))| {
             let lo = b * ROW_BLOCK;
             let mut sum = vec![0.0f64; acc.len()];
-            for &(r, wk) in &terms {
-                for (s, &kv) in sum.iter_mut().zip(&r[lo..lo + acc.len()]) {
-                    *s += wk * f64::from(kv);
-                }
-            }
+            let block: Vec<(&[f32], f64)> = terms
+                .iter()
+                .map(|&(r, wk)| (&r[lo..lo + acc.len()], wk))
+                .collect();
+            super::lanes::block_axpy(&mut sum, &block);
             for ((a, &yt), s) in acc.iter_mut().zip(y).zip(sum) {
                 *a += f64::from(yt) * s;
             }

@@ -1,0 +1,116 @@
+//! The batched solver's two element-wise hot loops, compiled for the widest
+//! vector unit the CPU has (AVX-512, AVX2, or portable code), picked at run
+//! time as [`crate::svm::smo_lanes`] does: `acc += x * b` over a row of the
+//! basis (the sparse dot products of [`super::kernel_rows`]) and
+//! `acc += w * row` (the gradient's block product, [`super::rows`]). Every
+//! lane computes the same expression in the same order as the portable
+//! loop (no fused multiply-add, no reduction across lanes), so the values
+//! are bit-identical on every variant.
+
+use crate::svm::smo_lanes::{simd, Simd};
+
+/// `acc[k] += x * b[k]`.
+#[inline(always)]
+fn axpy_body(acc: &mut [f64], x: f64, b: &[f64]) {
+    for (a, &v) in acc.iter_mut().zip(b) {
+        *a += x * v;
+    }
+}
+
+/// `acc[t] += w * row[t]` with `row` in single precision.
+#[inline(always)]
+fn axpy_f32_body(acc: &mut [f64], w: f64, row: &[f32]) {
+    for (a, &v) in acc.iter_mut().zip(row) {
+        *a += w * f64::from(v);
+    }
+}
+
+/// For each query of `queries` (its non-zero features and values), the
+/// dot products with the basis `bm` (`d × s`, feature-major) into `out`
+/// (`queries × s`, row-major).
+#[inline(always)]
+fn sparse_dots_body(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) {
+    for (acc, &(ix, vx)) in out.chunks_mut(s).zip(rows) {
+        acc.fill(0.0);
+        for (&j, &x) in ix.iter().zip(vx) {
+            let j = j as usize;
+            axpy_body(acc, x, &bm[j * s..(j + 1) * s]);
+        }
+    }
+}
+
+/// `acc += sum_k w_k rows_k`, the terms added in order.
+#[inline(always)]
+fn block_axpy_body(acc: &mut [f64], terms: &[(&[f32], f64)]) {
+    for &(row, w) in terms {
+        axpy_f32_body(acc, w, row);
+    }
+}
+
+macro_rules! variants {
+    ($dots:ident, $axpy:ident, $feat:literal) => {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) {
+            sparse_dots_body(rows, bm, s, out)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $feat)]
+        unsafe fn $axpy(acc: &mut [f64], terms: &[(&[f32], f64)]) {
+            block_axpy_body(acc, terms)
+        }
+    };
+}
+
+variants!(dots_avx512, axpy_avx512, "avx512f");
+variants!(dots_avx2, axpy_avx2, "avx2");
+
+/// See [`sparse_dots_body`].
+pub(super) fn sparse_dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) {
+    match simd() {
+        // SAFETY: `simd` found the CPU feature each variant is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { dots_avx512(rows, bm, s, out) },
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { dots_avx2(rows, bm, s, out) },
+        _ => sparse_dots_body(rows, bm, s, out),
+    }
+}
+
+/// See [`block_axpy_body`].
+pub(super) fn block_axpy(acc: &mut [f64], terms: &[(&[f32], f64)]) {
+    match simd() {
+        // SAFETY: `simd` found the CPU feature each variant is compiled for.
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx512 => unsafe { axpy_avx512(acc, terms) },
+        #[cfg(target_arch = "x86_64")]
+        Simd::Avx2 => unsafe { axpy_avx2(acc, terms) },
+        _ => block_axpy_body(acc, terms),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_equals_the_portable_loop() {
+        let bm: Vec<f64> = (0..5 * 7).map(|i| (i as f64 * 0.37).sin()).collect();
+        let (ix, vx) = (vec![0u32, 2, 4], vec![0.5, -1.25, 3.0]);
+        let rows = [(&ix[..], &vx[..]), (&ix[1..], &vx[1..])];
+        let mut want = vec![0.0; 2 * 7];
+        sparse_dots_body(&rows, &bm, 7, &mut want);
+        let mut got = vec![9.0; 2 * 7];
+        sparse_dots(&rows, &bm, 7, &mut got);
+        assert_eq!(want, got);
+        let r1: Vec<f32> = (0..37).map(|i| (i as f32 * 0.1).cos()).collect();
+        let r2: Vec<f32> = (0..37).map(|i| (i as f32 * 0.3).sin()).collect();
+        let terms = [(&r1[..], 0.7), (&r2[..], -1.3)];
+        let mut want = vec![1.0; 37];
+        block_axpy_body(&mut want, &terms);
+        let mut got = vec![1.0; 37];
+        block_axpy(&mut got, &terms);
+        assert_eq!(want, got);
+    }
+}
