@@ -101,3 +101,34 @@ pub fn ray_solution(
         )),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ray_start_keeps_a_hard_margin_optimum_and_scales_a_bounded_one() {
+        // sum alpha = 2 alpha' Q alpha / 2 (the KKT identity of an optimum
+        // with no alpha at the bound): s = 1, the optimum itself.
+        let (a, g) = ray_solution(&[1.0, 1.0], &[0.0, 0.0], &[0.0, 0.0], 1.0, 4.0).unwrap();
+        assert_eq!(a, vec![1.0, 1.0]);
+        assert_eq!(g, Some((vec![0.0, 0.0], vec![0.0, 0.0])));
+        // The objective's minimum on the ray beyond C'/C: the binary
+        // grid's scaled start, alphas at C going to C'.
+        let far = ray_solution(&[1.0, 1.0], &[-0.9, -0.9], &[2.0, 2.0], 1.0, 4.0);
+        assert_eq!(
+            far,
+            scale_solution(&[1.0, 1.0], &[-0.9, -0.9], &[2.0, 2.0], 1.0, 4.0)
+        );
+        assert_eq!(far.unwrap().0, vec![4.0, 4.0]);
+        // Between: s = b / (2a) = 2, no alpha at C', G_bar = 0.
+        let (a, g) = ray_solution(&[1.0, 0.5], &[-0.5, -0.5], &[1.0, 0.0], 1.0, 4.0).unwrap();
+        let s = 1.5 / (2.0 * 0.5 * (0.5 + 0.25));
+        assert_eq!(a, vec![s, s * 0.5]);
+        let (gr, gb) = g.unwrap();
+        assert_eq!(gr, vec![s * 0.5 - 1.0; 2]);
+        assert_eq!(gb, vec![0.0, 0.0]);
+        // A smaller C' gets no warm start.
+        assert!(ray_solution(&[1.0], &[0.0], &[0.0], 2.0, 1.0).is_none());
+    }
+}
