@@ -90,7 +90,7 @@ pub fn ray_solution(
     } else {
         t
     };
-    if !(s < t) {
+    if s.is_nan() || s >= t {
         return scale_solution(alpha, gradient, g_bar, c0, c1);
     }
     Some((
