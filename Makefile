@@ -98,6 +98,15 @@ bench-batched: toolchain
 	$(CARGO) build --release --locked
 	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/batched_solver.py
 
+# Multi-class grid timing (issue 41): a 5 x 5 (C, gamma) grid on letter.scale,
+# 10 folds, svm-grid (one worker) against cvbench grid per reuse level (about
+# half an hour; not part of ci-targets), as in
+# experiments/svm/multiclass-cv-timing.md.
+.PHONY: bench-multiclass-grid
+bench-multiclass-grid: toolchain
+	$(CARGO) build --release --locked
+	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/multiclass_grid.sh
+
 # LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
 peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }

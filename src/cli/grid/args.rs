@@ -37,7 +37,9 @@ cvbench options:
 --reuse LEVEL : none (grid.py's way), all (default: gamma+cpath+newton+threads), or a list of
     gamma (distance blocks, exact), cpath (warm start along C), newton (Newton steps on
     the free set between SMO rounds), folds[-METHOD] (alpha seeding across folds),
-    threads; e.g. gamma+threads (exact and parallel)
+    threads; e.g. gamma+threads (exact and parallel). More than two classes: per class
+    pair, gamma (one shared kernel cache), cpath (each fold and pair along C) and threads
+    apply, newton does not, folds is refused
 --threads N : worker threads (default: all cores); results do not depend on it
 --memory-mb MB : budget for the gamma blocks (default 2048)
 --json PATH : a machine-readable table (c, g, rate, iterations, kernel evaluations, seconds);

@@ -18,7 +18,7 @@ use std::io::Write;
 
 use anyhow::{anyhow, Context as _};
 
-use args::parse;
+use args::{parse, usage_err};
 pub use args::{GridArgs, HELP};
 use outputs::{is_stdout, read_resume, OutFile};
 
@@ -30,6 +30,7 @@ use crate::svm::grid::pyfmt::{grid_rate, py_exponent, py_float};
 use crate::svm::grid::select::Best;
 use crate::svm::grid::{run_grid, Axis, Grid, GridOptions, PointResult};
 use crate::svm::kernel::KernelKind;
+use crate::svm::multiclass::grid::OvoGridOptions;
 use crate::svm::SvmParams;
 
 /// One computed point as `--json` writes it.
@@ -65,6 +66,17 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
     // More than two classes: LIBSVM's one-vs-one CV at every point.
     let one_vs_one = crate::svm::multiclass::is_multiclass(&ds);
+    // The reuse levels as they apply per class pair (checked before any work).
+    let ovo = if one_vs_one {
+        OvoGridOptions::from_reuse(&o.reuse, o.memory_mb).map_err(|e| {
+            usage_err(format!(
+                "{e} ({} has more than two classes)",
+                o.dataset.display()
+            ))
+        })?
+    } else {
+        OvoGridOptions::exact(o.memory_mb)
+    };
     let default_gamma = crate::svm::default_gamma(ds.d());
     let base = SvmParams {
         kernel: if o.kernel_type == 0 {
@@ -246,12 +258,12 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
     let cost = if one_vs_one {
         pool.install(|| {
-            crate::svm::multiclass::grid::run_grid_ovo(
+            crate::svm::multiclass::grid::run_grid_ovo_with(
                 &ds,
                 &folds,
                 &base_parsed,
                 &values,
-                o.memory_mb,
+                &ovo,
                 &mut sink,
             )
         })?;

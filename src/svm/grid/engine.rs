@@ -44,6 +44,7 @@ use super::fold_order::{distances, fill_kernel, FoldOrder};
 use super::newton::{train_newton, Warm};
 use super::reuse::Reuse;
 use super::schedule::run_in_order;
+use super::warm::scale_warm;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::seeded_cross_validate;
@@ -538,41 +539,4 @@ impl Ctx<'_> {
                 .saturating_sub(r.cv.rounds.iter().map(|x| x.stats.kernel_evals).sum());
         Ok(p)
     }
-}
-
-/// The warm start for C' from the optimum at C: `alpha' = t alpha`,
-/// `G' = t (G + e) - e`, `G_bar' = t G_bar` with `t = C'/C` (alphas at C
-/// go to exactly C'). Without the gradient when rounding could put an alpha
-/// at the bound that was not at it before (the solver then recomputes it).
-/// `None` after a single-class solve or when C' < C.
-pub fn scale_warm(prev: &TrainOutput, c0: f64, c1: f64) -> Option<Warm> {
-    if prev.single_class || c1 < c0 {
-        return None;
-    }
-    let t = c1 / c0;
-    let mut consistent = true;
-    let alpha: Vec<f64> = prev
-        .alpha
-        .iter()
-        .map(|&a| {
-            if a >= c0 {
-                c1
-            } else {
-                let s = a * t;
-                if s >= c1 {
-                    consistent = false;
-                    c1
-                } else {
-                    s
-                }
-            }
-        })
-        .collect();
-    let grad = consistent.then(|| {
-        (
-            prev.gradient.iter().map(|&g| t * (g + 1.0) - 1.0).collect(),
-            prev.g_bar.iter().map(|&gb| t * gb).collect(),
-        )
-    });
-    Some((alpha, grad))
 }

@@ -13,6 +13,7 @@
 //! - [`cholesky`]: the Newton steps' factor, rows deleted in place.
 //! - [`select`]: grid.py's choice of the best point.
 //! - [`schedule`]: uneven jobs `width` at a time, results in order.
+//! - [`warm`]: the C path's warm start (an optimum scaled to a larger C).
 
 pub mod cholesky;
 pub mod distances;
@@ -24,6 +25,7 @@ pub mod range;
 pub mod reuse;
 pub mod schedule;
 pub mod select;
+pub mod warm;
 
 pub use engine::{run_grid, FoldStat, GridCost, GridOptions, PointResult};
 pub use range::{Axis, Grid, Point};

@@ -11,9 +11,10 @@ use super::model::MultiModel;
 use super::probability::{pair_probability, shuffle, PairProbability};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::GlibcRand;
+use crate::svm::grid::newton::Warm;
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
-use crate::svm::smo::{SolveInput, SolveStats};
+use crate::svm::smo::{SolveInput, SolveOutput, SolveStats};
 use crate::svm::SvmError;
 
 /// The solution of one class pair's problem.
@@ -77,11 +78,29 @@ pub fn solve_pair(
     kd: &KernelData<'_>,
     groups: &Groups,
     wc: &[f64],
-    (i, j): (usize, usize),
+    ij: (usize, usize),
     params: &CheckedParams,
     shared: Option<&SharedKernelCache>,
     perm: Option<&[usize]>,
 ) -> Result<PairFit, SvmError> {
+    solve_pair_from(kd, groups, wc, ij, params, shared, perm, None).map(|(fit, _)| fit)
+}
+
+/// [`solve_pair`] from a feasible start `warm` (the pair's unsigned alphas
+/// in its row order, class `i`'s then class `j`'s, with their `G` and
+/// `G_bar` when known; `None`: from `alpha = 0`, LIBSVM's path), returning
+/// the solver's output too (for the next warm start).
+#[allow(clippy::too_many_arguments)]
+pub fn solve_pair_from(
+    kd: &KernelData<'_>,
+    groups: &Groups,
+    wc: &[f64],
+    (i, j): (usize, usize),
+    params: &CheckedParams,
+    shared: Option<&SharedKernelCache>,
+    perm: Option<&[usize]>,
+    warm: Option<&Warm>,
+) -> Result<(PairFit, SolveOutput), SvmError> {
     let (ri, rj) = (groups.class_rows(i), groups.class_rows(j));
     let rows: Vec<u32> = ri.iter().chain(rj).map(|&r| r as u32).collect();
     let y: Vec<i8> = std::iter::repeat_n(1i8, ri.len())
@@ -110,8 +129,10 @@ pub fn solve_pair(
         shrinking: params.shrinking,
         cache_mb: params.cache_mb,
         max_iter: params.max_iter,
-        alpha0: None,
-        grad0: None,
+        alpha0: warm.map(|(a, _)| a.as_slice()),
+        grad0: warm
+            .and_then(|(_, g)| g.as_ref())
+            .map(|(g, gb)| (g.as_slice(), gb.as_slice())),
         shared,
     })?;
     let sum_alpha: f64 = out.alpha.iter().sum();
@@ -122,14 +143,17 @@ pub fn solve_pair(
         .zip(&y)
         .map(|(&a, &s)| f64::from(s) * a)
         .collect();
-    Ok(PairFit {
-        classes: (i, j),
-        stats: out.stats,
-        nu,
-        coef,
-        prob,
-        seed_s: 0.0,
-    })
+    Ok((
+        PairFit {
+            classes: (i, j),
+            stats: out.stats.clone(),
+            nu,
+            coef,
+            prob,
+            seed_s: 0.0,
+        },
+        out,
+    ))
 }
 
 /// Lay the pairs' solutions out as LIBSVM's model: a row is a support
