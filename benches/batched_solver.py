@@ -67,8 +67,9 @@ def prepare(name):
     if name in ("a9a", "w8a"):
         src = os.path.join(DATA, name + ".xz")
         need(src, how)
+        # Blank lines dropped (svm-predict refuses them; both trainers skip them).
         with lzma.open(src) as f, open(out, "wb") as g:
-            g.write(f.read())
+            g.writelines(line for line in f if line.strip())
     elif name == "mnist5k-eo":
         src = os.path.join(DATA, "train-images-idx3-ubyte.xz")
         lab = os.path.join(DATA, "train-labels-idx1-ubyte.xz")

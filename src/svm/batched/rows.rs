@@ -4,9 +4,8 @@
 //!
 //! A row here is `K(x_b, x_t)` for one working-set variable `b` and every
 //! training row `t` (unsigned, `f32` as LIBSVM's `Qfloat`). Missing rows are
-//! computed as blocks, [`BASIS_CHUNK`] rows per job on the rayon pool, each
-//! job one [`KernelBlock`] (its basis the rows, its queries every training
-//! row: an inverted index on sparse data, a matrix product on dense data),
+//! computed as blocks on the rayon pool ([`super::kernel_rows`]: a dense
+//! feature-major basis on sparse data, matrix products on dense data),
 //! or taken from a kernel cache shared across solves (whole dataset columns,
 //! gathered at the training rows), into which the rows computed here go
 //! back. Products run over fixed blocks of
@@ -17,7 +16,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::kernel_rows::{kernel_rows, BASIS_CHUNK};
+use super::kernel_rows::kernel_rows;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::KernelData;
 
@@ -148,10 +147,7 @@ impl<'a, 'k> RowStore<'a, 'k> {
             };
             let basis: Vec<u32> = todo.iter().map(|&k| self.rows[vars[k]]).collect();
             let kd = self.kd;
-            let cols: Vec<Arc<[f32]>> = basis
-                .par_chunks(BASIS_CHUNK)
-                .flat_map_iter(|chunk| kernel_rows(kd, chunk, &queries))
-                .collect();
+            let cols = kernel_rows(kd, &basis, &queries);
             self.kernel_evals += (queries.len() * basis.len()) as u64;
             for (col, &k) in cols.into_iter().zip(&todo) {
                 out[k] = Some(match self.shared {
