@@ -210,6 +210,7 @@ recipes: build
 	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 -v 10 my-data-synthetic.libsvm | tail -1 | grep "^Cross Validation Accuracy = "
 	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 -q my-data-synthetic.libsvm && test -s my-data-synthetic.libsvm.model
 	cd $(OWN) && $(abspath $(BIN)) svm -c 4 -g 0.5 my-data-synthetic.libsvm --test my-data-synthetic.libsvm | tail -1 | grep "^Accuracy = "
+	cd $(OWN) && $(abspath $(BIN)) svm --solver batched -c 4 -g 0.5 my-data-synthetic.libsvm --test my-data-synthetic.libsvm | tail -1 | grep "^Accuracy = "
 	rm -rf $(RECIPES_TMP)
 
 # The Python package (python/): a fresh virtual environment, `pip install

@@ -24,7 +24,7 @@ def _labels(y, class_weight):
 def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
                        tol=1e-3, cache_size=200, class_weight=None, shrinking=True,
                        max_iter=-1, cv=10, seeding="none", order=None, seeder=None,
-                       cache="shared", n_jobs=None):
+                       cache="shared", n_jobs=None, solver="smo"):
     """k-fold CV of ``SVC(C=..., gamma=..., ...)``.
 
     ``cv``: an int (LIBSVM's folds, those of ``svm-train -v cv``), a
@@ -49,7 +49,7 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     weights, _ = class_weights(class_weight, classes, y_enc)
     args = spec(C=C, kernel=kernel, gamma=resolve_gamma(gamma, X), degree=degree, coef0=coef0,
                 tol=tol, cache_size=cache_size, shrinking=shrinking, max_iter=max_iter,
-                weights=weights, n_jobs=n_jobs, sorted_classes=False)
+                weights=weights, n_jobs=n_jobs, sorted_classes=False, solver=solver)
     if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
         if cv < 2:
             raise ValueError(f"cv must be >= 2 folds, got {cv}")

@@ -81,7 +81,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         args = spec(
             C=1.0, kernel=base["kernel"], gamma=1.0, degree=base["degree"], coef0=base["coef0"],
             tol=base["tol"], cache_size=base["cache_size"], shrinking=base["shrinking"],
-            max_iter=base["max_iter"], n_jobs=self.n_jobs,
+            max_iter=base["max_iter"], n_jobs=self.n_jobs, solver=base["solver"],
         )
         for c, _ in points:
             positive("C", c)

@@ -8,6 +8,8 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.class_weight import compute_class_weight
 
+from . import _native
+
 KERNELS = ("linear", "poly", "rbf", "sigmoid")
 
 
@@ -64,7 +66,7 @@ def positive(name, value):
 
 
 def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_iter,
-         weights=(), n_jobs=None, sorted_classes=True, probability=None):
+         weights=(), n_jobs=None, sorted_classes=True, probability=None, solver="smo"):
     """The parameters the native functions take, checked (``probability``:
     None, or the ``srand`` seed of the probability model's shuffles)."""
     positive("C", C)
@@ -80,6 +82,8 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
         raise ValueError(f"coef0 must be a finite number, got {coef0!r}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter == 0 or max_iter < -1:
         raise ValueError(f"max_iter must be -1 (no limit) or an integer > 0, got {max_iter!r}")
+    if solver not in _native.SOLVERS:
+        raise ValueError(f"solver must be one of {tuple(_native.SOLVERS)}, got {solver!r}")
     return {
         "kernel": kernel,
         "c": float(C),
@@ -94,6 +98,7 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
         "threads": threads(n_jobs),
         "sorted": bool(sorted_classes),
         "probability": probability,
+        "solver": solver,
     }
 
 

@@ -5,7 +5,7 @@
 use cvbench::api::{ClassOrder, SvcSpec};
 use cvbench::data::{Dataset, Features};
 use cvbench::svm::multiclass::{ClassWeight, MultiModel};
-use cvbench::svm::{Folds, KernelKind, SvmParams};
+use cvbench::svm::{Folds, KernelKind, SolverKind, SvmParams};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -153,6 +153,8 @@ pub struct Spec {
     /// `Some(seed)`: also the probability model (see
     /// [`SvcSpec::probability`]).
     pub probability: Option<u32>,
+    /// The solver's name (`SolverKind`'s registry).
+    pub solver: String,
 }
 
 impl Spec {
@@ -166,6 +168,13 @@ impl Spec {
                 cache_mb: self.cache_mb,
                 shrinking: self.shrinking,
                 max_iter: u64::try_from(self.max_iter).ok().filter(|&m| m > 0),
+                solver: SolverKind::parse(&self.solver).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "solver must be one of {}, got {:?}",
+                        SolverKind::names(),
+                        self.solver
+                    ))
+                })?,
             },
             weights: self
                 .weights

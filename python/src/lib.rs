@@ -254,5 +254,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(cross_validate, m)?)?;
     m.add_function(wrap_pyfunction!(grid, m)?)?;
+    // The solvers' names, from the library's registry.
+    let solvers: Vec<&str> = cvbench::svm::SolverKind::ALL
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    m.add("SOLVERS", solvers)?;
     Ok(())
 }
