@@ -4,6 +4,8 @@
 //! (tested against a9a.t). Needs `CVBENCH_DATA_DIR` and `svm-train` /
 //! `svm-predict` on `PATH` (`make peers`); prints `SKIPPED: ...` otherwise.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -27,22 +29,11 @@ fn text(b: &[u8]) -> String {
 /// The dataset file, decompressed into `dir` under `name` (first `rows`
 /// lines when given); `None` (and a SKIPPED line) without data or peers.
 fn plain_copy(name: &str, dir: &Path, rows: Option<usize>) -> Option<PathBuf> {
-    let Some(data) = std::env::var_os("CVBENCH_DATA_DIR") else {
-        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
-        return None;
-    };
     if !peer::available() {
         println!("SKIPPED: {}", peer::SKIPPED_NO_SVM_TRAIN);
         return None;
     }
-    let data = PathBuf::from(data);
-    let Some(src) = [data.join(format!("{name}.xz")), data.join(name)]
-        .into_iter()
-        .find(|p| p.is_file())
-    else {
-        println!("SKIPPED: {name} not found in {}", data.display());
-        return None;
-    };
+    let src = common::data_source(name)?;
     let bytes = cvbench::data::compress::read_all(&src).unwrap();
     let mut s = String::from_utf8(bytes).unwrap();
     if let Some(k) = rows {

@@ -8,6 +8,8 @@
 //! (subsampled to keep debug builds fast) and on generated data. Prints
 //! `SKIPPED: ...` where the tools or the data are absent.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -57,18 +59,7 @@ fn data_file(name: &str, dir: &Path, step: usize) -> Option<PathBuf> {
     if !tools() {
         return None;
     }
-    let Some(data) = std::env::var_os("CVBENCH_DATA_DIR") else {
-        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
-        return None;
-    };
-    let data = PathBuf::from(data);
-    let Some(src) = [data.join(format!("{name}.xz")), data.join(name)]
-        .into_iter()
-        .find(|p| p.is_file())
-    else {
-        println!("SKIPPED: {name} not found in {}", data.display());
-        return None;
-    };
+    let src = common::data_source(name)?;
     let bytes = cvbench::data::compress::read_all(&src).unwrap();
     let s: String = String::from_utf8(bytes)
         .unwrap()

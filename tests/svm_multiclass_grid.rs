@@ -29,18 +29,7 @@ fn data_file(name: &str, dir: &Path) -> Option<PathBuf> {
         println!("SKIPPED: {}", grid_peer::SKIPPED_NO_SVM_GRID);
         return None;
     }
-    let Some(data) = std::env::var_os("CVBENCH_DATA_DIR") else {
-        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
-        return None;
-    };
-    let data = PathBuf::from(data);
-    let Some(src) = [data.join(format!("{name}.xz")), data.join(name)]
-        .into_iter()
-        .find(|p| p.is_file())
-    else {
-        println!("SKIPPED: {name} not found in {}", data.display());
-        return None;
-    };
+    let src = common::data_source(name)?;
     let out = dir.join(name);
     std::fs::write(&out, cvbench::data::compress::read_all(&src).unwrap()).unwrap();
     Some(out)

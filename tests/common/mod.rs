@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -126,4 +126,21 @@ pub fn reproducible_lines(table: &Path) -> Vec<String> {
         .output()
         .expect("run cvbench export");
     ok(&o).lines().map(str::to_string).collect()
+}
+
+/// Dataset `name` in `CVBENCH_DATA_DIR` (`name.xz` or `name`); `None`, and a
+/// SKIPPED line, when the variable is unset or the file is not there.
+pub fn data_source(name: &str) -> Option<PathBuf> {
+    let Some(data) = std::env::var_os("CVBENCH_DATA_DIR") else {
+        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
+        return None;
+    };
+    let data = PathBuf::from(data);
+    let found = [data.join(format!("{name}.xz")), data.join(name)]
+        .into_iter()
+        .find(|p| p.is_file());
+    if found.is_none() {
+        println!("SKIPPED: {name} not found in {}", data.display());
+    }
+    found
 }
