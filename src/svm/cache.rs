@@ -341,6 +341,11 @@ impl SharedKernelCache {
         self.capacity_columns
     }
 
+    /// Number of columns held now.
+    pub fn held(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner()).count
+    }
+
     /// Number of rows of the dataset (the length of every column).
     pub fn n(&self) -> usize {
         self.n

@@ -173,20 +173,13 @@ pub fn weighted_sums(
             }
         }
         let [s1, mag, mag_nb, s2] = a;
-        let nq = kd.norms[qr];
-        let spread = match kd.kind {
-            KernelKind::Rbf { .. } => nq * mag + mag_nb,
-            KernelKind::Linear => nq * w_abs + w_abs_nb,
-            KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => 0.0, // bound: infinite
+        let mags = CachedMagnitudes {
+            mag,
+            mag_nb,
+            w_abs,
+            w_abs_nb,
         };
-        // Each cached value is within 2^-24 of the f64 training formula's
-        // value (relative), or within f32's smallest normal where it is
-        // below that; the training formula is within the block's bound of
-        // LIBSVM's prediction kernel.
-        let rel = 1.0 + 4.0 * F32_REL;
-        let err = sum_error_bound(kd, qr, max_nnz, cols.len(), spread * rel, mag) * rel
-            + 2.0 * F32_REL * mag
-            + w_abs * f64::from(f32::MIN_POSITIVE);
+        let err = cached_error_bound(kd, qr, max_nnz, cols.len(), &mags);
         let comp = computed[i];
         let total = s1 + comp.s1;
         let err1 = err + comp.err1 + 2.0 * f64::EPSILON * (s1.abs() + comp.s1.abs());
@@ -201,6 +194,48 @@ pub fn weighted_sums(
         };
     }
     out
+}
+
+/// What the error bound of a weighted sum of cached kernel values needs of
+/// its terms `w_k K(q, b_k)`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CachedMagnitudes {
+    /// `sum_k |w_k K_k|`.
+    pub mag: f64,
+    /// `sum_k |w_k K_k| ||b_k||^2`.
+    pub mag_nb: f64,
+    /// `sum_k |w_k|`.
+    pub w_abs: f64,
+    /// `sum_k |w_k| ||b_k||^2`.
+    pub w_abs_nb: f64,
+}
+
+/// A bound on the distance between a weighted sum of `s` cached kernel
+/// values (single precision, training formula, any summation order) for
+/// query row `q` over basis rows of at most `max_nnz` non-zeros and the same
+/// sum with LIBSVM's prediction kernel (infinite for the polynomial and
+/// sigmoid kernels).
+pub(crate) fn cached_error_bound(
+    kd: &KernelData<'_>,
+    q: usize,
+    max_nnz: usize,
+    s: usize,
+    m: &CachedMagnitudes,
+) -> f64 {
+    let nq = kd.norms[q];
+    let spread = match kd.kind {
+        KernelKind::Rbf { .. } => nq * m.mag + m.mag_nb,
+        KernelKind::Linear => nq * m.w_abs + m.w_abs_nb,
+        KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => 0.0, // bound: infinite
+    };
+    // Each cached value is within 2^-24 of the f64 training formula's
+    // value (relative), or within f32's smallest normal where it is
+    // below that; the training formula is within the block's bound of
+    // LIBSVM's prediction kernel.
+    let rel = 1.0 + 4.0 * F32_REL;
+    sum_error_bound(kd, q, max_nnz, s, spread * rel, m.mag) * rel
+        + 2.0 * F32_REL * m.mag
+        + m.w_abs * f64::from(f32::MIN_POSITIVE)
 }
 
 /// A cached column for the sums: its basis row, both weights, the column.

@@ -50,6 +50,8 @@ pub mod grid;
 pub mod kernel;
 pub mod kernel_block;
 pub mod kernel_fn;
+pub mod kernel_matrix;
+pub mod lane_tile;
 pub mod model_file;
 pub mod multiclass;
 pub mod optimality;

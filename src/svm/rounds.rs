@@ -297,9 +297,15 @@ pub fn predict_rows_with_label_sums(
 /// means every term is exactly 0 in both computations, so the decision value
 /// is LIBSVM's to the bit.
 fn unsure(model: &SvmModel, s: &WeightedSums) -> bool {
-    let dec = s.s1 - model.rho;
-    let tol = s.err1 + 4.0 * f64::EPSILON * (s.s1.abs() + model.rho.abs());
-    s.err1 > 0.0 && (dec.is_nan() || tol.is_nan() || dec.abs() <= tol)
+    unsure_sign(s.s1, s.err1, model.rho)
+}
+
+/// Whether the sign of the decision value `s1 - rho` may differ from
+/// LIBSVM's, `s1` being within `err1` of LIBSVM's sum (see [`unsure`]).
+pub(crate) fn unsure_sign(s1: f64, err1: f64, rho: f64) -> bool {
+    let dec = s1 - rho;
+    let tol = err1 + 4.0 * f64::EPSILON * (s1.abs() + rho.abs());
+    err1 > 0.0 && (dec.is_nan() || tol.is_nan() || dec.abs() <= tol)
 }
 
 /// The labels of `rows` from their decision values' sums and bounds: where

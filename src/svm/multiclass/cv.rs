@@ -14,12 +14,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::cached_votes::predict_cached;
 use super::groups::{check_weights, weighted_c, ClassWeight, Groups};
 use super::train::{assemble, probability_shuffles, solve_pair, PairFit};
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::KernelData;
+use crate::svm::kernel_matrix;
 use crate::svm::params::CheckedParams;
 use crate::svm::seeded_cv::ExtraSolve;
 use crate::svm::solution::check_finite_features;
@@ -136,7 +138,7 @@ fn run(
     };
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(ds.n(), mb));
+    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb));
     let mut res = cv_with(
         &kd,
         folds,
@@ -149,14 +151,20 @@ fn run(
     Ok(res)
 }
 
-/// A kernel cache for the pairs and folds of a one-vs-one run over `n`
-/// rows within `mb` megabytes: whole columns where it keeps them all (each
-/// serves every pair and fold holding its row; see
-/// [`SharedKernelCache::whole_columns`]).
-pub fn ovo_shared_cache(n: usize, mb: f64) -> SharedKernelCache {
-    let sh = SharedKernelCache::new(n, mb);
-    let all_fit = sh.capacity_columns() >= n;
-    sh.whole_columns(all_fit)
+/// A kernel cache for the pairs and folds of a one-vs-one run over the rows
+/// of `kd` within `mb` megabytes: where it keeps every column, the whole
+/// kernel matrix, computed at once on the current rayon pool
+/// ([`kernel_matrix::fill_all`]; each column serves every pair and fold
+/// holding its row, see [`SharedKernelCache::whole_columns`]); else columns
+/// on demand.
+pub fn ovo_shared_cache(kd: &KernelData<'_>, mb: f64) -> SharedKernelCache {
+    let sh = SharedKernelCache::new(kd.ds.n(), mb);
+    let all_fit = sh.capacity_columns() >= kd.ds.n();
+    let sh = sh.whole_columns(all_fit);
+    if all_fit && kernel_matrix::worth_filling(&sh) {
+        kernel_matrix::fill_all(kd, &sh);
+    }
+    sh
 }
 
 /// [`cross_validate_ovo`] on prepared kernel data (features checked, folds
@@ -212,7 +220,7 @@ pub fn cv_with(
         by_fold[h].push(fit);
     }
     let warnings: Vec<Vec<String>> = wcs.into_iter().map(|w| w.1).collect();
-    let (fits, predictions, correct) = vote(kd, folds, &groups, by_fold, warnings);
+    let (fits, predictions, correct) = vote(kd, shared, folds, &groups, by_fold, warnings);
     let solve_evals: u64 = fits
         .iter()
         .flat_map(|f| &f.pairs)
@@ -244,6 +252,7 @@ pub fn cv_with(
 /// returns the folds' fits, every row's prediction and the rows right.
 pub(super) fn vote(
     kd: &KernelData<'_>,
+    shared: Option<&SharedKernelCache>,
     folds: &Folds,
     groups: &[Groups],
     by_fold: Vec<Vec<PairFit>>,
@@ -255,16 +264,21 @@ pub(super) fn vote(
     for ((h, pairs), warnings) in by_fold.into_iter().enumerate().zip(warnings) {
         let model = assemble(kd, &groups[h], &pairs);
         let test = folds.test_rows(h);
-        let pred: Vec<f64> = test
-            .par_iter()
-            .map(|&r| {
-                let x = kd.ds.row(r);
-                match model.predict_probability(x) {
-                    Some((label, _)) => label,
-                    None => model.predict(x),
-                }
-            })
-            .collect();
+        let pred: Vec<f64> = if model.prob.is_some() {
+            test.par_iter()
+                .map(|&r| {
+                    let x = kd.ds.row(r);
+                    match model.predict_probability(x) {
+                        Some((label, _)) => label,
+                        None => model.predict(x),
+                    }
+                })
+                .collect()
+        } else {
+            shared
+                .and_then(|sh| predict_cached(&model, kd, sh, test))
+                .map_or_else(|| model.predict_rows(ds, test), |(labels, _)| labels)
+        };
         for (&r, p) in test.iter().zip(pred) {
             predictions[r] = p;
         }

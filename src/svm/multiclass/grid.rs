@@ -160,9 +160,13 @@ pub fn run_grid_ovo_with(
     };
     for (_, ks) in gammas {
         let kd = KernelData::new(ds, checked[ks[0]].kernel);
-        let shared = opts
-            .shared_cache
-            .then(|| ovo_shared_cache(ds.n(), opts.memory_mb));
+        let shared = opts.shared_cache.then(|| {
+            let fill = || ovo_shared_cache(&kd, opts.memory_mb);
+            match &serial {
+                Some(pool) => pool.install(fill),
+                None => fill(),
+            }
+        });
         let mut order = ks.clone();
         if opts.c_path {
             order.sort_by(|&a, &b| points[a].0.total_cmp(&points[b].0).then(a.cmp(&b)));
@@ -235,8 +239,14 @@ impl Path<'_> {
             by_fold[h].push(fit);
             warm[h] |= w;
         }
-        let (fits, predictions, correct) =
-            vote(kd, self.folds, self.groups, by_fold, vec![Vec::new(); k]);
+        let (fits, predictions, correct) = vote(
+            kd,
+            shared,
+            self.folds,
+            self.groups,
+            by_fold,
+            vec![Vec::new(); k],
+        );
         let seconds = t0.elapsed().as_secs_f64() / k as f64;
         let fold_stats = fits
             .iter()

@@ -18,10 +18,12 @@
 //! [`crate::svm::solution`] and the seeded CV ([`crate::svm::seeded_cv`]);
 //! for two classes both give the same numbers.
 
+pub mod cached_votes;
 pub mod cv;
 pub mod grid;
 pub mod groups;
 pub mod model;
+pub mod predict_rows;
 pub mod probability;
 pub mod seeded;
 pub mod train;

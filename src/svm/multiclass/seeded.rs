@@ -126,7 +126,7 @@ fn run(
     };
     let (shared_mb, local_mb) = split.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(ds.n(), mb));
+    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb));
     let pairs = global.pairs();
     let pfolds: Vec<Folds> = pairs
         .iter()
@@ -189,7 +189,8 @@ fn run(
         by_fold.push(fits);
     }
     let warnings = vec![Vec::new(); folds.k()];
-    let (fits, predictions, correct) = vote(&kd, folds, &groups, by_fold, warnings);
+    let (fits, predictions, correct) =
+        vote(&kd, shared.as_ref(), folds, &groups, by_fold, warnings);
     let extra: Vec<_> = runs.iter().flat_map(|r| r.extra.iter().cloned()).collect();
     let solve_evals: u64 = fits
         .iter()
