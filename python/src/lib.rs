@@ -7,6 +7,7 @@
 
 mod cancellable;
 mod convert;
+mod incremental;
 
 use cancellable::run;
 use convert::{dataset, folds, value_error, Csr, ModelArgs, Spec};
@@ -260,5 +261,5 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .map(|s| s.as_str())
         .collect();
     m.add("SOLVERS", solvers)?;
-    Ok(())
+    incremental::register(m)
 }

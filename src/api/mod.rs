@@ -15,7 +15,10 @@
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
+//! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
+//!   learners (PEGASOS, LSQSGD, ridge) with their work counters.
 
+pub mod incremental;
 mod sorted_grid;
 
 use std::time::Instant;
