@@ -155,18 +155,19 @@ fn make_folds(
 }
 
 /// Per-fold held-out rows, correct rows, iterations and seconds of a k-fold
-/// CV, and every row's prediction.
+/// CV, every row's prediction, and the name of the seeding that ran.
 type CvOut<'py> = (
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<f64>>,
+    String,
 );
 
 /// k-fold CV: LIBSVM's `k` folds (`test` None) or explicit test folds, its
 /// rounds run as `cvbench svm -v --seeding/--order/--seeder/--cache` say
-/// (their names).
+/// (their names; `seeding` may also be `auto`: `CvMethod::parse_for`).
 #[pyfunction]
 #[pyo3(signature = (dense, csr, y, spec, k, test, seeding, order, seeder, cache))]
 #[allow(clippy::too_many_arguments)]
@@ -183,9 +184,10 @@ fn cross_validate<'py>(
     seeder: Option<&str>,
     cache: &str,
 ) -> PyResult<CvOut<'py>> {
-    let method = api::CvMethod::parse(seeding, order, seeder, cache).map_err(err)?;
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let spec = spec.to_spec()?;
+    let method =
+        api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
     let f = make_folds(&ds, k, test)?;
     let r = run(py, || api::cross_validate(&ds, &f, &spec, &method))?;
     let col = |g: fn(&api::FoldReport) -> usize| i64s(r.folds.iter().map(g)).into_pyarray(py);
@@ -199,6 +201,7 @@ fn cross_validate<'py>(
             .collect::<Vec<_>>()
             .into_pyarray(py),
         r.predictions.clone().into_pyarray(py),
+        method.label(),
     ))
 }
 

@@ -11,15 +11,19 @@
 //!   [`SvcSpec::probability`]) [`probabilities`] for the rows of a dataset.
 //! - [`cross_validate`] → [`CvReport`] (per-fold correct rows, iterations,
 //!   seconds), its rounds run as [`CvMethod`] says (`cvbench svm -v`'s
-//!   round order, seeder and cache).
+//!   round order, seeder and cache; [`CvMethod::parse_for`] also takes
+//!   [`AUTO_SEEDING`], the preset [`auto_seeding`] picks for the data).
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
 //! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
 //!   learners (PEGASOS, LSQSGD, ridge) with their work counters.
 
+mod auto_seeding;
 pub mod incremental;
 mod sorted_grid;
+
+pub use auto_seeding::{auto_seeding, AUTO_SEEDING};
 
 use std::time::Instant;
 
@@ -253,6 +257,32 @@ impl CvMethod {
         seeder: Option<&str>,
         cache: &str,
     ) -> Result<CvMethod, SvmError> {
+        Self::parse_with(seeding, None, order, seeder, cache)
+    }
+
+    /// [`CvMethod::parse`] where `seeding` may also be [`AUTO_SEEDING`],
+    /// the preset [`auto_seeding`] chooses for `ds` and `spec`'s class
+    /// weights (`--order` and `--seeder` override its axes as a named
+    /// preset's).
+    pub fn parse_for(
+        ds: &Dataset,
+        spec: &SvcSpec,
+        seeding: &str,
+        order: Option<&str>,
+        seeder: Option<&str>,
+        cache: &str,
+    ) -> Result<CvMethod, SvmError> {
+        let auto = auto_seeding(ds, !spec.weights.is_empty());
+        Self::parse_with(seeding, Some(auto), order, seeder, cache)
+    }
+
+    fn parse_with(
+        seeding: &str,
+        auto: Option<SeedingMethod>,
+        order: Option<&str>,
+        seeder: Option<&str>,
+        cache: &str,
+    ) -> Result<CvMethod, SvmError> {
         fn named<T>(
             what: &str,
             name: &str,
@@ -263,12 +293,18 @@ impl CvMethod {
                 SvmError::InvalidParam(format!("unknown {what} `{name}`: use {}", names()))
             })
         }
-        let seeding = named(
-            "seeding method",
-            seeding,
-            SeedingMethod::parse,
-            SeedingMethod::names,
-        )?;
+        let seeding = match auto {
+            Some(m) if seeding.eq_ignore_ascii_case(AUTO_SEEDING) => m,
+            Some(_) => named("seeding method", seeding, SeedingMethod::parse, || {
+                format!("{AUTO_SEEDING}, {}", SeedingMethod::names())
+            })?,
+            None => named(
+                "seeding method",
+                seeding,
+                SeedingMethod::parse,
+                SeedingMethod::names,
+            )?,
+        };
         let order = order
             .map(|o| named("round order", o, RoundOrder::parse, RoundOrder::names))
             .transpose()?;
@@ -282,6 +318,18 @@ impl CvMethod {
             seeder: s.seeder,
             cache,
         })
+    }
+
+    /// The method's name: its preset's (`none`, `sir`, ...), else
+    /// `order+seeder`.
+    pub fn label(&self) -> String {
+        CvStrategy {
+            order: self.order,
+            seeder: self.seeder,
+            cache: self.cache,
+            threads: 1,
+        }
+        .label()
     }
 
     fn seeded(&self) -> bool {
