@@ -1,7 +1,12 @@
 """cvbench.treecv and cvbench.kfold against brute-force NumPy computations of
 the same estimates (the learners' updates written out again here, in the
-orders TreeCV's recursion and standard k-fold CV feed them), their counters
-against the cost formulas, and their refusals."""
+orders TreeCV's recursion and standard k-fold CV feed them) and against the
+harness (`cvbench run` on a treecv config), their counters against the cost
+formulas, and their refusals."""
+
+import csv
+import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -198,3 +203,64 @@ def test_inputs_in_the_librarys_layout_are_not_copied_before_it(binary):
         _, (data, indices, indptr, d) = native_x(S)
         assert np.shares_memory(data, S.data) and d == X.shape[1]
         assert np.shares_memory(indices, S.indices) and np.shares_memory(indptr, S.indptr)
+
+
+def _cvbench_bin():
+    """The harness's binary: $CVBENCH_BIN, else the repository's debug or
+    release build (CARGO_TARGET_DIR respected), else None."""
+    if os.environ.get("CVBENCH_BIN"):
+        return os.environ["CVBENCH_BIN"]
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    target = os.environ.get("CARGO_TARGET_DIR") or os.path.join(root, "target")
+    for profile in ("debug", "release"):
+        path = os.path.join(target, profile, "cvbench")
+        if os.access(path, os.X_OK):
+            return path
+    return None
+
+
+@pytest.mark.skipif(_cvbench_bin() is None, reason="no cvbench binary (cargo build): SKIPPED")
+def test_the_harness_gives_the_same_numbers(regression, tmp_path):
+    """The treecv experiment kind on the same data: its rows are shuffled by
+    its own seed, so the leave-one-out estimate (the same for any order of
+    ridge's points) and the counters (the same for any permutation) are
+    compared."""
+    X, y = regression
+    X, y = X[:150], y[:150]
+    with open(tmp_path / "data.libsvm", "w") as f:
+        for row, t in zip(X, y):
+            feats = " ".join(f"{j + 1}:{float(v)!r}" for j, v in enumerate(row) if v != 0)
+            f.write(f"{float(t)!r} {feats}\n")
+    (tmp_path / "c.toml").write_text("""kind = "treecv"
+name = "py-check"
+seed = 1
+repetitions = 1
+
+[[datasets]]
+path = "data.libsvm"
+format = "libsvm"
+
+[[learners]]
+type = "ridge"
+lambda = 2.0
+
+[[grid]]
+methods = ["treecv", "standard"]
+orders = ["fixed"]
+k = ["n", 7]
+""")
+    subprocess.run([_cvbench_bin(), "run", "c.toml", "--out", "out", "--csv"], cwd=tmp_path,
+                   check=True, capture_output=True)
+    with open(tmp_path / "out" / "py-check" / "records.csv") as f:
+        rows = {(r["method"], int(r["k_value"])): r for r in csv.DictReader(f)}
+    assert len(rows) == 4
+    for k in (len(y), 7):
+        ours = {"treecv": cvbench.treecv(X, y, learner="ridge", k=k, lambda_=2.0),
+                "standard": cvbench.kfold(X, y, learner="ridge", k=k, lambda_=2.0)}
+        for method, res in ours.items():
+            r = rows[(method, k)]
+            assert (res["updates"], res["copies"], res["peak_models"]) == (
+                int(r["updates"]), int(r["copies"]), int(r["peak_models"])), (method, k)
+            assert res["learner"] == r["learner_params"] and res["loss"] == r["loss"]
+            if k == len(y):
+                assert res["estimate"] == pytest.approx(float(r["estimate"]), rel=1e-9), method
