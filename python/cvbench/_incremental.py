@@ -31,6 +31,8 @@ def treecv(X, y, *, learner="pegasos", k=10, order="fixed", shuffle=False, rando
     folds), after a shuffle seeded by ``random_state`` when ``shuffle``.
     ``order``: ``fixed`` feeds each training phase's points in chunk order,
     ``randomized`` in an order drawn from ``random_state`` and the phase.
+    ``random_state``: an int >= 0 (the library's seed), or None / a NumPy
+    ``RandomState`` that draws one (scikit-learn's ``check_random_state``).
     ``strategy``: how TreeCV keeps its models (``copy``, ``save_revert``,
     ``parallel``: the two branches on ``n_jobs`` threads); the estimate does
     not depend on it. PEGASOS's labels may be of any type with two classes:
