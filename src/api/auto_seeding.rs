@@ -10,11 +10,11 @@
 //! Why: on two classes SIR's chain was the fastest exact-within-tolerance
 //! CV measured at k = 10 (`experiments/svm/README.md`: 3.82x the unseeded
 //! rounds on a9a and 3.15x on w8a with per-solve caches on one thread;
-//! README's Python table: 5.3x on a9a with the shared cache on 2 threads),
-//! and no slower than the unseeded rounds beyond the timed runs' spread
-//! elsewhere (a9a at k = 3; MNIST-5k with the shared cache, 0.95x), the
-//! one loss being MNIST-5k with per-solve caches (0.78x), which the
-//! default shared cache avoids. Seeding runs on two classes without class
+//! README's Python table: 5.3x on a9a with the shared cache on 2 threads);
+//! the one binary set measured slower is MNIST-5k scaled (0.78x with
+//! per-solve caches, 0.95x with the shared cache: most of its rows are
+//! support vectors, so seeding saves iterations, not kernel values).
+//! Seeding runs on two classes without class
 //! weights only (more classes are refused), and per-pair seeding was slower
 //! than the unseeded shared cache on letter
 //! (`experiments/svm/multiclass-cv-timing.md`: tree 108.6 s and SIR 101.7 s
