@@ -182,6 +182,8 @@ def test_bad_input_gets_the_librarys_messages(binary, regression, iris):
         cvbench.treecv(X, y, strategy="copies")
     with pytest.raises(ValueError, match="binary classifier: y must have 2 classes, got 3"):
         cvbench.treecv(*iris)
+    with pytest.raises(ValueError, match=r"`project`: invalid type: floating point `1.0`, expected a boolean"):
+        cvbench.treecv(X, y, project=1)
     with pytest.raises(ValueError, match="must be a number or a bool"):
         cvbench.treecv(X, y, lambda_="small")
     with pytest.raises(ValueError):

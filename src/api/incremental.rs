@@ -96,31 +96,45 @@ pub fn learner(
     name: &str,
     params: &[(String, ParamValue)],
 ) -> Result<AnyLearner, IncrementalError> {
+    let all_keys = || LearnerType::ALL.iter().flat_map(|t| t.keys().iter());
+    if let Some((key, _)) = params.iter().find(|(k, _)| !all_keys().any(|a| a == k)) {
+        let kind = LearnerType::ALL.iter().find(|t| t.as_str() == name);
+        return Err(IncrementalError::UnknownKey {
+            key: key.clone(),
+            learner: kind.map_or("a learner", |t| t.as_str()),
+            takes: kind.map_or_else(
+                || all_keys().copied().collect::<Vec<_>>().join(", "),
+                |t| t.keys().join(", "),
+            ),
+        });
+    }
+    let spec = spec_of(name, params).map_err(|e| {
+        let message = e.message().trim().to_string();
+        // serde names no key for a value of the wrong type: name the first
+        // key that fails alone.
+        let culprit = params
+            .iter()
+            .find(|p| spec_of(name, std::slice::from_ref(*p)).is_err());
+        IncrementalError::Spec(match culprit {
+            Some((key, _)) if spec_of(name, &[]).is_ok() => format!("`{key}`: {message}"),
+            _ => message,
+        })
+    })?;
+    Ok(spec.check()?)
+}
+
+/// The `[[learners]]` table of `type = name` and `params`, deserialized.
+fn spec_of(name: &str, params: &[(String, ParamValue)]) -> Result<LearnerSpec, toml::de::Error> {
     let mut table = toml::Table::new();
     table.insert("type".into(), toml::Value::String(name.into()));
-    let all_keys = || LearnerType::ALL.iter().flat_map(|t| t.keys().iter());
     for (key, value) in params {
-        if !all_keys().any(|k| k == key) {
-            let kind = LearnerType::ALL.iter().find(|t| t.as_str() == name);
-            return Err(IncrementalError::UnknownKey {
-                key: key.clone(),
-                learner: kind.map_or("a learner", |t| t.as_str()),
-                takes: kind.map_or_else(
-                    || all_keys().copied().collect::<Vec<_>>().join(", "),
-                    |t| t.keys().join(", "),
-                ),
-            });
-        }
         let v = match *value {
             ParamValue::Number(x) => toml::Value::Float(x),
             ParamValue::Flag(b) => toml::Value::Boolean(b),
         };
         table.insert(key.clone(), v);
     }
-    let spec: LearnerSpec = toml::Value::Table(table)
-        .try_into()
-        .map_err(|e: toml::de::Error| IncrementalError::Spec(e.message().trim().to_string()))?;
-    Ok(spec.check()?)
+    toml::Value::Table(table).try_into()
 }
 
 /// How an incremental CV runs, besides the learner and the method.
@@ -383,8 +397,15 @@ mod tests {
             "learner: `lambda` must be finite and > 0, got 0"
         );
         assert!(e("ridge", &[num("lambda", f64::NAN)]).contains("`lambda` must be finite"));
-        let flag = e("pegasos", &[num("project", 1.0)]);
-        assert!(flag.contains("expected a boolean"), "{flag}");
+        assert_eq!(
+            e("pegasos", &[num("lambda", 0.1), num("project", 1.0)]),
+            "learner: `project`: invalid type: floating point `1.0`, expected a boolean"
+        );
+        let flag = ("lambda".to_string(), ParamValue::Flag(true));
+        assert_eq!(
+            e("ridge", &[flag]),
+            "learner: `lambda`: invalid type: boolean `true`, expected f64"
+        );
     }
 
     #[test]
