@@ -23,7 +23,7 @@ def _labels(y, class_weight):
 
 def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
                        tol=1e-3, cache_size=200, class_weight=None, shrinking=True,
-                       max_iter=-1, cv=10, seeding="none", order=None, seeder=None,
+                       max_iter=-1, cv=10, seeding="auto", order=None, seeder=None,
                        cache="shared", n_jobs=None, solver="smo"):
     """k-fold CV of ``SVC(C=..., gamma=..., ...)``.
 
@@ -31,15 +31,20 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     scikit-learn splitter, or a list of (train, test) index pairs whose test
     sets partition the rows. ``seeding``, ``order``, ``seeder``, ``cache``:
     ``cvbench svm -v``'s ``--seeding`` (a preset of a round order and a
-    seeder: ``none``, the default, is ``svm-train -v``'s rounds; ``tree``,
+    seeder: ``none`` is ``svm-train -v``'s rounds, bit for bit; ``tree``,
     ``sir``, ... seed each round from another, two classes without class
-    weights), ``--order`` and ``--seeder`` (override the preset's) and
-    ``--cache`` (``shared``, the default, or ``per_solve``), with the same
-    names (an unknown one is a ``ValueError`` listing them); the cache is
+    weights, each round's optimum within the stopping tolerance, so each
+    fold's accuracy within one held-out row of ``none``'s), or ``auto``, the
+    default: ``sir`` on two classes without class weights, ``none``
+    otherwise (the rule and the measurements behind it: docs/python.md),
+    ``--order`` and ``--seeder`` (override the preset's) and ``--cache``
+    (``shared``, the default, or ``per_solve``), with the same names (an
+    unknown one is a ``ValueError`` listing them); the cache is
     ``cache_size`` MB in all. Returns a dict of per-fold arrays:
     ``test_score`` (accuracy), ``n_iter`` (SMO iterations of the fold's
     class pairs; the tree order's inner nodes belong to no fold),
-    ``fit_time`` (seconds).
+    ``fit_time`` (seconds), and ``seeding``, the name of the preset that ran
+    (``order+seeder`` where the overrides make none).
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     check_classification_targets(y)
@@ -62,11 +67,12 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     for name, value in names.items():
         if not (isinstance(value, str) or (value is None and name in ("order", "seeder"))):
             raise ValueError(f"{name} must be a name (a str), got {value!r}")
-    n_test, correct, n_iter, seconds, _pred = _native.cross_validate(
+    n_test, correct, n_iter, seconds, _pred, ran = _native.cross_validate(
         dense, csr, y_native, args, k, tests, seeding, order, seeder, cache
     )
     return {
         "test_score": correct / n_test,
         "n_iter": n_iter,
         "fit_time": seconds,
+        "seeding": ran,
     }

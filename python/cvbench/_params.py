@@ -15,7 +15,10 @@ KERNELS = ("linear", "poly", "rbf", "sigmoid")
 
 def native_x(X):
     """(dense, csr) arguments of the native functions for validated X:
-    a C-contiguous float64 array, or CSR parts with sorted indices."""
+    a C-contiguous float64 array, or CSR parts with sorted indices (SciPy's
+    own int32 or int64 index arrays). Input already in that layout is
+    passed as it is (no copy here); the library makes the one copy into its
+    row format (docs/python.md)."""
     if sp.issparse(X):
         X = sp.csr_matrix(X, dtype=np.float64)
         if not X.has_canonical_format:
@@ -23,8 +26,8 @@ def native_x(X):
             X.sum_duplicates()
         return None, (
             np.ascontiguousarray(X.data, dtype=np.float64),
-            np.ascontiguousarray(X.indices, dtype=np.uint32),
-            np.ascontiguousarray(X.indptr, dtype=np.int64),
+            np.ascontiguousarray(X.indices),
+            np.ascontiguousarray(X.indptr),
             int(X.shape[1]),
         )
     return np.ascontiguousarray(X, dtype=np.float64), None

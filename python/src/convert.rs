@@ -10,13 +10,43 @@ use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// The parts of a SciPy CSR matrix: data, indices, indptr, number of columns.
-pub type Csr<'py> = (
-    PyReadonlyArray1<'py, f64>,
-    PyReadonlyArray1<'py, u32>,
-    PyReadonlyArray1<'py, i64>,
-    usize,
-);
+/// The parts of a SciPy CSR matrix as SciPy holds them: data (`float64`),
+/// indices and indptr (`int32` or `int64`, each read once into the
+/// library's type), number of columns.
+pub type Csr<'py> = (PyReadonlyArray1<'py, f64>, Index<'py>, Index<'py>, usize);
+
+/// A SciPy index array: `int32` or `int64` (SciPy picks the width).
+#[derive(FromPyObject)]
+pub enum Index<'py> {
+    /// 32-bit indices.
+    I32(PyReadonlyArray1<'py, i32>),
+    /// 64-bit indices.
+    I64(PyReadonlyArray1<'py, i64>),
+}
+
+impl Index<'_> {
+    /// The indices converted in one pass into `T` (`u32` column indices,
+    /// `usize` row pointers); a negative or too large one is an error
+    /// naming `what`.
+    fn to_vec<T: TryFrom<i64>>(&self, what: &str) -> PyResult<Vec<T>> {
+        fn conv<T: TryFrom<i64>, I: Copy + Into<i64>>(v: &[I], what: &str) -> PyResult<Vec<T>> {
+            v.iter()
+                .map(|&x| {
+                    let x: i64 = x.into();
+                    T::try_from(x).map_err(|_| {
+                        value_error(format!(
+                            "malformed CSR matrix ({what} entry {x} out of range)"
+                        ))
+                    })
+                })
+                .collect()
+        }
+        match self {
+            Index::I32(a) => conv(a.as_slice()?, what),
+            Index::I64(a) => conv(a.as_slice()?, what),
+        }
+    }
+}
 
 /// A `ValueError` with `msg`.
 pub fn value_error(msg: impl Into<String>) -> PyErr {
@@ -46,12 +76,8 @@ pub fn dataset(
             )
         }
         (None, Some((data, indices, indptr, d))) => {
-            let indptr: Vec<usize> = indptr
-                .as_slice()?
-                .iter()
-                .map(|&p| usize::try_from(p).map_err(|_| value_error("negative indptr entry")))
-                .collect::<PyResult<_>>()?;
-            let indices = indices.as_slice()?.to_vec();
+            let indptr: Vec<usize> = indptr.to_vec("indptr")?;
+            let indices: Vec<u32> = indices.to_vec("indices")?;
             let values = data.as_slice()?.to_vec();
             check_csr(&indptr, &indices, values.len(), d)?;
             (

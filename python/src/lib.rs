@@ -7,11 +7,12 @@
 
 mod cancellable;
 mod convert;
+mod incremental;
 
 use cancellable::run;
 use convert::{dataset, folds, value_error, Csr, ModelArgs, Spec};
 use cvbench::api;
-use cvbench::svm::grid::Reuse;
+use cvbench::svm::grid::{FoldStat, Reuse};
 use cvbench::svm::{Folds, SvmError};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
@@ -39,6 +40,18 @@ fn i64s(v: impl IntoIterator<Item = usize>) -> Vec<i64> {
     v.into_iter().map(|x| x as i64).collect()
 }
 
+/// A `rows × cols` NumPy matrix of `values`, row after row.
+fn matrix<T: numpy::Element>(
+    py: Python<'_>,
+    rows: usize,
+    cols: usize,
+    values: Vec<T>,
+) -> PyResult<Bound<'_, PyArray2<T>>> {
+    numpy::ndarray::Array2::from_shape_vec((rows, cols), values)
+        .map(|a| a.into_pyarray(py))
+        .map_err(|e| value_error(e.to_string()))
+}
+
 /// Train a C-SVC on `X` (dense or CSR parts) and labels `y`.
 #[pyfunction]
 #[pyo3(signature = (dense, csr, y, spec))]
@@ -55,13 +68,12 @@ fn fit<'py>(
     let m = &f.model;
     let total = m.total_sv();
     let coef: Vec<f64> = m.sv_coef.iter().flatten().copied().collect();
-    let coef = numpy::ndarray::Array2::from_shape_vec((m.sv_coef.len(), total), coef)
-        .map_err(|e| value_error(e.to_string()))?;
+    let coef = matrix(py, m.sv_coef.len(), total, coef)?;
     Ok((
         m.labels.clone().into_pyarray(py),
         i64s(m.nr_sv.iter().copied()).into_pyarray(py),
         i64s(m.sv_rows.iter().copied()).into_pyarray(py),
-        coef.into_pyarray(py),
+        coef,
         m.rho.clone().into_pyarray(py),
         f.iterations
             .iter()
@@ -97,9 +109,7 @@ fn decision<'py>(
             Ok::<_, SvmError>((dec, votes))
         })
         .map_err(err)?;
-    let dec = numpy::ndarray::Array2::from_shape_vec((ds.n(), pairs), dec)
-        .map_err(|e| value_error(e.to_string()))?;
-    Ok((dec.into_pyarray(py), votes.into_pyarray(py)))
+    Ok((matrix(py, ds.n(), pairs, dec)?, votes.into_pyarray(py)))
 }
 
 /// Every row's class probabilities (rows × classes, the model's class
@@ -118,9 +128,7 @@ fn probabilities<'py>(
     let p = py
         .detach(|| api::probabilities(&m, &ds, threads.max(1)))
         .map_err(err)?;
-    let p = numpy::ndarray::Array2::from_shape_vec((ds.n(), m.nr_class()), p)
-        .map_err(|e| value_error(e.to_string()))?;
-    Ok(p.into_pyarray(py))
+    matrix(py, ds.n(), m.nr_class(), p)
 }
 
 /// The rows to predict and the model, with as many features.
@@ -154,18 +162,19 @@ fn make_folds(
 }
 
 /// Per-fold held-out rows, correct rows, iterations and seconds of a k-fold
-/// CV, and every row's prediction.
+/// CV, every row's prediction, and the name of the seeding that ran.
 type CvOut<'py> = (
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<i64>>,
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<f64>>,
+    String,
 );
 
 /// k-fold CV: LIBSVM's `k` folds (`test` None) or explicit test folds, its
 /// rounds run as `cvbench svm -v --seeding/--order/--seeder/--cache` say
-/// (their names).
+/// (their names; `seeding` may also be `auto`: `CvMethod::parse_for`).
 #[pyfunction]
 #[pyo3(signature = (dense, csr, y, spec, k, test, seeding, order, seeder, cache))]
 #[allow(clippy::too_many_arguments)]
@@ -182,9 +191,10 @@ fn cross_validate<'py>(
     seeder: Option<&str>,
     cache: &str,
 ) -> PyResult<CvOut<'py>> {
-    let method = api::CvMethod::parse(seeding, order, seeder, cache).map_err(err)?;
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let spec = spec.to_spec()?;
+    let method =
+        api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
     let f = make_folds(&ds, k, test)?;
     let r = run(py, || api::cross_validate(&ds, &f, &spec, &method))?;
     let col = |g: fn(&api::FoldReport) -> usize| i64s(r.folds.iter().map(g)).into_pyarray(py);
@@ -198,6 +208,7 @@ fn cross_validate<'py>(
             .collect::<Vec<_>>()
             .into_pyarray(py),
         r.predictions.clone().into_pyarray(py),
+        method.label(),
     ))
 }
 
@@ -226,23 +237,20 @@ fn grid<'py>(
     let reuse = Reuse::parse(reuse).map_err(value_error)?;
     let f = folds(ds.n(), test);
     let res = run(py, || api::grid(&ds, &f, &spec, &points, &reuse))?;
-    let k = f.k();
-    let table = |g: &dyn Fn(&cvbench::svm::grid::FoldStat) -> i64| {
-        let v: Vec<i64> = res.iter().flat_map(|p| p.folds.iter().map(g)).collect();
-        numpy::ndarray::Array2::from_shape_vec((res.len(), k), v)
-            .map_err(|e| value_error(e.to_string()))
+    // One points × folds matrix per statistic.
+    let per_fold = |g: fn(&FoldStat) -> i64| {
+        let v = res.iter().flat_map(|p| p.folds.iter().map(g)).collect();
+        matrix(py, res.len(), f.k(), v)
     };
-    let secs: Vec<f64> = res
+    let secs = res
         .iter()
         .flat_map(|p| p.folds.iter().map(|s| s.seconds))
         .collect();
-    let secs = numpy::ndarray::Array2::from_shape_vec((res.len(), k), secs)
-        .map_err(|e| value_error(e.to_string()))?;
     Ok((
-        table(&|s| s.correct as i64)?.into_pyarray(py),
-        table(&|s| s.n_test as i64)?.into_pyarray(py),
-        table(&|s| s.iterations as i64)?.into_pyarray(py),
-        secs.into_pyarray(py),
+        per_fold(|s| s.correct as i64)?,
+        per_fold(|s| s.n_test as i64)?,
+        per_fold(|s| s.iterations as i64)?,
+        matrix(py, res.len(), f.k(), secs)?,
     ))
 }
 
@@ -260,5 +268,5 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .map(|s| s.as_str())
         .collect();
     m.add("SOLVERS", solvers)?;
-    Ok(())
+    incremental::register(m)
 }

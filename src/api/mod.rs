@@ -11,12 +11,21 @@
 //!   [`SvcSpec::probability`]) [`probabilities`] for the rows of a dataset.
 //! - [`cross_validate`] → [`CvReport`] (per-fold correct rows, iterations,
 //!   seconds), its rounds run as [`CvMethod`] says (`cvbench svm -v`'s
-//!   round order, seeder and cache).
+//!   round order, seeder and cache; [`CvMethod::parse_for`] also takes
+//!   [`AUTO_SEEDING`], the preset [`auto_seeding`] picks for the data).
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
+//! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
+//!   learners (PEGASOS, LSQSGD, ridge) with their work counters.
 
+mod auto_seeding;
+mod cv_method;
+pub mod incremental;
 mod sorted_grid;
+
+pub use auto_seeding::{auto_seeding, AUTO_SEEDING};
+pub use cv_method::CvMethod;
 
 use std::time::Instant;
 
@@ -30,12 +39,10 @@ use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, is_multiclass, train_ovo, ClassWeight, MultiModel,
     OvoCvOptions,
 };
+use crate::svm::pool::with_threads;
 use crate::svm::seeded_cv::run_cv;
 use crate::svm::solution::check_finite_features;
-use crate::svm::{
-    CacheMode, CvStrategy, Folds, GlibcRand, RoundOrder, SeederKind, SeedingMethod, SvmError,
-    SvmParams,
-};
+use crate::svm::{CvStrategy, Folds, GlibcRand, SvmError, SvmParams};
 
 /// The order in which a fit sees the classes (and so the pair order, the
 /// support vectors' order and the sign of each pair's decision value).
@@ -78,17 +85,38 @@ impl SvcSpec {
         }
     }
 
-    fn pool(&self) -> Result<rayon::ThreadPool, SvmError> {
-        if self.threads == 0 {
-            return Err(SvmError::InvalidParam("threads must be >= 1".into()));
-        }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
-            .build()
-            .map_err(|e| {
-                SvmError::InvalidParam(format!("cannot start {} threads: {e}", self.threads))
-            })
+    /// Run `f` on a pool of [`SvcSpec::threads`] threads.
+    fn in_pool<T: Send>(
+        &self,
+        f: impl FnOnce() -> Result<T, SvmError> + Send,
+    ) -> Result<T, SvmError> {
+        in_pool(self.threads, f)
     }
+}
+
+/// Run `f` on a new pool of `threads` threads (>= 1).
+fn in_pool<T: Send>(
+    threads: usize,
+    f: impl FnOnce() -> Result<T, SvmError> + Send,
+) -> Result<T, SvmError> {
+    if threads == 0 {
+        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
+    }
+    with_threads(threads, f)
+}
+
+/// `per_row(r)` for every row `r` of `ds` (its features checked finite),
+/// in parallel on `threads` threads, concatenated in row order.
+fn per_row(
+    ds: &Dataset,
+    threads: usize,
+    per_row: impl Fn(usize) -> Vec<f64> + Sync + Send,
+) -> Result<Vec<f64>, SvmError> {
+    check_finite_features(ds)?;
+    in_pool(threads, || {
+        let rows: Vec<Vec<f64>> = (0..ds.n()).into_par_iter().map(per_row).collect();
+        Ok(rows.concat())
+    })
 }
 
 /// A trained model and the work it took.
@@ -117,9 +145,7 @@ pub fn fit(ds: &Dataset, spec: &SvcSpec) -> Result<Fit, SvmError> {
     }
     let kd = KernelData::new(ds, params.kernel);
     let mut rng = spec.probability.map(GlibcRand::new);
-    let out = spec
-        .pool()?
-        .install(|| train_ovo(&kd, &rows, &params, &spec.weights, None, rng.as_mut()))?;
+    let out = spec.in_pool(|| train_ovo(&kd, &rows, &params, &spec.weights, None, rng.as_mut()))?;
     Ok(Fit {
         iterations: out.pairs.iter().map(|p| p.stats.iterations).collect(),
         model: out.model,
@@ -135,18 +161,7 @@ pub fn decision_values(
     ds: &Dataset,
     threads: usize,
 ) -> Result<Vec<f64>, SvmError> {
-    check_finite_features(ds)?;
-    let spec = SvcSpec {
-        threads,
-        ..SvcSpec::new(SvmParams::linear(1.0))
-    };
-    let rows: Vec<Vec<f64>> = spec.pool()?.install(|| {
-        (0..ds.n())
-            .into_par_iter()
-            .map(|r| model.decision_values(ds.row(r)))
-            .collect()
-    });
-    Ok(rows.concat())
+    per_row(ds, threads, |r| model.decision_values(ds.row(r)))
 }
 
 /// The predicted label of every row of `ds` (LIBSVM's one-vs-one vote).
@@ -172,22 +187,11 @@ pub fn probabilities(
             "the model has no probability estimates: train it with probability (-b 1)".into(),
         ));
     }
-    check_finite_features(ds)?;
-    let spec = SvcSpec {
-        threads,
-        ..SvcSpec::new(SvmParams::linear(1.0))
-    };
-    let rows: Vec<Vec<f64>> = spec.pool()?.install(|| {
-        (0..ds.n())
-            .into_par_iter()
-            .map(|r| {
-                model
-                    .predict_probability(ds.row(r))
-                    .map_or_else(Vec::new, |(_, p)| p)
-            })
-            .collect()
-    });
-    Ok(rows.concat())
+    per_row(ds, threads, |r| {
+        model
+            .predict_probability(ds.row(r))
+            .map_or_else(Vec::new, |(_, p)| p)
+    })
 }
 
 /// One fold of a [`cross_validate`] run.
@@ -214,76 +218,6 @@ pub struct CvReport {
     /// SMO iterations of solves that are no fold's round (the tree order's
     /// inner nodes, the full model of AVG / TOP).
     pub extra_iterations: u64,
-}
-
-/// How [`cross_validate`] runs its rounds: `cvbench svm -v`'s axes (the
-/// threads are [`SvcSpec::threads`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CvMethod {
-    /// The round order.
-    pub order: RoundOrder,
-    /// The seeder.
-    pub seeder: SeederKind,
-    /// The kernel cache, within [`SvmParams::cache_mb`] in all.
-    pub cache: CacheMode,
-}
-
-impl Default for CvMethod {
-    /// `svm-train -v`'s rounds (each from zero) on one shared cache.
-    fn default() -> CvMethod {
-        CvMethod {
-            order: RoundOrder::PerRound,
-            seeder: SeederKind::Zero,
-            cache: CacheMode::Shared,
-        }
-    }
-}
-
-impl CvMethod {
-    /// The method of `cvbench svm -v --seeding S [--order O] [--seeder D]
-    /// --cache C`, from their names (the registries of
-    /// [`crate::svm::strategy`]); an unknown name is an error listing the
-    /// known ones.
-    pub fn parse(
-        seeding: &str,
-        order: Option<&str>,
-        seeder: Option<&str>,
-        cache: &str,
-    ) -> Result<CvMethod, SvmError> {
-        fn named<T>(
-            what: &str,
-            name: &str,
-            parse: fn(&str) -> Option<T>,
-            names: fn() -> String,
-        ) -> Result<T, SvmError> {
-            parse(name).ok_or_else(|| {
-                SvmError::InvalidParam(format!("unknown {what} `{name}`: use {}", names()))
-            })
-        }
-        let seeding = named(
-            "seeding method",
-            seeding,
-            SeedingMethod::parse,
-            SeedingMethod::names,
-        )?;
-        let order = order
-            .map(|o| named("round order", o, RoundOrder::parse, RoundOrder::names))
-            .transpose()?;
-        let seeder = seeder
-            .map(|d| named("seeder", d, SeederKind::parse, SeederKind::names))
-            .transpose()?;
-        let cache = named("cache", cache, CacheMode::parse, CacheMode::names)?;
-        let s = CvStrategy::with_overrides(seeding, order, seeder, cache, 1);
-        Ok(CvMethod {
-            order: s.order,
-            seeder: s.seeder,
-            cache,
-        })
-    }
-
-    fn seeded(&self) -> bool {
-        (self.order, self.seeder) != (RoundOrder::PerRound, SeederKind::Zero)
-    }
 }
 
 /// k-fold CV of a C-SVC on `folds` (from [`Folds::libsvm`] for
@@ -383,16 +317,14 @@ pub fn grid(
         ));
     }
     if spec.order == ClassOrder::Sorted && reuse.exact() {
-        return spec
-            .pool()?
-            .install(|| sorted_grid::grid_sorted(ds, folds, &spec.params, points, reuse));
+        return spec.in_pool(|| sorted_grid::grid_sorted(ds, folds, &spec.params, points, reuse));
     }
     let binary = !is_multiclass(ds);
     let rbf_or_linear = matches!(
         spec.params.kernel,
         KernelKind::Rbf { .. } | KernelKind::Linear
     );
-    spec.pool()?.install(|| {
+    spec.in_pool(|| {
         if binary && rbf_or_linear {
             let opts = GridOptions {
                 reuse: reuse.clone(),
@@ -420,6 +352,7 @@ pub fn grid(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svm::{CacheMode, RoundOrder, SeederKind, SeedingMethod};
 
     fn blobs() -> Dataset {
         let mut rows = Vec::new();

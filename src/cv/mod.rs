@@ -32,6 +32,14 @@ pub enum Order {
 }
 
 impl Order {
+    /// Every order, in the order help texts list them.
+    pub const ALL: &'static [Order] = &[Order::Fixed, Order::Randomized];
+
+    /// The order of a name ([`Order::as_str`]).
+    pub fn parse(name: &str) -> Option<Order> {
+        Order::ALL.iter().copied().find(|o| o.as_str() == name)
+    }
+
     /// Lower-case name used in outputs.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -39,6 +39,27 @@ pub enum Strategy {
     Parallel,
 }
 
+impl Strategy {
+    /// Every strategy, in the order help texts list them.
+    pub const ALL: &'static [Strategy] =
+        &[Strategy::Copy, Strategy::SaveRevert, Strategy::Parallel];
+
+    /// The strategy's name (as serde writes it): `copy`, `save_revert`,
+    /// `parallel`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Copy => "copy",
+            Strategy::SaveRevert => "save_revert",
+            Strategy::Parallel => "parallel",
+        }
+    }
+
+    /// The strategy of a name ([`Strategy::as_str`]).
+    pub fn parse(name: &str) -> Option<Strategy> {
+        Strategy::ALL.iter().copied().find(|s| s.as_str() == name)
+    }
+}
+
 /// Seed of the training phase at node `(s, e)`, branch 0 (`Z_{m+1..e}`) or 1 (`Z_{s..m}`).
 fn phase_seed(seed: u64, s: usize, e: usize, branch: u64) -> u64 {
     seed::derive_ints(seed, &[s as u64, e as u64, branch])
@@ -193,4 +214,25 @@ pub fn depth(k: usize, i: usize) -> usize {
         d += 1;
     }
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cv::Order;
+
+    #[test]
+    fn registry_names_are_the_serde_names() {
+        for s in Strategy::ALL {
+            let json = serde_json::to_string(s).unwrap();
+            assert_eq!(json, format!("\"{}\"", s.as_str()));
+            assert_eq!(Strategy::parse(s.as_str()), Some(*s));
+        }
+        for o in Order::ALL {
+            let json = serde_json::to_string(o).unwrap();
+            assert_eq!(json, format!("\"{}\"", o.as_str()));
+            assert_eq!(Order::parse(o.as_str()), Some(*o));
+        }
+        assert_eq!(Strategy::parse("nope"), None);
+    }
 }

@@ -102,7 +102,7 @@ pub enum LearnerError {
         /// The spec's learner type.
         learner: &'static str,
         /// The learner types that take the key.
-        applies_to: &'static str,
+        applies_to: String,
     },
 }
 

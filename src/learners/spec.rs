@@ -23,6 +23,13 @@ pub enum LearnerType {
 }
 
 impl LearnerType {
+    /// Every learner type, in the order help texts list them.
+    pub const ALL: &'static [LearnerType] = &[
+        LearnerType::Pegasos,
+        LearnerType::Lsqsgd,
+        LearnerType::Ridge,
+    ];
+
     /// The type as written in configs (`pegasos`, `lsqsgd`, `ridge`).
     pub fn as_str(self) -> &'static str {
         match self {
@@ -30,6 +37,41 @@ impl LearnerType {
             LearnerType::Lsqsgd => "lsqsgd",
             LearnerType::Ridge => "ridge",
         }
+    }
+
+    /// The hyper-parameter keys of a spec of this type (the optional keys
+    /// of [`LearnerSpec`] that [`LearnerSpec::check`] accepts for it).
+    pub fn keys(self) -> &'static [&'static str] {
+        match self {
+            LearnerType::Pegasos => &["lambda", "project"],
+            LearnerType::Lsqsgd => &["step", "radius"],
+            LearnerType::Ridge => &["lambda"],
+        }
+    }
+
+    /// The loss the learner is evaluated with: `misclassification` (PEGASOS)
+    /// or `squared_error` (LSQSGD, ridge).
+    pub fn loss_name(self) -> &'static str {
+        match self {
+            LearnerType::Pegasos => "misclassification",
+            LearnerType::Lsqsgd | LearnerType::Ridge => "squared_error",
+        }
+    }
+
+    /// Whether the learner needs labels in {-1, +1} (a classifier).
+    pub fn requires_binary_labels(self) -> bool {
+        self == LearnerType::Pegasos
+    }
+
+    /// The learner types that take hyper-parameter `key`, joined by ` and `
+    /// (empty when none does).
+    fn taking(key: &str) -> String {
+        let names: Vec<&str> = LearnerType::ALL
+            .iter()
+            .filter(|t| t.keys().contains(&key))
+            .map(|t| t.as_str())
+            .collect();
+        names.join(" and ")
     }
 }
 
@@ -79,38 +121,36 @@ impl LearnerSpec {
     /// (`lambda`, `step` and `radius` finite and > 0). The `on` key is not
     /// looked at (see [`LearnerSpec::on`]).
     pub fn check(&self) -> Result<AnyLearner, LearnerError> {
-        let only = |given: bool, key: &'static str, applies_to: &'static str| {
-            if given {
-                Err(LearnerError::NotApplicable {
+        for (key, given) in self.given() {
+            if given && !self.kind.keys().contains(&key) {
+                return Err(LearnerError::NotApplicable {
                     key,
                     learner: self.kind.as_str(),
-                    applies_to,
-                })
-            } else {
-                Ok(())
+                    applies_to: LearnerType::taking(key),
+                });
             }
-        };
+        }
         Ok(match self.kind {
-            LearnerType::Pegasos => {
-                only(self.step.is_some(), "step", "lsqsgd")?;
-                only(self.radius.is_some(), "radius", "lsqsgd")?;
-                AnyLearner::Pegasos(Pegasos::new(
-                    self.lambda.unwrap_or(Pegasos::DEFAULT_LAMBDA),
-                    self.project.unwrap_or(false),
-                )?)
-            }
-            LearnerType::Lsqsgd => {
-                only(self.lambda.is_some(), "lambda", "pegasos and ridge")?;
-                only(self.project.is_some(), "project", "pegasos")?;
-                AnyLearner::Lsqsgd(Lsqsgd::new(self.step, self.radius)?)
-            }
+            LearnerType::Pegasos => AnyLearner::Pegasos(Pegasos::new(
+                self.lambda.unwrap_or(Pegasos::DEFAULT_LAMBDA),
+                self.project.unwrap_or(false),
+            )?),
+            LearnerType::Lsqsgd => AnyLearner::Lsqsgd(Lsqsgd::new(self.step, self.radius)?),
             LearnerType::Ridge => {
-                only(self.step.is_some(), "step", "lsqsgd")?;
-                only(self.radius.is_some(), "radius", "lsqsgd")?;
-                only(self.project.is_some(), "project", "pegasos")?;
                 AnyLearner::Ridge(Ridge::new(self.lambda.unwrap_or(Ridge::DEFAULT_LAMBDA))?)
             }
         })
+    }
+
+    /// Each hyper-parameter key and whether the spec gives it, in the order
+    /// [`check`](Self::check) reports keys that do not apply.
+    fn given(&self) -> [(&'static str, bool); 4] {
+        [
+            ("lambda", self.lambda.is_some()),
+            ("step", self.step.is_some()),
+            ("radius", self.radius.is_some()),
+            ("project", self.project.is_some()),
+        ]
     }
 }
 
@@ -154,10 +194,7 @@ impl AnyLearner {
     /// The loss the learner is evaluated with: `misclassification` (PEGASOS)
     /// or `squared_error` (LSQSGD, ridge).
     pub fn loss_name(&self) -> &'static str {
-        match self {
-            AnyLearner::Pegasos(_) => "misclassification",
-            AnyLearner::Lsqsgd(_) | AnyLearner::Ridge(_) => "squared_error",
-        }
+        self.learner_type().loss_name()
     }
 
     /// Check that data with `d` features fits the learner's model before any
@@ -171,7 +208,7 @@ impl AnyLearner {
 
     /// Whether the learner needs labels in {-1, +1} (a classifier).
     pub fn requires_binary_labels(&self) -> bool {
-        matches!(self, AnyLearner::Pegasos(_))
+        self.learner_type().requires_binary_labels()
     }
 }
 
@@ -196,6 +233,19 @@ mod tests {
             spec("type = \"ridge\"").check().unwrap().name(),
             "ridge(lambda=1e0)"
         );
+    }
+
+    #[test]
+    fn the_registry_names_and_keys_are_the_specs() {
+        for t in LearnerType::ALL {
+            assert_eq!(spec(&format!("type = \"{}\"", t.as_str())).kind, *t);
+            for key in ["lambda", "step", "radius", "project"] {
+                let value = if key == "project" { "true" } else { "0.5" };
+                let s = spec(&format!("type = \"{}\"\n{key} = {value}", t.as_str()));
+                assert_eq!(s.check().is_ok(), t.keys().contains(&key), "{t:?} {key}");
+            }
+        }
+        assert_eq!(LearnerType::taking("lambda"), "pegasos and ridge");
     }
 
     #[test]
