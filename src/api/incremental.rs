@@ -424,7 +424,14 @@ mod tests {
                 let ours = treecv(&ds, &l, &spec, *s).unwrap();
                 let lib = run_treecv(p, &ds, &chunks, *order, *s, 7);
                 assert_eq!(ours.estimate, lib.estimate, "{order:?} {s:?}");
-                assert_eq!(ours.work, lib.work, "{order:?} {s:?}");
+                if *s == Strategy::Parallel {
+                    // How many models are alive at once depends on how the
+                    // two branches are scheduled.
+                    let counts = |w: crate::cv::Work| (w.updates, w.copies);
+                    assert_eq!(counts(ours.work), counts(lib.work), "{order:?} {s:?}");
+                } else {
+                    assert_eq!(ours.work, lib.work, "{order:?} {s:?}");
+                }
             }
             let ours = kfold(&ds, &l, &spec).unwrap();
             let lib = standard_cv(p, &ds, &chunks, *order, 7);

@@ -258,6 +258,9 @@ pub struct SharedKernelCache {
     /// Solves compute a whole column for any missing request
     /// ([`SharedKernelCache::whole_columns`]).
     whole: bool,
+    /// Every column, read without the lock once set
+    /// ([`SharedKernelCache::set_all`]).
+    all: std::sync::OnceLock<Vec<Arc<[f32]>>>,
 }
 
 #[derive(Debug)]
@@ -297,6 +300,7 @@ impl SharedKernelCache {
             extra_kernel_evals: AtomicU64::new(0),
             settled: false,
             whole: false,
+            all: std::sync::OnceLock::new(),
         }
     }
 
@@ -343,7 +347,34 @@ impl SharedKernelCache {
 
     /// Number of columns held now.
     pub fn held(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner()).count
+        match self.all.get() {
+            Some(all) => all.len(),
+            None => self.inner.lock().unwrap_or_else(|e| e.into_inner()).count,
+        }
+    }
+
+    /// Hold every column from now on (`cols[a]`, length `n` each, unsigned
+    /// kernel values; their values are counted by whoever computed them):
+    /// no eviction, and reads take no lock (every solve of a one-vs-one CV
+    /// asks for columns at every step). Only on a cache that holds nothing
+    /// yet and keeps every column.
+    pub fn set_all(&self, cols: Vec<Arc<[f32]>>) {
+        assert_eq!(cols.len(), self.n, "one column per row");
+        assert!(cols.iter().all(|c| c.len() == self.n), "whole columns");
+        assert!(self.capacity_columns >= self.n && self.held() == 0);
+        let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        g.asked.iter_mut().for_each(|a| *a = true);
+        self.all
+            .set(cols)
+            .unwrap_or_else(|_| panic!("the columns are set once"));
+    }
+
+    /// Column `a` from [`SharedKernelCache::set_all`]'s columns (a hit).
+    #[inline]
+    fn held_whole(&self, a: usize) -> Option<Arc<[f32]>> {
+        let c = self.all.get()?[a].clone();
+        self.hits.fetch_add(1, Ordering::Relaxed);
+        Some(c)
     }
 
     /// Number of rows of the dataset (the length of every column).
@@ -353,6 +384,9 @@ impl SharedKernelCache {
 
     /// Column `a` if the cache holds it (counted as a hit), without computing.
     pub fn get(&self, a: usize) -> Option<Arc<[f32]>> {
+        if let Some(c) = self.held_whole(a) {
+            return Some(c);
+        }
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let c = g.cols[a].clone()?;
         g.unlink(a);
@@ -365,6 +399,9 @@ impl SharedKernelCache {
     /// count as they are (for readers outside the solvers, e.g. prediction,
     /// which should not change what the solvers find cached).
     pub fn peek(&self, a: usize) -> Option<Arc<[f32]>> {
+        if let Some(all) = self.all.get() {
+            return Some(all[a].clone());
+        }
         let g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         g.cols[a].clone()
     }
@@ -373,6 +410,7 @@ impl SharedKernelCache {
     /// evicting the least recently used column when full. Its values are
     /// counted by whoever computed them, not by this cache.
     pub fn insert(&self, a: usize, col: Arc<[f32]>) {
+        assert!(self.all.get().is_none(), "a cache holding every column");
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         g.asked[a] = true;
         if g.cols[a].is_some() {
@@ -396,6 +434,9 @@ impl SharedKernelCache {
     /// this is its first request or the cache is settled, else (computed
     /// again) in [`SharedKernelCache::extra_kernel_evals`].
     pub fn column(&self, kd: &KernelData<'_>, a: usize, scratch: &mut [f64]) -> Arc<[f32]> {
+        if let Some(c) = self.held_whole(a) {
+            return c;
+        }
         {
             let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
             let first = !std::mem::replace(&mut g.asked[a], true);

@@ -35,6 +35,9 @@ pub struct KernelData<'a> {
     block_evals: std::sync::atomic::AtomicU64,
     /// [`KernelData::feature_overlap`], computed on first use.
     overlap: std::sync::OnceLock<f64>,
+    /// `K(x_i, x_i)` of every row ([`KernelData::diagonal`]), computed on
+    /// first use.
+    diag: std::sync::OnceLock<Vec<f64>>,
     /// The RBF kernel's values by integer squared distance, where the data
     /// allows it ([`ExpTable`]).
     exp_table: Option<ExpTable>,
@@ -67,6 +70,7 @@ impl<'a> KernelData<'a> {
             norms,
             block_evals: Default::default(),
             overlap: Default::default(),
+            diag: Default::default(),
             exp_table,
         }
     }
@@ -118,6 +122,7 @@ impl<'a> KernelData<'a> {
             norms,
             block_evals: Default::default(),
             overlap: Default::default(),
+            diag: Default::default(),
             exp_table: self.exp_table.clone(),
         }
     }
@@ -144,6 +149,13 @@ impl<'a> KernelData<'a> {
     pub fn eval(&self, a: usize, b: usize) -> f64 {
         let dot = self.ds.row(a).dot_row(&self.ds.row(b));
         self.finish(a, b, dot)
+    }
+
+    /// `K(x_r, x_r)` as [`KernelData::eval`] computes it (LIBSVM's `QD`),
+    /// every row's computed once and kept.
+    pub fn diagonal(&self, r: usize) -> f64 {
+        self.diag
+            .get_or_init(|| (0..self.ds.n()).map(|i| self.eval(i, i)).collect())[r]
     }
 
     /// Turn a dot product into the kernel value (LIBSVM's operation order).

@@ -57,9 +57,7 @@ pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
         .map(|t| tile_columns(&tiles, n, t))
         .collect();
     drop(tiles);
-    for (a, c) in cols.into_iter().flatten().enumerate() {
-        sh.insert(a, c);
-    }
+    sh.set_all(cols.into_iter().flatten().collect());
     sh.kernel_evals
         .fetch_add(matrix_evals(n), Ordering::Relaxed);
 }
@@ -77,11 +75,11 @@ fn tile_columns(tiles: &[Vec<f32>], n: usize, t: usize) -> Vec<Arc<[f32]>> {
         // Rows r = u * TILE + lane_u: their entries for columns a0.. are
         // contiguous in their own part.
         let b0 = u * TILE;
-        for lane_u in 0..TILE {
-            let from = lane_u * (n - b0) + (a0 - b0);
-            let src = &upper[from..from + lanes];
-            for (lane, &v) in src.iter().enumerate() {
-                cols[lane * n + b0 + lane_u] = v;
+        // A TILE x TILE block, read across (it stays in the first-level
+        // cache) and written down each column.
+        for (lane, col) in cols.chunks_exact_mut(n).enumerate() {
+            for (lane_u, o) in col[b0..b0 + TILE].iter_mut().enumerate() {
+                *o = upper[lane_u * (n - b0) + (a0 - b0) + lane];
             }
         }
     }
@@ -95,20 +93,31 @@ fn upper_part(kd: &KernelData<'_>, a0: usize) -> Vec<f32> {
     let mine: Vec<usize> = (a0..(a0 + TILE).min(n)).collect();
     let mut tile = Tile::new(kd.d());
     tile.load(&kd.ds, &mine);
-    let targets: Vec<usize> = (a0..n).collect();
-    let mut dots = vec![0.0; targets.len() * TILE];
-    tile.dots(&kd.ds, &targets, &mut dots);
-    let m = targets.len();
+    let m = n - a0;
     let mut out = vec![0f32; mine.len() * m];
-    let mut lane_dots = vec![0.0; m];
-    for (lane, &a) in mine.iter().enumerate() {
-        for (o, chunk) in lane_dots.iter_mut().zip(dots.chunks_exact(TILE)) {
-            *o = chunk[lane];
+    // Targets a piece at a time, so that each lane's dot products are read
+    // back from a buffer in cache.
+    let mut dots = vec![0.0; TARGET_PIECE * TILE];
+    let mut lane_dots = vec![0.0; TARGET_PIECE];
+    let targets: Vec<usize> = (a0..n).collect();
+    for (p, piece) in targets.chunks(TARGET_PIECE).enumerate() {
+        let dots = &mut dots[..piece.len() * TILE];
+        tile.dots(&kd.ds, piece, dots);
+        let from = p * TARGET_PIECE;
+        for (lane, &a) in mine.iter().enumerate() {
+            let lane_dots = &mut lane_dots[..piece.len()];
+            for (o, chunk) in lane_dots.iter_mut().zip(dots.chunks_exact(TILE)) {
+                *o = chunk[lane];
+            }
+            let at = lane * m + from;
+            kd.values_of_dots(a, piece, lane_dots, &mut out[at..at + piece.len()]);
         }
-        kd.values_of_dots(a, &targets, &lane_dots, &mut out[lane * m..(lane + 1) * m]);
     }
     out
 }
+
+/// Target rows per piece of [`upper_part`] (its dot products: 64 KB).
+const TARGET_PIECE: usize = 256;
 
 #[cfg(test)]
 mod tests {
@@ -136,7 +145,13 @@ mod tests {
 
     #[test]
     fn every_column_is_fill_columns_to_the_bit() {
-        for (n, sparse) in [(1usize, false), (31, true), (70, false), (70, true)] {
+        for (n, sparse) in [
+            (1usize, false),
+            (31, true),
+            (70, false),
+            (70, true),
+            (300, true),
+        ] {
             let ds = data(n, sparse);
             for kind in [
                 KernelKind::Rbf { gamma: 0.7 },

@@ -43,9 +43,8 @@ impl<'k> SvcQ<'k> {
         shared: Option<&'k SharedKernelCache>,
     ) -> SvcQ<'k> {
         let l = rows.len();
-        let local = kd
-            .ds
-            .is_sparse()
+        // (Not where every column comes whole from the shared cache.)
+        let local = (kd.ds.is_sparse() && !shared.is_some_and(SharedKernelCache::is_whole_columns))
             .then(|| (kd.compact(&rows), (0..l as u32).collect()));
         SvcQ {
             kd,
@@ -64,7 +63,7 @@ impl<'k> SvcQ<'k> {
     pub(crate) fn diagonal(&self) -> Vec<f64> {
         self.rows
             .iter()
-            .map(|&r| self.kd.eval(r as usize, r as usize))
+            .map(|&r| self.kd.diagonal(r as usize))
             .collect()
     }
 

@@ -62,7 +62,7 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     let qd: Vec<f64> = inp
         .rows
         .iter()
-        .map(|&r| inp.kd.eval(r as usize, r as usize))
+        .map(|&r| inp.kd.diagonal(r as usize))
         .collect();
     let mut status: Vec<u8> = alpha
         .iter()

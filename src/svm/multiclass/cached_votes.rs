@@ -88,8 +88,8 @@ fn tile_votes(
     let m = chunk.len();
     // kv[t * TILE + lane] = K(row lane, sv_t), from the row's column.
     let mut kv = vec![0.0f64; nsv * TILE];
-    for (lane, col) in cols.iter().enumerate() {
-        for (t, &s) in model.sv_rows.iter().enumerate() {
+    for (t, &s) in model.sv_rows.iter().enumerate() {
+        for (lane, col) in cols.iter().enumerate() {
             kv[t * TILE + lane] = f64::from(col[s]);
         }
     }
@@ -99,6 +99,10 @@ fn tile_votes(
         start[i] = start[i - 1] + model.nr_sv[i - 1];
     }
     let nb: Vec<f64> = model.sv_rows.iter().map(|&r| kd.norms[r]).collect();
+    // RBF values are at most (about) 1: their largest bounds every |K| in
+    // the tile (the linear kernel's are summed lane by lane).
+    let kmax = matches!(kd.kind, KernelKind::Rbf { .. })
+        .then(|| kv.iter().fold(0.0f64, |a, &b| a.max(b.abs())));
     let mut dec = vec![vec![0.0f64; k * (k - 1) / 2]; m];
     let mut sure = vec![true; m];
     let mut p = 0;
@@ -111,12 +115,11 @@ fn tile_votes(
                 (start[j], model.nr_sv[j], &model.sv_coef[i]),
             ] {
                 let range = from..from + count;
-                lane_sums(
-                    &coef[range.clone()],
-                    &nb[range.clone()],
-                    &kv[from * TILE..(from + count) * TILE],
-                    &mut acc,
-                );
+                let kv = &kv[from * TILE..(from + count) * TILE];
+                match kmax {
+                    Some(_) => lane_dec(&coef[range.clone()], kv, &mut acc.s1),
+                    None => lane_sums(&coef[range.clone()], &nb[range.clone()], kv, &mut acc),
+                }
                 for t in range {
                     w_abs += coef[t].abs();
                     w_abs_nb += coef[t].abs() * nb[t];
@@ -126,11 +129,20 @@ fn tile_votes(
             let rho = model.rho[p];
             for lane in 0..m {
                 let s1 = acc.s1[lane];
-                let mags = CachedMagnitudes {
-                    mag: acc.mag[lane],
-                    mag_nb: acc.mag_nb[lane],
-                    w_abs,
-                    w_abs_nb,
+                let mags = match kmax {
+                    // |w K| <= |w| max K: the same bound, without a sum per lane.
+                    Some(kmax) => CachedMagnitudes {
+                        mag: w_abs * kmax,
+                        mag_nb: w_abs_nb * kmax,
+                        w_abs,
+                        w_abs_nb,
+                    },
+                    None => CachedMagnitudes {
+                        mag: acc.mag[lane],
+                        mag_nb: acc.mag_nb[lane],
+                        w_abs,
+                        w_abs_nb,
+                    },
                 };
                 let err = cached_error_bound(kd, chunk[lane], max_nnz, s, &mags)
                     + 2.0 * f64::EPSILON * s1.abs();
@@ -183,6 +195,19 @@ fn lane_sums_body(coef: &[f64], nb: &[f64], kv: &[f64], acc: &mut LaneSums) {
         }
     }
 }
+
+/// `dec[lane] += coef[t] * kv[t * TILE + lane]`, lane by lane.
+#[allow(clippy::needless_range_loop)]
+#[inline(always)]
+fn lane_dec_body(coef: &[f64], kv: &[f64], dec: &mut [f64; TILE]) {
+    for (&w, k) in coef.iter().zip(kv.chunks_exact(TILE)) {
+        for l in 0..TILE {
+            dec[l] += w * k[l];
+        }
+    }
+}
+
+by_cpu!(lane_dec, lane_dec_body, (coef: &[f64], kv: &[f64], dec: &mut [f64; TILE]));
 
 by_cpu!(lane_sums, lane_sums_body, (coef: &[f64], nb: &[f64], kv: &[f64], acc: &mut LaneSums));
 

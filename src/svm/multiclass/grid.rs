@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::class_order::ClassOrder;
 use super::cv::{ovo_shared_cache, vote};
 use super::groups::{weighted_c, Groups};
 use super::train::{solve_pair_from, PairFit};
@@ -120,6 +121,11 @@ pub fn run_grid_ovo_with(
         )));
     }
     check_finite_features(ds)?;
+    // The rows grouped by class: the same solves, cheaper reads
+    // ([`ClassOrder`]; a point's results hold no row numbers).
+    let order = ClassOrder::new(ds);
+    let folds = &order.folds(folds);
+    let ds = &order.ds;
     let checked: Vec<CheckedParams> = points
         .iter()
         .map(|&(c, g)| params_at(base, c, g).check())

@@ -19,6 +19,7 @@
 //! for two classes both give the same numbers.
 
 pub mod cached_votes;
+pub mod class_order;
 pub mod cv;
 pub mod grid;
 pub mod groups;
