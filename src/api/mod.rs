@@ -161,7 +161,11 @@ pub fn decision_values(
     ds: &Dataset,
     threads: usize,
 ) -> Result<Vec<f64>, SvmError> {
-    per_row(ds, threads, |r| model.decision_values(ds.row(r)))
+    check_finite_features(ds)?;
+    in_pool(threads, || {
+        let rows: Vec<usize> = (0..ds.n()).collect();
+        Ok(model.decision_values_rows(ds, &rows).concat())
+    })
 }
 
 /// The predicted label of every row of `ds` (LIBSVM's one-vs-one vote).
