@@ -3,7 +3,7 @@
 //! datasets stands in for which of the paper's is data.
 
 use cvbench::experiments::published::{parse, PublishedError};
-use cvbench::experiments::svm_cv::published::Published as WenPublished;
+use cvbench::experiments::svm_cv::verdicts::published::Published as WenPublished;
 use cvbench::results::scorecard::DataUsed;
 
 /// Every paper's embedded published file loads into its typed schema.

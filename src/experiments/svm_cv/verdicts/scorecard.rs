@@ -4,10 +4,10 @@
 //! table (`seeding.parquet`, written by the run's render from its records).
 
 use super::published::{Published, Table1Row, TABLE3_K};
-use super::rows::{SeedingRow, SvmRow};
 pub use super::scorecard_rules::*;
-use super::seeded::first_rounds_of;
 use crate::experiments::published::PublishedError;
+use crate::experiments::svm_cv::rows::{SeedingRow, SvmRow};
+use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::results::rows::from_records;
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::results::table::{from_frame, read_parquet};
@@ -131,7 +131,7 @@ fn rounds_of<'a>(
 fn resolved_of(records: &[SvmRow], dataset: &str, setting: &str, k: &str, m: &str) -> Resolved {
     let (again, rounds) = rounds_of(records, dataset, setting, k, m).fold((0, 0), |(a, n), r| {
         (
-            a + usize::from(r.role == super::seeded::ROLE_ROUND_AGAIN),
+            a + usize::from(r.role == crate::experiments::svm_cv::seeded::ROLE_ROUND_AGAIN),
             n + 1,
         )
     });
@@ -171,7 +171,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
         .iter()
         .map(|r| {
             let rows = SvmRow::read(&r.records).unwrap_or_default();
-            (*r, super::variants::plain_names(rows))
+            (*r, crate::experiments::svm_cv::variants::plain_names(rows))
         })
         .collect();
     let records_of = |run: &str| -> &[SvmRow] {
