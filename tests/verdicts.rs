@@ -81,8 +81,8 @@ fn the_evidence_rule_decides_by_the_interval_not_by_seconds() {
 /// and "inconclusive" is a verdict of its own, not "not run".
 #[test]
 fn the_headline_counts_checks_apart_and_inconclusive_on_its_own() {
-    use cvbench::results::scorecard::{headline, ScoreRow, Verdict};
-    let row = |artifact: &str, verdict: Verdict, check: bool| ScoreRow {
+    use cvbench::results::scorecard::{headline, Counted, ScoreRow, Verdict};
+    let row = |artifact: &str, verdict: Verdict, counted: Counted| ScoreRow {
         paper: "P".into(),
         artifact: artifact.into(),
         paper_value: String::new(),
@@ -91,12 +91,16 @@ fn the_headline_counts_checks_apart_and_inconclusive_on_its_own() {
         verdict,
         rule: "r".into(),
         section: "s".into(),
-        check,
+        counted,
     };
     let rows = [
-        row("Table 1, Heart: SIR row", Verdict::Inconclusive, false),
-        row("Table 1, Heart: ATO row", Verdict::NotRun, false),
-        row("cvbench grid, a9a", Verdict::Reproduced, true),
+        row(
+            "Table 1, Heart: SIR row",
+            Verdict::Inconclusive,
+            Counted::Paper,
+        ),
+        row("Table 1, Heart: ATO row", Verdict::NotRun, Counted::Paper),
+        row("cvbench grid, a9a", Verdict::Reproduced, Counted::Check),
     ];
     let h = headline(&rows);
     assert!(

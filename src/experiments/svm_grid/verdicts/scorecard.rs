@@ -8,7 +8,7 @@ use crate::experiments::svm_grid::config::{GuideRow, Published};
 use crate::experiments::svm_grid::render::levels::{choose, levels};
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::experiments::timing::Spread;
-use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
+use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::svm::grid::pyfmt::grid_rate;
 
 const PAPER: &str = "Hsu, Chang & Lin, A Practical Guide to SVC";
@@ -20,7 +20,10 @@ const TOL: f64 = 0.001;
 /// A row that checks ours against today's `svm-grid` or our own speed
 /// target, not one of the guide's artifacts: counted apart.
 fn check(r: ScoreRow) -> ScoreRow {
-    ScoreRow { check: true, ..r }
+    ScoreRow {
+        counted: Counted::Check,
+        ..r
+    }
 }
 
 fn row(
@@ -32,7 +35,7 @@ fn row(
     rule: &str,
 ) -> ScoreRow {
     ScoreRow {
-        check: false,
+        counted: Counted::Paper,
         paper: PAPER.into(),
         artifact,
         paper_value,

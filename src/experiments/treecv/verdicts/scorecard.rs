@@ -11,7 +11,7 @@ use crate::experiments::treecv::rows::{
     groups, k_order, table2_head, Group, Stats, TreecvRow, COLS,
 };
 use crate::results::md_table::MdTable;
-use crate::results::scorecard::{DataUsed, ScoreRow, Verdict};
+use crate::results::scorecard::{Counted, DataUsed, ScoreRow, Verdict};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -429,7 +429,7 @@ pub fn scorecard(
         let learner = learner.to_uppercase();
         if ours.is_empty() {
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 ours: "no Table 2 run".into(),
                 ..paper_row(format!("Table 2, {learner}"), pattern(&ps), table2)
             });
@@ -443,7 +443,7 @@ pub fn scorecard(
                 format!("; not resolved at 95%: {}", open.join(", "))
             };
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 ours: format!(
                     "{} — {} ({} reps){open}",
                     pattern(&os),
