@@ -61,6 +61,18 @@ impl Kind for SvmCvKind {
         Some("training rows x rounds x timed repetitions")
     }
 
+    /// Training rows summed over the stored rounds, times their timed
+    /// repetitions: [`Plan::cost`]'s unit, from the records.
+    fn stored_cost(&self, records: &[Record]) -> Option<f64> {
+        let rows = SvmRow::read(records).ok()?;
+        let cost: f64 = rows
+            .iter()
+            .filter(|r| r.fold >= 0 && r.role.starts_with(seeded::ROLE_ROUND))
+            .map(|r| r.n_train as f64 * r.timing_repeats.max(1) as f64)
+            .sum();
+        (cost > 0.0).then_some(cost)
+    }
+
     fn key_parts(&self) -> &'static [&'static str] {
         &["dataset", "setting", "k", "method"]
     }
