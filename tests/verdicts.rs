@@ -11,8 +11,10 @@ use cvbench::results::scorecard::DataUsed;
 fn every_published_file_loads_typed() {
     let wen = WenPublished::load().expect("experiments/svm/published.toml");
     assert_eq!(wen.table1.len(), 5);
-    cvbench::experiments::treecv::config::Published::load().unwrap_or_else(|e| panic!("{e}"));
-    cvbench::experiments::svm_grid::config::Published::load().unwrap_or_else(|e| panic!("{e}"));
+    cvbench::experiments::treecv::verdicts::published::Published::load()
+        .unwrap_or_else(|e| panic!("{e}"));
+    cvbench::experiments::svm_grid::verdicts::published::Published::load()
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// A broken published file is an error naming the file and the key, never

@@ -23,7 +23,7 @@ pub mod rows;
 mod run;
 pub mod verdicts;
 
-pub use self::config::{Grid, Method, TreecvConfig, MAX_REPETITIONS, PUBLISHED};
+pub use self::config::{Grid, Method, TreecvConfig, MAX_REPETITIONS};
 pub use self::rows::TreecvRow;
 pub use super::MAX_CELLS;
 /// The learner spec of `[[learners]]` (shared with other kinds).

@@ -7,8 +7,9 @@
 mod costly;
 pub mod levels;
 
-use super::config::{Published, SvmGridConfig};
+use super::config::SvmGridConfig;
 use super::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+use super::verdicts::published::Published;
 use crate::experiments::timing::Spread;
 use crate::experiments::ExperimentError;
 use crate::results::grid_contour::{render_to, ContourData};

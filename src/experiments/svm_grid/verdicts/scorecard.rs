@@ -1,10 +1,10 @@
 //! Scorecard rows of the `svm_grid` kind: the practical guide's Appendix A
 //! numbers, agreement with `svm-grid` (grid.py), and the speed target.
 
+use super::published::{GuideRow, Published};
 use crate::config::ConfigFile;
 use crate::experiments::evidence::{self, evidence_rule, Sample, Side};
 use crate::experiments::published::PublishedError;
-use crate::experiments::svm_grid::config::{GuideRow, Published};
 use crate::experiments::svm_grid::render::levels::{choose, levels};
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::experiments::timing::Spread;
@@ -359,8 +359,8 @@ mod tests {
     #[test]
     fn the_guides_cv_rate_is_scored() {
         use super::cv_rate_row;
-        use crate::experiments::svm_grid::config::Published;
         use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE};
+        use crate::experiments::svm_grid::verdicts::published::Published;
         let p = Published::load().unwrap();
         let g = p.guide.iter().find(|g| g.dataset == "svmguide1").unwrap();
         assert_eq!(g.cv_rate, Some(96.8922));

@@ -3,7 +3,8 @@
 //! randomization factor (randomized / fixed time) with the time per point
 //! update that measures where it comes from.
 
-use crate::experiments::treecv::config::{Published, FIGURE2_SECTION};
+use super::published::Published;
+use crate::experiments::treecv::config::FIGURE2_SECTION;
 use crate::experiments::treecv::rows::{groups, Timings, TreecvRow};
 use crate::results::md_table::MdTable;
 use crate::results::scorecard::{Counted, DataUsed, ScoreRow, Verdict};

@@ -5,8 +5,8 @@
 
 use super::bootstrap::{intervals, RatioIntervals};
 use super::figure2::paper_row;
+use super::published::{Published, PublishedTable, PUBLISHED_FILE};
 use crate::experiments::published::PublishedError;
-use crate::experiments::treecv::config::{Published, PublishedTable, PUBLISHED_FILE};
 use crate::experiments::treecv::rows::{
     groups, k_order, table2_head, Group, Stats, TreecvRow, COLS,
 };
