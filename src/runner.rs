@@ -14,6 +14,7 @@
 //! temporary names and renamed, and the assembly takes a lock file.
 
 pub mod collect;
+pub mod estimate;
 pub mod out;
 pub mod plan_summary;
 pub mod prepare;
@@ -155,7 +156,7 @@ fn run_in_pool(
                 cells.len(),
                 mine.len() - done,
                 dir.display(),
-                plan_summary::cost_text(plan, &mine)
+                plan_summary::cost_text(plan, &mine, &opts.out)
             );
         }
         return Ok(summary(done, false, vec![]));

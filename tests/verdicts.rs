@@ -3,7 +3,7 @@
 //! datasets stands in for which of the paper's is data.
 
 use cvbench::experiments::published::{parse, PublishedError};
-use cvbench::experiments::svm_cv::published::Published as WenPublished;
+use cvbench::experiments::svm_cv::verdicts::published::Published as WenPublished;
 use cvbench::results::scorecard::DataUsed;
 
 /// Every paper's embedded published file loads into its typed schema.
@@ -11,8 +11,10 @@ use cvbench::results::scorecard::DataUsed;
 fn every_published_file_loads_typed() {
     let wen = WenPublished::load().expect("experiments/svm/published.toml");
     assert_eq!(wen.table1.len(), 5);
-    cvbench::experiments::treecv::config::Published::load().unwrap_or_else(|e| panic!("{e}"));
-    cvbench::experiments::svm_grid::config::Published::load().unwrap_or_else(|e| panic!("{e}"));
+    cvbench::experiments::treecv::verdicts::published::Published::load()
+        .unwrap_or_else(|e| panic!("{e}"));
+    cvbench::experiments::svm_grid::verdicts::published::Published::load()
+        .unwrap_or_else(|e| panic!("{e}"));
 }
 
 /// A broken published file is an error naming the file and the key, never
@@ -81,8 +83,8 @@ fn the_evidence_rule_decides_by_the_interval_not_by_seconds() {
 /// and "inconclusive" is a verdict of its own, not "not run".
 #[test]
 fn the_headline_counts_checks_apart_and_inconclusive_on_its_own() {
-    use cvbench::results::scorecard::{headline, ScoreRow, Verdict};
-    let row = |artifact: &str, verdict: Verdict, check: bool| ScoreRow {
+    use cvbench::results::scorecard::{headline, Counted, ScoreRow, Verdict};
+    let row = |artifact: &str, verdict: Verdict, counted: Counted| ScoreRow {
         paper: "P".into(),
         artifact: artifact.into(),
         paper_value: String::new(),
@@ -91,12 +93,16 @@ fn the_headline_counts_checks_apart_and_inconclusive_on_its_own() {
         verdict,
         rule: "r".into(),
         section: "s".into(),
-        check,
+        counted,
     };
     let rows = [
-        row("Table 1, Heart: SIR row", Verdict::Inconclusive, false),
-        row("Table 1, Heart: ATO row", Verdict::NotRun, false),
-        row("cvbench grid, a9a", Verdict::Reproduced, true),
+        row(
+            "Table 1, Heart: SIR row",
+            Verdict::Inconclusive,
+            Counted::Paper,
+        ),
+        row("Table 1, Heart: ATO row", Verdict::NotRun, Counted::Paper),
+        row("cvbench grid, a9a", Verdict::Reproduced, Counted::Check),
     ];
     let h = headline(&rows);
     assert!(

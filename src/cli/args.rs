@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+/// The results root when none is given (`run --out`, `report`, `validate
+/// --out`).
+pub const RESULTS_DIR: &str = "results";
+
 /// What `run`, `collect` and `slurm` share: the configs, the results root
 /// and the data directory.
 #[derive(clap::Args, Debug)]
@@ -10,7 +14,7 @@ pub struct RunIo {
     #[arg(required = true)]
     pub configs: Vec<PathBuf>,
     /// Results root.
-    #[arg(long, default_value = "results")]
+    #[arg(long, default_value = RESULTS_DIR)]
     pub out: PathBuf,
     /// Data directory (else $CVBENCH_DATA_DIR, else ./data).
     #[arg(long)]

@@ -11,11 +11,13 @@ use crate::experiments::Context;
 use crate::runner;
 
 /// `cvbench validate`: parse a config, load its data, expand its cells and
-/// summarise them with their estimated cost.
+/// summarise them with their estimated cost (in minutes at the rate of the
+/// stored runs under `out`).
 pub(super) fn validate(
     config: PathBuf,
     data_dir: Option<PathBuf>,
     cells: bool,
+    out: &Path,
     output: OutputFlags,
 ) -> Result<(), Failure> {
     let ctx = Context::new(DataDir::resolve(data_dir));
@@ -54,7 +56,7 @@ pub(super) fn validate(
         "{}: valid, {} cells{}, output folder `{}`{}",
         config.display(),
         plan.cells().len(),
-        runner::plan_summary::cost_text(plan.as_ref(), &all),
+        runner::plan_summary::cost_text(plan.as_ref(), &all, out),
         plan.name(),
         if cells {
             ""

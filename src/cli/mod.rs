@@ -95,13 +95,17 @@ pub enum Command {
         /// Also list every cell (key and seed).
         #[arg(long)]
         cells: bool,
+        /// Results root whose stored runs of the same kind give the
+        /// estimate in minutes.
+        #[arg(long, default_value = args::RESULTS_DIR)]
+        out: PathBuf,
         #[command(flatten)]
         output: OutputFlags,
     },
     /// Re-render tables, figures, REPORT.md and index.html from stored results.
     Report {
         /// Results root.
-        #[arg(default_value = "results")]
+        #[arg(default_value = args::RESULTS_DIR)]
         dir: PathBuf,
         /// Also write each run's records.csv (records are stored as Parquet).
         #[arg(long)]
@@ -171,8 +175,9 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             config,
             data_dir,
             cells,
+            out,
             output,
-        } => inspect::validate(config, data_dir, cells, output),
+        } => inspect::validate(config, data_dir, cells, &out, output),
         Command::Export {
             table,
             out,

@@ -237,6 +237,14 @@ pub trait Kind: Sync {
     /// What one unit of [`Plan::cost`] is, as `validate` and `--dry-run`
     /// print it (`None`: this kind's plans estimate no cost).
     fn cost_unit(&self) -> Option<&'static str>;
+    /// The cost, in [`Plan::cost`]'s units, of the cells a stored run's
+    /// records hold, so that the stored runs' seconds give a rate per unit
+    /// (`validate` and `--dry-run` turn a plan's cost into minutes with it);
+    /// `None` (the default) when the records do not give it.
+    fn stored_cost(&self, records: &[Record]) -> Option<f64> {
+        let _ = records;
+        None
+    }
     /// The names of the unnamed parts of this kind's cell keys, by position
     /// (`validate` counts the cells per part; parts written `name=value`
     /// name themselves).

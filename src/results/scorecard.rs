@@ -101,10 +101,38 @@ pub struct ScoreRow {
     pub rule: String,
     /// Title of the report section with the detail (linked by its anchor).
     pub section: String,
-    /// Whether the row is a check of ours (against a peer program as it is
-    /// today, or our own speed target) rather than a paper's artifact: the
-    /// headline counts it apart.
-    pub check: bool,
+    /// How the headline counts the row: a paper artifact's sub-row, an
+    /// exploratory one or a check of ours.
+    pub counted: Counted,
+}
+
+/// How the headline counts a scorecard row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Counted {
+    /// A sub-row of a paper's artifact, judged by a rule fixed before
+    /// seeing our data (or derived from the paper's text, the derivation
+    /// in the rule).
+    #[default]
+    Paper,
+    /// A sub-row of a paper's artifact whose rule was fixed after seeing
+    /// the data (a choice fitted to them, or a tolerance on a quantity the
+    /// paper does not define): it cannot confirm the paper, so the
+    /// headline counts it apart, like a check.
+    Exploratory,
+    /// A check of ours (against a peer program as it is today, or our own
+    /// speed target), not a paper's artifact: counted apart.
+    Check,
+}
+
+impl Counted {
+    /// What the headline's table appends to the artifact's name.
+    fn suffix(self) -> &'static str {
+        match self {
+            Counted::Paper => "",
+            Counted::Exploratory => " (exploratory: rule fixed after seeing the data)",
+            Counted::Check => " (check, not a paper artifact)",
+        }
+    }
 }
 
 /// A run folder as stored: its name, folder, manifest and records.
@@ -164,34 +192,40 @@ pub const VERDICTS: [Verdict; 8] = [
 /// conclusion, a theorem) with how many sub-rows (datasets, settings,
 /// methods) it has and their verdicts, and a sentence counting artifacts
 /// and sub-rows. Theorems checked by simulation ("not contradicted") are
-/// counted apart from reproduced tables and figures, and checks of ours
-/// (against a peer program as it is today, or our own speed targets;
-/// [`ScoreRow::check`]) apart from the papers' artifacts.
+/// counted apart from reproduced tables and figures, and exploratory rows
+/// ([`Counted::Exploratory`]) and checks of ours ([`Counted::Check`]) apart
+/// from the papers' artifacts.
 pub fn headline(rows: &[ScoreRow]) -> String {
-    let mut arts: Vec<(&str, &str, bool, Vec<Verdict>)> = Vec::new();
+    let mut arts: Vec<(&str, &str, Counted, Vec<Verdict>)> = Vec::new();
     for r in rows {
         let a = r.paper_artifact();
         match arts
             .iter_mut()
-            .find(|x| x.0 == r.paper && x.1 == a && x.2 == r.check)
+            .find(|x| x.0 == r.paper && x.1 == a && x.2 == r.counted)
         {
             Some(x) => x.3.push(r.verdict),
-            None => arts.push((&r.paper, a, r.check, vec![r.verdict])),
+            None => arts.push((&r.paper, a, r.counted, vec![r.verdict])),
         }
     }
-    // Paper artifacts first, then the checks.
+    // Paper artifacts first, then the exploratory rows, then the checks.
     arts.sort_by_key(|a| a.2);
-    let (papers, checks): (Vec<&ScoreRow>, Vec<&ScoreRow>) = rows.iter().partition(|r| !r.check);
+    let of = |c: Counted| -> Vec<&ScoreRow> { rows.iter().filter(|r| r.counted == c).collect() };
+    let (papers, exploratory, checks) = (
+        of(Counted::Paper),
+        of(Counted::Exploratory),
+        of(Counted::Check),
+    );
     let count = |rows: &[&ScoreRow], v: Verdict| rows.iter().filter(|r| r.verdict == v).count();
     let ran = |vs: &[Verdict]| {
         vs.iter()
             .any(|v| !matches!(v, Verdict::NotRun | Verdict::NotBuilt))
     };
-    let paper_arts = arts.iter().filter(|a| !a.2).count();
-    let n_ran = arts.iter().filter(|a| !a.2 && ran(&a.3)).count();
+    let is_paper = |c: Counted| c == Counted::Paper;
+    let paper_arts = arts.iter().filter(|a| is_paper(a.2)).count();
+    let n_ran = arts.iter().filter(|a| is_paper(a.2) && ran(&a.3)).count();
     let theorems = arts
         .iter()
-        .filter(|a| !a.2 && a.3.iter().all(|v| *v == Verdict::NotContradicted))
+        .filter(|a| is_paper(a.2) && a.3.iter().all(|v| *v == Verdict::NotContradicted))
         .count();
     let mut md = String::new();
     let _ = writeln!(
@@ -210,11 +244,23 @@ pub fn headline(rows: &[ScoreRow]) -> String {
         count(&papers, Verdict::NotContradicted),
         theorems,
     );
+    if !exploratory.is_empty() {
+        let _ = writeln!(
+            md,
+            "Counted apart as exploratory, not as the paper's artifacts: {} artifacts in {} sub-rows whose rule was fixed after seeing the data (the rule says what was fitted), so they cannot confirm the paper: {} reproduced, {} NOT reproduced, {} inconclusive, {} not run (marked \"exploratory\" below).\n",
+            arts.iter().filter(|a| a.2 == Counted::Exploratory).count(),
+            exploratory.len(),
+            count(&exploratory, Verdict::Reproduced),
+            count(&exploratory, Verdict::NotReproduced),
+            count(&exploratory, Verdict::Inconclusive),
+            count(&exploratory, Verdict::NotRun),
+        );
+    }
     if !checks.is_empty() {
         let _ = writeln!(
             md,
             "Counted apart, not paper artifacts: {} checks of ours (against a peer program as it is today, or our own speed targets) in {} sub-rows: {} met, {} NOT met, {} inconclusive, {} not run (marked \"check\" below; their verdicts read \"reproduced\" for met).\n",
-            arts.iter().filter(|a| a.2).count(),
+            arts.iter().filter(|a| a.2 == Counted::Check).count(),
             checks.len(),
             count(&checks, Verdict::Reproduced),
             count(&checks, Verdict::NotReproduced),
@@ -224,7 +270,7 @@ pub fn headline(rows: &[ScoreRow]) -> String {
     }
     let _ = writeln!(md, "| paper | artifact | sub-rows | their verdicts |");
     let _ = writeln!(md, "|---|---|---|---|");
-    for (paper, a, is_check, vs) in &arts {
+    for (paper, a, counted, vs) in &arts {
         let words: Vec<String> = VERDICTS
             .iter()
             .filter_map(|v| {
@@ -232,11 +278,7 @@ pub fn headline(rows: &[ScoreRow]) -> String {
                 (c > 0).then(|| format!("{c} {}", v.label()))
             })
             .collect();
-        let a = if *is_check {
-            format!("{a} (check, not a paper artifact)")
-        } else {
-            a.to_string()
-        };
+        let a = format!("{a}{}", counted.suffix());
         let _ = writeln!(
             md,
             "| {} | {} | {} | {} |",
@@ -309,7 +351,7 @@ mod tests {
     #[test]
     fn markdown_counts_verdicts_and_links_sections() {
         let row = ScoreRow {
-            check: false,
+            counted: Counted::Paper,
             paper: "P".into(),
             artifact: "Table 1".into(),
             paper_value: "1".into(),
@@ -331,7 +373,7 @@ mod tests {
     #[test]
     fn headline_counts_paper_artifacts_and_keeps_theorems_apart() {
         let row = |artifact: &str, verdict: Verdict| ScoreRow {
-            check: false,
+            counted: Counted::Paper,
             paper: "P".into(),
             artifact: artifact.into(),
             paper_value: String::new(),
@@ -373,7 +415,7 @@ mod tests {
         // Issue 43: a check of ours is counted apart from the paper artifacts.
         let mut with_check = rows.to_vec();
         with_check.push(ScoreRow {
-            check: true,
+            counted: Counted::Check,
             ..row("cvbench grid, a9a", Verdict::Reproduced)
         });
         let h = headline(&with_check);
@@ -386,6 +428,22 @@ mod tests {
         assert!(h.contains("1 checks of ours (against a peer program as it is today, or our own speed targets) in 1 sub-rows: 1 met"), "{h}");
         assert!(
             h.contains("| P | cvbench grid (check, not a paper artifact) | 1 | 1 reproduced |"),
+            "{h}"
+        );
+        // Issue 43: a row whose rule was fixed after seeing the data is
+        // counted apart as exploratory, not with the paper's artifacts.
+        let mut with_exploratory = rows.to_vec();
+        with_exploratory[4].counted = Counted::Exploratory;
+        let h = headline(&with_exploratory);
+        assert!(
+            h.starts_with(
+                "3 paper artifacts (3 with at least one sub-row run), judged in 4 sub-rows"
+            ),
+            "{h}"
+        );
+        assert!(h.contains("Counted apart as exploratory, not as the paper's artifacts: 1 artifacts in 1 sub-rows whose rule was fixed after seeing the data (the rule says what was fitted), so they cannot confirm the paper: 0 reproduced, 1 NOT reproduced"), "{h}");
+        assert!(
+            h.contains("| P | Conclusion: A(5,10) beats B (exploratory: rule fixed after seeing the data) | 1 | 1 NOT reproduced |"),
             "{h}"
         );
         // A theorem that the simulation contradicts is no longer counted as a theorem row.

@@ -1,27 +1,38 @@
 //! What `cvbench validate` and `cvbench run --dry-run` say about a plan: the
 //! cells counted per value of each part of their keys (datasets, methods,
-//! k, ...) and the estimated cost, instead of one line per cell.
+//! k, ...) and the estimated cost (in the kind's unit and in minutes at the
+//! stored runs' rate), instead of one line per cell.
 
+use super::estimate;
 use crate::experiments::{registry, Plan};
+use crate::results::manifest::Machine;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::path::Path;
 
 /// Parts with more distinct values than this are only counted.
 const MAX_LISTED: usize = 12;
 
 /// The estimated cost of the cells `which`, as a clause to append (empty
-/// when the kind estimates none).
-pub fn cost_text(plan: &dyn Plan, which: &[usize]) -> String {
+/// when the kind estimates none): the raw count in the kind's unit, and
+/// beside it the minutes it should take at the rate of the stored runs of
+/// the same kind under the results folder `root` ([`estimate`]).
+pub fn cost_text(plan: &dyn Plan, which: &[usize], root: &Path) -> String {
     let costs: Option<Vec<f64>> = which.iter().map(|&i| plan.cost(i)).collect();
     match costs {
         Some(c) if !c.is_empty() => {
             let total: f64 = c.iter().sum();
             let max = c.iter().copied().fold(0.0, f64::max);
+            let stored = registry::kind_named(plan.head().kind)
+                .map(|k| estimate::stored_costs(root, k))
+                .unwrap_or_default();
+            let rate = estimate::rate(&stored.costs, &Machine::this(), plan.name());
             format!(
-                ", estimated cost {} (largest cell {}; {})",
+                ", estimated cost {} (largest cell {}; {}): {}",
                 sci(total),
                 sci(max),
-                unit(plan.head().kind)
+                unit(plan.head().kind),
+                estimate::duration_text(total, rate.as_ref(), stored.without_cost)
             )
         }
         _ => String::new(),

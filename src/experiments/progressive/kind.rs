@@ -72,7 +72,7 @@ impl Kind for ProgressiveKind {
         _root: &Path,
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<std::path::PathBuf>)>, ExperimentError> {
-        let md = super::verdicts::overview(runs)?;
+        let md = super::verdicts::conclusions::overview(runs)?;
         Ok((!md.is_empty()).then_some((md, Vec::new())))
     }
 
@@ -80,6 +80,6 @@ impl Kind for ProgressiveKind {
         &self,
         runs: &[&crate::results::scorecard::StoredRun],
     ) -> Result<Vec<crate::results::scorecard::ScoreRow>, ExperimentError> {
-        Ok(super::verdicts::scorecard(runs)?)
+        Ok(super::verdicts::scorecard::scorecard(runs)?)
     }
 }

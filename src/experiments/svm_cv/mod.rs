@@ -6,36 +6,26 @@
 //! One cell = one dataset × setting × k × method: a whole CV run, recorded
 //! one row per round (fold), plus a `fold = -1` row for `svm-train -v k`.
 //!
-//! Files: `config.rs` (schema, checks, published numbers), `plan.rs`
-//! (config → cells), `run.rs` and `seeded.rs` (a cell → rows), `rows.rs`
-//! (the typed rows, and the tables derived from them), and from stored rows
-//! only, importing `config`, `rows` and the Markdown helpers of
-//! `markdown.rs`: `render.rs` and `seeding_render.rs` (a run's section),
-//! `overview.rs` (every run against LIBSVM) and `scorecard.rs`.
+//! Files: `config.rs` (schema, checks), `setting.rs` (one `[[settings]]`
+//! entry), `plan.rs` (config → cells; `one_vs_one.rs` on more than two
+//! classes, `variants.rs` the method names of cache / thread / solver
+//! variants), `run.rs`, `seeded.rs` and `multiclass.rs` (a cell → rows),
+//! `rows.rs` (the typed rows, and the tables derived from them), and from
+//! stored rows only: `render/` (a run's section, one file per table or
+//! figure, and the overview of every run) and `verdicts/` (the paper's
+//! published numbers, the scorecard and its rules).
 
-pub mod ablation;
-mod benchmark;
 pub mod config;
-pub mod cost;
-mod flips;
-mod markdown;
 mod multiclass;
 mod one_vs_one;
-mod overview;
 mod plan;
-pub mod published;
-mod render;
+pub mod render;
 pub mod rows;
 mod run;
-pub mod scorecard;
-mod scorecard_rules;
 mod seeded;
-mod seeding_render;
 mod setting;
-mod solver_axis;
-pub mod training;
 mod variants;
-mod vs_libsvm;
+pub mod verdicts;
 
 pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 
@@ -71,6 +61,18 @@ impl Kind for SvmCvKind {
         Some("training rows x rounds x timed repetitions")
     }
 
+    /// Training rows summed over the stored rounds, times their timed
+    /// repetitions: [`Plan::cost`]'s unit, from the records.
+    fn stored_cost(&self, records: &[Record]) -> Option<f64> {
+        let rows = SvmRow::read(records).ok()?;
+        let cost: f64 = rows
+            .iter()
+            .filter(|r| r.fold >= 0 && r.role.starts_with(seeded::ROLE_ROUND))
+            .map(|r| r.n_train as f64 * r.timing_repeats.max(1) as f64)
+            .sum();
+        (cost > 0.0).then_some(cost)
+    }
+
     fn key_parts(&self) -> &'static [&'static str] {
         &["dataset", "setting", "k", "method"]
     }
@@ -100,7 +102,7 @@ impl Kind for SvmCvKind {
         let c: SvmCvConfig = config.parse()?;
         let rows = variants::plain_names(SvmRow::read(records)?);
         let (mut md, mut files) = render::render(dir, &c, &rows)?;
-        let (seeding_md, seeding_files) = seeding_render::render(dir, c.name.get_ref(), &rows)?;
+        let (seeding_md, seeding_files) = render::seeding::render(dir, c.name.get_ref(), &rows)?;
         md.push_str(&seeding_md);
         files.extend(seeding_files);
         Rendered::section(dir, md, String::new(), files)
@@ -118,9 +120,9 @@ impl Kind for SvmCvKind {
             })
             .collect::<Result<Vec<_>, ExperimentError>>()?;
         // The benchmark first, then our SMO against svm-train.
-        let (mut md, mut files) = benchmark::benchmark_section(root, &typed)?;
-        md.push_str(&flips::section(&typed));
-        let (vs_md, vs_files) = overview::overview(root, &typed)?;
+        let (mut md, mut files) = render::benchmark::benchmark_section(root, &typed)?;
+        md.push_str(&render::flips::section(&typed));
+        let (vs_md, vs_files) = render::overview::overview(root, &typed)?;
         if md.is_empty() && vs_md.is_empty() {
             return Ok(None);
         }
@@ -130,6 +132,6 @@ impl Kind for SvmCvKind {
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
-        Ok(scorecard::scorecard(runs)?)
+        Ok(verdicts::scorecard::scorecard(runs)?)
     }
 }

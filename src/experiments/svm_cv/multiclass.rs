@@ -17,7 +17,7 @@
 use super::config::Method;
 use super::rows::SvmRow;
 use super::run::{peer_tail, stamp, CellRun};
-use super::seeded::{finish, fold_row, pair_iterations, solved, Tail, ROLE_ONE_CLASS};
+use super::seeded::{finish, fold_row, pair_iterations, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND};
 use crate::experiments::timing::timed;
 use crate::svm::folds::Folds;
 use crate::svm::kernel::KernelData;
@@ -97,7 +97,7 @@ impl CellRun<'_> {
             let role = if fit.labels.len() == 1 {
                 ROLE_ONE_CLASS
             } else {
-                "round"
+                ROLE_ROUND
             };
             let seed_s: f64 = fit.pairs.iter().map(|p| p.seed_s).sum();
             let tail = Tail {

@@ -5,7 +5,7 @@ use super::config::Method;
 use super::plan::SvmPlan;
 use super::rows::SvmRow;
 use super::seeded::{
-    estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail, ROLE_ONE_CLASS,
+    estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND,
 };
 use crate::data::Dataset;
 use crate::experiments::timing::{timed, Walls};
@@ -234,7 +234,11 @@ impl CellRun<'_> {
             let one_class = train
                 .iter()
                 .all(|&r| Some(&self.data.y[r]) == train.first().map(|&t| &self.data.y[t]));
-            let role = if one_class { ROLE_ONE_CLASS } else { "round" };
+            let role = if one_class {
+                ROLE_ONE_CLASS
+            } else {
+                ROLE_ROUND
+            };
             let mut row = trained(
                 fold_row(&base, h as i64, sizes, peer_tail(role)),
                 &f.train,

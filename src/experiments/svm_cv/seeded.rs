@@ -147,9 +147,12 @@ fn round_role(r: &CvRound) -> &'static str {
     } else if r.cold_resolve {
         ROLE_ROUND_AGAIN
     } else {
-        "round"
+        ROLE_ROUND
     }
 }
+
+/// The role of a round's row; the other roles of a round start with it.
+pub const ROLE_ROUND: &str = "round";
 
 /// The role of a round whose training rows hold one class: LIBSVM's
 /// degenerate case (`svm_train` with one class), which solves nothing and

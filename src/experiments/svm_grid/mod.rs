@@ -10,8 +10,8 @@
 //! Files: `config.rs` (schema, published numbers), `plan.rs` (config →
 //! cells), `run.rs` (a cell → rows; `ovo.rs` on more than two classes),
 //! `rows.rs` (the typed rows), and from
-//! stored rows only: `render.rs` (the section, tables, contour) and
-//! `scorecard.rs`.
+//! stored rows only: `render/` (the section, tables, contour) and
+//! `verdicts/` (the scorecard and its rules).
 
 pub mod config;
 mod ovo;
@@ -19,7 +19,7 @@ mod plan;
 mod render;
 pub mod rows;
 mod run;
-pub mod scorecard;
+pub mod verdicts;
 
 use super::{Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
@@ -80,6 +80,6 @@ impl Kind for SvmGridKind {
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
-        Ok(scorecard::scorecard(runs)?)
+        Ok(verdicts::scorecard::scorecard(runs)?)
     }
 }

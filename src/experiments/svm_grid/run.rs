@@ -2,9 +2,9 @@
 //! level (rows per point and fold, plus the cell's costs), `svm-grid` on the
 //! whole grid, or the practical guide's test-set table.
 
-use super::config::Published;
 use super::plan::{GridPlan, Work};
 use super::rows::{records, GridRow, ROLE_CELL, ROLE_FOLD, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+use super::verdicts::published::Published;
 use crate::data::{Dataset, Row};
 use crate::experiments::timing::{timed_by, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};

@@ -6,8 +6,8 @@
 //!
 //! The parts: the config schema and its checks in [`config`], planning in
 //! `plan.rs`, running a cell in `run.rs`, the typed records in [`rows`],
-//! rendering a run in `render.rs` and the comparisons with the paper in
-//! [`scorecard`].
+//! rendering a run in `render/` and the comparisons with the paper in
+//! [`verdicts`].
 
 use super::{Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
@@ -16,16 +16,14 @@ use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
 use std::path::{Path, PathBuf};
 
-mod bootstrap;
 pub mod config;
-mod figure2;
 mod plan;
 mod render;
 pub mod rows;
 mod run;
-pub mod scorecard;
+pub mod verdicts;
 
-pub use self::config::{Grid, Method, TreecvConfig, MAX_REPETITIONS, PUBLISHED};
+pub use self::config::{Grid, Method, TreecvConfig, MAX_REPETITIONS};
 pub use self::rows::TreecvRow;
 pub use super::MAX_CELLS;
 /// The learner spec of `[[learners]]` (shared with other kinds).
@@ -85,7 +83,7 @@ impl Kind for TreecvKind {
             .collect::<Result<Vec<_>, ExperimentError>>()?;
         // The bootstrap intervals are seeded from each run's config seed, as
         // its manifest records it.
-        let seeds: scorecard::Seeds = runs
+        let seeds: verdicts::scorecard::Seeds = runs
             .iter()
             .filter_map(|(name, _)| {
                 let text = std::fs::read(root.join(name).join("manifest.json")).ok()?;
@@ -93,7 +91,7 @@ impl Kind for TreecvKind {
                 Some((name.clone(), m.seed))
             })
             .collect();
-        let md = scorecard::overview(&typed, &seeds)?;
+        let md = verdicts::scorecard::overview(&typed, &seeds)?;
         Ok((!md.is_empty()).then_some((md, Vec::new())))
     }
 
@@ -104,10 +102,10 @@ impl Kind for TreecvKind {
             .iter()
             .filter_map(|r| Some((r.name.clone(), from_records(&r.records).ok()?)))
             .collect();
-        let seeds: scorecard::Seeds = runs
+        let seeds: verdicts::scorecard::Seeds = runs
             .iter()
             .map(|r| (r.name.clone(), r.manifest.seed))
             .collect();
-        Ok(scorecard::scorecard(&typed, &seeds)?)
+        Ok(verdicts::scorecard::scorecard(&typed, &seeds)?)
     }
 }

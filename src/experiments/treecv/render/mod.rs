@@ -1,44 +1,28 @@
 //! Rendering of a `treecv` run from its rows (stored records read as
 //! [`TreecvRow`]s): the summary table, the Table 2 layout and its figure,
-//! the Figure 2 layout, and the cost table (appendix).
+//! the Figure 2 layout (`figure2.rs`), and the cost table (appendix,
+//! `cost.rs`); figure columns are styled in `column.rs`.
+
+mod column;
+mod cost;
+mod figure2;
 
 use super::config::{TreecvConfig, FIGURE2_SECTION, TABLE2_SECTION};
 use super::rows::{
     groups, k_order, reps_label, table2_head, Group, GroupKey, SummaryRow, TreecvRow, COLS,
 };
 use crate::experiments::{ExperimentError, Rendered};
-use crate::results::figures::{self, Figure, Panel, Series, Style};
+use crate::results::figures::{self, Figure, Panel};
 use crate::results::md_table::MdTable;
 use crate::results::rows::to_records;
 use crate::results::scorecard::anchor;
 use crate::results::table::{to_frame, write_table};
+use column::push_column;
+use cost::cost_table;
+use figure2::figure2;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// Add a line of a (method, order) column to a panel, styled by the
-/// column: dashed for standard CV, hollow markers for the randomized order.
-fn push_column(
-    panel: &mut Panel,
-    (method, order): (&str, &str),
-    label: String,
-    points: Vec<(f64, f64, f64)>,
-    (color, marker): (usize, usize),
-) {
-    let series = Series {
-        bars: false,
-        label,
-        points,
-        color,
-        marker,
-    };
-    let style = Style {
-        dashed: method != "treecv",
-        thin: false,
-        hollow: order == "randomized",
-    };
-    panel.push(series, style);
-}
 
 /// Render a run from its rows: the summary table, the Table 2 layout (and
 /// figure) or the Figure 2 layout, the cost table (appendix) and the run's
@@ -213,180 +197,4 @@ pub(super) fn render(
         );
     }
     Rendered::section(dir, md, appendix, files)
-}
-
-/// The cost table (TreeCV against standard k-CV: time ratio and passes), for
-/// the appendix; empty when the run has no TreeCV cells.
-fn cost_table(run: &str, g: &BTreeMap<GroupKey, Group>, exclusive: bool) -> String {
-    let mut table = MdTable::new([
-        "dataset",
-        "learner",
-        "order",
-        "k",
-        "n",
-        "reps",
-        "TreeCV s",
-        "standard s",
-        "standard/TreeCV",
-        "TreeCV passes",
-        "standard passes",
-        "TreeCV / one pass",
-    ]);
-    let mut tree_groups: Vec<(&GroupKey, &Group)> =
-        g.iter().filter(|(k, _)| k.2 == "treecv").collect();
-    tree_groups.sort_by_key(|(k, _)| (k.0.clone(), k.1.clone(), k.3.clone(), k_order(&k.4), k.5));
-    for ((d, l, _, o, k, n), v) in tree_groups {
-        let key = |m: &str, k: &str| {
-            (
-                d.clone(),
-                l.clone(),
-                m.to_string(),
-                o.clone(),
-                k.to_string(),
-                *n,
-            )
-        };
-        let std = g.get(&key("standard", k));
-        let once = g.get(&key("train_once", "n")).or_else(|| {
-            g.iter()
-                .find(|(kk, _)| {
-                    kk.0 == *d && kk.1 == *l && kk.2 == "train_once" && kk.3 == *o && kk.5 == *n
-                })
-                .map(|(_, v)| v)
-        });
-        let std_cell = |f: &dyn Fn(&Group) -> String| std.map_or("–".into(), f);
-        table.row([
-            d.clone(),
-            l.clone(),
-            o.clone(),
-            k.clone(),
-            n.to_string(),
-            v.seconds.count.to_string(),
-            format!("{:.4}", v.seconds.mean),
-            std_cell(&|s| format!("{:.4}", s.seconds.mean)),
-            std_cell(&|s| format!("{:.2}", s.seconds.mean / v.seconds.mean)),
-            format!("{:.2}", v.passes.mean),
-            std_cell(&|s| format!("{:.1}", s.passes.mean)),
-            once.map_or("–".into(), |t| {
-                format!("{:.1}", v.seconds.mean / t.seconds.mean)
-            }),
-        ]);
-    }
-    if table.is_empty() {
-        return String::new();
-    }
-    format!("### Cost: run `{run}`\n\nTreeCV against standard k-CV (seconds are means over repetitions; passes = point-updates / n; \"TreeCV / one pass\" = TreeCV time over the time of one training pass over the same n points). {}\n\n{}\n", if exclusive { "The cells ran one at a time (`exclusive`), so the seconds are timings." } else { "**The cells of this run ran several at a time (not `exclusive`): its seconds are indicative only; the passes are exact.**" }, table.markdown())
-}
-
-/// Colour and marker of a k (the same in every panel of Figure 2).
-fn k_style(k: &str) -> usize {
-    match k {
-        "5" => 0,
-        "10" => 1,
-        "100" => 2,
-        "n" => 4,
-        other => 5 + other.len() % 3,
-    }
-}
-
-/// Figure 2: seconds against n, a row per learner, columns k-CV fixed, k-CV
-/// randomized and LOOCV.
-fn figure2(run: &str, g: &BTreeMap<GroupKey, Group>) -> Figure {
-    // The paper's row order: PEGASOS, then LSQSGD, then anything else.
-    let learners: Vec<String> = {
-        let mut v: Vec<String> = g.keys().map(|k| k.1.clone()).collect();
-        let rank = |l: &str| {
-            ["pegasos", "lsqsgd"]
-                .iter()
-                .position(|x| *x == l)
-                .unwrap_or(9)
-        };
-        v.sort_by_key(|l| (rank(l), l.clone()));
-        v.dedup();
-        v
-    };
-    let mut panels = Vec::new();
-    for l in &learners {
-        let data_names: Vec<String> = {
-            let mut v: Vec<String> = g
-                .keys()
-                .filter(|k| &k.1 == l)
-                .map(|k| k.0.clone())
-                .collect();
-            v.sort();
-            v.dedup();
-            v
-        };
-        let dname = data_names.join(", ");
-        for (title, order, loo) in [
-            ("k-CV, fixed order (log-log)", "fixed", false),
-            ("k-CV, randomized order (log-log)", "randomized", false),
-            ("LOOCV (log-log)", "", true),
-        ] {
-            let mut keys: Vec<(String, String, String)> = g
-                .keys()
-                .filter(|k| &k.1 == l && (k.2 == "treecv" || k.2 == "standard"))
-                .filter(|k| {
-                    if loo {
-                        k.4 == "n"
-                    } else {
-                        k.4 != "n" && k.3 == order
-                    }
-                })
-                .map(|k| (k.2.clone(), k.3.clone(), k.4.clone()))
-                .collect();
-            // TreeCV first, then standard; k numerically.
-            keys.sort_by_key(|(m, o, k)| (m != "treecv", o.clone(), k_order(k)));
-            keys.dedup();
-            let mut panel = Panel {
-                x_label: format!("n ({dname})"),
-                y_label: "seconds (mean ± 1 sd)".into(),
-                // Log axes everywhere: times span decades over n and k, and
-                // on a linear axis the fast series sit on each other near 0.
-                log_x: true,
-                log_y: true,
-                ..Panel::default()
-            };
-            let mut used = Vec::new();
-            for (m, o, k) in &keys {
-                let sel: Vec<(&GroupKey, &Group)> = g
-                    .iter()
-                    .filter(|(kk, _)| &kk.1 == l && &kk.2 == m && &kk.3 == o && &kk.4 == k)
-                    .collect();
-                used.extend(sel.iter().map(|(_, v)| (*v).clone()));
-                let pts: Vec<(f64, f64, f64)> = sel
-                    .iter()
-                    .map(|(kk, v)| (kk.5 as f64, v.seconds.mean, v.seconds.std()))
-                    .collect();
-                let name = if m == "treecv" { "TreeCV" } else { "standard" };
-                let label = if loo {
-                    format!("{name} LOOCV, {o}")
-                } else {
-                    format!("{name} k={k}")
-                };
-                push_column(&mut panel, (m, o), label, pts, (k_style(k), k_style(k)));
-            }
-            panel.title = format!(
-                "{} — {title}, {} reps per point",
-                l.to_uppercase(),
-                reps_label(used.iter())
-            );
-            panels.push(panel);
-        }
-    }
-    let synthetic = g.values().any(|v| v.synthetic);
-    Figure {
-        title: format!("Figure 2 layout: running time against n — run `{run}`"),
-        caption: format!(
-            "solid: TreeCV, dashed: standard k-CV; colour and marker: k (the same in every panel); filled markers: fixed order, hollow: randomized (standard LOOCV only up to n = 10,000, as in the paper); error bars ± 1 sd over repetitions; {}",
-            if synthetic {
-                "data: SYNTHETIC shape-matched stand-ins (not the paper's datasets)"
-            } else {
-                "real data"
-            }
-        ),
-        rows: learners.len(),
-        cols: 3,
-        panels,
-    }
 }

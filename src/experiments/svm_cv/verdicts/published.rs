@@ -4,8 +4,8 @@
 //! matching; a dataset not listed there, such as a user's own, is never
 //! scored against the paper).
 
-use super::config::PUBLISHED;
 use crate::experiments::published::{parse, row, PublishedError};
+use crate::experiments::svm_cv::config::PUBLISHED;
 use crate::results::scorecard::DataUsed;
 use serde::Deserialize;
 

@@ -5,8 +5,8 @@
 //! is LIBSVM's degenerate case: no solve on either side (a model that
 //! predicts that class), compared as such ([`PeerRow::one_class`]).
 
-use super::rows::{Key, RunKey, SvmRow};
-use super::seeded::ROLE_ONE_CLASS;
+use crate::experiments::svm_cv::rows::{Key, RunKey, SvmRow};
+use crate::experiments::svm_cv::seeded::ROLE_ONE_CLASS;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -228,7 +228,7 @@ mod tests {
             row("ours", 1, ROLE_ONE_CLASS, Some(0.0), 0),
             row("libsvm", 1, ROLE_ONE_CLASS, Some(0.0), 0),
         ];
-        let cmp = peer_comparison(&super::super::rows::by_run(&rows));
+        let cmp = peer_comparison(&crate::experiments::svm_cv::rows::by_run(&rows));
         assert_eq!(cmp.len(), 2);
         let deg = cmp.iter().find(|r| r.fold == 1).unwrap();
         assert!(deg.one_class);
@@ -239,7 +239,9 @@ mod tests {
         // A missing objective is a failure, never a silent pass.
         let mut bad = rows.clone();
         bad[3].objective = None;
-        let g = check_groups(&peer_comparison(&super::super::rows::by_run(&bad)));
+        let g = check_groups(&peer_comparison(&crate::experiments::svm_cv::rows::by_run(
+            &bad,
+        )));
         assert_eq!(g[0].checks, "FAIL", "{g:?}");
         assert!(g[0].max_obj_rel_diff.is_nan());
     }

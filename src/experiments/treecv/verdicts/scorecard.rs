@@ -4,16 +4,18 @@
 //! (`overview`) and the scorecard rows (`scorecard`).
 
 use super::bootstrap::{intervals, RatioIntervals};
-use super::config::{Published, PublishedTable, PUBLISHED_FILE};
 use super::figure2::paper_row;
-use super::rows::{groups, k_order, table2_head, Group, Stats, TreecvRow, COLS};
+use super::published::{Published, PublishedTable, PUBLISHED_FILE};
 use crate::experiments::published::PublishedError;
+use crate::experiments::treecv::rows::{
+    groups, k_order, table2_head, Group, Stats, TreecvRow, COLS,
+};
 use crate::results::md_table::MdTable;
-use crate::results::scorecard::{DataUsed, ScoreRow, Verdict};
+use crate::results::scorecard::{Counted, DataUsed, ScoreRow, Verdict};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-pub use super::config::{FIGURE2_SECTION, TABLE2_SECTION};
+pub use crate::experiments::treecv::config::{FIGURE2_SECTION, TABLE2_SECTION};
 
 /// A ratio of spreads below this "shrinks", above its inverse "grows".
 pub const SHRINK: f64 = 0.8;
@@ -186,7 +188,7 @@ pub fn paper_stats(p: &Published, learner: &str) -> Result<Table2Stats, Publishe
         c[i].ok_or_else(|| {
             missing(format!(
                 "[table2.{learner}] rows k = \"{k}\" {}",
-                super::rows::COLS[i].2
+                crate::experiments::treecv::rows::COLS[i].2
             ))
         })
     };
@@ -427,7 +429,7 @@ pub fn scorecard(
         let learner = learner.to_uppercase();
         if ours.is_empty() {
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 ours: "no Table 2 run".into(),
                 ..paper_row(format!("Table 2, {learner}"), pattern(&ps), table2)
             });
@@ -441,7 +443,7 @@ pub fn scorecard(
                 format!("; not resolved at 95%: {}", open.join(", "))
             };
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 ours: format!(
                     "{} — {} ({} reps){open}",
                     pattern(&os),
@@ -462,7 +464,7 @@ pub fn scorecard(
 mod tests {
     use super::*;
 
-    use crate::experiments::treecv::figure2::tests::row;
+    use crate::experiments::treecv::verdicts::figure2::tests::row;
 
     /// A Table 2 run: `reps` repetitions of a noisy estimate whose spread
     /// over repetitions is `spread(method, order, k)`; TreeCV and standard

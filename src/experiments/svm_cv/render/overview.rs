@@ -4,10 +4,10 @@
 //! `svm-train -v k`.
 
 use super::markdown::cells;
-use super::rows::{by_run, k_num, v_checks, write_rows};
-use super::rows::{SvmRow, VRow};
 use super::vs_libsvm::CheckRow;
 use super::vs_libsvm::{check_groups, peer_comparison};
+use crate::experiments::svm_cv::rows::{by_run, k_num, v_checks, write_rows};
+use crate::experiments::svm_cv::rows::{SvmRow, VRow};
 use crate::experiments::ExperimentError;
 use crate::results::md_table::MdTable;
 use std::fmt::Write as _;
@@ -71,7 +71,7 @@ fn v_table(rows: &[VRow]) -> String {
 /// each over its folds) and the `svm-train -v k` accuracy checks, as
 /// Markdown and as `svm-vs-libsvm` and `svm-vs-svm-train-v` (`.parquet` and
 /// `.csv`) in `root`; nothing when no run has a peer.
-pub(super) fn overview(
+pub(crate) fn overview(
     root: &Path,
     runs: &[(String, Vec<SvmRow>)],
 ) -> Result<(String, Vec<PathBuf>), ExperimentError> {

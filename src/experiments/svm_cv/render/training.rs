@@ -7,11 +7,11 @@
 //! the SMO (a run of the SMO alone has the cost table's one-training
 //! column).
 
-use super::config::Method;
-use super::rows::SvmRow;
 use super::solver_axis::{has_solver_axis, solver_rank, speedup_cell};
-use super::variants::base_method;
 use crate::experiments::evidence;
+use crate::experiments::svm_cv::config::Method;
+use crate::experiments::svm_cv::rows::SvmRow;
+use crate::experiments::svm_cv::variants::base_method;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
 use crate::svm::SolverKind;

@@ -8,10 +8,10 @@
 //! count is the one compared.
 
 use super::ablation::{ablation, AblationRow};
-use super::config::Method;
-use super::rows::{k_num, SvmRow};
 use super::solver_axis::{has_solver_axis, solver_rank};
-use super::variants::base_method;
+use crate::experiments::svm_cv::config::Method;
+use crate::experiments::svm_cv::rows::{k_num, SvmRow};
+use crate::experiments::svm_cv::variants::base_method;
 use crate::results::md_table::MdTable;
 use crate::svm::RoundOrder;
 

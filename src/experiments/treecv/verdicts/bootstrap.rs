@@ -7,7 +7,7 @@
 //! Seeded from the run's config seed, so the intervals are the same on
 //! every render.
 
-use super::rows::{TreecvRow, COLS};
+use crate::experiments::treecv::rows::{TreecvRow, COLS};
 use crate::seed;
 use rand::RngExt as _;
 use std::collections::BTreeMap;

@@ -4,8 +4,8 @@
 //! them instead of calling every seeded method "exact" without saying what
 //! that allows.
 
-use super::rows::SvmRow;
-use super::seeding_render::{exactness, group};
+use super::seeding_totals::{exactness, group};
+use crate::experiments::svm_cv::rows::SvmRow;
 use std::fmt::Write as _;
 
 /// What "exact" means in the report, once.

@@ -1,21 +1,43 @@
 //! Tables, figures and the report section of one `svm_cv` run, from its
 //! stored rows: the per-run summary, the counts of the checks against
 //! LIBSVM (their tables are in the overview of every run), the paper's
-//! Tables 1 and 3 beside ours, and the time-against-k figure.
+//! Tables 1 and 3 beside ours, and the time-against-k figure; the seeding
+//! section in [`seeding`]; across every run: the benchmark against LIBSVM
+//! (`benchmark.rs`), the flipped held-out rows (`flips.rs`) and our SMO
+//! against `svm-train` (`overview.rs`, from the per-fold checks of
+//! `vs_libsvm.rs`); the ablation, cost and training tables of our solver
+//! (`ablation.rs`, `cost.rs`, `training.rs`, the solver axis in
+//! `solver_axis.rs`); Markdown helpers in `markdown.rs`. Each file reads
+//! the kind's `config` and `rows`, and the published numbers and timing
+//! rules of `verdicts/`.
 
-use super::config::SvmCvConfig;
-use super::markdown::{cells, link_figure};
-use super::published::{Published, TABLE3_K};
-use super::rows::{by_run, k_num, v_checks, write_rows};
-use super::rows::{RunKey, SummaryRow, SvmRow};
-use super::seeded::first_rounds_of;
-use super::vs_libsvm::{check_groups, peer_comparison};
+pub mod ablation;
+pub mod benchmark;
+pub mod cost;
+pub mod flips;
+mod loocv_figure;
+mod markdown;
+pub mod overview;
+mod paper_tables;
+pub mod seeding;
+mod seeding_totals;
+mod solver_axis;
+pub mod training;
+mod vs_libsvm;
+
+use crate::experiments::svm_cv::config::SvmCvConfig;
+use crate::experiments::svm_cv::rows::{by_run, k_num, v_checks, write_rows};
+use crate::experiments::svm_cv::rows::{RunKey, SummaryRow, SvmRow};
+use crate::experiments::svm_cv::seeded::first_rounds_of;
+use crate::experiments::svm_cv::verdicts::published::{Published, TABLE3_K};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
+use markdown::{cells, link_figure};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use vs_libsvm::{check_groups, peer_comparison};
 
 /// Seconds of a run's rounds: init + train + predict summed over `rows`
 /// (parts a method does not time are skipped).
@@ -283,7 +305,7 @@ fn time_vs_k_caption(drawn: &BTreeSet<&str>) -> String {
 
 /// The main part of one run's report section (the seeding part follows it),
 /// and the tables and figure it writes in the run folder `dir`.
-pub(super) fn render(
+pub(crate) fn render(
     dir: &Path,
     c: &SvmCvConfig,
     records: &[SvmRow],
@@ -332,21 +354,21 @@ pub(super) fn render(
         let same = v.iter().filter(|r| r.verdict == "identical").count();
         let _ = writeln!(md, "LIBSVM-compatible folds: our CV accuracy equals what `svm-train -v k` prints in {same} of {} cases (table of every run above).\n", v.len());
     }
-    let abl = super::ablation::ablation(records);
+    let abl = ablation::ablation(records);
     if !abl.is_empty() {
-        md.push_str(&super::ablation::markdown(&abl));
+        md.push_str(&ablation::markdown(&abl));
         files.extend(write_rows(&abl, dir, "ablation")?);
     }
-    let cost = super::cost::cost(records);
+    let cost = cost::cost(records);
     if !cost.is_empty() {
-        md.push_str(&super::cost::markdown(&cost));
+        md.push_str(&cost::markdown(&cost));
         files.extend(write_rows(&cost, dir, "cost")?);
     }
-    md.push_str(&super::cost::verdicts(&cost, &abl));
+    md.push_str(&cost::verdicts(&cost, &abl));
     // One training per solver beside oneDAL's fit (runs with another
     // solver than the SMO only).
-    let trainings = super::training::trainings(records);
-    let trainings_md = super::training::markdown(&trainings);
+    let trainings = training::trainings(records);
+    let trainings_md = training::markdown(&trainings);
     if !trainings_md.is_empty() {
         md.push_str(&trainings_md);
         files.extend(write_rows(&trainings, dir, "trainings")?);

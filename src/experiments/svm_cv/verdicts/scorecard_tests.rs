@@ -1,9 +1,9 @@
 //! Tests of the Wen et al. scorecard: verdicts through stored seeding tables
 //! and records.
 
-use super::super::rows::{SeedingRow, SvmRow};
-use super::super::scorecard::*;
 use crate::experiments::svm_cv::rows::write_rows;
+use crate::experiments::svm_cv::rows::{SeedingRow, SvmRow};
+use crate::experiments::svm_cv::verdicts::scorecard::*;
 use crate::results::rows::{to_records, Core};
 use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
 
@@ -204,7 +204,7 @@ fn seeding_rows_are_not_run_without_a_seeding_table_and_judged_with_one() {
 
 #[test]
 fn data_used_names_substitutes_and_the_mnist_scaling() {
-    let p = super::super::published::Published::load().unwrap();
+    let p = crate::experiments::svm_cv::verdicts::published::Published::load().unwrap();
     let data_used = |d: &str, _key: &str, st: &str| p.data_used(d, st);
     let at_paper_setting = |d: &str, _key: &str, st: &str| p.at_paper_setting(d, st);
     assert!(matches!(

@@ -8,9 +8,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::markdown::cells;
-use super::rows::{write_rows, BenchRow, Key, SvmRow};
-use super::seeded::first_rounds_of;
-use super::seeding_render::{exactness, fmt_s, group};
+use super::seeding_totals::{exactness, fmt_s, group};
+use crate::experiments::svm_cv::rows::{write_rows, BenchRow, Key, SvmRow};
+use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::experiments::ExperimentError;
 use crate::results::md_table::MdTable;
 
@@ -167,7 +167,7 @@ fn benchmark_table(rows: &[BenchRow]) -> String {
 /// The benchmark section of the overview of every run, and its table
 /// `svm-seeding-vs-svm-train` in `root` (nothing when no seeded run has a
 /// LIBSVM peer).
-pub(super) fn benchmark_section(
+pub(crate) fn benchmark_section(
     root: &Path,
     runs: &[(String, Vec<SvmRow>)],
 ) -> Result<(String, Vec<PathBuf>), ExperimentError> {

@@ -12,10 +12,10 @@
 //! so), and the speed-up against the same method on the SMO (the solver
 //! column and that speed-up are shown where the run has another solver).
 
-use super::rows::{k_num, SvmRow};
-use super::seeded::first_rounds_of;
-use super::variants::base_method;
 use crate::experiments::evidence;
+use crate::experiments::svm_cv::rows::{k_num, SvmRow};
+use crate::experiments::svm_cv::seeded::first_rounds_of;
+use crate::experiments::svm_cv::variants::base_method;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
 use crate::svm::SolverKind;

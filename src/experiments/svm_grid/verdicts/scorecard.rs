@@ -1,14 +1,14 @@
 //! Scorecard rows of the `svm_grid` kind: the practical guide's Appendix A
 //! numbers, agreement with `svm-grid` (grid.py), and the speed target.
 
-use super::config::{GuideRow, Published};
-use super::render::{choose, levels};
-use super::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+use super::published::{GuideRow, Published};
 use crate::config::ConfigFile;
 use crate::experiments::evidence::{self, evidence_rule, Sample, Side};
 use crate::experiments::published::PublishedError;
+use crate::experiments::svm_grid::render::levels::{choose, levels};
+use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::experiments::timing::Spread;
-use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
+use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::svm::grid::pyfmt::grid_rate;
 
 const PAPER: &str = "Hsu, Chang & Lin, A Practical Guide to SVC";
@@ -20,7 +20,10 @@ const TOL: f64 = 0.001;
 /// A row that checks ours against today's `svm-grid` or our own speed
 /// target, not one of the guide's artifacts: counted apart.
 fn check(r: ScoreRow) -> ScoreRow {
-    ScoreRow { check: true, ..r }
+    ScoreRow {
+        counted: Counted::Check,
+        ..r
+    }
 }
 
 fn row(
@@ -32,7 +35,7 @@ fn row(
     rule: &str,
 ) -> ScoreRow {
     ScoreRow {
-        check: false,
+        counted: Counted::Paper,
         paper: PAPER.into(),
         artifact,
         paper_value,
@@ -291,7 +294,7 @@ pub fn speed_verdict(peer: &Spread, ours: &Spread, same: bool) -> (Verdict, Stri
 fn grid_of(runs: &[&StoredRun], name: &str) -> Option<crate::svm::grid::Grid> {
     let r = runs.iter().find(|r| r.name == name)?;
     let cfg = ConfigFile::from_text(&r.manifest.config_path, r.manifest.config.clone());
-    let c: super::config::SvmGridConfig = cfg.parse().ok()?;
+    let c: crate::experiments::svm_grid::config::SvmGridConfig = cfg.parse().ok()?;
     c.grid(&cfg).ok()
 }
 
@@ -355,9 +358,9 @@ mod tests {
     /// scored: today's grid.py and ours print 96.9893% at the same point.
     #[test]
     fn the_guides_cv_rate_is_scored() {
-        use super::super::config::Published;
-        use super::super::rows::{GridRow, ROLE_GUIDE};
         use super::cv_rate_row;
+        use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE};
+        use crate::experiments::svm_grid::verdicts::published::Published;
         let p = Published::load().unwrap();
         let g = p.guide.iter().find(|g| g.dataset == "svmguide1").unwrap();
         assert_eq!(g.cv_rate, Some(96.8922));

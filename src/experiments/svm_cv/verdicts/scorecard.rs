@@ -4,12 +4,12 @@
 //! table (`seeding.parquet`, written by the run's render from its records).
 
 use super::published::{Published, Table1Row, TABLE3_K};
-use super::rows::{SeedingRow, SvmRow};
 pub use super::scorecard_rules::*;
-use super::seeded::first_rounds_of;
 use crate::experiments::published::PublishedError;
+use crate::experiments::svm_cv::rows::{SeedingRow, SvmRow};
+use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::results::rows::from_records;
-use crate::results::scorecard::{DataUsed, ScoreRow, StoredRun, Verdict};
+use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
 use crate::results::table::{from_frame, read_parquet};
 
 const PAPER: &str = "Wen et al. (AAAI 2017)";
@@ -131,7 +131,7 @@ fn rounds_of<'a>(
 fn resolved_of(records: &[SvmRow], dataset: &str, setting: &str, k: &str, m: &str) -> Resolved {
     let (again, rounds) = rounds_of(records, dataset, setting, k, m).fold((0, 0), |(a, n), r| {
         (
-            a + usize::from(r.role == super::seeded::ROLE_ROUND_AGAIN),
+            a + usize::from(r.role == crate::experiments::svm_cv::seeded::ROLE_ROUND_AGAIN),
             n + 1,
         )
     });
@@ -171,7 +171,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
         .iter()
         .map(|r| {
             let rows = SvmRow::read(&r.records).unwrap_or_default();
-            (*r, super::variants::plain_names(rows))
+            (*r, crate::experiments::svm_cv::variants::plain_names(rows))
         })
         .collect();
     let records_of = |run: &str| -> &[SvmRow] {
@@ -197,7 +197,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
         };
         if baselines.is_empty() {
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 paper: PAPER.into(),
                 artifact: format!(
                     "Table 1, {name}: LibSVM row (ours = the LibSVM-equivalent baseline)"
@@ -224,7 +224,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 ""
             };
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 paper: PAPER.into(),
                 artifact: lib_artifact(&dataset),
                 paper_value: format!("{paper_acc:.2}%, {paper_iter:.0} iterations"),
@@ -273,7 +273,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
         if groups.is_empty() {
             for m in TABLE1_SEEDED {
                 out.push(ScoreRow {
-                    check: false,
+                    counted: Counted::Paper,
                     paper: PAPER.into(),
                     artifact: format!("Table 1, {name}: {} row", m.to_uppercase()),
                     paper_value: paper_value.clone(),
@@ -335,7 +335,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                     String::new()
                 };
                 out.push(ScoreRow {
-                    check: false,
+                    counted: Counted::Paper,
                     paper: PAPER.into(),
                     artifact: format!(
                         "Table 1, {name}: {} row ({dataset}, setting `{setting}`{of_run})",
@@ -405,7 +405,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
         });
         if t3_rows.is_empty() {
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 paper: PAPER.into(),
                 artifact: format!("Table 3, {name} (SIR speed-up over LibSVM)"),
                 paper_value: paper3.clone(),
@@ -429,7 +429,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 .join("; ");
             let named: Vec<String> = runs_used.iter().map(|r| format!("`{r}`")).collect();
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 paper: PAPER.into(),
                 artifact: format!(
                     "Table 3, {name} (SIR speed-up over LibSVM) on {dataset}, setting `{setting}`{}",
@@ -511,7 +511,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 .collect::<Vec<_>>()
                 .join(", ");
             out.push(ScoreRow {
-                check: false,
+                counted: Counted::Paper,
                 paper: PAPER.into(),
                 artifact: format!("LOOCV figure (supplement), {d} `{st}`"),
                 paper_value: "time / SIR: SIR fastest except on Heart and Madelon (MIR slightly better); LibSVM up to 167x slower (Webdata)".into(),
@@ -528,7 +528,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
     }
     if !any {
         out.push(ScoreRow {
-            check: false,
+            counted: Counted::Paper,
             paper: PAPER.into(),
             artifact: "LOOCV figure (supplement)".into(),
             paper_value:

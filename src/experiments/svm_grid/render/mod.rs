@@ -1,132 +1,26 @@
 //! A run's section from its stored rows: the best (C, gamma) per reuse level
 //! beside `svm-grid`'s, the agreement of every point's rate with
 //! `svm-grid`'s, the cost table per reuse level, the contour figure per
-//! dataset and the practical guide table beside the published numbers.
+//! dataset and the practical guide table beside the published numbers; the
+//! rows grouped per level in [`levels`], the costliest points in `costly.rs`.
 
-use super::config::{Published, SvmGridConfig};
-use super::rows::{GridRow, ROLE_CELL, ROLE_FOLD, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+mod costly;
+pub mod levels;
+
+use super::config::SvmGridConfig;
+use super::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
+use super::verdicts::published::Published;
 use crate::experiments::timing::Spread;
 use crate::experiments::ExperimentError;
 use crate::results::grid_contour::{render_to, ContourData};
 use crate::results::md_table::MdTable;
 use crate::svm::grid::pyfmt::{grid_rate, py_float};
-use crate::svm::grid::select::Best;
 use crate::svm::grid::Grid;
+use costly::costly_points;
+use levels::{choose, levels, pkey, PKey};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-
-/// Key of a point: `(log2c, log2g)` as bits.
-type PKey = (Option<u64>, Option<u64>);
-
-fn pkey(c: Option<f64>, g: Option<f64>) -> PKey {
-    (c.map(f64::to_bits), g.map(f64::to_bits))
-}
-
-/// One reuse level's results on one dataset.
-#[derive(Default)]
-pub(super) struct LevelStats {
-    /// `(correct, n)` per point.
-    pub points: BTreeMap<PKey, (u64, u64)>,
-    pub iterations: u64,
-    /// SMO iterations per point (summed over folds).
-    pub point_iters: BTreeMap<PKey, u64>,
-    pub newton_steps: u64,
-    pub kernel_evals: u64,
-    pub kernel_fills: u64,
-    pub distance_pairs: u64,
-    /// Median wall seconds of the level's cells (summed over its cells).
-    pub wall_s: f64,
-    /// The cells' fastest and slowest timed runs, summed.
-    pub wall_min_s: f64,
-    pub wall_max_s: f64,
-    /// The fewest timed runs of any of its cells.
-    pub runs: u64,
-    pub block_s: f64,
-    pub exact: bool,
-    pub threads: u64,
-    pub note: String,
-    /// Cells the level ran in.
-    pub cells: u64,
-}
-
-/// Rows grouped: dataset → level → stats (levels in first-seen order).
-pub(super) fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelStats)>> {
-    let mut out: BTreeMap<String, Vec<(String, LevelStats)>> = BTreeMap::new();
-    for r in rows
-        .iter()
-        .filter(|r| r.role == ROLE_FOLD || r.role == ROLE_CELL)
-    {
-        let v = out.entry(r.core.dataset.clone()).or_default();
-        let pos = match v.iter().position(|(m, _)| *m == r.core.method) {
-            Some(p) => p,
-            None => {
-                v.push((r.core.method.clone(), LevelStats::default()));
-                v.len() - 1
-            }
-        };
-        let s = &mut v[pos].1;
-        s.exact = r.exact;
-        s.threads = r.threads;
-        if r.role == ROLE_FOLD {
-            s.iterations += r.iterations;
-            s.newton_steps += r.newton_steps;
-            *s.point_iters.entry(pkey(r.log2c, r.log2g)).or_insert(0) += r.iterations;
-            s.kernel_evals += r.kernel_evals;
-            if r.fold.is_some() {
-                let e = s.points.entry(pkey(r.log2c, r.log2g)).or_insert((0, 0));
-                e.0 += r.correct;
-                e.1 += r.n_test;
-            }
-        } else {
-            s.cells += 1;
-            s.kernel_fills += r.kernel_fills;
-            s.distance_pairs = s.distance_pairs.max(r.distance_pairs);
-            let sp = r.spread();
-            if sp.median.is_finite() {
-                s.wall_s += sp.median;
-                s.wall_min_s += sp.min;
-                s.wall_max_s += sp.max;
-            }
-            s.runs = if s.cells == 1 {
-                sp.repeats
-            } else {
-                s.runs.min(sp.repeats)
-            };
-            s.block_s += r.block_s.unwrap_or(0.0);
-            if !r.note.is_empty() {
-                s.note = r.note.clone();
-            }
-        }
-    }
-    out
-}
-
-/// grid.py's choice over the points of `stats` in grid order.
-pub(super) fn choose(grid: &Grid, stats: &LevelStats) -> Option<Best> {
-    let mut best = Best::default();
-    let mut any = false;
-    for p in &grid.points {
-        if let Some(&(c, n)) = stats.points.get(&pkey(p.log2c, p.log2g)) {
-            best.update(p.log2c, p.log2g, grid_rate(c as usize, n as usize));
-            any = true;
-        }
-    }
-    any.then_some(best)
-}
-
-impl LevelStats {
-    /// The level's timed runs as one spread (medians, mins and maxes summed
-    /// over its cells).
-    pub fn spread(&self) -> Spread {
-        Spread {
-            median: self.wall_s,
-            min: self.wall_min_s,
-            max: self.wall_max_s,
-            repeats: self.runs.max(1),
-        }
-    }
-}
 
 /// Seconds as the cost table prints them: the median, with the range and
 /// the count when timed several times.
@@ -453,43 +347,4 @@ pub(super) fn render(
         md.push('\n');
     }
     Ok((md, files))
-}
-
-/// Per dataset, the five points with the most SMO iterations at the first
-/// level (summed over folds), with every level's count there: where a point
-/// is slow for every method, this says so.
-fn costly_points(lv: &BTreeMap<String, Vec<(String, LevelStats)>>) -> String {
-    let mut md = String::new();
-    for (ds, levels) in lv {
-        let Some((first, fs)) = levels.first() else {
-            continue;
-        };
-        let mut top: Vec<(&PKey, &u64)> = fs.point_iters.iter().collect();
-        top.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        top.truncate(5);
-        if top.is_empty() {
-            continue;
-        }
-        let _ = writeln!(
-            md,
-            "**Costliest points on {ds}** (SMO iterations summed over the folds, the five largest at `{first}`, with every level's count at the same point)\n"
-        );
-        let mut head: Vec<String> = vec!["log2 C".into(), "log2 gamma".into()];
-        head.extend(levels.iter().map(|(n, _)| n.clone()));
-        let mut t = MdTable::new(head);
-        for (k, _) in top {
-            let f =
-                |b: Option<u64>| b.map_or("–".into(), |v| format!("{:.1}", f64::from_bits(v)));
-            let mut row = vec![f(k.0), f(k.1)];
-            row.extend(
-                levels
-                    .iter()
-                    .map(|(_, s)| s.point_iters.get(k).map_or("–".into(), |v| v.to_string())),
-            );
-            t.row(row);
-        }
-        md.push_str(&t.markdown());
-        md.push('\n');
-    }
-    md
 }

@@ -3,8 +3,8 @@
 //! a unit test: Table 1's LibSVM row and seeding rows, Table 3 and the
 //! leave-one-out figure. `scorecard.rs` gathers the numbers and calls them.
 
-use super::rows::SeedingRow;
 use crate::experiments::evidence::{self, evidence_rule, Ratio, Sample, Side};
+use crate::experiments::svm_cv::rows::SeedingRow;
 pub use crate::experiments::timing::Spread;
 use crate::results::scorecard::{DataUsed, Verdict};
 
