@@ -234,6 +234,8 @@ impl ColumnCache {
 pub struct SharedKernelCache {
     n: usize,
     capacity_columns: usize,
+    /// Whole columns the budget pays for (beyond `n` where it is larger).
+    budget_columns: usize,
     inner: Mutex<SharedInner>,
     /// Lookups answered from the cache (depends on scheduling when solves
     /// run in parallel).
@@ -279,7 +281,8 @@ impl SharedKernelCache {
     pub fn new(n: usize, cache_mb: f64) -> SharedKernelCache {
         let bytes = cache_mb * (1u64 << 20) as f64;
         let per_col = (n.max(1) * 4 + 64) as f64;
-        let capacity_columns = ((bytes / per_col) as usize).clamp(2, n.max(2));
+        let budget_columns = (bytes / per_col) as usize;
+        let capacity_columns = budget_columns.clamp(2, n.max(2));
         let mut prev = vec![NIL; n + 1];
         let mut next = vec![NIL; n + 1];
         prev[n] = n as u32;
@@ -287,6 +290,7 @@ impl SharedKernelCache {
         SharedKernelCache {
             n,
             capacity_columns,
+            budget_columns,
             inner: Mutex::new(SharedInner {
                 cols: vec![None; n],
                 asked: vec![false; n],
@@ -343,6 +347,12 @@ impl SharedKernelCache {
     /// How many whole columns fit.
     pub fn capacity_columns(&self) -> usize {
         self.capacity_columns
+    }
+
+    /// How many whole columns the budget would pay for (at most `n` are
+    /// ever held: [`SharedKernelCache::capacity_columns`]).
+    pub fn budget_columns(&self) -> usize {
+        self.budget_columns
     }
 
     /// Number of columns held now.

@@ -44,19 +44,31 @@ pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
         sh.capacity_columns() >= n,
         "a cache that keeps every column"
     );
-    // Tile t's rows a0..a0 + TILE against rows a0..n: lane-major, each
-    // row's part of the upper triangle contiguous.
-    let tiles: Vec<Vec<f32>> = (0..n.div_ceil(TILE))
-        .into_par_iter()
-        .map(|t| upper_part(kd, t * TILE))
-        .collect();
-    // Each tile's whole columns: its own part, and the part above it
-    // (rows before a0) from the earlier tiles, TILE x TILE blocks at a time.
-    let cols: Vec<Vec<Arc<[f32]>>> = (0..tiles.len())
-        .into_par_iter()
-        .map(|t| tile_columns(&tiles, n, t))
-        .collect();
-    drop(tiles);
+    let tiles = n.div_ceil(TILE);
+    let cols: Vec<Vec<Arc<[f32]>>> = if sh.budget_columns() >= n + n / 2 {
+        // Room for half a matrix more: tile t's rows a0..a0 + TILE against
+        // rows a0..n (lane-major, each row's part of the upper triangle
+        // contiguous), then each tile's whole columns from its own part and
+        // the earlier tiles' (rows before a0), TILE x TILE blocks at a time.
+        let upper: Vec<Vec<f32>> = (0..tiles)
+            .into_par_iter()
+            .map(|t| lane_rows(kd, t * TILE, t * TILE))
+            .collect();
+        (0..tiles)
+            .into_par_iter()
+            .map(|t| tile_columns(&upper, n, t))
+            .collect()
+    } else {
+        // Within the budget: every tile against every row (twice the
+        // products, no more memory than the matrix).
+        (0..tiles)
+            .into_par_iter()
+            .map(|t| {
+                let full = lane_rows(kd, t * TILE, 0);
+                full.chunks_exact(n).map(Arc::from).collect()
+            })
+            .collect()
+    };
     sh.set_all(cols.into_iter().flatten().collect());
     sh.kernel_evals
         .fetch_add(matrix_evals(n), Ordering::Relaxed);
@@ -64,14 +76,14 @@ pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
 
 /// The whole columns of tile `t`'s rows from every tile's upper part
 /// (`K(r, a) = K(a, r)`, the same bits).
-fn tile_columns(tiles: &[Vec<f32>], n: usize, t: usize) -> Vec<Arc<[f32]>> {
+fn tile_columns(upper: &[Vec<f32>], n: usize, t: usize) -> Vec<Arc<[f32]>> {
     let a0 = t * TILE;
     let lanes = TILE.min(n - a0);
     let mut cols = vec![0f32; lanes * n];
     for (lane, col) in cols.chunks_exact_mut(n).enumerate() {
-        col[a0..].copy_from_slice(&tiles[t][lane * (n - a0)..(lane + 1) * (n - a0)]);
+        col[a0..].copy_from_slice(&upper[t][lane * (n - a0)..(lane + 1) * (n - a0)]);
     }
-    for (u, upper) in tiles.iter().enumerate().take(t) {
+    for (u, upper) in upper.iter().enumerate().take(t) {
         // Rows r = u * TILE + lane_u: their entries for columns a0.. are
         // contiguous in their own part.
         let b0 = u * TILE;
@@ -86,20 +98,20 @@ fn tile_columns(tiles: &[Vec<f32>], n: usize, t: usize) -> Vec<Arc<[f32]>> {
     cols.chunks_exact(n).map(Arc::from).collect()
 }
 
-/// `K(a, r)` for the tile's rows `a` (from `a0`) and every row `r >= a0`,
-/// lane-major (`out[lane * (n - a0) + (r - a0)]`).
-fn upper_part(kd: &KernelData<'_>, a0: usize) -> Vec<f32> {
+/// `K(a, r)` for the tile's rows `a` (from `a0`) and every row `r >= from`,
+/// lane-major (`out[lane * (n - from) + (r - from)]`).
+fn lane_rows(kd: &KernelData<'_>, a0: usize, from: usize) -> Vec<f32> {
     let n = kd.ds.n();
     let mine: Vec<usize> = (a0..(a0 + TILE).min(n)).collect();
     let mut tile = Tile::new(kd.d());
     tile.load(&kd.ds, &mine);
-    let m = n - a0;
+    let m = n - from;
     let mut out = vec![0f32; mine.len() * m];
     // Targets a piece at a time, so that each lane's dot products are read
     // back from a buffer in cache.
     let mut dots = vec![0.0; TARGET_PIECE * TILE];
     let mut lane_dots = vec![0.0; TARGET_PIECE];
-    let targets: Vec<usize> = (a0..n).collect();
+    let targets: Vec<usize> = (from..n).collect();
     for (p, piece) in targets.chunks(TARGET_PIECE).enumerate() {
         let dots = &mut dots[..piece.len() * TILE];
         tile.dots(&kd.ds, piece, dots);
@@ -116,7 +128,7 @@ fn upper_part(kd: &KernelData<'_>, a0: usize) -> Vec<f32> {
     out
 }
 
-/// Target rows per piece of [`upper_part`] (its dot products: 64 KB).
+/// Target rows per piece of [`lane_rows`] (its dot products: 64 KB).
 const TARGET_PIECE: usize = 256;
 
 #[cfg(test)]
@@ -167,7 +179,10 @@ mod tests {
                 },
             ] {
                 let kd = KernelData::new(&ds, kind);
-                let sh = SharedKernelCache::new(n, 10.0);
+                // A roomy cache (the symmetric fill) and, at n = 300, one
+                // with less than half a matrix to spare (the direct fill).
+                let sh = SharedKernelCache::new(n, if n == 300 { 0.43 } else { 10.0 });
+                assert_eq!(n == 300, sh.budget_columns() < n + n / 2);
                 assert!(worth_filling(&sh));
                 fill_all(&kd, &sh);
                 assert!(!worth_filling(&sh));
