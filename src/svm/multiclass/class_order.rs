@@ -122,6 +122,12 @@ mod tests {
                 probability: None,
             };
             let res = cross_validate_ovo(&ds, &folds, &params, &[], opts).expect("a CV");
+            if cache == CacheMode::Shared {
+                // The kernel matrix filled up front counts (60 rows: it fits).
+                let matrix = crate::svm::kernel_matrix::matrix_evals(60);
+                assert_eq!(res.shared_evals, matrix);
+                assert!(res.kernel_evals > matrix);
+            }
             let kd = KernelData::new(&ds, params.kernel);
             let checked = params.check().expect("valid parameters");
             for h in 0..folds.k() {

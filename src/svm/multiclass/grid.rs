@@ -179,6 +179,8 @@ pub fn run_grid_ovo_with(
         }
         let mut states: Vec<Option<(f64, SolveOutput)>> = vec![None; jobs.len()];
         let mut results: Vec<(usize, PointResult)> = Vec::with_capacity(order.len());
+        // The kernel matrix filled up front counts with the gamma's first point.
+        let mut filled = shared.as_ref().map_or(0, |s| s.kernel_evals());
         for k in order {
             let mut step = || path.point(&kd, shared.as_ref(), &checked[k], &mut states);
             let mut r = match &serial {
@@ -186,6 +188,7 @@ pub fn run_grid_ovo_with(
                 None => step(),
             }?;
             (r.c, r.gamma) = points[k];
+            r.extra_kernel_evals += std::mem::take(&mut filled);
             results.push((k, r));
         }
         results.sort_by_key(|(k, _)| *k);
