@@ -64,6 +64,7 @@ pub mod seeding;
 #[cfg(test)]
 mod shared_counts_tests;
 mod signed_gather;
+mod simd;
 pub mod smo;
 mod smo_lanes;
 mod smo_rows;
