@@ -57,6 +57,7 @@ pub mod multiclass;
 pub mod optimality;
 pub mod params;
 pub mod pool;
+pub mod predict_kernel;
 mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;
