@@ -384,9 +384,7 @@ mod tests {
         let w: Vec<f64> = (0..basis.len()).map(|k| (k % 13) as f64 - 5.5).collect();
         let q: Vec<usize> = (0..600).map(|i| (i * 5) % 12).collect();
         let run = |t: usize, source: Source| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
+            crate::svm::pool::build(t)
                 .unwrap()
                 .install(|| weighted_sums(&kd, &shared, &basis, &w, Some(&w), &q, source))
         };
