@@ -13,6 +13,8 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use common::svm::{blobs, svm};
+use common::text;
 use cvbench::peers::libsvm as peer;
 
 fn run(prog: &str, args: &[&str], dir: &Path) -> Output {
@@ -21,16 +23,6 @@ fn run(prog: &str, args: &[&str], dir: &Path) -> Output {
         .current_dir(dir)
         .output()
         .unwrap_or_else(|e| panic!("run {prog}: {e}"))
-}
-
-fn cvbench(args: &[&str], dir: &Path) -> Output {
-    let mut all = vec!["svm"];
-    all.extend_from_slice(args);
-    run(env!("CARGO_BIN_EXE_cvbench"), &all, dir)
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// The lines of `svm-train`'s standard output without its progress marks
@@ -59,17 +51,7 @@ fn data_file(name: &str, dir: &Path, step: usize) -> Option<PathBuf> {
     if !tools() {
         return None;
     }
-    let src = common::data_source(name)?;
-    let bytes = cvbench::data::compress::read_all(&src).unwrap();
-    let s: String = String::from_utf8(bytes)
-        .unwrap()
-        .lines()
-        .step_by(step)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let out = dir.join(name);
-    std::fs::write(&out, s).unwrap();
-    Some(out)
+    common::svm::data_file(name, dir, step)
 }
 
 /// Train with both programs (`extra` options), compare every printed line,
@@ -86,7 +68,7 @@ fn same_as_svm_train(dir: &Path, file: &str, extra: &[&str], k: usize) {
     let ours_args: Vec<&str> = ours_args.iter().map(String::as_str).collect();
     let theirs_args = with("theirs.model");
     let theirs_args: Vec<&str> = theirs_args.iter().map(String::as_str).collect();
-    let ours = cvbench(&ours_args, dir);
+    let ours = svm(&ours_args, dir);
     assert!(ours.status.success(), "{extra:?}: {}", text(&ours.stderr));
     let theirs = run("svm-train", &theirs_args, dir);
     assert!(theirs.status.success(), "{}", text(&theirs.stderr));
@@ -113,7 +95,7 @@ fn same_as_svm_train(dir: &Path, file: &str, extra: &[&str], k: usize) {
     let kk = k.to_string();
     let mut cv: Vec<&str> = extra.to_vec();
     cv.extend(["-v", &kk, file]);
-    let ours = cvbench(&cv, dir);
+    let ours = svm(&cv, dir);
     assert!(ours.status.success(), "{cv:?}: {}", text(&ours.stderr));
     let theirs = run("svm-train", &cv, dir);
     let (o, t) = (lines(&ours), lines(&theirs));
@@ -285,34 +267,12 @@ fn bad_kernel_options_and_weights_are_refused_with_exit_2() {
             "-wi with alpha seeding",
         ),
     ] {
-        let out = cvbench(args, dir.path());
+        let out = svm(args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
         assert!(err.contains(want), "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
     }
-}
-
-/// A five-class problem in three features, uneven class sizes.
-fn blobs() -> cvbench::data::Dataset {
-    let mut rows = Vec::new();
-    let mut y = Vec::new();
-    let mut t = 0.61f64;
-    let mut next = || {
-        t = (t * 991.0 + 0.317).fract();
-        t - 0.5
-    };
-    for i in 0..150 {
-        let c = [3, 1, 4, 1, 5, 9, 2, 6][i % 8] % 5;
-        let centre = f64::from(c as u8);
-        rows.push(vec![
-            centre * 0.4 + next(),
-            (centre * 1.3).sin() + next(),
-            next(),
-        ]);
-        y.push([2.0, -1.0, 8.0, 0.0, 5.0][c]);
-    }
-    cvbench::data::Dataset::from_dense_rows("synthetic-blobs5", &rows, y)
 }
 
 #[test]
@@ -398,7 +358,7 @@ fn grid_on_multiclass_data_prints_svm_grid_s_lines() {
     let mut ours_args = vec!["grid"];
     ours_args.extend(opts);
     ours_args.push(file);
-    let ours = run(env!("CARGO_BIN_EXE_cvbench"), &ours_args, dir.path());
+    let ours = common::cvbench(&ours_args, dir.path());
     assert!(ours.status.success(), "{}", text(&ours.stderr));
     let (mut o, mut t) = (lines(&ours), lines(&theirs));
     // The final `C gamma rate` line, then every point's line in any order.

@@ -5,9 +5,14 @@
 //! Comparisons with LIBSVM's tools are SKIPPED, saying so, where they are
 //! not installed; the vowel config's run needs `CVBENCH_DATA_DIR`.
 
+mod common;
+
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
+
+use common::cvbench;
+use common::svm::{records, run_config};
 
 fn skip(why: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED: svm multiclass kinds: {why}");
@@ -54,50 +59,6 @@ fn binary_file(path: &Path) {
         s.push('\n');
     }
     std::fs::write(path, s).unwrap();
-}
-
-fn cvbench(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn run_config(dir: &Path, cfg: &str) -> Output {
-    std::fs::write(dir.join("c.toml"), cfg).unwrap();
-    cvbench(dir, &["run", "c.toml", "--out", "r", "--csv"])
-}
-
-/// A CSV file as a header and rows of fields (no quoted commas in the
-/// columns read here).
-fn csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let head = split(lines.next().unwrap());
-    (head, lines.map(split).collect())
-}
-
-/// Split a CSV line on commas outside quotes.
-fn split(line: &str) -> Vec<String> {
-    let mut out = vec![String::new()];
-    let mut quoted = false;
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(String::new()),
-            c => out.last_mut().unwrap().push(c),
-        }
-    }
-    out
-}
-
-/// The records of run `r/<name>` as (column → value) maps.
-fn records(dir: &Path, name: &str) -> Vec<std::collections::BTreeMap<String, String>> {
-    let (head, rows) = csv(&dir.join("r").join(name).join("records.csv"));
-    rows.into_iter()
-        .map(|r| head.iter().cloned().zip(r).collect())
-        .collect()
 }
 
 /// `svm-train -v k` with `opts` on `file`: its accuracy line's number.
@@ -233,7 +194,7 @@ weights = { "7" = 2, "-3" = 0.5 }
         "ours {ours}, svm-train {direct}"
     );
     // The report renders the run and its comparison with svm-train -v.
-    let o = cvbench(dir.path(), &["report", "r"]);
+    let o = cvbench(&["report", "r"], dir.path());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let md = std::fs::read_to_string(dir.path().join("r/m/report-section.md")).unwrap();
     assert!(
@@ -495,11 +456,11 @@ fn vowel_config_runs_equals_svm_train_and_renders() {
     let cfg = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/svm/multiclass-vowel.toml");
     let cfg = cfg.to_str().unwrap();
     let o = cvbench(
-        dir.path(),
         &["run", cfg, "--out", "r", "--data-dir", &data, "--csv"],
+        dir.path(),
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let o = cvbench(dir.path(), &["report", "r"]);
+    let o = cvbench(&["report", "r"], dir.path());
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let recs = records(dir.path(), "svm-multiclass-vowel");
     let ours: Vec<_> = recs.iter().filter(|r| r["method"] == "ours").collect();

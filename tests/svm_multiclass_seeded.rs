@@ -7,9 +7,12 @@
 //! `--seeding` on more than two classes and refuses it with class weights,
 //! `-b 1`, or a training fold that lacks a class (exit 2, one line).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::Path;
+
+use common::svm::{blobs, blobs_file, records, run_config, svm};
+use common::text;
 use cvbench::data::Dataset;
 use cvbench::svm::multiclass::OvoCvResult;
 use cvbench::svm::multiclass::{cross_validate_ovo, cross_validate_ovo_seeded, OvoCvOptions};
@@ -23,29 +26,6 @@ const METHODS: [SeedingMethod; 5] = [
     SeedingMethod::Tree,
     SeedingMethod::SirTwoChains,
 ];
-
-/// A five-class problem in three features, uneven class sizes, labels in
-/// any order (2, -1, 8, 0, 5).
-fn blobs() -> Dataset {
-    let mut rows = Vec::new();
-    let mut y = Vec::new();
-    let mut t = 0.61f64;
-    let mut next = || {
-        t = (t * 991.0 + 0.317).fract();
-        t - 0.5
-    };
-    for i in 0..150 {
-        let c = [3, 1, 4, 1, 5, 9, 2, 6][i % 8] % 5;
-        let centre = f64::from(c as u8);
-        rows.push(vec![
-            centre * 0.4 + next(),
-            (centre * 1.3).sin() + next(),
-            next(),
-        ]);
-        y.push([2.0, -1.0, 8.0, 0.0, 5.0][c]);
-    }
-    Dataset::from_dense_rows("synthetic-blobs5", &rows, y)
-}
 
 fn unseeded(ds: &Dataset, folds: &Folds, params: &SvmParams) -> OvoCvResult {
     let opts = OvoCvOptions {
@@ -188,45 +168,14 @@ fn a_fold_without_a_class_and_class_weights_are_refused() {
     assert!(err.contains("class weights"), "{err}");
 }
 
-fn cvbench(args: &[&str], dir: &Path) -> Output {
-    let mut all = vec!["svm"];
-    all.extend_from_slice(args);
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(&all)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// `blobs()` as a LibSVM file in `dir`.
-fn blobs_file(dir: &Path) -> PathBuf {
-    let ds = blobs();
-    let mut s = String::new();
-    for i in 0..ds.n() {
-        let row = ds.row(i).to_dense(ds.d());
-        s.push_str(&format!("{}", ds.y[i]));
-        for (j, v) in row.iter().enumerate() {
-            s.push_str(&format!(" {}:{v}", j + 1));
-        }
-        s.push('\n');
-    }
-    let p = dir.join("blobs5.txt");
-    std::fs::write(&p, s).unwrap();
-    p
-}
-
 #[test]
 fn cvbench_svm_seeds_per_pair_and_refuses_what_it_cannot_seed() {
     let dir = tempfile::tempdir().unwrap();
     blobs_file(dir.path());
-    let plain = cvbench(&["-v", "5", "-q", "blobs5.txt"], dir.path());
+    let plain = svm(&["-v", "5", "-q", "blobs5.txt"], dir.path());
     assert_eq!(plain.status.code(), Some(0), "{}", text(&plain.stderr));
     for m in ["sir", "tree"] {
-        let out = cvbench(
+        let out = svm(
             &[
                 "-v",
                 "5",
@@ -263,7 +212,7 @@ fn cvbench_svm_seeds_per_pair_and_refuses_what_it_cannot_seed() {
             "-b 1 with alpha seeding",
         ),
     ] {
-        let out = cvbench(args, dir.path());
+        let out = svm(args, dir.path());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = text(&out.stderr);
         assert!(err.contains(want), "{args:?}: {err}");
@@ -273,15 +222,9 @@ fn cvbench_svm_seeds_per_pair_and_refuses_what_it_cannot_seed() {
 
 #[test]
 fn vowel_seeded_per_pair_is_exact() {
-    let Some(data) = std::env::var_os("CVBENCH_DATA_DIR") else {
-        println!("SKIPPED: CVBENCH_DATA_DIR is not set");
+    let Some(src) = common::data_source("vowel.scale") else {
         return;
     };
-    let src = PathBuf::from(data).join("vowel.scale.xz");
-    if !src.is_file() {
-        println!("SKIPPED: {} not found", src.display());
-        return;
-    }
     let bytes = cvbench::data::compress::read_all(&src).unwrap();
     let ds = cvbench::data::libsvm::read_libsvm_from(&bytes[..], Path::new("vowel"), None).unwrap();
     let folds = Folds::libsvm(&ds, 10).unwrap();
@@ -298,29 +241,6 @@ fn vowel_seeded_per_pair_is_exact() {
             base.kernel_evals
         );
     }
-}
-
-/// The records of run `r/<name>` (CSV, no quoted commas in the columns
-/// read here) as (column → value) maps.
-fn records(dir: &Path, name: &str) -> Vec<std::collections::BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(dir.join("r").join(name).join("records.csv")).unwrap();
-    let split = |line: &str| -> Vec<String> {
-        let mut out = vec![String::new()];
-        let mut quoted = false;
-        for ch in line.chars() {
-            match ch {
-                '"' => quoted = !quoted,
-                ',' if !quoted => out.push(String::new()),
-                c => out.last_mut().unwrap().push(c),
-            }
-        }
-        out
-    };
-    let mut lines = text.lines();
-    let head = split(lines.next().unwrap());
-    lines
-        .map(|l| head.iter().cloned().zip(split(l)).collect())
-        .collect()
 }
 
 #[test]
@@ -342,12 +262,7 @@ label = "rbf"
 c = 4
 gamma = 0.5
 "#;
-    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["run", "c.toml", "--out", "r", "--csv"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let o = run_config(dir.path(), cfg);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let recs = records(dir.path(), "s");
     let rounds = |m: &str| -> Vec<_> {
@@ -393,7 +308,7 @@ fn more_than_two_classes_share_one_kernel_cache_by_default() {
         let mut args = vec!["-v", "5", "--stats"];
         args.extend_from_slice(extra);
         args.push("blobs5.txt");
-        let out = cvbench(&args, dir.path());
+        let out = svm(&args, dir.path());
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         text(&out.stdout)
     };

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use super::cache::SharedKernelCache;
 use super::kernel::{KernelData, KernelKind};
 use super::kernel_block::{sum_error_bound, KernelBlock, WeightedSums};
-use super::smo_lanes::{simd, Simd};
+use super::simd::by_cpu;
 
 /// Cached columns per parallel piece (fixed, so the sums do not depend on
 /// the thread count).
@@ -241,25 +241,6 @@ pub(crate) fn cached_error_bound(
 /// A cached column for the sums: its basis row, both weights, the column.
 type CachedCol = (usize, f64, f64, std::sync::Arc<[f32]>);
 
-/// One piece's four sums per query ([`weighted_sums`]), the columns in
-/// piece order, compiled for the widest vector unit the CPU has.
-fn piece_sums(
-    piece: &[CachedCol],
-    rows: &[usize],
-    range: Option<usize>,
-    norms: &[f64],
-    has_w2: bool,
-) -> [Vec<f64>; 4] {
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { piece_avx512(piece, rows, range, norms, has_w2) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { piece_avx2(piece, rows, range, norms, has_w2) },
-        _ => piece_body(piece, rows, range, norms, has_w2),
-    }
-}
-
 /// The loop of [`piece_sums`]: each column's entries for the queries (in
 /// place when they are one range, else gathered), added lane by lane.
 #[inline(always)]
@@ -306,25 +287,17 @@ fn piece_body(
     acc
 }
 
-macro_rules! variant {
-    ($name:ident, $feat:literal) => {
-        /// [`piece_body`] compiled for the named CPU feature.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $name(
-            piece: &[CachedCol],
-            rows: &[usize],
-            range: Option<usize>,
-            norms: &[f64],
-            has_w2: bool,
-        ) -> [Vec<f64>; 4] {
-            piece_body(piece, rows, range, norms, has_w2)
-        }
-    };
-}
-
-variant!(piece_avx512, "avx512f");
-variant!(piece_avx2, "avx2");
+by_cpu!(
+    /// One piece's four sums per query ([`weighted_sums`]), the columns in
+    /// piece order, compiled for the widest vector unit the CPU has.
+    fn piece_sums(
+        piece: &[CachedCol],
+        rows: &[usize],
+        range: Option<usize>,
+        norms: &[f64],
+        has_w2: bool,
+    ) -> [Vec<f64>; 4] = piece_body
+);
 
 #[cfg(test)]
 mod tests {
@@ -411,9 +384,7 @@ mod tests {
         let w: Vec<f64> = (0..basis.len()).map(|k| (k % 13) as f64 - 5.5).collect();
         let q: Vec<usize> = (0..600).map(|i| (i * 5) % 12).collect();
         let run = |t: usize, source: Source| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
+            crate::svm::pool::build(t)
                 .unwrap()
                 .install(|| weighted_sums(&kd, &shared, &basis, &w, Some(&w), &q, source))
         };

@@ -20,7 +20,7 @@
 //!
 //! The SMO's own kernel columns keep libm's `exp` (LIBSVM's arithmetic).
 
-use super::smo_lanes::{simd, Simd};
+use super::simd::by_cpu;
 
 /// A bound on the relative error of [`exp_in_place`] (checked by a test
 /// with a margin of 4).
@@ -85,20 +85,7 @@ pub fn exp_in_place(xs: &mut [f64]) {
     } else {
         Vec::new()
     };
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            // SAFETY: the CPU supports AVX-512F (checked just above).
-            unsafe { exp_avx512(xs) };
-        } else if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (checked just above).
-            unsafe { exp_avx2(xs) };
-        } else {
-            exp_loop(xs);
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    exp_loop(xs);
+    exp_any(xs);
     for (i, v) in libm {
         xs[i] = v;
     }
@@ -112,30 +99,11 @@ const F32_CHECK_REL: f64 = 2.0 * (FAST_EXP_REL_ERROR + f64::EPSILON);
 /// Values per piece of [`exp_to_f32`] (a stack buffer).
 const F32_PIECE: usize = 256;
 
-/// `out[i] = exp(scale * xs[i]) as f32`, bit-identical to libm's `exp` of
-/// the same product rounded to single precision, at [`exp_in_place`]'s
-/// speed: where the fast value `y`
-/// could round differently from libm's (the interval `y (1 +- r)`, `r` =
-/// [`F32_CHECK_REL`], holds a point where the single-precision rounding
-/// changes, which happens about once in tens of millions), libm's `exp` is
-/// taken instead. Works in pieces of [`F32_PIECE`] values on the stack, so
-/// that each argument is read once and each result written once.
-pub fn exp_to_f32(scale: f64, xs: &[f64], out: &mut [f32]) {
-    assert_eq!(xs.len(), out.len(), "one output per argument");
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { to_f32_avx512(scale, xs, out) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { to_f32_avx2(scale, xs, out) },
-        _ => to_f32_body(scale, xs, out),
-    }
-}
-
 /// [`exp_to_f32`]'s loop: per piece, the fast values and their check in
 /// one vectorised pass, then libm's value where the check failed (rare).
 #[inline(always)]
 fn to_f32_body(scale: f64, xs: &[f64], out: &mut [f32]) {
+    assert_eq!(xs.len(), out.len(), "one output per argument");
     let mut buf = [0.0f64; F32_PIECE];
     for (xp, op) in xs.chunks(F32_PIECE).zip(out.chunks_mut(F32_PIECE)) {
         let y = &mut buf[..xp.len()];
@@ -166,33 +134,27 @@ fn to_f32_body(scale: f64, xs: &[f64], out: &mut [f32]) {
     }
 }
 
-/// [`to_f32_body`] compiled for AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn to_f32_avx512(scale: f64, xs: &[f64], out: &mut [f32]) {
-    to_f32_body(scale, xs, out)
-}
+by_cpu!(
+    /// `out[i] = exp(scale * xs[i]) as f32`, bit-identical to libm's `exp`
+    /// of the same product rounded to single precision, at
+    /// [`exp_in_place`]'s speed: where the fast value `y` could round
+    /// differently from libm's (the interval `y (1 +- r)`, `r` =
+    /// [`F32_CHECK_REL`], holds a point where the single-precision rounding
+    /// changes, which happens about once in tens of millions), libm's `exp`
+    /// is taken instead. Works in pieces of [`F32_PIECE`] values on the
+    /// stack, so that each argument is read once and each result written
+    /// once.
+    ///
+    /// # Panics
+    /// If `xs` and `out` differ in length.
+    pub fn exp_to_f32(scale: f64, xs: &[f64], out: &mut [f32]) = to_f32_body
+);
 
-/// [`to_f32_body`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn to_f32_avx2(scale: f64, xs: &[f64], out: &mut [f32]) {
-    to_f32_body(scale, xs, out)
-}
-
-/// The loop, compiled for AVX-512.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn exp_avx512(xs: &mut [f64]) {
-    exp_loop(xs)
-}
-
-/// The loop, compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn exp_avx2(xs: &mut [f64]) {
-    exp_loop(xs)
-}
+by_cpu!(
+    /// [`exp_loop`] compiled for the widest vector unit the CPU has.
+    fn exp_any(xs: &mut [f64]) = exp_loop;
+    variants exp_avx512, exp_avx2
+);
 
 /// Values per step of [`exp_loop`]: several vectors' worth, so that their
 /// polynomial chains overlap instead of waiting on each other.
@@ -342,13 +304,25 @@ mod tests {
             scalar.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
         );
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            let mut avx2 = xs.clone();
-            // SAFETY: AVX2 is supported (checked above).
-            unsafe { exp_avx2(&mut avx2) };
-            for ((a, s), &x) in avx2.iter().zip(&scalar).zip(&xs) {
-                if (LOW..=HIGH).contains(&x) {
-                    assert_eq!(a.to_bits(), s.to_bits());
+        {
+            let mut variants = Vec::new();
+            if std::arch::is_x86_feature_detected!("avx2") {
+                let mut avx2 = xs.clone();
+                // SAFETY: AVX2 is supported (checked above).
+                unsafe { exp_avx2(&mut avx2) };
+                variants.push(avx2);
+            }
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                let mut avx512 = xs.clone();
+                // SAFETY: AVX-512F is supported (checked above).
+                unsafe { exp_avx512(&mut avx512) };
+                variants.push(avx512);
+            }
+            for v in variants {
+                for ((a, s), &x) in v.iter().zip(&scalar).zip(&xs) {
+                    if (LOW..=HIGH).contains(&x) {
+                        assert_eq!(a.to_bits(), s.to_bits());
+                    }
                 }
             }
         }

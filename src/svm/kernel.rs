@@ -3,8 +3,9 @@
 //! Training uses LIBSVM's formula for the Gaussian kernel,
 //! `K(x_i, x_j) = exp(-gamma (||x_i||^2 + ||x_j||^2 - 2 <x_i, x_j>))`,
 //! with the squared norms computed once per dataset. Prediction uses the
-//! direct squared distance, as LIBSVM's `k_function` does, so decision
-//! values agree with `svm-predict` to the last bit in the usual case.
+//! direct squared distance, as LIBSVM's `k_function` does
+//! ([`super::predict_kernel`], re-exported here), so decision values agree
+//! with `svm-predict` to the last bit in the usual case.
 //!
 //! Sparse columns are computed by scattering `x_i` into a dense scratch
 //! vector and taking sparse·dense products: the products and their order are
@@ -18,6 +19,7 @@ use super::fast_exp;
 use crate::data::{Dataset, Features, Row};
 
 pub use super::kernel_fn::KernelKind;
+pub use super::predict_kernel::{direct_sq_dist, k_function};
 
 /// A dataset with its precomputed squared norms, ready for kernel evaluations
 /// by original row index. Shared (by reference) by every solve of a run.
@@ -457,76 +459,6 @@ fn sq_norm_ordered(r: Row<'_>) -> f64 {
     match r {
         Row::Dense(x) => x.iter().fold(0.0, |s, v| s + v * v),
         Row::Sparse(_, v) => v.iter().fold(0.0, |s, v| s + v * v),
-    }
-}
-
-/// The kernel between two rows as LIBSVM's `k_function` computes it at
-/// prediction time: the RBF distance is summed directly over the union of
-/// the two index sets, in index order.
-pub fn k_function(kind: KernelKind, x: Row<'_>, y: Row<'_>) -> f64 {
-    match kind {
-        KernelKind::Rbf { gamma } => (-gamma * direct_sq_dist(x, y)).exp(),
-        kind => kind.of_dot(x.dot_row(&y)),
-    }
-}
-
-/// `||x - y||^2` summed directly over the union of the two index sets, in
-/// index order, as LIBSVM's `k_function` does at prediction time (zero-zero
-/// terms of dense rows add exact zeros, so every row form gives the same sum).
-pub fn direct_sq_dist(x: Row<'_>, y: Row<'_>) -> f64 {
-    match (x, y) {
-        (Row::Sparse(ia, va), Row::Sparse(ib, vb)) => {
-            let (mut p, mut q, mut s) = (0usize, 0usize, 0.0f64);
-            while p < ia.len() && q < ib.len() {
-                match ia[p].cmp(&ib[q]) {
-                    std::cmp::Ordering::Equal => {
-                        let d = va[p] - vb[q];
-                        s += d * d;
-                        p += 1;
-                        q += 1;
-                    }
-                    std::cmp::Ordering::Greater => {
-                        s += vb[q] * vb[q];
-                        q += 1;
-                    }
-                    std::cmp::Ordering::Less => {
-                        s += va[p] * va[p];
-                        p += 1;
-                    }
-                }
-            }
-            for v in &va[p..] {
-                s += v * v;
-            }
-            for v in &vb[q..] {
-                s += v * v;
-            }
-            s
-        }
-        (Row::Dense(a), Row::Dense(b)) => {
-            // Zero-zero pairs add exact zeros: same sum as the sparse merge.
-            a.iter().zip(b).fold(0.0, |s, (u, v)| {
-                let d = u - v;
-                s + d * d
-            })
-        }
-        (Row::Sparse(ia, va), Row::Dense(b)) | (Row::Dense(b), Row::Sparse(ia, va)) => {
-            // Every index in order; indices in neither row add an
-            // exact zero, so the sum equals the sparse merge's.
-            let d = b.len().max(ia.last().map_or(0, |&j| j as usize + 1));
-            let (mut p, mut s) = (0usize, 0.0f64);
-            for j in 0..d {
-                let u = if p < ia.len() && ia[p] as usize == j {
-                    p += 1;
-                    va[p - 1]
-                } else {
-                    0.0
-                };
-                let t = u - b.get(j).copied().unwrap_or(0.0);
-                s += t * t;
-            }
-            s
-        }
     }
 }
 

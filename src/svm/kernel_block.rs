@@ -591,9 +591,7 @@ mod tests {
         let q: Vec<usize> = (0..200).map(|i| (i * 7) % 6).collect();
         let w: Vec<f64> = (0..6).map(|k| k as f64 - 2.5).collect();
         let run = |t: usize| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
+            crate::svm::pool::build(t)
                 .unwrap()
                 .install(|| block.weighted_sums(&q, &w, None))
         };

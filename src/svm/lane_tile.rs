@@ -16,6 +16,7 @@
 //! multiply-add, which Rust never introduces).
 
 use crate::data::{Dataset, Row};
+use crate::svm::simd::by_cpu;
 
 /// Rows per tile (four AVX-512 registers of `f64`).
 pub const TILE: usize = 32;
@@ -174,37 +175,6 @@ fn dense_dots_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64]) {
         o.copy_from_slice(&acc);
     }
 }
-
-/// `$name(args)` runs `$body(args)` compiled for AVX-512F or AVX2 where the
-/// CPU has it (checked at run time), else the portable build.
-macro_rules! by_cpu {
-    ($name:ident, $body:ident, ($($arg:ident : $ty:ty),*)) => {
-        fn $name($($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            {
-                #[target_feature(enable = "avx512f")]
-                unsafe fn avx512($($arg: $ty),*) {
-                    $body($($arg),*)
-                }
-                #[target_feature(enable = "avx2")]
-                unsafe fn avx2($($arg: $ty),*) {
-                    $body($($arg),*)
-                }
-                if std::arch::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: the CPU has AVX-512F (checked).
-                    return unsafe { avx512($($arg),*) };
-                }
-                if std::arch::is_x86_feature_detected!("avx2") {
-                    // SAFETY: the CPU has AVX2 (checked).
-                    return unsafe { avx2($($arg),*) };
-                }
-            }
-            $body($($arg),*)
-        }
-    };
-}
-
-pub(crate) use by_cpu;
 
 by_cpu!(dots_any, dots_body, (x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64]));
 by_cpu!(sq_dists_any, sq_dists_body, (x: &[f64], d: usize, zs: &[f64], out: &mut [f64]));

@@ -57,6 +57,7 @@ pub mod multiclass;
 pub mod optimality;
 pub mod params;
 pub mod pool;
+pub mod predict_kernel;
 mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;
@@ -64,6 +65,7 @@ pub mod seeding;
 #[cfg(test)]
 mod shared_counts_tests;
 mod signed_gather;
+mod simd;
 pub mod smo;
 mod smo_lanes;
 mod smo_rows;

@@ -4,24 +4,9 @@
 //! K_ij)` is the same single-precision value with its sign set by `y_i y_j`,
 //! zeros included). Written branch-free so that the compiler vectorises the
 //! gather (compiled for AVX-512 and AVX2 and chosen at run time by
-//! [`super::smo_lanes`]' detection, with a portable fallback).
+//! [`super::simd`], with a portable fallback).
 
-use super::smo_lanes::{simd, Simd};
-
-/// `out[t] = ±full[rows[t]]`, negative where `y[t] != ya` (labels `±1`).
-///
-/// # Panics
-/// If a row is outside `full` or the lengths differ.
-pub(crate) fn signed_gather(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut [f32]) {
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { gather_avx512(full, rows, y, ya, out) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { gather_avx2(full, rows, y, ya, out) },
-        _ => gather_body(full, rows, y, ya, out),
-    }
-}
+use super::simd::by_cpu;
 
 /// The loop, after checking every row against `full` (a vectorised pass).
 #[inline(always)]
@@ -41,18 +26,15 @@ fn gather_body(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut [f32]) {
     }
 }
 
-macro_rules! variant {
-    ($name:ident, $feat:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $name(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut [f32]) {
-            gather_body(full, rows, y, ya, out)
-        }
-    };
-}
-
-variant!(gather_avx512, "avx512f");
-variant!(gather_avx2, "avx2");
+by_cpu!(
+    /// `out[t] = ±full[rows[t]]`, negative where `y[t] != ya` (labels `±1`).
+    ///
+    /// # Panics
+    /// If a row is outside `full` or the lengths differ.
+    pub(crate) fn signed_gather(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut [f32]) =
+        gather_body;
+    variants gather_avx512, gather_avx2
+);
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! The two scans of WSS 3 over one piece of rows ([`super::smo_rows`]),
 //! written branch-free over [`LANES`] interleaved lanes so that the
 //! compiler vectorises them (compiled for AVX-512 and AVX2, chosen at run
-//! time, with a portable fallback).
+//! time by [`super::simd`], with a portable fallback).
 //!
 //! Exactness: every value is computed by an expression that is
 //! bit-identical to LIBSVM's (`-y_t G_t` as `(-y_t) * G_t`, a sign flip;
@@ -11,6 +11,8 @@
 //! lanes are folded by value with ties to the later index, then the tail
 //! continues LIBSVM's loop. So the chosen index and value are those of the
 //! one-lane loop on any CPU (tested against it, every compiled variant).
+
+use super::simd::by_cpu;
 
 /// No index chosen.
 pub(crate) const NONE: usize = usize::MAX;
@@ -173,86 +175,24 @@ fn second_body(y: &[i8], st: &[u8], g: &[f64], qd: &[f64], qi: &[f32], p: &Pivot
     }
 }
 
-/// Compiled variants of the bodies.
-macro_rules! variants {
-    ($first:ident, $second:ident, $feat:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $first(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) {
-            first_body(y, st, g)
-        }
+by_cpu!(
+    /// The first scan of WSS 3 over one piece (see [`first_body`]).
+    pub(crate) fn first_scan(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) = first_body;
+    variants first_avx512, first_avx2
+);
 
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $second(
-            y: &[i8],
-            st: &[u8],
-            g: &[f64],
-            qd: &[f64],
-            qi: &[f32],
-            p: &Pivot,
-        ) -> SecondScan {
-            second_body(y, st, g, qd, qi, p)
-        }
-    };
-}
-
-variants!(first_avx512, second_avx512, "avx512f");
-variants!(first_avx2, second_avx2, "avx2");
-
-/// The widest compiled variant this CPU runs.
-#[derive(Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) enum Simd {
-    Avx512,
-    Avx2,
-    Portable,
-}
-
-/// The CPU's [`Simd`] level (the standard library caches the detection).
-pub(crate) fn simd() -> Simd {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx512f") {
-            return Simd::Avx512;
-        }
-        if std::arch::is_x86_feature_detected!("avx2") {
-            return Simd::Avx2;
-        }
-    }
-    Simd::Portable
-}
-
-/// The first scan of WSS 3 over one piece (see [`first_body`]).
-pub(crate) fn first_scan(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) {
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { first_avx512(y, st, g) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { first_avx2(y, st, g) },
-        _ => first_body(y, st, g),
-    }
-}
-
-/// The second scan of WSS 3 over one piece (see [`second_body`]).
-pub(crate) fn second_scan(
-    y: &[i8],
-    st: &[u8],
-    g: &[f64],
-    qd: &[f64],
-    qi: &[f32],
-    p: &Pivot,
-) -> SecondScan {
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { second_avx512(y, st, g, qd, qi, p) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { second_avx2(y, st, g, qd, qi, p) },
-        _ => second_body(y, st, g, qd, qi, p),
-    }
-}
+by_cpu!(
+    /// The second scan of WSS 3 over one piece (see [`second_body`]).
+    pub(crate) fn second_scan(
+        y: &[i8],
+        st: &[u8],
+        g: &[f64],
+        qd: &[f64],
+        qi: &[f32],
+        p: &Pivot,
+    ) -> SecondScan = second_body;
+    variants second_avx512, second_avx2
+);
 
 #[cfg(test)]
 mod tests {

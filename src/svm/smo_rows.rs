@@ -252,10 +252,7 @@ mod tests {
                 };
                 let want = reference(&r, &qd, &qi, n);
                 for threads in [1, 2] {
-                    let pool = rayon::ThreadPoolBuilder::new()
-                        .num_threads(threads)
-                        .build()
-                        .unwrap();
+                    let pool = crate::svm::pool::build(threads).unwrap();
                     let got = pool.install(|| {
                         let (gmax, i) = select_i(&r, n);
                         if i == NONE {

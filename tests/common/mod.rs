@@ -1,13 +1,16 @@
 //! What the integration tests of the `cvbench` binary share: running it in a
 //! clean environment, reading its output, the exit-code assertions, polling
 //! on a loaded machine, and a run's records without what may differ between
-//! two runs. A test file declares `mod common;` and imports what it uses.
+//! two runs. A test file declares `mod common;` and imports what it uses;
+//! [`svm`] has what the multi-class SVM tests share.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+
+pub mod svm;
 
 /// The built binary in `cwd`, with none of the caller's `CVBENCH_*` or
 /// `SLURM_ARRAY_*` variables (a test sets the ones it means).

@@ -252,10 +252,8 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let threads = o
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow!("cannot start {threads} threads: {e}"))?;
+    // A pool that cannot start is a failure of the run (exit 1), not bad input.
+    let pool = crate::svm::pool::build(threads).map_err(|e| anyhow!("{e}"))?;
     let cost = if one_vs_one {
         pool.install(|| {
             crate::svm::multiclass::grid::run_grid_ovo_with(

@@ -1,13 +1,13 @@
 //! The batched solver's two element-wise hot loops, compiled for the widest
 //! vector unit the CPU has (AVX-512, AVX2, or portable code), picked at run
-//! time as [`crate::svm::smo_lanes`] does: `acc += x * b` over a row of the
+//! time by [`crate::svm::simd`]: `acc += x * b` over a row of the
 //! basis (the sparse dot products of [`super::kernel_rows`]) and
 //! `acc += w * row` (the gradient's block product, [`super::rows`]). Every
 //! lane computes the same expression in the same order as the portable
 //! loop (no fused multiply-add, no reduction across lanes), so the values
 //! are bit-identical on every variant.
 
-use crate::svm::smo_lanes::{simd, Simd};
+use crate::svm::simd::by_cpu;
 
 /// `acc[k] += x * b[k]`.
 #[inline(always)]
@@ -47,48 +47,16 @@ fn block_axpy_body(acc: &mut [f64], terms: &[(&[f32], f64)]) {
     }
 }
 
-macro_rules! variants {
-    ($dots:ident, $axpy:ident, $feat:literal) => {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) {
-            sparse_dots_body(rows, bm, s, out)
-        }
+by_cpu!(
+    /// See [`sparse_dots_body`].
+    pub(super) fn sparse_dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) =
+        sparse_dots_body
+);
 
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = $feat)]
-        unsafe fn $axpy(acc: &mut [f64], terms: &[(&[f32], f64)]) {
-            block_axpy_body(acc, terms)
-        }
-    };
-}
-
-variants!(dots_avx512, axpy_avx512, "avx512f");
-variants!(dots_avx2, axpy_avx2, "avx2");
-
-/// See [`sparse_dots_body`].
-pub(super) fn sparse_dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) {
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { dots_avx512(rows, bm, s, out) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { dots_avx2(rows, bm, s, out) },
-        _ => sparse_dots_body(rows, bm, s, out),
-    }
-}
-
-/// See [`block_axpy_body`].
-pub(super) fn block_axpy(acc: &mut [f64], terms: &[(&[f32], f64)]) {
-    match simd() {
-        // SAFETY: `simd` found the CPU feature each variant is compiled for.
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx512 => unsafe { axpy_avx512(acc, terms) },
-        #[cfg(target_arch = "x86_64")]
-        Simd::Avx2 => unsafe { axpy_avx2(acc, terms) },
-        _ => block_axpy_body(acc, terms),
-    }
-}
+by_cpu!(
+    /// See [`block_axpy_body`].
+    pub(super) fn block_axpy(acc: &mut [f64], terms: &[(&[f32], f64)]) = block_axpy_body
+);
 
 #[cfg(test)]
 mod tests {

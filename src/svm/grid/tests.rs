@@ -45,10 +45,7 @@ fn run(ds: &Dataset, reuse: Reuse, threads: usize) -> Vec<PointResult> {
 fn run_at(ds: &Dataset, reuse: Reuse, threads: usize, pts: &[(f64, f64)]) -> Vec<PointResult> {
     let folds = Folds::libsvm(ds, 5).unwrap();
     let base = SvmParams::rbf(1.0, 1.0);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .unwrap();
+    let pool = crate::svm::pool::build(threads).unwrap();
     let mut out: Vec<Option<PointResult>> = vec![None; pts.len()];
     pool.install(|| {
         run_grid(

@@ -21,8 +21,9 @@ use super::model::MultiModel;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cached_sums::{cached_error_bound, CachedMagnitudes};
 use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::lane_tile::{by_cpu, TILE};
+use crate::svm::lane_tile::TILE;
 use crate::svm::rounds::unsure_sign;
+use crate::svm::simd::by_cpu;
 
 /// The label of every row `rows` (rows of `kd`'s dataset) as
 /// [`MultiModel::predict`] gives it, from the columns `shared` holds of

@@ -150,12 +150,7 @@ pub fn run_grid_ovo_with(
     let serial = if opts.threads {
         None
     } else {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(1)
-                .build()
-                .map_err(|e| SvmError::InvalidParam(format!("cannot start a thread: {e}")))?,
-        )
+        Some(crate::svm::pool::build(1)?)
     };
     let path = Path {
         ds,

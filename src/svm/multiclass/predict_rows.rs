@@ -18,7 +18,8 @@ use rayon::prelude::*;
 use super::model::MultiModel;
 use crate::data::Dataset;
 use crate::svm::kernel::KernelKind;
-use crate::svm::lane_tile::{by_cpu, Tile, TILE};
+use crate::svm::lane_tile::{Tile, TILE};
+use crate::svm::simd::by_cpu;
 
 /// Dense support vectors beyond this many bytes are not built (row by row
 /// instead).
