@@ -139,8 +139,16 @@ fn dots_body(x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64])
     }
 }
 
+/// `out[t * TILE + lane] = sum_k term(x_lane[k], z_t[k])`, `k` in order,
+/// for the dense rows `z_t` of `zs`.
 #[inline(always)]
-fn sq_dists_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64]) {
+fn dense_body(
+    x: &[f64],
+    d: usize,
+    zs: &[f64],
+    out: &mut [f64],
+    term: impl Fn(f64, f64) -> f64,
+) {
     if d == 0 {
         out.iter_mut().for_each(|v| *v = 0.0);
         return;
@@ -150,8 +158,7 @@ fn sq_dists_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64]) {
         for (k, &v) in z.iter().enumerate() {
             let xk = lanes(x, k);
             for l in 0..TILE {
-                let t = xk[l] - v;
-                acc[l] += t * t;
+                acc[l] += term(xk[l], v);
             }
         }
         o.copy_from_slice(&acc);
@@ -159,21 +166,16 @@ fn sq_dists_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64]) {
 }
 
 #[inline(always)]
+fn sq_dists_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64]) {
+    dense_body(x, d, zs, out, |a, v| {
+        let t = a - v;
+        t * t
+    })
+}
+
+#[inline(always)]
 fn dense_dots_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64]) {
-    if d == 0 {
-        out.iter_mut().for_each(|v| *v = 0.0);
-        return;
-    }
-    for (z, o) in zs.chunks_exact(d).zip(out.chunks_exact_mut(TILE)) {
-        let mut acc = [0.0f64; TILE];
-        for (k, &v) in z.iter().enumerate() {
-            let xk = lanes(x, k);
-            for l in 0..TILE {
-                acc[l] += xk[l] * v;
-            }
-        }
-        o.copy_from_slice(&acc);
-    }
+    dense_body(x, d, zs, out, |a, v| a * v)
 }
 
 by_cpu!(dots_any, dots_body, (x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64]));
