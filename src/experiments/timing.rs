@@ -1,6 +1,8 @@
 //! Repeated timing of a cell, shared by the kinds that time our solver
 //! against its peers: cells under two minutes run `timing_repeats` times
-//! (the median and the range go on the rows), longer ones once.
+//! (the median and the range go on the rows), longer ones once; a config
+//! with `min_timed_seconds` times short cells again until their runs total
+//! that long ([`Repeats`]).
 
 use crate::config::{ConfigError, ConfigFile};
 use std::time::Instant;
@@ -24,6 +26,100 @@ pub fn check_repeats(cfg: &ConfigFile, r: &Option<Spanned<u32>>) -> Result<u32, 
             &format!("timing_repeats = {} is out of range", r.get_ref()),
             &format!("use 1 to {MAX_TIMING_REPEATS}"),
         )),
+    }
+}
+
+/// Longest `min_timed_seconds` a config may ask for.
+pub const MAX_MIN_TIMED_S: f64 = 600.0;
+
+/// How many times a cell is timed: `runs` times, and a short cell more,
+/// until its timed runs total `min_total_s` seconds or it has run `cap`
+/// times (the config keys `timing_repeats`, `min_timed_seconds` and
+/// `max_timing_repeats`), so that a short cell's interval is decided by
+/// repeats rather than a floor. Only the wall seconds vary: the records are
+/// the first run's rows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Repeats {
+    /// Runs every cell gets (at least 1).
+    pub runs: u32,
+    /// Timed seconds a short cell is repeated until (0: none).
+    pub min_total_s: f64,
+    /// Most runs of a short cell (at least `runs`).
+    pub cap: u32,
+}
+
+impl From<u32> for Repeats {
+    fn from(runs: u32) -> Repeats {
+        Repeats {
+            runs: runs.max(1),
+            min_total_s: 0.0,
+            cap: runs.max(1),
+        }
+    }
+}
+
+impl Repeats {
+    /// Whether a cell whose timed runs took `walls` seconds runs again:
+    /// never when its first run took [`REPEAT_BELOW_S`] or more; else
+    /// until it has run `runs` times and its runs total `min_total_s`
+    /// seconds, `cap` runs at most.
+    pub fn again(&self, walls: &[f64]) -> bool {
+        let Some(first) = walls.first() else {
+            return true;
+        };
+        let n = walls.len();
+        if *first >= REPEAT_BELOW_S || n >= self.cap.max(self.runs) as usize {
+            return false;
+        }
+        n < self.runs as usize || walls.iter().sum::<f64>() < self.min_total_s
+    }
+
+    /// The timing keys of a config, checked: `timing_repeats` (1 to
+    /// [`MAX_TIMING_REPEATS`], default 1); `min_timed_seconds` (above 0, at
+    /// most [`MAX_MIN_TIMED_S`]); `max_timing_repeats` (only with
+    /// `min_timed_seconds`, from `timing_repeats` to [`MAX_TIMING_REPEATS`],
+    /// default [`MAX_TIMING_REPEATS`]); errors name the key's line:col.
+    pub fn check(
+        cfg: &ConfigFile,
+        runs: &Option<Spanned<u32>>,
+        min_total_s: &Option<Spanned<f64>>,
+        cap: &Option<Spanned<u32>>,
+    ) -> Result<Repeats, ConfigError> {
+        let runs = check_repeats(cfg, runs)?;
+        let Some(min) = min_total_s else {
+            return match cap {
+                None => Ok(Repeats::from(runs)),
+                Some(c) => Err(cfg.invalid(
+                    c.span(),
+                    "max_timing_repeats is set without min_timed_seconds",
+                    "set min_timed_seconds (the timed seconds a short cell is repeated until), or remove max_timing_repeats",
+                )),
+            };
+        };
+        let m = *min.get_ref();
+        if !(m > 0.0 && m <= MAX_MIN_TIMED_S) {
+            return Err(cfg.invalid(
+                min.span(),
+                &format!("min_timed_seconds = {m} is out of range"),
+                &format!("use a number of seconds above 0 and at most {MAX_MIN_TIMED_S}"),
+            ));
+        }
+        let cap = match cap {
+            None => MAX_TIMING_REPEATS.max(runs),
+            Some(c) if (runs..=MAX_TIMING_REPEATS).contains(c.get_ref()) => *c.get_ref(),
+            Some(c) => {
+                return Err(cfg.invalid(
+                    c.span(),
+                    &format!("max_timing_repeats = {} is out of range", c.get_ref()),
+                    &format!("use timing_repeats ({runs}) to {MAX_TIMING_REPEATS}"),
+                ))
+            }
+        };
+        Ok(Repeats {
+            runs,
+            min_total_s: m,
+            cap,
+        })
     }
 }
 
@@ -65,10 +161,13 @@ impl Walls {
     }
 }
 
-/// Run `f` up to `repeats` times (once when the first run takes
-/// [`REPEAT_BELOW_S`] or more): the first run's result and every run's
-/// wall seconds, measured around `f`.
-pub fn timed<T, E>(repeats: u32, mut f: impl FnMut() -> Result<T, E>) -> Result<(T, Walls), E> {
+/// Run `f` as [`Repeats::again`] says (`repeats` times, once when the
+/// first run takes [`REPEAT_BELOW_S`] or more): the first run's result and
+/// every run's wall seconds, measured around `f`.
+pub fn timed<T, E>(
+    repeats: impl Into<Repeats>,
+    mut f: impl FnMut() -> Result<T, E>,
+) -> Result<(T, Walls), E> {
     timed_by(repeats, || {
         let t = Instant::now();
         let out = f()?;
@@ -79,12 +178,13 @@ pub fn timed<T, E>(repeats: u32, mut f: impl FnMut() -> Result<T, E>) -> Result<
 /// As [`timed`], with `f` giving its own wall seconds (e.g. a peer's
 /// process time, or a solve that times its own parts).
 pub fn timed_by<T, E>(
-    repeats: u32,
+    repeats: impl Into<Repeats>,
     mut f: impl FnMut() -> Result<(T, f64), E>,
 ) -> Result<(T, Walls), E> {
+    let repeats = repeats.into();
     let (first, s) = f()?;
     let mut walls = vec![s];
-    while walls.len() < repeats.max(1) as usize && walls[0] < REPEAT_BELOW_S {
+    while repeats.again(&walls) {
         walls.push(f()?.1);
     }
     Ok((first, Walls::of(walls)))
@@ -107,6 +207,74 @@ pub struct Spread {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_cell_is_repeated_until_its_timed_seconds_or_the_cap() {
+        let r = Repeats {
+            runs: 3,
+            min_total_s: 1.0,
+            cap: 10,
+        };
+        // Fabricated timings: 0.1 s runs go on past 3 until 1 s is timed...
+        assert!(r.again(&[0.1; 3]));
+        assert!(r.again(&[0.1; 9]));
+        // ...or the cap; long runs stop at `runs`; a first run of two
+        // minutes or more is never repeated.
+        assert!(!r.again(&[0.1; 10]));
+        assert!(!r.again(&[0.5, 0.5, 0.5]));
+        assert!(r.again(&[0.5, 0.5]));
+        assert!(!r.again(&[REPEAT_BELOW_S]));
+        // Without min_timed_seconds: exactly `timing_repeats`, as before.
+        let plain = Repeats::from(3);
+        assert!(plain.again(&[0.001, 0.001]));
+        assert!(!plain.again(&[0.001; 3]));
+        // timed_by counts the runs the rule asks for, and keeps the first
+        // run's result.
+        let mut i = 0;
+        let (first, walls) = timed_by(r, || {
+            i += 1;
+            Ok::<_, ()>((i, 0.25))
+        })
+        .unwrap();
+        assert_eq!((first, walls.runs()), (1, 4));
+    }
+
+    #[test]
+    fn the_timing_keys_are_checked_with_their_line() {
+        let check = |text: &str| {
+            let cfg = ConfigFile::from_text("t.toml", text);
+            #[derive(serde::Deserialize)]
+            struct T {
+                timing_repeats: Option<Spanned<u32>>,
+                min_timed_seconds: Option<Spanned<f64>>,
+                max_timing_repeats: Option<Spanned<u32>>,
+            }
+            let t: T = cfg.parse().unwrap();
+            Repeats::check(
+                &cfg,
+                &t.timing_repeats,
+                &t.min_timed_seconds,
+                &t.max_timing_repeats,
+            )
+            .map_err(|e| e.to_string())
+        };
+        assert_eq!(check("").unwrap(), Repeats::from(1));
+        let r = check("timing_repeats = 3\nmin_timed_seconds = 2.5\n").unwrap();
+        assert_eq!((r.runs, r.min_total_s, r.cap), (3, 2.5, MAX_TIMING_REPEATS));
+        let e = check("max_timing_repeats = 5\n").unwrap_err();
+        assert!(
+            e.contains("t.toml:1") && e.contains("set min_timed_seconds"),
+            "{e}"
+        );
+        let e = check("min_timed_seconds = 0.0\n").unwrap_err();
+        assert!(e.contains("min_timed_seconds = 0 is out of range"), "{e}");
+        let e = check("timing_repeats = 5\nmin_timed_seconds = 1.0\nmax_timing_repeats = 4\n")
+            .unwrap_err();
+        assert!(
+            e.contains("t.toml:3") && e.contains("use timing_repeats (5) to 100"),
+            "{e}"
+        );
+    }
 
     #[test]
     fn the_median_of_odd_and_even_counts() {

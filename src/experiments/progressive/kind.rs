@@ -21,8 +21,8 @@ pub use super::config::{
     BklSection, Figure1Spec, KfCfg, PopulationCfg, ProgressiveConfig, PvCfg, StreamBlock,
     SyntheticCfg, TableSpec, TheoremBlock,
 };
-pub use super::paper::PUBLISHED;
 pub use super::rows::Row;
+pub use super::verdicts::published::PUBLISHED;
 
 /// The `progressive` experiment kind.
 pub struct ProgressiveKind;

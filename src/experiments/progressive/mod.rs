@@ -5,7 +5,8 @@
 //! - [`exact`]: the closed-form true error of the feature eliminator (with
 //!   its derivation) and the survivor-count distribution.
 //! - [`paper`]: Figure 1 and the table of Section 5 (hold-out against
-//!   progressive validation), as plain record rows and summaries.
+//!   progressive validation), as plain record rows and summaries (the
+//!   paper's numbers, typed, in `verdicts/published.rs`).
 //! - [`theorems`]: empirical checks of Theorems 1–5 on any
 //!   [`Population`](theorems::Population) (the synthetic problem, or a real
 //!   learner on a real dataset with a test set as the distribution).

@@ -11,9 +11,10 @@ use super::config::{
 };
 use super::generator::BklProblem;
 use super::load::load_pair;
-use super::paper::{published, BklRun, Procedure};
+use super::paper::{BklRun, Procedure};
 use super::rows::procedure_name;
 use super::theorems::BklPopulation;
+use super::verdicts::published::Published;
 use crate::config::{ConfigError, ConfigFile};
 use crate::data::Dataset;
 use crate::experiments::cell_key::{CellKey, CellList};
@@ -339,7 +340,7 @@ fn plan_table(
     for &d in &t.delays {
         in_range(cfg, &span, "a table delay", d, 0, MAX_POINTS)?;
     }
-    let published = published()?;
+    let published = Published::load()?;
     for row in &published.table {
         let mut delays = vec![0];
         if row.procedure == Procedure::Progressive {

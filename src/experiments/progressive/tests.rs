@@ -426,7 +426,7 @@ mod theorem_checks {
 #[test]
 fn published_toml_parses() {
     let text = include_str!("../../../experiments/progressive/published.toml");
-    let p = super::paper::Published::from_toml(text).unwrap();
+    let p = super::verdicts::published::Published::from_toml(text).unwrap();
     assert_eq!(p.table.len(), 3);
     assert_eq!(p.table[0].procedure, Procedure::Progressive);
     assert_eq!((p.table[2].n_train, p.table[2].s), (9, 10));
@@ -438,7 +438,7 @@ fn published_toml_parses() {
 #[ignore]
 fn paper_table() {
     let text = include_str!("../../../experiments/progressive/published.toml");
-    let published = super::paper::Published::from_toml(text).unwrap();
+    let published = super::verdicts::published::Published::from_toml(text).unwrap();
     let mut recs = Vec::new();
     for row in &published.table {
         let run = BklRun {
@@ -454,7 +454,7 @@ fn paper_table() {
         recs.extend(run_bkl(&run).unwrap());
     }
     let sums = summarize(&recs, 1000);
-    for c in super::paper::compare_table(&published, &sums) {
+    for c in super::verdicts::section5_table::compare_table(&published, &sums) {
         let o = &c.ours;
         println!(
             "{:20} {:6}: true {:.3} (pub {:.3}) fresh {:.3} ±se {:.4} sd {:.3} | exact E {:.4} | disc {:.3} ±se {:.4} sd {:.3} (pub {:.3}) z {:+.1} | disc_exact {:.3}",
@@ -474,8 +474,8 @@ fn paper_table() {
             o.disc_exact.mean,
         );
     }
-    let cmp = super::paper::compare_table(&published, &sums);
-    println!("{:?}", super::paper::tie_rule_fit(&cmp));
+    let cmp = super::verdicts::section5_table::compare_table(&published, &sums);
+    println!("{:?}", super::verdicts::section5_table::tie_rule_fit(&cmp));
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::DatasetSpec;
-use crate::experiments::timing::check_repeats;
+use crate::experiments::timing::Repeats;
 use crate::peers::libsvm as peer;
 use crate::svm::{CacheMode, SeedingMethod, SolverKind};
 use serde::Deserialize;
@@ -201,6 +201,16 @@ pub struct SvmCvConfig {
     /// are on every row). Default 1, at most 100.
     #[serde(default)]
     pub timing_repeats: Option<Spanned<u32>>,
+    /// A cell whose timed runs total less than this many seconds is timed
+    /// again (past `timing_repeats`) until they do or it has run
+    /// `max_timing_repeats` times, so that short cells are decided by
+    /// repeats ([`Repeats`](crate::experiments::timing::Repeats)). Unset:
+    /// `timing_repeats` runs.
+    #[serde(default)]
+    pub min_timed_seconds: Option<Spanned<f64>>,
+    /// Most runs of a short cell under `min_timed_seconds` (default 100).
+    #[serde(default)]
+    pub max_timing_repeats: Option<Spanned<u32>>,
     /// Leave-one-out only: run the first R rounds of each of our solver's
     /// CV cells and estimate the cell's wall seconds over all n rounds, as
     /// Wen et al. estimated their large leave-one-out runs (Adult from the
@@ -301,10 +311,16 @@ impl SvmCvConfig {
         Ok(out)
     }
 
-    /// How many times our solver's cells are timed (checked: 1 to
-    /// [`MAX_TIMING_REPEATS`](crate::experiments::timing::MAX_TIMING_REPEATS)).
-    pub fn repeats(&self, cfg: &ConfigFile) -> Result<u32, ConfigError> {
-        check_repeats(cfg, &self.timing_repeats)
+    /// How many times our solver's cells are timed (`timing_repeats`,
+    /// `min_timed_seconds`, `max_timing_repeats`, checked by
+    /// [`Repeats::check`]).
+    pub fn repeats(&self, cfg: &ConfigFile) -> Result<Repeats, ConfigError> {
+        Repeats::check(
+            cfg,
+            &self.timing_repeats,
+            &self.min_timed_seconds,
+            &self.max_timing_repeats,
+        )
     }
 
     /// The checked `first_rounds` (see the field): at least 1, with k =

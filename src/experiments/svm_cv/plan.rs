@@ -7,6 +7,7 @@ use super::variants::variant_name;
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::data::Dataset;
 use crate::experiments::cell_key::{no_duplicates, CellKey, CellList};
+use crate::experiments::timing::Repeats;
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::peers::onedal;
@@ -34,7 +35,7 @@ pub(super) struct CellSpec {
 /// A planned `svm_cv` run.
 pub(super) struct SvmPlan {
     /// How many times our solver's cells are timed.
-    pub repeats: u32,
+    pub repeats: Repeats,
     pub seeded_shared_cache: bool,
     pub seeded_parallel: bool,
     pub head: PlanHead,

@@ -8,7 +8,7 @@ use super::seeded::{
     estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND,
 };
 use crate::data::Dataset;
-use crate::experiments::timing::{timed, Walls};
+use crate::experiments::timing::{timed, Repeats, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::peers::onedal;
@@ -184,7 +184,7 @@ impl CellRun<'_> {
             fold_of.as_deref(),
             self.params,
             threads,
-            self.plan.plan_repeats() as usize,
+            self.plan.plan_repeats().runs as usize,
         )
         .map_err(|e| e.to_string())?;
         let (role, n_test) = if folds.is_some() {
@@ -334,7 +334,7 @@ impl Plan for SvmPlan {
         let reps = if c.method == Method::Libsvm {
             1.0
         } else {
-            f64::from(self.plan_repeats())
+            f64::from(self.plan_repeats().runs)
         };
         // k rounds of n (k - 1) / k rows; a first-rounds estimate runs
         // fewer (the config allows it for our solver's methods only).
@@ -390,8 +390,8 @@ impl Plan for SvmPlan {
 }
 
 impl SvmPlan {
-    pub(super) fn plan_repeats(&self) -> u32 {
-        self.repeats.max(1)
+    pub(super) fn plan_repeats(&self) -> Repeats {
+        self.repeats
     }
 }
 

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::super::exact::{expected_progressive_true_error, expected_true_error};
-use super::super::paper::{
-    compare_table, published, tie_rule_fit, BklSummary, Procedure, TableComparison, TieKind,
-};
+use super::super::paper::{BklSummary, Procedure, TieKind};
 use super::super::rows::{bkl_summaries, n_features_of, Row};
+use super::super::verdicts::published::Published;
+use super::super::verdicts::section5_table::{compare_table, tie_rule_fit, TableComparison};
 use super::out::{pm, Out};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series, Style};
@@ -254,7 +254,7 @@ pub(super) fn paper_table(
 ) -> Result<(), ExperimentError> {
     let n_features = n_features_of(rows);
     let sums = bkl_summaries(rows);
-    let cmp = compare_table(&published()?, &sums);
+    let cmp = compare_table(&Published::load()?, &sums);
     let table: Vec<TableRow> = cmp.iter().map(TableRow::from).collect();
     out.table(&table, "table")?;
     let reps = sums.first().map_or(0, |x| x.true_fresh.n);

@@ -4,10 +4,11 @@
 
 use super::conclusions::{conclusion_a, conclusion_b, outcome, CONCLUSIONS_SECTION, Z};
 use super::figure1::figure1_check;
+use super::published::Published;
 use super::section5_table::table_check;
 use super::stored::TypedRun;
 use super::theorems::{is_theorem_row, theorem, THEOREMS};
-use crate::experiments::progressive::paper::{published, TieKind};
+use crate::experiments::progressive::paper::TieKind;
 use crate::experiments::progressive::stats::Summary;
 use crate::experiments::published::PublishedError;
 use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
@@ -112,7 +113,7 @@ fn against(pv: &Summary, ho: &Summary) -> String {
 
 /// The progressive-validation rows of the scorecard.
 pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
-    let p = published()?;
+    let p = Published::load()?;
     let typed: Vec<TypedRun> = runs.iter().map(|r| TypedRun::of(r)).collect();
     let first_with = |name: &str| typed.iter().find(|r| r.has(name));
     let title = "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)";

@@ -1,0 +1,138 @@
+//! Issue 43's leftovers end to end: short cells timed again until their
+//! timed runs total `min_timed_seconds` (capped by `max_timing_repeats`),
+//! with the same numbers as a run without the keys, and the keys' errors.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn config(extra: &str) -> String {
+    format!(
+        r#"kind = "svm_cv"
+name = "t"
+seed = 3
+k = [3]
+methods = ["ours", "sir"]
+timing_repeats = 2
+{extra}
+[[datasets]]
+synthetic = {{ generator = "linear-classification", n = 60, d = 4 }}
+
+[[settings]]
+label = "libsvm-defaults"
+"#
+    )
+}
+
+fn cvbench(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+/// A CSV line's fields (commas inside double quotes kept).
+fn fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            c => cur.push(c),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// The values of column `name` of a CSV file.
+fn column(csv: &str, name: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let head = fields(lines.next().unwrap());
+    let i = head.iter().position(|h| h == name).unwrap();
+    lines.map(|l| fields(l)[i].clone()).collect()
+}
+
+#[test]
+fn short_cells_are_timed_until_min_timed_seconds_with_the_same_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("plain.toml"), config("")).unwrap();
+    std::fs::write(
+        d.join("more.toml"),
+        config("min_timed_seconds = 0.2\nmax_timing_repeats = 6\n"),
+    )
+    .unwrap();
+    for (cfg, out) in [("plain.toml", "a"), ("more.toml", "b")] {
+        let o = cvbench(d, &["run", cfg, "--out", out, "--csv"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let read = |p: &str| std::fs::read_to_string(d.join(p)).unwrap();
+    let plain = read("a/t/records.csv");
+    let more = read("b/t/records.csv");
+    // Without the keys: timing_repeats runs, exactly.
+    assert!(column(&plain, "timing_repeats").iter().all(|r| r == "2"));
+    // With them: at least timing_repeats, at most the cap, and fewer than
+    // the cap only where the timed runs reached 0.2 s (each run at most
+    // wall_max_s long).
+    let reps = column(&more, "timing_repeats");
+    let max = column(&more, "wall_max_s");
+    for (r, m) in reps.iter().zip(&max) {
+        let r: u32 = r.parse().unwrap();
+        let m: f64 = m.parse().unwrap();
+        assert!((2..=6).contains(&r), "{more}");
+        assert!(r == 6 || f64::from(r) * m >= 0.2, "{more}");
+    }
+    // Only the timings vary (and how many runs they took): the other
+    // reproducible columns are the same.
+    for (run, out) in [("a/t", "a.csv"), ("b/t", "b.csv")] {
+        let o = cvbench(d, &["export", "--reproducible", run, "-o", out]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let untimed = |p: &str| {
+        let text = read(p);
+        let head = fields(text.lines().next().unwrap());
+        let i = head.iter().position(|h| h == "timing_repeats").unwrap();
+        text.lines()
+            .map(|l| {
+                let mut f = fields(l);
+                f.remove(i);
+                f
+            })
+            .collect::<Vec<_>>()
+    };
+    let (a, b) = (untimed("a.csv"), untimed("b.csv"));
+    assert_eq!(a.len(), 7, "{a:?}");
+    assert_eq!(a, b);
+}
+
+#[test]
+fn the_timing_keys_are_validated_with_their_line_and_a_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cases = [
+        (
+            "max_timing_repeats = 5\n",
+            "t.toml:7",
+            "set min_timed_seconds",
+        ),
+        (
+            "min_timed_seconds = -1.0\n",
+            "t.toml:7",
+            "min_timed_seconds = -1 is out of range",
+        ),
+        (
+            "min_timed_seconds = 1.0\nmax_timing_repeats = 1\n",
+            "t.toml:8",
+            "use timing_repeats (2) to 100",
+        ),
+    ];
+    for (extra, at, says) in cases {
+        std::fs::write(d.join("t.toml"), config(extra)).unwrap();
+        let o = cvbench(d, &["run", "t.toml", "--out", "r"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(at) && err.contains(says), "{extra}: {err}");
+        assert!(!d.join("r/t/records.parquet").exists());
+    }
+}
