@@ -142,13 +142,7 @@ fn dots_body(x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64])
 /// `out[t * TILE + lane] = sum_k term(x_lane[k], z_t[k])`, `k` in order,
 /// for the dense rows `z_t` of `zs`.
 #[inline(always)]
-fn dense_body(
-    x: &[f64],
-    d: usize,
-    zs: &[f64],
-    out: &mut [f64],
-    term: impl Fn(f64, f64) -> f64,
-) {
+fn dense_body(x: &[f64], d: usize, zs: &[f64], out: &mut [f64], term: impl Fn(f64, f64) -> f64) {
     if d == 0 {
         out.iter_mut().for_each(|v| *v = 0.0);
         return;
