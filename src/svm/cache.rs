@@ -260,9 +260,9 @@ pub struct SharedKernelCache {
     /// Solves compute a whole column for any missing request
     /// ([`SharedKernelCache::whole_columns`]).
     whole: bool,
-    /// Every column, read without the lock once set
-    /// ([`SharedKernelCache::set_all`]).
-    all: std::sync::OnceLock<Vec<Arc<[f32]>>>,
+    /// Every column (column `a` at `a n..(a + 1) n`), read without the lock
+    /// once set ([`SharedKernelCache::set_all`]).
+    all: std::sync::OnceLock<Vec<f32>>,
 }
 
 #[derive(Debug)]
@@ -358,33 +358,49 @@ impl SharedKernelCache {
     /// Number of columns held now.
     pub fn held(&self) -> usize {
         match self.all.get() {
-            Some(all) => all.len(),
+            Some(_) => self.n,
             None => self.inner.lock().unwrap_or_else(|e| e.into_inner()).count,
         }
     }
 
-    /// Hold every column from now on (`cols[a]`, length `n` each, unsigned
-    /// kernel values; their values are counted by whoever computed them):
-    /// no eviction, and reads take no lock (every solve of a one-vs-one CV
-    /// asks for columns at every step). Only on a cache that holds nothing
-    /// yet and keeps every column.
-    pub fn set_all(&self, cols: Vec<Arc<[f32]>>) {
-        assert_eq!(cols.len(), self.n, "one column per row");
-        assert!(cols.iter().all(|c| c.len() == self.n), "whole columns");
+    /// Hold every column from now on (`matrix`: column `a` at `a n..(a +
+    /// 1) n`, unsigned kernel values; their values are counted by whoever
+    /// computed them): no eviction, and reads take no lock (every solve of a
+    /// one-vs-one CV asks for columns at every step). Only on a cache that
+    /// holds nothing yet and keeps every column.
+    pub fn set_all(&self, matrix: Vec<f32>) {
+        assert_eq!(matrix.len(), self.n * self.n, "n whole columns");
         assert!(self.capacity_columns >= self.n && self.held() == 0);
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         g.asked.iter_mut().for_each(|a| *a = true);
         self.all
-            .set(cols)
+            .set(matrix)
             .unwrap_or_else(|_| panic!("the columns are set once"));
     }
 
-    /// Column `a` from [`SharedKernelCache::set_all`]'s columns (a hit).
+    /// Column `a` from [`SharedKernelCache::set_all`]'s columns (a hit), as
+    /// a copy: readers on a hot path borrow it
+    /// ([`SharedKernelCache::held_column`]).
     #[inline]
     fn held_whole(&self, a: usize) -> Option<Arc<[f32]>> {
-        let c = self.all.get()?[a].clone();
+        let c = Arc::from(self.held_column(a)?);
         self.hits.fetch_add(1, Ordering::Relaxed);
         Some(c)
+    }
+
+    /// Column `a` from [`SharedKernelCache::set_all`]'s columns, borrowed
+    /// and not counted: the caller adds its reads with
+    /// [`SharedKernelCache::count_hits`] (one shared counter bumped per read
+    /// would bounce between the solving threads).
+    #[inline]
+    pub(crate) fn held_column(&self, a: usize) -> Option<&[f32]> {
+        let n = self.n;
+        self.all.get().map(|all| &all[a * n..(a + 1) * n])
+    }
+
+    /// Count `reads` hits (reads of [`SharedKernelCache::held_column`]).
+    pub(crate) fn count_hits(&self, reads: u64) {
+        self.hits.fetch_add(reads, Ordering::Relaxed);
     }
 
     /// Number of rows of the dataset (the length of every column).
@@ -409,8 +425,8 @@ impl SharedKernelCache {
     /// count as they are (for readers outside the solvers, e.g. prediction,
     /// which should not change what the solvers find cached).
     pub fn peek(&self, a: usize) -> Option<Arc<[f32]>> {
-        if let Some(all) = self.all.get() {
-            return Some(all[a].clone());
+        if let Some(col) = self.held_column(a) {
+            return Some(Arc::from(col));
         }
         let g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         g.cols[a].clone()

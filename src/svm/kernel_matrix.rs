@@ -13,7 +13,6 @@
 //! the solves that read them are the same solves.
 
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -37,6 +36,11 @@ pub fn worth_filling(sh: &SharedKernelCache) -> bool {
 /// all `n` of them), on the current rayon pool; the values count
 /// [`matrix_evals`] in `sh`'s kernel evaluations. Bit-identical to the
 /// columns its solves would compute, for any thread count.
+///
+/// The matrix is one buffer, column after column: each tile of [`TILE`]
+/// columns first computes its entries from its own first row down (the
+/// upper triangle and the diagonal block), then copies the entries above
+/// it from the earlier tiles' columns (`K(r, a) = K(a, r)`, the same bits).
 pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
     let n = kd.ds.n();
     assert_eq!(sh.n(), n, "a cache for this dataset's rows");
@@ -44,74 +48,97 @@ pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
         sh.capacity_columns() >= n,
         "a cache that keeps every column"
     );
-    let tiles = n.div_ceil(TILE);
-    let cols: Vec<Vec<Arc<[f32]>>> = if sh.budget_columns() >= n + n / 2 {
-        // Room for half a matrix more: tile t's rows a0..a0 + TILE against
-        // rows a0..n (lane-major, each row's part of the upper triangle
-        // contiguous), then each tile's whole columns from its own part and
-        // the earlier tiles' (rows before a0), TILE x TILE blocks at a time.
-        let upper: Vec<Vec<f32>> = (0..tiles)
+    let mut matrix = zeroed_matrix(n * n);
+    if n > 0 {
+        matrix
+            .par_chunks_mut(TILE * n)
+            .enumerate()
+            .for_each(|(t, cols)| lane_rows(kd, t * TILE, &mut cols[t * TILE..], n));
+        let whole = SharedColumns(matrix.as_mut_ptr());
+        (0..n.div_ceil(TILE))
             .into_par_iter()
-            .map(|t| lane_rows(kd, t * TILE, t * TILE))
-            .collect();
-        (0..tiles)
-            .into_par_iter()
-            .map(|t| tile_columns(&upper, n, t))
-            .collect()
-    } else {
-        // Within the budget: every tile against every row (twice the
-        // products, no more memory than the matrix).
-        (0..tiles)
-            .into_par_iter()
-            .map(|t| {
-                let full = lane_rows(kd, t * TILE, 0);
-                full.chunks_exact(n).map(Arc::from).collect()
-            })
-            .collect()
-    };
-    sh.set_all(cols.into_iter().flatten().collect());
+            .for_each(|t| whole.fill_above(n, t));
+    }
+    sh.set_all(matrix);
     sh.kernel_evals
         .fetch_add(matrix_evals(n), Ordering::Relaxed);
 }
 
-/// The whole columns of tile `t`'s rows from every tile's upper part
-/// (`K(r, a) = K(a, r)`, the same bits).
-fn tile_columns(upper: &[Vec<f32>], n: usize, t: usize) -> Vec<Arc<[f32]>> {
-    let a0 = t * TILE;
-    let lanes = TILE.min(n - a0);
-    let mut cols = vec![0f32; lanes * n];
-    for (lane, col) in cols.chunks_exact_mut(n).enumerate() {
-        col[a0..].copy_from_slice(&upper[t][lane * (n - a0)..(lane + 1) * (n - a0)]);
-    }
-    for (u, upper) in upper.iter().enumerate().take(t) {
-        // Rows r = u * TILE + lane_u: their entries for columns a0.. are
-        // contiguous in their own part.
-        let b0 = u * TILE;
-        // A TILE x TILE block, read across (it stays in the first-level
-        // cache) and written down each column.
-        for (lane, col) in cols.chunks_exact_mut(n).enumerate() {
-            for (lane_u, o) in col[b0..b0 + TILE].iter_mut().enumerate() {
-                *o = upper[lane_u * (n - b0) + (a0 - b0) + lane];
+/// The matrix buffer, written by every tile at once in
+/// [`SharedColumns::fill_above`].
+struct SharedColumns(*mut f32);
+
+// SAFETY: the tiles read and write disjoint parts of the buffer (see
+// `fill_above`), which outlives them (`fill_all` waits for every tile).
+unsafe impl Sync for SharedColumns {}
+
+impl SharedColumns {
+    /// Entries `0..a0` of tile `t`'s columns (`a0 = t TILE`) from the
+    /// earlier tiles' columns, whose entries from their own first row down
+    /// are written. Tile `t` writes only its columns' entries above `a0`
+    /// and reads only entries at rows `>= a0` of columns before `a0`, which
+    /// lie below those columns' own tiles' first rows: no entry is both
+    /// read and written by the tiles, which run at once.
+    fn fill_above(&self, n: usize, t: usize) {
+        let a0 = t * TILE;
+        let lanes = TILE.min(n - a0);
+        for b0 in (0..a0).step_by(TILE) {
+            // A TILE x TILE block, read across (it stays in the first-level
+            // cache) and written down each column.
+            for lane in 0..lanes {
+                for lane_b in 0..TILE {
+                    // SAFETY: in bounds (rows and columns < n); column
+                    // b0 + lane_b < a0 at row a0 + lane >= a0 is only read,
+                    // column a0 + lane at row b0 + lane_b < a0 only written
+                    // (see the doc above).
+                    unsafe {
+                        let v = *self.0.add((b0 + lane_b) * n + a0 + lane);
+                        *self.0.add((a0 + lane) * n + b0 + lane_b) = v;
+                    }
+                }
             }
         }
     }
-    cols.chunks_exact(n).map(Arc::from).collect()
 }
 
-/// `K(a, r)` for the tile's rows `a` (from `a0`) and every row `r >= from`,
-/// lane-major (`out[lane * (n - from) + (r - from)]`).
-fn lane_rows(kd: &KernelData<'_>, a0: usize, from: usize) -> Vec<f32> {
+/// A zeroed buffer of `len` values for a matrix, backed by huge pages where
+/// the system offers them on request (Linux's transparent huge pages in
+/// `madvise` mode): a matrix of a gigabyte is then a few hundred page
+/// faults instead of a quarter of a million.
+fn zeroed_matrix(len: usize) -> Vec<f32> {
+    // Large zeroed allocations are fresh mappings, not yet touched.
+    let v = vec![0f32; len];
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_ptr() as usize;
+        let (from, to) = (
+            start.next_multiple_of(HUGE),
+            (start + len * std::mem::size_of::<f32>()) / HUGE * HUGE,
+        );
+        if from < to {
+            // SAFETY: advice on whole pages inside the buffer's own
+            // allocation; it changes no value (failure is harmless).
+            unsafe {
+                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v
+}
+
+/// `K(a, r)` for the tile's rows `a` (from `a0`) and every row `r >= a0`,
+/// into `out[lane * stride + (r - a0)]`.
+fn lane_rows(kd: &KernelData<'_>, a0: usize, out: &mut [f32], stride: usize) {
     let n = kd.ds.n();
     let mine: Vec<usize> = (a0..(a0 + TILE).min(n)).collect();
     let mut tile = Tile::new(kd.d());
     tile.load(&kd.ds, &mine);
-    let m = n - from;
-    let mut out = vec![0f32; mine.len() * m];
     // Targets a piece at a time, so that each lane's dot products are read
     // back from a buffer in cache.
     let mut dots = vec![0.0; TARGET_PIECE * TILE];
     let mut lane_dots = vec![0.0; TARGET_PIECE];
-    let targets: Vec<usize> = (from..n).collect();
+    let targets: Vec<usize> = (a0..n).collect();
     for (p, piece) in targets.chunks(TARGET_PIECE).enumerate() {
         let dots = &mut dots[..piece.len() * TILE];
         tile.dots(&kd.ds, piece, dots);
@@ -121,11 +148,10 @@ fn lane_rows(kd: &KernelData<'_>, a0: usize, from: usize) -> Vec<f32> {
             for (o, chunk) in lane_dots.iter_mut().zip(dots.chunks_exact(TILE)) {
                 *o = chunk[lane];
             }
-            let at = lane * m + from;
+            let at = lane * stride + from;
             kd.values_of_dots(a, piece, lane_dots, &mut out[at..at + piece.len()]);
         }
     }
-    out
 }
 
 /// Target rows per piece of [`lane_rows`] (its dot products: 64 KB).
@@ -179,10 +205,7 @@ mod tests {
                 },
             ] {
                 let kd = KernelData::new(&ds, kind);
-                // A roomy cache (the symmetric fill) and, at n = 300, one
-                // with less than half a matrix to spare (the direct fill).
-                let sh = SharedKernelCache::new(n, if n == 300 { 0.43 } else { 10.0 });
-                assert_eq!(n == 300, sh.budget_columns() < n + n / 2);
+                let sh = SharedKernelCache::new(n, 10.0);
                 assert!(worth_filling(&sh));
                 fill_all(&kd, &sh);
                 assert!(!worth_filling(&sh));

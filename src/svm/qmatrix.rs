@@ -5,7 +5,7 @@
 
 use super::cache::{ColumnCache, SharedKernelCache};
 use super::kernel::KernelData;
-use super::signed_gather::signed_gather;
+use super::signed_gather::{signed_copy, signed_gather};
 
 /// The `Q` matrix of a solve: kernel rows of the training subset in the
 /// solver's current order, with LIBSVM's column cache in front and,
@@ -19,6 +19,10 @@ pub(crate) struct SvcQ<'k> {
     /// row of that copy at each solver position (permuted with `rows`).
     local: Option<(KernelData<'static>, Vec<u32>)>,
     y: Vec<i8>,
+    /// Runs of consecutive dataset rows with one label in the solver's
+    /// initial order, while it holds ([`Runs`]): columns from the shared
+    /// cache are then range copies instead of gathers.
+    runs: Option<Runs>,
     /// LIBSVM's column cache (its hit and miss counters are the solve's).
     pub(crate) cache: ColumnCache,
     shared: Option<&'k SharedKernelCache>,
@@ -32,6 +36,17 @@ pub(crate) struct SvcQ<'k> {
     /// Column fills taken from a whole column of the shared cache (a request
     /// for at least `n/2` entries; the cache counts the column's values).
     pub(crate) shared_hits: u64,
+    /// Reads of the shared cache's held matrix not yet added to its hits
+    /// (added when the solve ends).
+    held_reads: u64,
+}
+
+impl Drop for SvcQ<'_> {
+    fn drop(&mut self) {
+        if let Some(sh) = self.shared {
+            sh.count_hits(self.held_reads);
+        }
+    }
 }
 
 impl<'k> SvcQ<'k> {
@@ -52,6 +67,8 @@ impl<'k> SvcQ<'k> {
             scratch: vec![0.0; kd.d()],
             kernel_evals: l as u64,
             shared_hits: 0,
+            held_reads: 0,
+            runs: Runs::of(&rows, &y),
             rows,
             local,
             y,
@@ -96,13 +113,21 @@ impl<'k> SvcQ<'k> {
             .shared
             .is_some_and(|sh| sh.is_whole_columns() || 2 * (len - start) >= sh.n());
         let settled = self.shared.is_some_and(SharedKernelCache::is_settled);
-        let full = self.shared.and_then(|sh| {
-            if whole {
-                Some(sh.column(kd, a, scratch))
-            } else {
-                sh.get(a)
-            }
-        });
+        // The held matrix is read in place (a hit, counted when the solve
+        // ends); other columns come as shared handles.
+        let held = self.shared.and_then(|sh| sh.held_column(a));
+        self.held_reads += u64::from(held.is_some());
+        let handle = match held {
+            Some(_) => None,
+            None => self.shared.and_then(|sh| {
+                if whole {
+                    Some(sh.column(kd, a, scratch))
+                } else {
+                    sh.get(a)
+                }
+            }),
+        };
+        let full: Option<&[f32]> = held.or(handle.as_deref());
         let read = full.is_some() && (whole || settled);
         if !read {
             self.kernel_evals += (len - start) as u64;
@@ -111,13 +136,16 @@ impl<'k> SvcQ<'k> {
             Some(full) => {
                 // A sign flip of an f32 is exact: same value as LIBSVM's
                 // (float)(y_i y_j K_ij).
-                signed_gather(
-                    &full[..],
-                    &self.rows[start..len],
-                    &self.y[start..len],
-                    ya,
-                    &mut col[start..len],
-                );
+                match &self.runs {
+                    Some(runs) => runs.copy(full, start, len, ya, col),
+                    None => signed_gather(
+                        full,
+                        &self.rows[start..len],
+                        &self.y[start..len],
+                        ya,
+                        &mut col[start..len],
+                    ),
+                }
                 if whole {
                     self.shared_hits += 1;
                 }
@@ -155,11 +183,105 @@ impl<'k> SvcQ<'k> {
     }
 
     pub(crate) fn swap_index(&mut self, i: usize, j: usize) {
+        if i != j {
+            self.runs = None;
+        }
         self.cache.swap_index(i, j);
         self.rows.swap(i, j);
         if let Some((_, lrows)) = &mut self.local {
             lrows.swap(i, j);
         }
         self.y.swap(i, j);
+    }
+}
+
+/// The solver's rows as runs of consecutive dataset rows with one label
+/// (`(position, row, length, label)`), where they are few: the rows of a
+/// CV's training set grouped by class and fold
+/// ([`super::multiclass`]'s class order) are a few runs until shrinking
+/// first swaps two of them.
+struct Runs(Vec<(usize, usize, usize, i8)>);
+
+impl Runs {
+    /// The runs of `rows` (labels `y`), or `None` where the average run is
+    /// shorter than [`MIN_RUN`].
+    fn of(rows: &[u32], y: &[i8]) -> Option<Runs> {
+        let mut runs: Vec<(usize, usize, usize, i8)> = Vec::new();
+        for (p, (&r, &yr)) in rows.iter().zip(y).enumerate() {
+            match runs.last_mut() {
+                Some((_, row, len, label)) if *row + *len == r as usize && *label == yr => {
+                    *len += 1
+                }
+                _ => {
+                    if (runs.len() + 1) * MIN_RUN > rows.len() {
+                        return None;
+                    }
+                    runs.push((p, r as usize, 1, yr));
+                }
+            }
+        }
+        Some(Runs(runs))
+    }
+
+    /// `col[t] = y_a y_t full[rows[t]]` for the positions `start..len`, run
+    /// by run (the values of [`signed_gather`], to the bit).
+    fn copy(&self, full: &[f32], start: usize, len: usize, ya: i8, col: &mut [f32]) {
+        for &(p, row, n, yr) in &self.0 {
+            let (a, b) = (p.max(start), (p + n).min(len));
+            if a < b {
+                let from = row + (a - p);
+                signed_copy(&full[from..from + (b - a)], yr != ya, &mut col[a..b]);
+            }
+        }
+    }
+}
+
+/// The shortest average run worth copying by runs.
+const MIN_RUN: usize = 16;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Copies by runs give the gather's bits for every piece of the column,
+    /// and rows in no order have no runs.
+    #[test]
+    fn runs_copy_what_the_gather_reads() {
+        let full: Vec<f32> = (0..400)
+            .map(|i| match i % 7 {
+                0 => 0.0,
+                1 => -0.0,
+                _ => (i as f32 * 0.37).sin(),
+            })
+            .collect();
+        // Two classes, each two runs (a held-out hole), as a CV's training set.
+        let mut rows: Vec<u32> = (10..60).chain(80..150).collect();
+        let mut y: Vec<i8> = vec![1; rows.len()];
+        rows.extend((200..260).chain(300..390));
+        y.resize(rows.len(), -1);
+        let runs = Runs::of(&rows, &y).expect("four runs");
+        assert_eq!(runs.0.len(), 4);
+        for ya in [1i8, -1] {
+            for (start, len) in [(0, rows.len()), (0, 1), (37, 121), (50, 51), (200, 270)] {
+                let mut want = vec![9.0f32; rows.len()];
+                signed_gather(
+                    &full,
+                    &rows[start..len],
+                    &y[start..len],
+                    ya,
+                    &mut want[start..len],
+                );
+                let mut got = vec![9.0f32; rows.len()];
+                runs.copy(&full, start, len, ya, &mut got);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "{start}..{len}, ya {ya}");
+            }
+        }
+        let scattered: Vec<u32> = (0..64).map(|i| (i * 37) % 101).collect();
+        assert!(Runs::of(&scattered, &[1; 64]).is_none());
+        // One label change per row is no run either.
+        let alternating: Vec<i8> = (0..64).map(|i| if i % 2 == 0 { 1 } else { -1 }).collect();
+        let consecutive: Vec<u32> = (0..64).collect();
+        assert!(Runs::of(&consecutive, &alternating).is_none());
     }
 }

@@ -36,6 +36,19 @@ by_cpu!(
     variants gather_avx512, gather_avx2
 );
 
+/// `out[t] = full[t]`, negated (the sign bit flipped, zeros included) when
+/// `flip`: a contiguous run of [`signed_gather`]'s values.
+///
+/// # Panics
+/// If the lengths differ.
+pub(crate) fn signed_copy(full: &[f32], flip: bool, out: &mut [f32]) {
+    assert_eq!(full.len(), out.len(), "a run of the column");
+    let mask = u32::from(flip) << 31;
+    for (o, &k) in out.iter_mut().zip(full) {
+        *o = f32::from_bits(k.to_bits() ^ mask);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,24 +43,57 @@ pub fn predict_cached(
     {
         return None;
     }
-    // K(r, sv) = K(sv, r) to the bit: each held-out row's own column holds
-    // its values with every support vector (one small column per row
-    // instead of a scattered read from every support vector's).
-    let cols: Vec<Arc<[f32]>> = rows
-        .iter()
-        .map(|&r| shared.peek(r))
-        .collect::<Option<_>>()?;
-    let max_nnz = model
+    let plan = VotePlan::new(model, kd);
+    let sv_cols: Option<Vec<&[f32]>> = model
         .sv_rows
         .iter()
-        .map(|&r| kd.ds.row(r).stored())
-        .max()
-        .unwrap_or(0);
-    let sure: Vec<Option<f64>> = rows
-        .par_chunks(TILE)
-        .zip(cols.par_chunks(TILE))
-        .flat_map_iter(|(chunk, cols)| tile_votes(model, kd, cols, max_nnz, chunk))
+        .map(|&s| shared.held_column(s))
         .collect();
+    let runs = consecutive_runs(rows);
+    let sure: Vec<Option<f64>> = match sv_cols {
+        // The whole matrix is held and the rows come in runs of consecutive
+        // rows (a fold's rows in the CV's class order): each support
+        // vector's column holds a tile's values side by side.
+        Some(sv_cols) if runs.len() * MIN_RUN <= rows.len() => runs
+            .par_iter()
+            .flat_map_iter(|run| run.chunks(TILE))
+            .flat_map_iter(|chunk| {
+                let mut kv = vec![0.0f32; sv_cols.len() * TILE];
+                for (t, col) in sv_cols.iter().enumerate() {
+                    kv[t * TILE..t * TILE + chunk.len()]
+                        .copy_from_slice(&col[chunk[0]..chunk[0] + chunk.len()]);
+                }
+                plan.tile_votes(kd, kv, chunk)
+            })
+            .collect(),
+        // K(r, sv) = K(sv, r) to the bit: each held-out row's own column
+        // holds its values with every support vector.
+        _ => {
+            let peeked: Vec<Arc<[f32]>>;
+            let cols: Vec<&[f32]> = match rows.iter().map(|&r| shared.held_column(r)).collect() {
+                Some(cols) => cols,
+                None => {
+                    peeked = rows
+                        .iter()
+                        .map(|&r| shared.peek(r))
+                        .collect::<Option<_>>()?;
+                    peeked.iter().map(|c| &c[..]).collect()
+                }
+            };
+            rows.par_chunks(TILE)
+                .zip(cols.par_chunks(TILE))
+                .flat_map_iter(|(chunk, cols)| {
+                    let mut kv = vec![0.0f32; model.total_sv() * TILE];
+                    for (lane, col) in cols.iter().enumerate() {
+                        for (t, &s) in model.sv_rows.iter().enumerate() {
+                            kv[t * TILE + lane] = col[s];
+                        }
+                    }
+                    plan.tile_votes(kd, kv, chunk)
+                })
+                .collect()
+        }
+    };
     let unsure: Vec<usize> = rows
         .iter()
         .zip(&sure)
@@ -75,92 +108,196 @@ pub fn predict_cached(
     Some((labels, unsure.len()))
 }
 
-/// The votes of up to [`TILE`] rows (`cols`: their kernel columns), `None`
-/// for a row with a pair whose
-/// decision value is within its bound of 0.
-fn tile_votes(
-    model: &MultiModel,
-    kd: &KernelData<'_>,
-    cols: &[Arc<[f32]>],
+/// What every tile's votes need of the model, computed once.
+struct VotePlan<'m> {
+    model: &'m MultiModel,
+    /// The first support vector of each class.
+    start: Vec<usize>,
+    /// Each support vector's squared norm.
+    nb: Vec<f64>,
+    /// Per pair: `sum |w|` and `sum |w| ||b||^2` over its support vectors.
+    w_abs: Vec<(f64, f64)>,
+    /// The most non-zeros of a support vector.
     max_nnz: usize,
-    chunk: &[usize],
-) -> Vec<Option<f64>> {
-    let nsv = model.total_sv();
-    let m = chunk.len();
-    // kv[t * TILE + lane] = K(row lane, sv_t), from the row's column.
-    let mut kv = vec![0.0f64; nsv * TILE];
-    for (t, &s) in model.sv_rows.iter().enumerate() {
-        for (lane, col) in cols.iter().enumerate() {
-            kv[t * TILE + lane] = f64::from(col[s]);
-        }
-    }
-    let k = model.nr_class();
-    let mut start = vec![0usize; k];
-    for i in 1..k {
-        start[i] = start[i - 1] + model.nr_sv[i - 1];
-    }
-    let nb: Vec<f64> = model.sv_rows.iter().map(|&r| kd.norms[r]).collect();
-    // RBF values are at most (about) 1: their largest bounds every |K| in
-    // the tile (the linear kernel's are summed lane by lane).
-    let kmax = matches!(kd.kind, KernelKind::Rbf { .. })
-        .then(|| kv.iter().fold(0.0f64, |a, &b| a.max(b.abs())));
-    let mut dec = vec![vec![0.0f64; k * (k - 1) / 2]; m];
-    let mut sure = vec![true; m];
-    let mut p = 0;
-    for i in 0..k {
-        for j in i + 1..k {
-            let mut acc = LaneSums::default();
-            let (mut w_abs, mut w_abs_nb) = (0.0, 0.0);
-            for (from, count, coef) in [
-                (start[i], model.nr_sv[i], &model.sv_coef[j - 1]),
-                (start[j], model.nr_sv[j], &model.sv_coef[i]),
-            ] {
-                let range = from..from + count;
-                let kv = &kv[from * TILE..(from + count) * TILE];
-                match kmax {
-                    Some(_) => lane_dec(&coef[range.clone()], kv, &mut acc.s1),
-                    None => lane_sums(&coef[range.clone()], &nb[range.clone()], kv, &mut acc),
-                }
-                for t in range {
-                    w_abs += coef[t].abs();
-                    w_abs_nb += coef[t].abs() * nb[t];
-                }
-            }
-            let s = model.nr_sv[i] + model.nr_sv[j];
-            let rho = model.rho[p];
-            for lane in 0..m {
-                let s1 = acc.s1[lane];
-                let mags = match kmax {
-                    // |w K| <= |w| max K: the same bound, without a sum per lane.
-                    Some(kmax) => CachedMagnitudes {
-                        mag: w_abs * kmax,
-                        mag_nb: w_abs_nb * kmax,
-                        w_abs,
-                        w_abs_nb,
-                    },
-                    None => CachedMagnitudes {
-                        mag: acc.mag[lane],
-                        mag_nb: acc.mag_nb[lane],
-                        w_abs,
-                        w_abs_nb,
-                    },
-                };
-                let err = cached_error_bound(kd, chunk[lane], max_nnz, s, &mags)
-                    + 2.0 * f64::EPSILON * s1.abs();
-                // A bound of 0 would claim bit-identity; these sums never do.
-                if unsure_sign(s1, err.max(f64::MIN_POSITIVE), rho) {
-                    sure[lane] = false;
-                }
-                dec[lane][p] = s1 - rho;
-            }
-            p += 1;
-        }
-    }
-    dec.iter()
-        .zip(sure)
-        .map(|(d, ok)| ok.then(|| model.vote(d)))
-        .collect()
 }
+
+impl<'m> VotePlan<'m> {
+    fn new(model: &'m MultiModel, kd: &KernelData<'_>) -> VotePlan<'m> {
+        let k = model.nr_class();
+        let mut start = vec![0usize; k];
+        for i in 1..k {
+            start[i] = start[i - 1] + model.nr_sv[i - 1];
+        }
+        let nb: Vec<f64> = model.sv_rows.iter().map(|&r| kd.norms[r]).collect();
+        let mut w_abs = Vec::with_capacity(k * k.saturating_sub(1) / 2);
+        for i in 0..k {
+            for j in i + 1..k {
+                let (mut wa, mut wnb) = (0.0, 0.0);
+                for (from, count, coef) in [
+                    (start[i], model.nr_sv[i], &model.sv_coef[j - 1]),
+                    (start[j], model.nr_sv[j], &model.sv_coef[i]),
+                ] {
+                    for t in from..from + count {
+                        wa += coef[t].abs();
+                        wnb += coef[t].abs() * nb[t];
+                    }
+                }
+                w_abs.push((wa, wnb));
+            }
+        }
+        let max_nnz = model
+            .sv_rows
+            .iter()
+            .map(|&r| kd.ds.row(r).stored())
+            .max()
+            .unwrap_or(0);
+        VotePlan {
+            model,
+            start,
+            nb,
+            w_abs,
+            max_nnz,
+        }
+    }
+
+    /// The votes of up to [`TILE`] rows `chunk` (`kv[t * TILE + lane]`:
+    /// `K(chunk[lane], sv_t)`, zero past the chunk), `None` for a row with
+    /// a pair whose decision value is within its bound of 0.
+    fn tile_votes(&self, kd: &KernelData<'_>, kv: Vec<f32>, chunk: &[usize]) -> Vec<Option<f64>> {
+        let model = self.model;
+        let m = chunk.len();
+        let k = model.nr_class();
+        let pairs = k * (k - 1) / 2;
+        // RBF values are at most (about) 1: their largest bounds every |K|
+        // in the tile (the linear kernel's are summed lane by lane).
+        let kmax = matches!(kd.kind, KernelKind::Rbf { .. })
+            .then(|| kv.iter().fold(0.0f64, |a, &b| a.max(f64::from(b).abs())));
+        let mut acc = vec![LaneSums::default(); pairs];
+        match kmax {
+            Some(_) => self.class_blocks(&kv, &mut acc),
+            None => self.pair_sums(&kv, &mut acc),
+        }
+        let mut dec = vec![vec![0.0f64; pairs]; m];
+        let mut sure = vec![true; m];
+        let mut p = 0;
+        for i in 0..k {
+            for j in i + 1..k {
+                let s = model.nr_sv[i] + model.nr_sv[j];
+                let rho = model.rho[p];
+                let (w_abs, w_abs_nb) = self.w_abs[p];
+                for lane in 0..m {
+                    let s1 = acc[p].s1[lane];
+                    let mags = match kmax {
+                        // |w K| <= |w| max K: the same bound, without a sum per lane.
+                        Some(kmax) => CachedMagnitudes {
+                            mag: w_abs * kmax,
+                            mag_nb: w_abs_nb * kmax,
+                            w_abs,
+                            w_abs_nb,
+                        },
+                        None => CachedMagnitudes {
+                            mag: acc[p].mag[lane],
+                            mag_nb: acc[p].mag_nb[lane],
+                            w_abs,
+                            w_abs_nb,
+                        },
+                    };
+                    let err = cached_error_bound(kd, chunk[lane], self.max_nnz, s, &mags)
+                        + 2.0 * f64::EPSILON * s1.abs();
+                    // A bound of 0 would claim bit-identity; these sums never do.
+                    if unsure_sign(s1, err.max(f64::MIN_POSITIVE), rho) {
+                        sure[lane] = false;
+                    }
+                    dec[lane][p] = s1 - rho;
+                }
+                p += 1;
+            }
+        }
+        dec.iter()
+            .zip(sure)
+            .map(|(d, ok)| ok.then(|| model.vote(d)))
+            .collect()
+    }
+
+    /// Every pair's `sum w K` per lane, class block by class block: class
+    /// `c`'s support vectors serve the `k - 1` pairs that hold `c` (column
+    /// `r` of `sv_coef`: pair `(r, c)` for `r < c`, else `(c, r + 1)`), so
+    /// each block of kernel values is read once for up to four pairs at a
+    /// time. Classes in increasing order: each pair `(i, j)` adds class
+    /// `i`'s terms, then class `j`'s, each in support-vector order — the
+    /// order of a pair-by-pair sum, to the bit.
+    fn class_blocks(&self, kv: &[f32], acc: &mut [LaneSums]) {
+        let model = self.model;
+        let k = model.nr_class();
+        let pair_of = |i: usize, j: usize| i * (2 * k - i - 1) / 2 + (j - i - 1);
+        let cols: Vec<usize> = (0..k - 1).collect();
+        for c in 0..k {
+            let range = self.start[c]..self.start[c] + model.nr_sv[c];
+            let kv = &kv[range.start * TILE..range.end * TILE];
+            for group in cols.chunks(GROUP) {
+                let coefs: Vec<&[f64]> = group
+                    .iter()
+                    .map(|&r| &model.sv_coef[r][range.clone()])
+                    .collect();
+                let ps: Vec<usize> = group
+                    .iter()
+                    .map(|&r| {
+                        if r < c {
+                            pair_of(r, c)
+                        } else {
+                            pair_of(c, r + 1)
+                        }
+                    })
+                    .collect();
+                let mut block = [[0.0f64; TILE]; GROUP];
+                for (b, &p) in block.iter_mut().zip(&ps) {
+                    *b = acc[p].s1;
+                }
+                class_block(&coefs, kv, &mut block);
+                for (b, &p) in block.iter().zip(&ps) {
+                    acc[p].s1 = *b;
+                }
+            }
+        }
+    }
+
+    /// Every pair's sums per lane with their magnitudes (the linear
+    /// kernel's bound needs them lane by lane), pair by pair.
+    fn pair_sums(&self, kv: &[f32], acc: &mut [LaneSums]) {
+        let model = self.model;
+        let k = model.nr_class();
+        let mut p = 0;
+        for i in 0..k {
+            for j in i + 1..k {
+                for (from, count, coef) in [
+                    (self.start[i], model.nr_sv[i], &model.sv_coef[j - 1]),
+                    (self.start[j], model.nr_sv[j], &model.sv_coef[i]),
+                ] {
+                    let range = from..from + count;
+                    lane_sums(
+                        &coef[range.clone()],
+                        &self.nb[range.clone()],
+                        &kv[from * TILE..(from + count) * TILE],
+                        &mut acc[p],
+                    );
+                }
+                p += 1;
+            }
+        }
+    }
+}
+
+/// The shortest average run of consecutive rows read from the support
+/// vectors' columns.
+const MIN_RUN: usize = 8;
+
+/// `rows` cut into runs of consecutive row numbers.
+fn consecutive_runs(rows: &[usize]) -> Vec<&[usize]> {
+    rows.chunk_by(|&a, &b| b == a + 1).collect()
+}
+
+/// Pairs summed together over one class's block of kernel values.
+const GROUP: usize = 4;
 
 /// A pair's sums per lane: `sum w K`, `sum |w K|`, `sum |w K| ||b||^2`.
 #[derive(Clone, Debug)]
@@ -185,10 +322,10 @@ impl Default for LaneSums {
 /// loop the compiler vectorises).
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
-fn lane_sums_body(coef: &[f64], nb: &[f64], kv: &[f64], acc: &mut LaneSums) {
+fn lane_sums_body(coef: &[f64], nb: &[f64], kv: &[f32], acc: &mut LaneSums) {
     for ((&w, &b), k) in coef.iter().zip(nb).zip(kv.chunks_exact(TILE)) {
         for l in 0..TILE {
-            let wk = w * k[l];
+            let wk = w * f64::from(k[l]);
             let a = wk.abs();
             acc.s1[l] += wk;
             acc.mag[l] += a;
@@ -197,20 +334,41 @@ fn lane_sums_body(coef: &[f64], nb: &[f64], kv: &[f64], acc: &mut LaneSums) {
     }
 }
 
-/// `dec[lane] += coef[t] * kv[t * TILE + lane]`, lane by lane.
+/// `acc[g][lane] += coefs[g][t] * kv[t * TILE + lane]` for the `G` pairs
+/// of `coefs`, the block's values read once per support vector.
 #[allow(clippy::needless_range_loop)]
 #[inline(always)]
-fn lane_dec_body(coef: &[f64], kv: &[f64], dec: &mut [f64; TILE]) {
-    for (&w, k) in coef.iter().zip(kv.chunks_exact(TILE)) {
-        for l in 0..TILE {
-            dec[l] += w * k[l];
+fn block_of<const G: usize>(coefs: &[&[f64]], kv: &[f32], acc: &mut [[f64; TILE]; GROUP]) {
+    let n = kv.len() / TILE;
+    let w: [&[f64]; G] = std::array::from_fn(|g| &coefs[g][..n]);
+    let mut a: [[f64; TILE]; G] = std::array::from_fn(|g| acc[g]);
+    for (t, k) in kv.chunks_exact(TILE).enumerate() {
+        let k: [f64; TILE] = std::array::from_fn(|l| f64::from(k[l]));
+        for g in 0..G {
+            let wg = w[g][t];
+            for l in 0..TILE {
+                a[g][l] += wg * k[l];
+            }
         }
+    }
+    acc[..G].copy_from_slice(&a);
+}
+
+/// [`block_of`] for 1 to [`GROUP`] pairs.
+#[inline(always)]
+fn class_block_body(coefs: &[&[f64]], kv: &[f32], acc: &mut [[f64; TILE]; GROUP]) {
+    match coefs.len() {
+        0 => {}
+        1 => block_of::<1>(coefs, kv, acc),
+        2 => block_of::<2>(coefs, kv, acc),
+        3 => block_of::<3>(coefs, kv, acc),
+        _ => block_of::<GROUP>(coefs, kv, acc),
     }
 }
 
-by_cpu!(lane_dec, lane_dec_body, (coef: &[f64], kv: &[f64], dec: &mut [f64; TILE]));
+by_cpu!(class_block, class_block_body, (coefs: &[&[f64]], kv: &[f32], acc: &mut [[f64; TILE]; GROUP]));
 
-by_cpu!(lane_sums, lane_sums_body, (coef: &[f64], nb: &[f64], kv: &[f64], acc: &mut LaneSums));
+by_cpu!(lane_sums, lane_sums_body, (coef: &[f64], nb: &[f64], kv: &[f32], acc: &mut LaneSums));
 
 #[cfg(test)]
 mod tests {
@@ -255,6 +413,49 @@ mod tests {
             assert!(recomputed < test.len() / 2, "{recomputed} rows recomputed");
             let want: Vec<f64> = test.iter().map(|&r| model.predict(ds.row(r))).collect();
             assert_eq!(got, want, "{kernel:?}");
+        }
+    }
+
+    /// Each pair's sums over class blocks, four pairs at a time and in every
+    /// compiled variant, equal the one-pair-at-a-time sum to the bit.
+    #[test]
+    fn class_blocks_sum_as_one_pair_at_a_time() {
+        let n = 37;
+        let kv: Vec<f32> = (0..n * TILE)
+            .map(|i| ((i as f64 * 0.713).sin() * 0.9) as f32)
+            .collect();
+        let coefs: Vec<Vec<f64>> = (0..GROUP)
+            .map(|g| {
+                (0..n)
+                    .map(|t| ((t * 7 + g) as f64 * 1.37).cos() * 3.0)
+                    .collect()
+            })
+            .collect();
+        for used in 1..=GROUP {
+            let refs: Vec<&[f64]> = coefs[..used].iter().map(|c| c.as_slice()).collect();
+            let start: [[f64; TILE]; GROUP] =
+                std::array::from_fn(|g| std::array::from_fn(|l| (g * TILE + l) as f64 * 0.01));
+            let mut want = start;
+            for g in 0..used {
+                for t in 0..n {
+                    for l in 0..TILE {
+                        want[g][l] += coefs[g][t] * f64::from(kv[t * TILE + l]);
+                    }
+                }
+            }
+            let mut got = start;
+            class_block(&refs, &kv, &mut got);
+            let mut outs = vec![got];
+            let mut portable = start;
+            class_block_body(&refs, &kv, &mut portable);
+            outs.push(portable);
+            for out in outs {
+                for g in 0..used {
+                    let bits: Vec<u64> = out[g].iter().map(|v| v.to_bits()).collect();
+                    let wbits: Vec<u64> = want[g].iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(bits, wbits, "{used} pairs, pair {g}");
+                }
+            }
         }
     }
 

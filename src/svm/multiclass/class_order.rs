@@ -6,12 +6,15 @@
 //! over the whole column (a 26-class set reads about one entry per cache
 //! line of every column it touches); with the rows grouped by class they are
 //! two contiguous ranges. The CV therefore runs on a copy of the dataset
-//! whose rows are grouped by class (classes in order of first appearance,
-//! rows in file order within a class), with the folds mapped to the copy's
-//! positions: each fold's rows keep their order, so every (fold, pair)
-//! problem has the same rows in the same order as before (LIBSVM's), and
-//! the same solve; only the rows' numbers change, and the predictions are
-//! mapped back.
+//! whose rows are grouped by class (classes in order of first appearance),
+//! and within a class by fold (each fold's rows in the fold's order), with
+//! the folds mapped to the copy's positions: each fold's rows keep their
+//! order, so every (fold, pair) problem has the same rows in the same order
+//! as before (LIBSVM's), and the same solve; only the rows' numbers change,
+//! and the predictions are mapped back. A training set (the other folds'
+//! rows, fold after fold, grouped by class) is then a run of consecutive
+//! rows per class with one hole, the held-out fold: its `Q` columns are
+//! copies of column ranges ([`crate::svm::qmatrix`]).
 
 use crate::data::Dataset;
 use crate::svm::folds::Folds;
@@ -26,8 +29,9 @@ pub struct ClassOrder {
 }
 
 impl ClassOrder {
-    /// Group the rows of `ds` by class (stable).
-    pub fn new(ds: &Dataset) -> ClassOrder {
+    /// Group the rows of `ds` by class, and within a class by fold (`folds`:
+    /// each fold's rows in its order; rows in no fold last, in file order).
+    pub fn new(ds: &Dataset, folds: &Folds) -> ClassOrder {
         let mut classes: Vec<u64> = Vec::new();
         let class_of: Vec<usize> =
             ds.y.iter()
@@ -42,8 +46,17 @@ impl ClassOrder {
                     }
                 })
                 .collect();
+        // (fold, position in it) of each row.
+        let mut in_fold = vec![(folds.k(), 0); ds.n()];
+        for (f, rows) in folds.folds.iter().enumerate() {
+            for (at, &r) in rows.iter().enumerate() {
+                if let Some(slot) = in_fold.get_mut(r) {
+                    *slot = (f, at);
+                }
+            }
+        }
         let mut perm: Vec<usize> = (0..ds.n()).collect();
-        perm.sort_by_key(|&r| class_of[r]); // stable: file order within a class
+        perm.sort_by_key(|&r| (class_of[r], in_fold[r])); // stable
         let mut pos = vec![0; ds.n()];
         for (p, &r) in perm.iter().enumerate() {
             pos[r] = p;
@@ -82,17 +95,21 @@ mod tests {
         let rows: Vec<Vec<f64>> = (0..7).map(|i| vec![i as f64]).collect();
         let y = vec![3.0, -1.0, 3.0, 0.0, -1.0, 3.0, 0.0];
         let ds = Dataset::from_dense_rows("synthetic-order", &rows, y);
-        let o = ClassOrder::new(&ds);
-        assert_eq!(o.ds.y, vec![3.0, 3.0, 3.0, -1.0, -1.0, 0.0, 0.0]);
-        let x: Vec<f64> = (0..7).map(|p| o.ds.row(p).to_dense(1)[0]).collect();
-        assert_eq!(x, vec![0.0, 2.0, 5.0, 1.0, 4.0, 3.0, 6.0]);
         let folds = Folds {
             n: 7,
             folds: vec![vec![6, 0, 3], vec![1, 5, 2, 4]],
             kind: "test".into(),
         };
+        let o = ClassOrder::new(&ds, &folds);
+        assert_eq!(o.ds.y, vec![3.0, 3.0, 3.0, -1.0, -1.0, 0.0, 0.0]);
+        // Class 3: row 0 (fold 0), then rows 5 and 2 (fold 1, in its order).
+        let x: Vec<f64> = (0..7).map(|p| o.ds.row(p).to_dense(1)[0]).collect();
+        assert_eq!(x, vec![0.0, 5.0, 2.0, 1.0, 4.0, 6.0, 3.0]);
         let f = o.folds(&folds);
-        assert_eq!(f.folds, vec![vec![6, 0, 5], vec![3, 2, 1, 4]]);
+        assert_eq!(f.folds, vec![vec![5, 0, 6], vec![3, 1, 2, 4]]);
+        // Each training set's rows of a class are consecutive but for the
+        // held-out fold's.
+        assert_eq!(f.train_rows(0), vec![3, 1, 2, 4]);
         let values: Vec<f64> = o.ds.y.clone();
         assert_eq!(o.back(&values), ds.y);
     }

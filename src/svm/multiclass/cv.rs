@@ -131,7 +131,7 @@ fn run(
 ) -> Result<OvoCvResult, SvmError> {
     let t0 = Instant::now();
     // The rows grouped by class (the same solves, cheaper reads).
-    let order = ClassOrder::new(ds);
+    let order = ClassOrder::new(ds, folds);
     let folds = &order.folds(folds);
     let ds = &order.ds;
     let kd = KernelData::new(ds, params.kernel);

@@ -123,7 +123,7 @@ pub fn run_grid_ovo_with(
     check_finite_features(ds)?;
     // The rows grouped by class: the same solves, cheaper reads
     // ([`ClassOrder`]; a point's results hold no row numbers).
-    let order = ClassOrder::new(ds);
+    let order = ClassOrder::new(ds, folds);
     let folds = &order.folds(folds);
     let ds = &order.ds;
     let checked: Vec<CheckedParams> = points
