@@ -363,8 +363,8 @@ impl SharedKernelCache {
         }
     }
 
-    /// Hold every column from now on (`matrix`: column `a` at `a n..(a +
-    /// 1) n`, unsigned kernel values; their values are counted by whoever
+    /// Hold every column from now on (`matrix`: the `n` columns one after
+    /// another, unsigned kernel values; their values are counted by whoever
     /// computed them): no eviction, and reads take no lock (every solve of a
     /// one-vs-one CV asks for columns at every step). Only on a cache that
     /// holds nothing yet and keeps every column.
