@@ -173,23 +173,28 @@ impl<'a> KernelData<'a> {
 
     /// `out[k] = K(x_a, x_{rows[k]})` as `f32` from the dot products
     /// `dots[k]` (the training form, as [`KernelData::for_each_dot`] gives
-    /// them): the numbers of [`KernelData::fill_column`] without signs.
-    pub(crate) fn values_of_dots(&self, a: usize, rows: &[usize], dots: &[f64], out: &mut [f32]) {
+    /// them; overwritten): the numbers of [`KernelData::fill_column`]
+    /// without signs.
+    pub(crate) fn values_of_dots(
+        &self,
+        a: usize,
+        rows: &[usize],
+        dots: &mut [f64],
+        out: &mut [f32],
+    ) {
         match self.kind {
             KernelKind::Rbf { gamma } => {
                 let na = self.norms[a];
-                let dists: Vec<f64> = rows
-                    .iter()
-                    .zip(dots)
-                    .map(|(&r, &dot)| na + self.norms[r] - 2.0 * dot)
-                    .collect();
+                for (d, &r) in dots.iter_mut().zip(rows) {
+                    *d = na + self.norms[r] - 2.0 * *d;
+                }
                 match &self.exp_table {
-                    Some(table) => table.fill(gamma, &dists, out),
-                    None => fast_exp::exp_to_f32(-gamma, &dists, out),
+                    Some(table) => table.fill(gamma, dots, out),
+                    None => fast_exp::exp_to_f32(-gamma, dots, out),
                 }
             }
             kind => {
-                for (o, &dot) in out.iter_mut().zip(dots) {
+                for (o, &dot) in out.iter_mut().zip(dots.iter()) {
                     *o = kind.of_dot(dot) as f32;
                 }
             }

@@ -149,6 +149,7 @@ fn lane_rows(kd: &KernelData<'_>, a0: usize, out: &mut [f32], stride: usize) {
                 *o = chunk[lane];
             }
             let at = lane * stride + from;
+            // (The dot products become distances in place.)
             kd.values_of_dots(a, piece, lane_dots, &mut out[at..at + piece.len()]);
         }
     }

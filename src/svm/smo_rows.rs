@@ -13,6 +13,7 @@
 
 use rayon::prelude::*;
 
+use super::simd::by_cpu;
 use super::smo_lanes::{self as lanes, Pivot, SecondScan, NONE};
 
 /// Rows per piece; loops over fewer than twice this many rows run in one
@@ -114,40 +115,103 @@ pub(crate) fn select_j(
 
 /// `g_k += Q_ik da_i + Q_jk da_j` for every `k` of `g`.
 pub(crate) fn update_gradient(g: &mut [f64], qi: &[f32], qj: &[f32], dai: f64, daj: f64) {
-    let leaf = |g: &mut [f64], qi: &[f32], qj: &[f32]| {
-        for ((g, &a), &b) in g.iter_mut().zip(qi).zip(qj) {
-            *g += f64::from(a) * dai + f64::from(b) * daj;
-        }
-    };
     if g.len() < 2 * ROW_PIECE {
-        leaf(g, qi, qj);
+        update_leaf(g, qi, qj, dai, daj);
     } else {
         g.par_chunks_mut(ROW_PIECE)
             .zip(qi.par_chunks(ROW_PIECE))
             .zip(qj.par_chunks(ROW_PIECE))
-            .for_each(|((g, qi), qj)| leaf(g, qi, qj));
+            .for_each(|((g, qi), qj)| update_leaf(g, qi, qj, dai, daj));
     }
 }
 
+/// The loop of [`update_gradient`] over one piece.
+#[inline(always)]
+fn update_body(g: &mut [f64], qi: &[f32], qj: &[f32], dai: f64, daj: f64) {
+    for ((g, &a), &b) in g.iter_mut().zip(qi).zip(qj) {
+        *g += f64::from(a) * dai + f64::from(b) * daj;
+    }
+}
+
+by_cpu!(
+    /// [`update_body`], dispatched.
+    fn update_leaf(g: &mut [f64], qi: &[f32], qj: &[f32], dai: f64, daj: f64) = update_body;
+    variants update_avx512, update_avx2
+);
+
 /// `g_k += s Q_k` for every `k` of `g` (the `G_bar` update).
 pub(crate) fn add_scaled(g: &mut [f64], q: &[f32], s: f64) {
-    let leaf = |g: &mut [f64], q: &[f32]| {
-        for (g, &v) in g.iter_mut().zip(q) {
-            *g += s * f64::from(v);
-        }
-    };
     if g.len() < 2 * ROW_PIECE {
-        leaf(g, q);
+        add_scaled_leaf(g, q, s);
     } else {
         g.par_chunks_mut(ROW_PIECE)
             .zip(q.par_chunks(ROW_PIECE))
-            .for_each(|(g, q)| leaf(g, q));
+            .for_each(|(g, q)| add_scaled_leaf(g, q, s));
     }
 }
+
+/// The loop of [`add_scaled`] over one piece.
+#[inline(always)]
+fn add_scaled_body(g: &mut [f64], q: &[f32], s: f64) {
+    for (g, &v) in g.iter_mut().zip(q) {
+        *g += s * f64::from(v);
+    }
+}
+
+by_cpu!(
+    /// [`add_scaled_body`], dispatched.
+    fn add_scaled_leaf(g: &mut [f64], q: &[f32], s: f64) = add_scaled_body;
+    variants add_scaled_avx512, add_scaled_avx2
+);
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The dispatched gradient updates give the portable loops' bits.
+    #[test]
+    fn dispatched_updates_are_the_portable_loops() {
+        for n in [0usize, 1, 7, 8, 9, 100, 1031] {
+            let g0: Vec<f64> = (0..n).map(|k| (k as f64 * 0.31).sin() * 5.0).collect();
+            let qi: Vec<f32> = (0..n).map(|k| (k as f32 * 0.77).cos()).collect();
+            let qj: Vec<f32> = (0..n).map(|k| (k as f32 * 1.3).sin() * 0.5).collect();
+            let (dai, daj) = (0.123_456_789, -3.987_654_321);
+            let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            let mut want = g0.clone();
+            update_body(&mut want, &qi, &qj, dai, daj);
+            let mut want_s = g0.clone();
+            add_scaled_body(&mut want_s, &qi, daj);
+            let mut got = g0.clone();
+            update_gradient(&mut got, &qi, &qj, dai, daj);
+            assert_eq!(bits(&got), bits(&want));
+            let mut got = g0.clone();
+            add_scaled(&mut got, &qi, daj);
+            assert_eq!(bits(&got), bits(&want_s));
+            #[cfg(target_arch = "x86_64")]
+            {
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    let mut got = g0.clone();
+                    // SAFETY: the CPU has AVX2 (checked).
+                    unsafe { update_avx2(&mut got, &qi, &qj, dai, daj) };
+                    assert_eq!(bits(&got), bits(&want));
+                    let mut got = g0.clone();
+                    // SAFETY: as above.
+                    unsafe { add_scaled_avx2(&mut got, &qi, daj) };
+                    assert_eq!(bits(&got), bits(&want_s));
+                }
+                if std::arch::is_x86_feature_detected!("avx512f") {
+                    let mut got = g0.clone();
+                    // SAFETY: the CPU has AVX-512F (checked).
+                    unsafe { update_avx512(&mut got, &qi, &qj, dai, daj) };
+                    assert_eq!(bits(&got), bits(&want));
+                    let mut got = g0.clone();
+                    // SAFETY: as above.
+                    unsafe { add_scaled_avx512(&mut got, &qi, daj) };
+                    assert_eq!(bits(&got), bits(&want_s));
+                }
+            }
+        }
+    }
     use rand::{RngExt, SeedableRng};
     use rand_pcg::Pcg64;
 

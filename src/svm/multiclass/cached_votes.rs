@@ -58,10 +58,14 @@ pub fn predict_cached(
             .par_iter()
             .flat_map_iter(|run| run.chunks(TILE))
             .flat_map_iter(|chunk| {
+                let (r0, m) = (chunk[0], chunk.len());
                 let mut kv = vec![0.0f32; sv_cols.len() * TILE];
-                for (t, col) in sv_cols.iter().enumerate() {
-                    kv[t * TILE..t * TILE + chunk.len()]
-                        .copy_from_slice(&col[chunk[0]..chunk[0] + chunk.len()]);
+                for (to, col) in kv.chunks_exact_mut(TILE).zip(&sv_cols) {
+                    // (A whole tile is a copy of known length, inlined.)
+                    match <&[f32; TILE]>::try_from(col.get(r0..r0 + TILE).unwrap_or(&[])) {
+                        Ok(from) if m == TILE => to.copy_from_slice(from),
+                        _ => to[..m].copy_from_slice(&col[r0..r0 + m]),
+                    }
                 }
                 plan.tile_votes(kd, kv, chunk)
             })
