@@ -32,6 +32,22 @@ pub fn worth_filling(sh: &SharedKernelCache) -> bool {
     sh.capacity_columns() >= sh.n() && sh.held() == 0
 }
 
+/// The whole kernel matrix of `kd`'s rows in a shared cache of 3/4 of
+/// `cache_mb` (the split of a CV's shared cache), computed at once where it
+/// fits; `None` where it does not. A training from `alpha = 0` asks for
+/// most columns of a small dataset (every support vector's and every row
+/// that enters a working set): computed a tile at a time and half of them
+/// by symmetry, they cost less than one at a time, with the same bits.
+pub fn prefilled(kd: &KernelData<'_>, cache_mb: f64) -> Option<SharedKernelCache> {
+    let sh = SharedKernelCache::new(kd.ds.n(), cache_mb * 0.75);
+    if kd.ds.n() == 0 || sh.capacity_columns() < kd.ds.n() {
+        return None;
+    }
+    let sh = sh.whole_columns(true);
+    fill_all(kd, &sh);
+    Some(sh)
+}
+
 /// Compute every column of `kd`'s kernel matrix into `sh` (which must keep
 /// all `n` of them), on the current rayon pool; the values count
 /// [`matrix_evals`] in `sh`'s kernel evaluations. Bit-identical to the
@@ -226,6 +242,35 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A training on the prefilled matrix is the solve without it, to the
+    /// bit; a budget short of the matrix gives none.
+    #[test]
+    fn a_prefilled_training_is_the_same_solve() {
+        use crate::svm::solution::{train, train_with};
+        use crate::svm::SvmParams;
+        let mut ds = data(120, true);
+        ds.y = (0..120)
+            .map(|i| if (i * 7) % 5 < 2 { 1.0 } else { -1.0 })
+            .collect();
+        let params = SvmParams::rbf(3.0, 0.9);
+        let kd = KernelData::new(&ds, params.kernel);
+        assert!(prefilled(&kd, 0.01).is_none(), "120 columns need 43 KB");
+        let sh = prefilled(&kd, 1.0).expect("the matrix fits");
+        assert_eq!(sh.held(), 120);
+        let rows: Vec<usize> = (0..120).collect();
+        let with = train(&ds, &rows, &params, None).expect("a model");
+        let checked = params.check().expect("valid parameters");
+        let without = train_with(&kd, &rows, &checked, None, None).expect("a model");
+        assert_eq!(with.stats.iterations, without.stats.iterations);
+        assert_eq!(
+            with.stats.objective.to_bits(),
+            without.stats.objective.to_bits()
+        );
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&with.model.sv_coef), bits(&without.model.sv_coef));
+        assert_eq!(with.model.rho.to_bits(), without.model.rho.to_bits());
     }
 
     #[test]

@@ -128,6 +128,13 @@ impl<'a, 'k> RowStore<'a, 'k> {
         let mut todo = Vec::new();
         if let Some(sh) = self.shared {
             for (k, &v) in vars.iter().enumerate() {
+                // The held matrix is read in place, other columns as handles.
+                if let Some(col) = sh.held_column(self.rows[v] as usize) {
+                    sh.count_hits(1);
+                    self.shared_hits += 1;
+                    out[k] = Some(self.rows.iter().map(|&r| col[r as usize]).collect());
+                    continue;
+                }
                 match sh.get(self.rows[v] as usize) {
                     Some(col) => {
                         self.shared_hits += 1;

@@ -251,6 +251,15 @@ pub fn train_ovo(
             n: kd.ds.n(),
         });
     }
+    // Every row trained on, no cache given and the matrix within 3/4 of
+    // -m: the matrix at once for every pair, each solve's own cache the
+    // rest (the same solves, the same bits).
+    if shared.is_none() && rows.len() == kd.ds.n() {
+        if let Some(sh) = crate::svm::kernel_matrix::prefilled(kd, params.cache_mb) {
+            let local = params.with_cache_mb(params.cache_mb * 0.25)?;
+            return train_ovo(kd, rows, &local, weights, Some(&sh), prob_rng);
+        }
+    }
     let groups = Groups::new(&kd.ds, rows)?;
     let (wc, warnings) = weighted_c(params.c, &groups.labels, weights);
     let perms = prob_rng.map(|rng| probability_shuffles(&groups, rng));
