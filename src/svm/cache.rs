@@ -34,6 +34,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::column::Column;
 use super::kernel::KernelData;
 
 const NIL: u32 = u32::MAX;
@@ -262,7 +263,7 @@ pub struct SharedKernelCache {
     whole: bool,
     /// Every column (column `a` at `a n..(a + 1) n`), read without the lock
     /// once set ([`SharedKernelCache::set_all`]).
-    all: std::sync::OnceLock<Vec<f32>>,
+    all: std::sync::OnceLock<Arc<Vec<f32>>>,
 }
 
 #[derive(Debug)]
@@ -374,18 +375,24 @@ impl SharedKernelCache {
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         g.asked.iter_mut().for_each(|a| *a = true);
         self.all
-            .set(matrix)
+            .set(Arc::new(matrix))
             .unwrap_or_else(|_| panic!("the columns are set once"));
     }
 
-    /// Column `a` from [`SharedKernelCache::set_all`]'s columns (a hit), as
-    /// a copy: readers on a hot path borrow it
-    /// ([`SharedKernelCache::held_column`]).
+    /// Column `a` from [`SharedKernelCache::set_all`]'s columns (a hit), a
+    /// handle on the matrix (the solvers' hot path borrows it instead:
+    /// [`SharedKernelCache::held_column`]).
     #[inline]
-    fn held_whole(&self, a: usize) -> Option<Arc<[f32]>> {
-        let c = Arc::from(self.held_column(a)?);
+    fn held_whole(&self, a: usize) -> Option<Column> {
+        let c = self.held_handle(a)?;
         self.hits.fetch_add(1, Ordering::Relaxed);
         Some(c)
+    }
+
+    /// A handle on column `a` of the held matrix, not counted.
+    fn held_handle(&self, a: usize) -> Option<Column> {
+        let all = self.all.get()?;
+        Some(Column::held(Arc::clone(all), a * self.n, self.n))
     }
 
     /// Column `a` from [`SharedKernelCache::set_all`]'s columns, borrowed
@@ -409,7 +416,7 @@ impl SharedKernelCache {
     }
 
     /// Column `a` if the cache holds it (counted as a hit), without computing.
-    pub fn get(&self, a: usize) -> Option<Arc<[f32]>> {
+    pub fn get(&self, a: usize) -> Option<Column> {
         if let Some(c) = self.held_whole(a) {
             return Some(c);
         }
@@ -418,18 +425,18 @@ impl SharedKernelCache {
         g.unlink(a);
         g.push_back(a, self.n);
         self.hits.fetch_add(1, Ordering::Relaxed);
-        Some(c)
+        Some(c.into())
     }
 
     /// Column `a` if the cache holds it, leaving the LRU order and the hit
     /// count as they are (for readers outside the solvers, e.g. prediction,
     /// which should not change what the solvers find cached).
-    pub fn peek(&self, a: usize) -> Option<Arc<[f32]>> {
-        if let Some(col) = self.held_column(a) {
-            return Some(Arc::from(col));
+    pub fn peek(&self, a: usize) -> Option<Column> {
+        if let Some(col) = self.held_handle(a) {
+            return Some(col);
         }
         let g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        g.cols[a].clone()
+        g.cols[a].clone().map(Column::from)
     }
 
     /// Store a precomputed column `a` (length `n`, unsigned kernel values),
@@ -459,7 +466,7 @@ impl SharedKernelCache {
     /// column's `n` values count in [`SharedKernelCache::kernel_evals`] when
     /// this is its first request or the cache is settled, else (computed
     /// again) in [`SharedKernelCache::extra_kernel_evals`].
-    pub fn column(&self, kd: &KernelData<'_>, a: usize, scratch: &mut [f64]) -> Arc<[f32]> {
+    pub fn column(&self, kd: &KernelData<'_>, a: usize, scratch: &mut [f64]) -> Column {
         if let Some(c) = self.held_whole(a) {
             return c;
         }
@@ -470,7 +477,7 @@ impl SharedKernelCache {
                 g.unlink(a);
                 g.push_back(a, self.n);
                 self.hits.fetch_add(1, Ordering::Relaxed);
-                return c;
+                return c.into();
             }
             let count = if first || self.settled {
                 &self.kernel_evals
@@ -487,7 +494,7 @@ impl SharedKernelCache {
         let col: Arc<[f32]> = col.into();
         let mut g = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = g.cols[a].clone() {
-            return c; // another thread inserted it meanwhile
+            return c.into(); // another thread inserted it meanwhile
         }
         while g.count >= self.capacity_columns {
             let old = g.next[self.n] as usize;
@@ -498,7 +505,7 @@ impl SharedKernelCache {
         g.cols[a] = Some(col.clone());
         g.count += 1;
         g.push_back(a, self.n);
-        col
+        col.into()
     }
 }
 

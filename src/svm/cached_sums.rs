@@ -239,7 +239,7 @@ pub(crate) fn cached_error_bound(
 }
 
 /// A cached column for the sums: its basis row, both weights, the column.
-type CachedCol = (usize, f64, f64, std::sync::Arc<[f32]>);
+type CachedCol = (usize, f64, f64, crate::svm::column::Column);
 
 /// The loop of [`piece_sums`]: each column's entries for the queries (in
 /// place when they are one range, else gathered), added lane by lane.

@@ -41,6 +41,7 @@
 pub mod batched;
 pub mod cache;
 pub mod cached_sums;
+pub mod column;
 pub mod cv;
 pub mod error;
 pub mod exp_table;

@@ -69,7 +69,7 @@ fn the_cache_counts_each_column_asked_once_and_its_refills_apart() {
 
 fn sh_col(kd: &KernelData<'_>, a: usize) -> std::sync::Arc<[f32]> {
     let fresh = SharedKernelCache::new(kd.ds.n(), 1.0);
-    fresh.column(kd, a, &mut vec![0.0; kd.d()])
+    std::sync::Arc::from(&fresh.column(kd, a, &mut vec![0.0; kd.d()])[..])
 }
 
 #[test]

@@ -13,13 +13,12 @@
 //! labels are LIBSVM's either way, and most rows cost a few reads per support
 //! vector instead of a kernel evaluation.
 
-use std::sync::Arc;
-
 use rayon::prelude::*;
 
 use super::model::MultiModel;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cached_sums::{cached_error_bound, CachedMagnitudes};
+use crate::svm::column::Column;
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::lane_tile::TILE;
 use crate::svm::rounds::unsure_sign;
@@ -73,7 +72,7 @@ pub fn predict_cached(
         // K(r, sv) = K(sv, r) to the bit: each held-out row's own column
         // holds its values with every support vector.
         _ => {
-            let peeked: Vec<Arc<[f32]>>;
+            let peeked: Vec<Column>;
             let cols: Vec<&[f32]> = match rows.iter().map(|&r| shared.held_column(r)).collect() {
                 Some(cols) => cols,
                 None => {
