@@ -402,6 +402,42 @@ pub fn table3_missing(
         .collect()
 }
 
+/// The k of a Table 3 row without a like-with-like point whose baseline
+/// and SIR at the row's cache and threads are both stored in one run the
+/// row does not read (a run without a seeding table, such as an
+/// ablation's), in words: one entry per such k.
+pub fn table3_unread(
+    dataset: &str,
+    setting: &str,
+    setup: &str,
+    ks: &[&str],
+    like_k: &[&str],
+    cells: &[Cell],
+) -> Vec<String> {
+    ks.iter()
+        .filter(|k| !like_k.contains(k))
+        .filter_map(|k| {
+            let at = |m: &str, run: &str| {
+                cells.iter().any(|c| {
+                    c.run == run
+                        && c.dataset == dataset
+                        && c.setting == setting
+                        && c.k == *k
+                        && c.method == m
+                        && c.setup == setup
+                })
+            };
+            let run = cells
+                .iter()
+                .map(|c| c.run.as_str())
+                .find(|run| at("ours", run) && at("sir", run))?;
+            Some(format!(
+                "k = {k}: the baseline and SIR at {setup} are stored in `{run}`, whose records this row does not read (it reads runs' seeding tables, and that run has none for them)"
+            ))
+        })
+        .collect()
+}
+
 /// The runs a leave-one-out row lacks, from its methods' `(method, setup)`:
 /// every judged method (and the baseline, and SIR) at the baseline's cache
 /// and threads (SIR's where no baseline ran), those not held.

@@ -126,6 +126,15 @@ fn the_missing_runs_of_each_row_kind() {
         ]
     );
     assert!(table3_missing("a9a", "paper", PAR, &["3", "10"], &["3", "10"], &[]).is_empty());
+    // Both stored in a run the row does not read: named, not missing.
+    let mut more = stored();
+    more.push(cell("abl", "a9a", "paper", "3", "ours", PAR, 9.0));
+    more.push(cell("abl", "a9a", "paper", "3", "sir", PAR, 3.0));
+    assert!(table3_missing("a9a", "paper", PAR, &["3"], &[], &more).is_empty());
+    assert_eq!(
+        table3_unread("a9a", "paper", PAR, &["3", "10"], &[], &more),
+        ["k = 3: the baseline and SIR at shared cache, 2 threads are stored in `abl`, whose records this row does not read (it reads runs' seeding tables, and that run has none for them)"]
+    );
     let words = missing_words(&t3[..2], &stored());
     assert!(
         words.starts_with("missing runs: the baseline at k = 3, shared cache, 2 threads: about")
