@@ -23,6 +23,17 @@ fn fmt_seconds(sp: &Spread) -> String {
     }
 }
 
+/// The "x vs none" cell: where the level ran on other threads than `none`,
+/// the ratio says so, since it is then not the reuse's alone.
+fn vs_none(ratio: String, none_threads: Option<u64>, threads: u64) -> String {
+    match none_threads {
+        Some(n) if n != threads && ratio != "–" => {
+            format!("{ratio} ({threads} threads against {n})")
+        }
+        _ => ratio,
+    }
+}
+
 /// The table with its caption.
 pub fn cost_table(lv: &BTreeMap<String, Vec<(String, LevelStats)>>, peers: &Peers) -> String {
     let mut md = String::new();
@@ -36,7 +47,7 @@ pub fn cost_table(lv: &BTreeMap<String, Vec<(String, LevelStats)>>, peers: &Peer
     } else {
         format!("a level ran in up to {max_cells} cells of gamma rows (`rows_per_cell`), one after another, computing the distance blocks once, in its first cell; the gammas of a cell run several at a time, as in `cvbench grid`")
     };
-    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Newton steps on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine: the median of the timed runs, with their range and count, where a cell was timed several times (`timing_repeats`), and speed-ups are ratios of medians; speed-up against `none`, `svm-grid` and scikit-learn timed in the same run; {cells}; the points that need the most SMO iterations follow below the table)\n");
+    let _ = writeln!(md, "**Cost per reuse level** (whole grid; SMO iterations and kernel evaluations summed over points and folds, kernel fills = values exponentiated from the distance blocks; Newton steps = Newton steps on the free set between SMO rounds (`newton`); seconds = wall time of the level's cells, one at a time on this machine: the median of the timed runs, with their range and count, where a cell was timed several times (`timing_repeats`), and speed-ups are ratios of medians; speed-up against `none` (where a level ran on other threads than `none`, the cell says so), `svm-grid` and scikit-learn timed in the same run; {cells}; the points that need the most SMO iterations follow below the table)\n");
     let mut t = MdTable::new([
         "dataset",
         "reuse",
@@ -54,10 +65,8 @@ pub fn cost_table(lv: &BTreeMap<String, Vec<(String, LevelStats)>>, peers: &Peer
         "note",
     ]);
     for (ds, levels) in lv {
-        let none_s = levels
-            .iter()
-            .find(|(n, _)| n == "none")
-            .map(|(_, s)| s.wall_s);
+        let none = levels.iter().find(|(n, _)| n == "none").map(|(_, s)| s);
+        let none_s = none.map(|s| s.wall_s);
         let peer_s = peers.svm_grid.get(ds).map(|p| p.spread().median);
         let sk_s = peers.sklearn.get(ds).map(|p| p.spread().median);
         for (name, s) in levels {
@@ -76,7 +85,7 @@ pub fn cost_table(lv: &BTreeMap<String, Vec<(String, LevelStats)>>, peers: &Peer
                 s.distance_pairs.to_string(),
                 format!("{:.3}", s.block_s),
                 fmt_seconds(&s.spread()),
-                ratio(none_s),
+                vs_none(ratio(none_s), none.map(|n| n.threads), s.threads),
                 ratio(peer_s),
                 ratio(sk_s),
                 MdTable::text(&s.note),
@@ -133,4 +142,22 @@ pub fn cost_table(lv: &BTreeMap<String, Vec<(String, LevelStats)>>, peers: &Peer
     md.push_str(&t.markdown());
     md.push('\n');
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A speed-up against `none` on other threads says so; at equal threads
+    /// and without a number it is unchanged.
+    #[test]
+    fn a_speed_up_against_none_on_other_threads_says_so() {
+        assert_eq!(
+            vs_none("3.4".into(), Some(1), 2),
+            "3.4 (2 threads against 1)"
+        );
+        assert_eq!(vs_none("1.4".into(), Some(1), 1), "1.4");
+        assert_eq!(vs_none("–".into(), Some(1), 2), "–");
+        assert_eq!(vs_none("2.0".into(), None, 2), "2.0");
+    }
 }
