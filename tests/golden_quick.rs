@@ -10,10 +10,11 @@
 //! meant to change numbers, `CVBENCH_BLESS=1 cargo test --test golden_quick`
 //! rewrites the file; the diff shows which columns moved.
 
+mod common;
+
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 /// Columns whose values are times or depend on thread interleaving.
 fn excluded(col: &str) -> bool {
@@ -88,13 +89,12 @@ fn run(root: &Path, data: Option<&str>) {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     configs.sort();
-    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .arg("run")
-        .args(&configs)
-        .args(["--out", "r", "--data-dir", &data, "--threads", "2", "--csv"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let o = common::run_configs(
+        dir.path(),
+        &configs,
+        "r",
+        &["--data-dir", &data, "--threads", "2"],
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let mut got: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for e in std::fs::read_dir(dir.path().join("r")).unwrap().flatten() {

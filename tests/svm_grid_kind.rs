@@ -2,16 +2,22 @@
 //! a small run gives the same rates for every reuse level (exact levels bit
 //! for bit) and resumes without recomputing finished cells.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
+use common::unquoted_fields as fields;
+use std::path::Path;
+use std::process::Output;
+
+/// `cvbench ARGS` in `dir`, its data folder `dir` ([`common::cvbench_env`]).
 fn cvbench(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(dir)
-        .env("CVBENCH_DATA_DIR", dir)
-        .output()
-        .expect("runs")
+    common::cvbench_env(args, dir, &[("CVBENCH_DATA_DIR", dir)])
+}
+
+/// `cvbench run c.toml --out OUT --csv` in `dir`, its data folder `dir`
+/// ([`common::run_configs`]).
+fn run(dir: &Path, out: &str) -> Output {
+    let data = dir.to_string_lossy();
+    common::run_configs(dir, &["c.toml"], out, &["--data-dir", &data])
 }
 
 fn cfg(extra: &str) -> String {
@@ -66,20 +72,6 @@ fn bad_grid_configs_are_refused_with_line_and_column() {
     }
 }
 
-/// Fields of a CSV line (commas inside quotes kept).
-fn fields(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            c => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
-}
-
 fn rates(records_csv: &str) -> Vec<(String, String, String, String)> {
     // (method, log2c, log2g, fold correct) of fold rows, by header names.
     let mut lines = records_csv.lines();
@@ -112,7 +104,7 @@ fn rates(records_csv: &str) -> Vec<(String, String, String, String)> {
 fn reuse_levels_agree_and_a_rerun_resumes() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("c.toml"), cfg("log2g = [-3, 1, 2]")).unwrap();
-    let o = cvbench(&["run", "c.toml", "--out", "out", "--csv"], dir.path());
+    let o = run(dir.path(), "out");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(dir.path().join("out/g/records.csv")).unwrap();
     let r = rates(&text);
@@ -133,7 +125,7 @@ fn reuse_levels_agree_and_a_rerun_resumes() {
     }
     assert!(dir.path().join("out/g/report-section.md").is_file());
     // One cell per reuse level by default.
-    let o = cvbench(&["run", "c.toml", "--out", "out", "--csv"], dir.path());
+    let o = run(dir.path(), "out");
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("(3 resumed)"), "{s}");
     // A cell per gamma row: nine cells, the same numbers.
@@ -142,7 +134,7 @@ fn reuse_levels_agree_and_a_rerun_resumes() {
         cfg("log2g = [-3, 1, 2]\nrows_per_cell = 1"),
     )
     .unwrap();
-    let o = cvbench(&["run", "c.toml", "--out", "rows", "--csv"], dir.path());
+    let o = run(dir.path(), "rows");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(dir.path().join("rows/g/records.csv")).unwrap();
     let mut a = r.clone();
@@ -150,7 +142,7 @@ fn reuse_levels_agree_and_a_rerun_resumes() {
     a.sort();
     b.sort();
     assert_eq!(a, b, "the cells' split changes no number");
-    let o = cvbench(&["run", "c.toml", "--out", "rows", "--csv"], dir.path());
+    let o = run(dir.path(), "rows");
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(s.contains("(9 resumed)"), "{s}");
 }
@@ -160,7 +152,7 @@ fn repeated_timing_gives_the_same_rates_and_a_median_within_the_range() {
     let dir = tempfile::tempdir().unwrap();
     let text = cfg("log2g = [-3, 1, 2]\nrows_per_cell = 2\ntiming_repeats = 3");
     std::fs::write(dir.path().join("c.toml"), &text).unwrap();
-    let o = cvbench(&["run", "c.toml", "--out", "rep", "--csv"], dir.path());
+    let o = run(dir.path(), "rep");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let csv = std::fs::read_to_string(dir.path().join("rep/g/records.csv")).unwrap();
     // The same rates as one timed run.
@@ -169,7 +161,7 @@ fn repeated_timing_gives_the_same_rates_and_a_median_within_the_range() {
         text.replace("timing_repeats = 3", ""),
     )
     .unwrap();
-    let o = cvbench(&["run", "c.toml", "--out", "once", "--csv"], dir.path());
+    let o = run(dir.path(), "once");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let once = std::fs::read_to_string(dir.path().join("once/g/records.csv")).unwrap();
     assert_eq!(rates(&csv), rates(&once), "repeats change no rate");

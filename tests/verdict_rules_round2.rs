@@ -2,8 +2,9 @@
 //! timed runs total `min_timed_seconds` (capped by `max_timing_repeats`),
 //! with the same numbers as a run without the keys, and the keys' errors.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
+
+use common::{csv_column as column, cvbench, run_configs, unquoted_fields as fields};
 
 fn config(extra: &str) -> String {
     format!(
@@ -23,36 +24,6 @@ label = "libsvm-defaults"
     )
 }
 
-fn cvbench(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-/// A CSV line's fields (commas inside double quotes kept).
-fn fields(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            c => cur.push(c),
-        }
-    }
-    out.push(cur);
-    out
-}
-
-/// The values of column `name` of a CSV file.
-fn column(csv: &str, name: &str) -> Vec<String> {
-    let mut lines = csv.lines();
-    let head = fields(lines.next().unwrap());
-    let i = head.iter().position(|h| h == name).unwrap();
-    lines.map(|l| fields(l)[i].clone()).collect()
-}
-
 #[test]
 fn short_cells_are_timed_until_min_timed_seconds_with_the_same_numbers() {
     let dir = tempfile::tempdir().unwrap();
@@ -64,7 +35,7 @@ fn short_cells_are_timed_until_min_timed_seconds_with_the_same_numbers() {
     )
     .unwrap();
     for (cfg, out) in [("plain.toml", "a"), ("more.toml", "b")] {
-        let o = cvbench(d, &["run", cfg, "--out", out, "--csv"]);
+        let o = run_configs(d, &[cfg], out, &[]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let read = |p: &str| std::fs::read_to_string(d.join(p)).unwrap();
@@ -86,7 +57,7 @@ fn short_cells_are_timed_until_min_timed_seconds_with_the_same_numbers() {
     // Only the timings vary (and how many runs they took): the other
     // reproducible columns are the same.
     for (run, out) in [("a/t", "a.csv"), ("b/t", "b.csv")] {
-        let o = cvbench(d, &["export", "--reproducible", run, "-o", out]);
+        let o = cvbench(&["export", "--reproducible", run, "-o", out], d);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let untimed = |p: &str| {
@@ -129,7 +100,7 @@ fn the_timing_keys_are_validated_with_their_line_and_a_fix() {
     ];
     for (extra, at, says) in cases {
         std::fs::write(d.join("t.toml"), config(extra)).unwrap();
-        let o = cvbench(d, &["run", "t.toml", "--out", "r"]);
+        let o = run_configs(d, &["t.toml"], "r", &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(at) && err.contains(says), "{extra}: {err}");

@@ -190,6 +190,16 @@ pub fn timed_by<T, E>(
     Ok((first, Walls::of(walls)))
 }
 
+/// Minutes, rounded for planning: one decimal below 10, whole above (the
+/// cost estimates of `validate`, `--dry-run` and the scorecard's missing runs).
+pub fn planning_minutes(m: f64) -> String {
+    if m < 10.0 {
+        format!("{m:.1}")
+    } else {
+        format!("{m:.0}")
+    }
+}
+
 /// A cell's timed runs: the median, smallest and largest wall seconds of
 /// its runs, and how many (one for a cell timed once).
 #[derive(Clone, Copy, Debug, PartialEq)]

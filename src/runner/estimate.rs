@@ -10,6 +10,7 @@
 //! among them the stored run of the same config (its output folder's name)
 //! if there is one, since a kind's cost per unit grows with the data.
 
+use crate::experiments::timing::planning_minutes;
 use crate::experiments::Kind;
 use crate::results::manifest::{Machine, Manifest};
 use crate::results::table::{from_frame, read_parquet};
@@ -152,15 +153,6 @@ fn read_run(dir: &Path, kind: &dyn Kind) -> Option<(Manifest, Vec<Record>)> {
     Some((manifest, from_frame(&frame).ok()?))
 }
 
-/// Minutes, rounded for planning: one decimal below 10, whole above.
-fn minutes(m: f64) -> String {
-    if m < 10.0 {
-        format!("{m:.1}")
-    } else {
-        format!("{m:.0}")
-    }
-}
-
 /// The clause that says how long `total` cost units take at `rate`;
 /// without one, `without_cost` stored runs of the kind whose records do not
 /// give their cost are said so.
@@ -175,7 +167,7 @@ pub fn duration_text(total: f64, rate: Option<&Rate>, without_cost: usize) -> St
             "no stored run to estimate from".to_string()
         };
     };
-    let m = minutes(total * r.seconds_per_unit / 60.0);
+    let m = planning_minutes(total * r.seconds_per_unit / 60.0);
     let runs = if r.same_run {
         "the stored run of this config".to_string()
     } else {

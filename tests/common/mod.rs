@@ -41,6 +41,24 @@ pub fn cvbench_env<V: AsRef<OsStr>>(args: &[&str], cwd: &Path, env: &[(&str, V)]
     c.output().expect("run cvbench")
 }
 
+/// Run configs in `dir` ([`command`]: a clean environment): `cvbench run
+/// CONFIGS --out OUT --csv`, then `extra` arguments (`--data-dir`,
+/// `--threads`). The one config-run helper of the test files.
+pub fn run_configs<S: AsRef<OsStr>>(
+    dir: &Path,
+    configs: &[S],
+    out: &str,
+    extra: &[&str],
+) -> Output {
+    command(dir)
+        .arg("run")
+        .args(configs)
+        .args(["--out", out, "--csv"])
+        .args(extra)
+        .output()
+        .expect("run cvbench")
+}
+
 /// Bytes as text (lossy).
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -116,6 +134,19 @@ pub fn fields(line: &str) -> Vec<&str> {
     }
     out.push(&line[start..]);
     out
+}
+
+/// A CSV line's fields ([`fields`]) without their double quotes.
+pub fn unquoted_fields(line: &str) -> Vec<String> {
+    fields(line).iter().map(|f| f.replace('"', "")).collect()
+}
+
+/// The values of column `name` of a CSV text, without their quotes.
+pub fn csv_column(csv: &str, name: &str) -> Vec<String> {
+    let mut lines = csv.lines();
+    let head = unquoted_fields(lines.next().unwrap());
+    let i = head.iter().position(|h| h == name).unwrap();
+    lines.map(|l| unquoted_fields(l)[i].clone()).collect()
 }
 
 /// A stored table as CSV lines through `cvbench export --reproducible`:

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::{cvbench, data_source, fields};
+use super::{cvbench, data_source, run_configs, unquoted_fields};
 
 /// Run `cvbench svm ARGS` in `dir` (see [`super::command`]).
 pub fn svm(args: &[&str], dir: &Path) -> Output {
@@ -19,19 +19,17 @@ pub fn svm(args: &[&str], dir: &Path) -> Output {
 /// --csv`).
 pub fn run_config(dir: &Path, cfg: &str) -> Output {
     std::fs::write(dir.join("c.toml"), cfg).unwrap();
-    cvbench(&["run", "c.toml", "--out", "r", "--csv"], dir)
+    run_configs(dir, &["c.toml"], "r", &[])
 }
 
 /// The records of run `dir/r/<name>` (its `records.csv`) as (column →
 /// value) maps, the values without their quotes.
 pub fn records(dir: &Path, name: &str) -> Vec<BTreeMap<String, String>> {
     let text = std::fs::read_to_string(dir.join("r").join(name).join("records.csv")).unwrap();
-    let split =
-        |line: &str| -> Vec<String> { fields(line).iter().map(|f| f.replace('"', "")).collect() };
     let mut lines = text.lines();
-    let head = split(lines.next().unwrap());
+    let head = unquoted_fields(lines.next().unwrap());
     lines
-        .map(|l| head.iter().cloned().zip(split(l)).collect())
+        .map(|l| head.iter().cloned().zip(unquoted_fields(l)).collect())
         .collect()
 }
 

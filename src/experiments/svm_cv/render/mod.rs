@@ -21,7 +21,7 @@ pub mod overview;
 mod paper_tables;
 pub mod seeding;
 mod seeding_totals;
-mod solver_axis;
+pub mod solver_axis;
 pub mod training;
 mod vs_libsvm;
 
@@ -30,6 +30,7 @@ use crate::experiments::svm_cv::rows::{by_run, k_num, v_checks, write_rows};
 use crate::experiments::svm_cv::rows::{RunKey, SummaryRow, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::experiments::svm_cv::verdicts::published::{Published, TABLE3_K};
+use crate::experiments::svm_cv::verdicts::targets;
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -364,7 +365,7 @@ pub(crate) fn render(
         md.push_str(&cost::markdown(&cost));
         files.extend(write_rows(&cost, dir, "cost")?);
     }
-    md.push_str(&cost::verdicts(&cost, &abl));
+    md.push_str(&targets::verdicts(&cost, &abl));
     // One training per solver beside oneDAL's fit (runs with another
     // solver than the SMO only).
     let trainings = training::trainings(records);

@@ -1,8 +1,14 @@
 //! The `svm_cv` kind's verdicts on Wen et al. (AAAI 2017): the paper's
 //! numbers, typed ([`published`]), the scorecard rows of Table 1, Table 3 and
 //! the leave-one-out figure ([`scorecard`]) and the rules that turn numbers
-//! into verdicts, each a function a unit test flips (`scorecard_rules.rs`).
+//! into verdicts, each a function a unit test flips (`scorecard_rules.rs`); what a
+//! "not run" row lacks, and what it would cost ([`missing`]); what they read
+//! from a stored run ([`stored`]); and our own speed targets for the engine,
+//! checks of ours beside the run's cost table ([`targets`]).
 
+pub mod missing;
 pub mod published;
 pub mod scorecard;
 pub mod scorecard_rules;
+pub mod stored;
+pub mod targets;

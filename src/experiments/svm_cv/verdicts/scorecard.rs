@@ -3,28 +3,19 @@
 //! leave-one-out figure. The seeding rows come from each run's `seeding`
 //! table (`seeding.parquet`, written by the run's render from its records).
 
+use super::missing::{
+    self, loocv_missing, missing_words, table1_missing, table3_missing, table3_unread,
+};
 use super::published::{Published, Table1Row, TABLE3_K};
 pub use super::scorecard_rules::*;
+use super::stored::{resolve_cost_of, resolved_of, rounds_of};
+pub use super::stored::{seeding_rows, spread_of, sv_fraction};
 use crate::experiments::published::PublishedError;
 use crate::experiments::svm_cv::rows::{SeedingRow, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
-use crate::results::rows::from_records;
 use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
-use crate::results::table::{from_frame, read_parquet};
 
 const PAPER: &str = "Wen et al. (AAAI 2017)";
-
-/// The seeding table of a run (empty when it has none or it does not read).
-pub fn seeding_rows(run: &StoredRun) -> Vec<SeedingRow> {
-    let p = run.dir.join("seeding.parquet");
-    if !p.is_file() {
-        return Vec::new();
-    }
-    read_parquet(&p)
-        .and_then(|df| from_frame(&df))
-        .and_then(|records| from_records(&records))
-        .unwrap_or_default()
-}
 
 /// The Table 1 LibSVM rows: per dataset of the paper's `key` (the paper's
 /// data first, substitutes beside it), the first run with method `ours`
@@ -71,94 +62,6 @@ fn baselines_k10(
     out
 }
 
-/// The baseline's mean nSV / training rows over the rounds of (dataset,
-/// setting, k) in a run's records.
-pub fn sv_fraction(records: &[SvmRow], dataset: &str, setting: &str, k: &str) -> Option<f64> {
-    let f: Vec<f64> = records
-        .iter()
-        .filter(|r| {
-            r.core.dataset == dataset
-                && r.setting == setting
-                && r.k == k
-                && r.core.method == "ours"
-                && r.fold >= 0
-                && r.n_train > 0
-        })
-        .map(|r| r.n_sv as f64 / r.n_train as f64)
-        .collect();
-    (!f.is_empty()).then(|| f.iter().sum::<f64>() / f.len() as f64)
-}
-
-/// The timed runs of method `m`'s cell for (dataset, setting, k) in a
-/// run's records (one run for a cell timed once; `None` when the records
-/// have no wall times or no rows).
-pub fn spread_of(
-    records: &[SvmRow],
-    dataset: &str,
-    setting: &str,
-    k: &str,
-    m: &str,
-) -> Option<Spread> {
-    let r = rounds_of(records, dataset, setting, k, m).next()?;
-    Some(Spread {
-        median: r.wall_median_s?,
-        min: r.wall_min_s?,
-        max: r.wall_max_s?,
-        repeats: r.timing_repeats,
-    })
-    .filter(|s| s.repeats >= 1)
-}
-
-/// The round rows of method `m` at (dataset, setting, k).
-fn rounds_of<'a>(
-    records: &'a [SvmRow],
-    dataset: &'a str,
-    setting: &'a str,
-    k: &'a str,
-    m: &'a str,
-) -> impl Iterator<Item = &'a SvmRow> {
-    records.iter().filter(move |r| {
-        r.core.dataset == dataset
-            && r.setting == setting
-            && r.k == k
-            && r.core.method == m
-            && r.fold >= 0
-    })
-}
-
-/// How many of method `m`'s rounds (dataset, setting, k) were solved again
-/// from zero, out of its rounds.
-fn resolved_of(records: &[SvmRow], dataset: &str, setting: &str, k: &str, m: &str) -> Resolved {
-    let (again, rounds) = rounds_of(records, dataset, setting, k, m).fold((0, 0), |(a, n), r| {
-        (
-            a + usize::from(r.role == crate::experiments::svm_cv::seeded::ROLE_ROUND_AGAIN),
-            n + 1,
-        )
-    });
-    Resolved {
-        method: m.to_string(),
-        again,
-        rounds,
-    }
-}
-
-/// The summed seconds method `m`'s rounds solved again from zero spent on
-/// their solves from zero (dataset, setting, k): a re-solve is the
-/// baseline's solve of the same round (same training rows, `alpha = 0`),
-/// so each costs the baseline's round seconds of that fold (set-up,
-/// training, prediction); 0 without re-solves or a baseline.
-fn resolve_cost_of(records: &[SvmRow], dataset: &str, setting: &str, k: &str, m: &str) -> f64 {
-    let again = crate::experiments::svm_cv::seeded::ROLE_ROUND_AGAIN;
-    rounds_of(records, dataset, setting, k, m)
-        .filter(|r| r.role == again)
-        .filter_map(|r| {
-            rounds_of(records, dataset, setting, k, "ours")
-                .find(|b| b.fold == r.fold)
-                .map(|b| b.init_s.unwrap_or(0.0) + b.train_s + b.predict_s.unwrap_or(0.0))
-        })
-        .sum()
-}
-
 /// The paper's Table 1 row of a dataset as numbers.
 fn paper_table1(t: &Table1Row) -> PaperTable1 {
     PaperTable1 {
@@ -202,6 +105,14 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
         .map(|r| (*r, seeding_rows(r)))
         .filter(|(_, rows)| !rows.is_empty())
         .collect();
+    // Every stored cell's measured seconds: what a missing run's cost is
+    // estimated from.
+    let cells = missing::cells(
+        &typed
+            .iter()
+            .map(|(r, rows)| (r.name.as_str(), rows.as_slice()))
+            .collect::<Vec<_>>(),
+    );
     let overview = "SVM k-fold CV — Wen et al. (AAAI 2017)";
     for t1 in &published.table1 {
         let (key, name) = (t1.dataset.as_str(), t1.name.as_str());
@@ -340,6 +251,18 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                     continue;
                 }
                 let again = resolved_note(&[resolved_of(recs, dataset, setting, "10", m)]);
+                // A not-run sub-row names the run it lacks, and its cost.
+                let setups: Vec<(&str, &str)> = rows
+                    .iter()
+                    .map(|r| (r.method.as_str(), r.setup.as_str()))
+                    .collect();
+                let lacks = (verdict == Verdict::NotRun)
+                    .then(|| table1_missing(dataset, setting, "10", &setups, m))
+                    .flatten();
+                let words = match lacks {
+                    Some(l) => format!("{words}; {}", missing_words(&[l], &cells)),
+                    None => words,
+                };
                 // Two runs of one dataset and setting: the run names the sub-row.
                 let twice = groups
                     .iter()
@@ -445,6 +368,25 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 .collect::<Vec<_>>()
                 .join("; ");
             let named: Vec<String> = runs_used.iter().map(|r| format!("`{r}`")).collect();
+            let verdict = table3_verdict(&points);
+            // A not-run row names the runs it lacks, and their cost.
+            let like_k: Vec<&str> = points
+                .iter()
+                .filter(|p| p.like)
+                .map(|p| p.k.as_str())
+                .collect();
+            let ours = if verdict == Verdict::NotRun {
+                let lacks = table3_missing(&dataset, &setting, &setup, &TABLE3_K, &like_k, &cells);
+                let unread = table3_unread(&dataset, &setting, &setup, &TABLE3_K, &like_k, &cells);
+                let words: Vec<String> = [missing_words(&lacks, &cells)]
+                    .into_iter()
+                    .chain(unread)
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                format!("{ours}; {}", words.join("; "))
+            } else {
+                ours
+            };
             out.push(ScoreRow {
                 counted: Counted::Paper,
                 paper: PAPER.into(),
@@ -454,7 +396,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 ),
                 paper_value: paper3.clone(),
                 ours: format!("{ours} ({})", named.join(", ")),
-                verdict: table3_verdict(&points),
+                verdict,
                 data: published.data_used(&dataset, &setting),
                 rule: TABLE3_RULE.into(),
                 section: seeding_section(&runs_used[0]),
@@ -507,6 +449,21 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 .iter()
                 .map(|p| resolved_of(recs, &d, &st, "n", &p.method))
                 .collect();
+            // A not-run row names the runs it lacks, and their cost.
+            let why = if verdict == Verdict::NotRun {
+                let setups: Vec<(&str, &str)> = points
+                    .iter()
+                    .map(|p| (p.method.as_str(), p.setup.as_str()))
+                    .collect();
+                let lacks = loocv_missing(&d, &st, &LOOCV_JUDGED, &setups);
+                let words = missing_words(&lacks, &cells);
+                match why {
+                    Some(w) if !words.is_empty() => Some(format!("{w}; {words}")),
+                    w => w,
+                }
+            } else {
+                why
+            };
             let why = match (why, resolved_note(&again)) {
                 (Some(w), Some(a)) => Some(format!("{w}; {a}")),
                 (w, a) => w.or(a),

@@ -5,6 +5,7 @@
 
 use crate::experiments::evidence::{self, evidence_rule, Ratio, Sample, Side};
 use crate::experiments::svm_cv::rows::SeedingRow;
+use crate::experiments::svm_cv::verdicts::missing::missing_rule;
 pub use crate::experiments::timing::Spread;
 use crate::results::scorecard::{DataUsed, Verdict};
 
@@ -80,7 +81,7 @@ pub fn baseline_verdict(
 }
 
 /// The rule of Table 1's seeding rows.
-pub const SEEDING_RULE: &str = concat!("one verdict per method the paper reports (ATO, MIR, SIR); seconds are the median of the timed runs where a cell was timed several times (else its one run): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; faster and slower by the evidence rule (the speed-up's interval above or below 1: ", evidence_rule!(), "); inconclusive: the interval holds 1 or a cell was timed once; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like: that run is not stored)");
+pub const SEEDING_RULE: &str = concat!("one verdict per method the paper reports (ATO, MIR, SIR); seconds are the median of the timed runs where a cell was timed several times (else its one run): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; faster and slower by the evidence rule (the speed-up's interval above or below 1: ", evidence_rule!(), "); inconclusive: the interval holds 1 or a cell was timed once; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like: that run is not stored; the missing run is the method at the baseline's cache and threads, LIBSVM's set-up, or the baseline where none ran); ", missing_rule!());
 
 /// The seeded methods of Table 1, each judged on its own.
 pub const TABLE1_SEEDED: [&str; 3] = ["ato", "mir", "sir"];
@@ -230,7 +231,7 @@ pub fn exactness_words(seeded: &[&&SeedingRow]) -> String {
 }
 
 /// The rule of Table 3.
-pub const TABLE3_RULE: &str = concat!("pattern reproduced: SIR faster than the baseline at every k that is evidence (median seconds where timed several times; ", evidence_rule!(), "), and the largest speed-up at the same k as in the paper (among those k); inconclusive: fewer than two k that are evidence among two or more k run like with like (Table 3 is a trend over k); not run: fewer than two k run with SIR and the baseline at the same kernel cache and threads; else not reproduced (times are this machine's, so never 'reproduced')");
+pub const TABLE3_RULE: &str = concat!("pattern reproduced: SIR faster than the baseline at every k that is evidence (median seconds where timed several times; ", evidence_rule!(), "), and the largest speed-up at the same k as in the paper (among those k); inconclusive: fewer than two k that are evidence among two or more k run like with like (Table 3 is a trend over k); not run: fewer than two k run with SIR and the baseline at the same kernel cache and threads (the missing runs: the baseline and SIR at the row's cache and threads at each k of 3, 10 and 100 without both); else not reproduced (times are this machine's, so never 'reproduced'); ", missing_rule!());
 
 /// One k of Table 3: our SIR speed-up over the baseline, the paper's, and
 /// whether it is evidence (`None`) or why not.
@@ -306,7 +307,7 @@ pub fn table3_verdict(points: &[Table3Point]) -> Verdict {
 }
 
 /// The rule of the leave-one-out figure.
-pub const LOOCV_RULE: &str = concat!("pattern reproduced: the baseline slower than SIR, and SIR within 1.25x of the fastest of AVG, TOP, ATO, MIR and SIR (the paper: SIR fastest except on Heart and Madelon, where MIR is slightly faster), both by the evidence rule (", evidence_rule!(), "; seconds are medians where cells were timed several times); NOT reproduced: either decided the other way; inconclusive: neither decided the other way and one of them is undecided; not run: no baseline, or the methods ran with different kernel caches or threads (like with like: that run is not stored); the row counts each method's rounds solved again from zero (a held-out decision value within eps of 0), which cost a seeded and a baseline solve: the verdict uses the seeded solves' seconds (each re-solve's cost is the baseline's solve of the same round, taken out of the method's seconds and of each of its timed runs in proportion), and the ratios with the re-solves, our exactness policy's cost, are shown beside it as ours");
+pub const LOOCV_RULE: &str = concat!("pattern reproduced: the baseline slower than SIR, and SIR within 1.25x of the fastest of AVG, TOP, ATO, MIR and SIR (the paper: SIR fastest except on Heart and Madelon, where MIR is slightly faster), both by the evidence rule (", evidence_rule!(), "; seconds are medians where cells were timed several times); NOT reproduced: either decided the other way; inconclusive: neither decided the other way and one of them is undecided; not run: no baseline, or the methods ran with different kernel caches or threads (like with like: that run is not stored; the missing runs: each method at the baseline's cache and threads); the row counts each method's rounds solved again from zero (a held-out decision value within eps of 0), which cost a seeded and a baseline solve: the verdict uses the seeded solves' seconds (each re-solve's cost is the baseline's solve of the same round, taken out of the method's seconds and of each of its timed runs in proportion), and the ratios with the re-solves, our exactness policy's cost, are shown beside it as ours; ", missing_rule!());
 
 /// A method's rounds solved again from zero: where a warm-started model
 /// puts a held-out decision value within `eps` of 0 (more than one row in
@@ -429,6 +430,9 @@ pub fn loocv_ratios(points: &[LoocvPoint]) -> String {
     )
 }
 
+/// The methods a leave-one-out verdict weighs (`ours` = the baseline).
+pub const LOOCV_JUDGED: [&str; 6] = ["ours", "avg", "top", "ato", "mir", "sir"];
+
 /// LOOCV verdict of one (dataset, setting), and why not when it is "not run".
 pub fn loocv_verdict(points: &[LoocvPoint]) -> (Verdict, Option<String>) {
     let Some(base) = points.iter().find(|r| r.method == "ours") else {
@@ -436,12 +440,7 @@ pub fn loocv_verdict(points: &[LoocvPoint]) -> (Verdict, Option<String>) {
     };
     let judged: Vec<&LoocvPoint> = points
         .iter()
-        .filter(|r| {
-            matches!(
-                r.method.as_str(),
-                "ours" | "avg" | "top" | "ato" | "mir" | "sir"
-            )
-        })
+        .filter(|r| LOOCV_JUDGED.contains(&r.method.as_str()))
         .collect();
     let mut setups: Vec<&str> = judged.iter().map(|r| r.setup.as_str()).collect();
     setups.sort_unstable();

@@ -29,7 +29,15 @@ fn row(m: &str, k: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
 /// `repeats` timed runs (a range of +-0.5%), as the stored runs' records do.
 fn timed_records(rows: &[SeedingRow], repeats: u64) -> Vec<SvmRow> {
     rows.iter()
-        .map(|r| SvmRow {
+        .map(|r| (r, r.setup.split_once(" cache, ").unwrap_or_default()))
+        .map(|(r, (cache, threads))| SvmRow {
+            // The set-up the seeding row names ("shared cache, 2 threads").
+            cache: cache.replace('-', "_"),
+            threads: threads
+                .split(' ')
+                .next()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0),
             core: Core {
                 dataset: r.dataset.clone(),
                 method: r.method.clone(),
@@ -367,6 +375,49 @@ fn a_run_of_sir_alone_adds_no_not_run_rows_where_another_run_holds_the_method() 
     assert!(rows.iter().any(
         |r| r.artifact.starts_with("Table 1, Madelon: MIR row") && r.verdict == Verdict::NotRun
     ));
+}
+
+/// A not-run sub-row names the run it lacks and its cost per timed run,
+/// from the stored cells' seconds: Table 1's ATO at the baseline's set-up
+/// (ATO's time over the baseline's at k = 3 and 100: 0.5), and Table 3's
+/// k without SIR beside the baseline.
+#[test]
+fn not_run_rows_name_the_missing_run_and_its_cost() {
+    let mut rows: Vec<SeedingRow> = madelon(10.0)
+        .into_iter()
+        .filter(|r| !(r.k == "10" && r.method == "ato") && r.k != "100" && r.k != "n")
+        .collect();
+    for r in rows.iter_mut() {
+        r.setup = if r.k == "3" && r.method == "sir" {
+            "shared cache, 2 threads".into()
+        } else {
+            "per-solve cache, 1 thread".into()
+        };
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let rows = scorecard(&[&run_with(dir.path(), "seeding-madelon", &rows)]).unwrap();
+    let ato = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 1, Madelon: ATO row"))
+        .unwrap();
+    assert_eq!(ato.verdict, Verdict::NotRun);
+    // The baseline's 50 s at k = 10 x 0.5: 25 s, 0.4 minutes.
+    assert!(
+        ato.ours.starts_with("ATO not run; missing run: ATO at k = 10, per-solve cache, 1 thread: about 0.4 min per timed run (the baseline's measured 50.0 s (`seeding-madelon`) x ATO's time over the baseline's in 1 like-with-like stored cell on madelon (median 0.50"),
+        "{}",
+        ato.ours
+    );
+    let t3 = rows
+        .iter()
+        .find(|r| r.artifact.starts_with("Table 3, Madelon") && r.verdict == Verdict::NotRun)
+        .unwrap();
+    assert!(
+        t3.ours.contains("missing runs: the baseline at k = 3, ")
+            && t3.ours.contains("; SIR at k = 100, ")
+            && t3.ours.contains("min per timed run"),
+        "{}",
+        t3.ours
+    );
 }
 
 /// Four madelon leave-one-out round records of each (method, role) of our
