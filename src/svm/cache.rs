@@ -395,14 +395,18 @@ impl SharedKernelCache {
         Some(Column::held(Arc::clone(all), a * self.n, self.n))
     }
 
-    /// Column `a` from [`SharedKernelCache::set_all`]'s columns, borrowed
-    /// and not counted: the caller adds its reads with
-    /// [`SharedKernelCache::count_hits`] (one shared counter bumped per read
-    /// would bounce between the solving threads).
+    /// Column `a` of the held matrix, borrowed and not counted (the caller
+    /// adds its reads with [`SharedKernelCache::count_hits`]).
     #[inline]
     pub(crate) fn held_column(&self, a: usize) -> Option<&[f32]> {
         let n = self.n;
         self.all.get().map(|all| &all[a * n..(a + 1) * n])
+    }
+
+    /// The held matrix's buffer, where no column handle is left (for the
+    /// next matrix of the same rows: [`super::kernel_matrix::fill_all_into`]).
+    pub fn into_matrix(self) -> Option<Vec<f32>> {
+        Arc::try_unwrap(self.all.into_inner()?).ok()
     }
 
     /// Count `reads` hits (reads of [`SharedKernelCache::held_column`]).

@@ -58,13 +58,23 @@ pub fn prefilled(kd: &KernelData<'_>, cache_mb: f64) -> Option<SharedKernelCache
 /// upper triangle and the diagonal block), then copies the entries above
 /// it from the earlier tiles' columns (`K(r, a) = K(a, r)`, the same bits).
 pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
+    fill_all_into(kd, sh, None);
+}
+
+/// [`fill_all`] into `spare` where it is a buffer of `n * n` values (a
+/// matrix of the same rows that is no longer needed: every value is
+/// written again), else into a new one.
+pub fn fill_all_into(kd: &KernelData<'_>, sh: &SharedKernelCache, spare: Option<Vec<f32>>) {
     let n = kd.ds.n();
     assert_eq!(sh.n(), n, "a cache for this dataset's rows");
     assert!(
         sh.capacity_columns() >= n,
         "a cache that keeps every column"
     );
-    let mut matrix = zeroed_matrix(n * n);
+    let mut matrix = match spare {
+        Some(m) if m.len() == n * n => m,
+        _ => zeroed_matrix(n * n),
+    };
     if n > 0 {
         matrix
             .par_chunks_mut(TILE * n)
@@ -242,6 +252,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A matrix written into an earlier matrix's buffer (here full of NaN)
+    /// is the matrix written into a fresh one.
+    #[test]
+    fn a_reused_buffer_is_written_whole() {
+        let ds = data(70, true);
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.7 });
+        let fresh = SharedKernelCache::new(70, 10.0);
+        fill_all(&kd, &fresh);
+        let reused = SharedKernelCache::new(70, 10.0);
+        fill_all_into(&kd, &reused, Some(vec![f32::NAN; 70 * 70]));
+        let bits = |sh: SharedKernelCache| {
+            sh.into_matrix()
+                .expect("no handle left")
+                .iter()
+                .map(|v| v.to_bits())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(reused), bits(fresh));
     }
 
     /// A training on the prefilled matrix is the solve without it, to the

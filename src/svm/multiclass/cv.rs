@@ -168,11 +168,22 @@ fn run(
 /// holding its row, see [`SharedKernelCache::whole_columns`]); else columns
 /// on demand.
 pub fn ovo_shared_cache(kd: &KernelData<'_>, mb: f64) -> SharedKernelCache {
+    ovo_shared_cache_into(kd, mb, None)
+}
+
+/// [`ovo_shared_cache`], its matrix written into `spare` where that is the
+/// buffer of an earlier matrix of the same rows
+/// ([`SharedKernelCache::into_matrix`]).
+pub fn ovo_shared_cache_into(
+    kd: &KernelData<'_>,
+    mb: f64,
+    spare: Option<Vec<f32>>,
+) -> SharedKernelCache {
     let sh = SharedKernelCache::new(kd.ds.n(), mb);
     let all_fit = sh.capacity_columns() >= kd.ds.n();
     let sh = sh.whole_columns(all_fit);
     if all_fit && kernel_matrix::worth_filling(&sh) {
-        kernel_matrix::fill_all(kd, &sh);
+        kernel_matrix::fill_all_into(kd, &sh, spare);
     }
     sh
 }

@@ -3,7 +3,7 @@
 //! on LIBSVM's folds. Reuse, as the binary grid's levels apply per class
 //! pair ([`OvoGridOptions`]):
 //! - **shared cache** (the `gamma` level): the points of one gamma share one
-//!   kernel cache keyed by row ([`ovo_shared_cache`]): a column computed for
+//!   kernel cache keyed by row ([`super::cv::ovo_shared_cache`]): a column computed for
 //!   one pair serves every pair, fold and C of that gamma. Exact (a cached
 //!   value is the value the solve would compute).
 //! - **C path** (`cpath`): a gamma's Cs are visited in increasing order and
@@ -20,7 +20,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::class_order::ClassOrder;
-use super::cv::{ovo_shared_cache, vote};
+use super::cv::{ovo_shared_cache_into, vote};
 use super::groups::{weighted_c, Groups};
 use super::train::{solve_pair_from, PairFit};
 use crate::data::Dataset;
@@ -159,10 +159,14 @@ pub fn run_grid_ovo_with(
         jobs: &jobs,
         c_path: opts.c_path,
     };
+    // Each gamma's matrix is written into the previous gamma's buffer (no
+    // new gigabyte of pages to fault in and zero per gamma).
+    let mut spare: Option<Vec<f32>> = None;
     for (_, ks) in gammas {
         let kd = KernelData::new(ds, checked[ks[0]].kernel);
+        let reused = spare.take();
         let shared = opts.shared_cache.then(|| {
-            let fill = || ovo_shared_cache(&kd, opts.memory_mb);
+            let fill = || ovo_shared_cache_into(&kd, opts.memory_mb, reused);
             match &serial {
                 Some(pool) => pool.install(fill),
                 None => fill(),
@@ -190,6 +194,7 @@ pub fn run_grid_ovo_with(
         for (k, r) in results {
             sink(k, r)?;
         }
+        spare = shared.and_then(SharedKernelCache::into_matrix);
     }
     Ok(())
 }
