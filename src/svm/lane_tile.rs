@@ -113,29 +113,85 @@ fn lanes(x: &[f64], k: usize) -> &[f64; TILE] {
         .expect("a tile holds TILE lanes per feature")
 }
 
+/// Target rows two at a time: each row's sums stay in their order (the
+/// same bits), and the two rows' independent chains of additions keep the
+/// vector units busy where one row's would wait on each addition.
 #[inline(always)]
 fn dots_body(x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64]) {
-    for (&r, o) in rows.iter().zip(out.chunks_exact_mut(TILE)) {
-        let mut acc = [0.0f64; TILE];
-        match ds.row(r) {
-            Row::Sparse(idx, val) => {
-                for (&j, &v) in idx.iter().zip(val) {
-                    let xj = lanes(x, j as usize);
-                    for l in 0..TILE {
-                        acc[l] += xj[l] * v;
-                    }
-                }
+    let mut pairs = rows.chunks_exact(2);
+    let mut outs = out.chunks_exact_mut(2 * TILE);
+    for (pair, o) in pairs.by_ref().zip(outs.by_ref()) {
+        let (a, b) = (entries(ds, pair[0], d), entries(ds, pair[1], d));
+        let mut acc = [[0.0f64; TILE]; 2];
+        let both = a.len().min(b.len());
+        for t in 0..both {
+            let ((ja, va), (jb, vb)) = (a.get(t), b.get(t));
+            let (xa, xb) = (lanes(x, ja), lanes(x, jb));
+            for l in 0..TILE {
+                acc[0][l] += xa[l] * va;
+                acc[1][l] += xb[l] * vb;
             }
-            Row::Dense(z) => {
-                for (k, &v) in z.iter().enumerate().take(d) {
-                    let xk = lanes(x, k);
-                    for l in 0..TILE {
-                        acc[l] += xk[l] * v;
-                    }
+        }
+        for (which, e) in [(0, &a), (1, &b)] {
+            for t in both..e.len() {
+                let (j, v) = e.get(t);
+                let xj = lanes(x, j);
+                for l in 0..TILE {
+                    acc[which][l] += xj[l] * v;
                 }
             }
         }
+        o[..TILE].copy_from_slice(&acc[0]);
+        o[TILE..].copy_from_slice(&acc[1]);
+    }
+    for (&r, o) in pairs
+        .remainder()
+        .iter()
+        .zip(outs.into_remainder().chunks_exact_mut(TILE))
+    {
+        let e = entries(ds, r, d);
+        let mut acc = [0.0f64; TILE];
+        for t in 0..e.len() {
+            let (j, v) = e.get(t);
+            let xj = lanes(x, j);
+            for l in 0..TILE {
+                acc[l] += xj[l] * v;
+            }
+        }
         o.copy_from_slice(&acc);
+    }
+}
+
+/// A row's stored entries `(feature, value)` in order.
+enum Entries<'a> {
+    Sparse(&'a [u32], &'a [f64]),
+    Dense(&'a [f64]),
+}
+
+impl Entries<'_> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        match self {
+            Entries::Sparse(idx, _) => idx.len(),
+            Entries::Dense(z) => z.len(),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, t: usize) -> (usize, f64) {
+        match self {
+            Entries::Sparse(idx, val) => (idx[t] as usize, val[t]),
+            Entries::Dense(z) => (t, z[t]),
+        }
+    }
+}
+
+/// Row `r`'s entries (a dense row's first `d`).
+#[inline(always)]
+fn entries<'a>(ds: &'a Dataset, r: usize, d: usize) -> Entries<'a> {
+    match ds.row(r) {
+        Row::Sparse(idx, val) => Entries::Sparse(idx, val),
+        Row::Dense(z) => Entries::Dense(&z[..d.min(z.len())]),
     }
 }
 
