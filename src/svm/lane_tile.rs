@@ -113,52 +113,58 @@ fn lanes(x: &[f64], k: usize) -> &[f64; TILE] {
         .expect("a tile holds TILE lanes per feature")
 }
 
-/// Target rows two at a time: each row's sums stay in their order (the
-/// same bits), and the two rows' independent chains of additions keep the
-/// vector units busy where one row's would wait on each addition.
+/// Target rows four at a time, then two, then one: each row's sums stay in
+/// their order (the same bits), the rows' independent chains of additions
+/// keep the vector units busy where one row's would wait on each addition,
+/// and each load of the tile's lanes serves every row of the pass.
 #[inline(always)]
 fn dots_body(x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64]) {
+    let mut fours = rows.chunks_exact(4);
+    let mut outs = out.chunks_exact_mut(4 * TILE);
+    for (r, o) in fours.by_ref().zip(outs.by_ref()) {
+        dots_pass::<4>(x, d, ds, r, o);
+    }
+    let (rows, out) = (fours.remainder(), outs.into_remainder());
     let mut pairs = rows.chunks_exact(2);
     let mut outs = out.chunks_exact_mut(2 * TILE);
-    for (pair, o) in pairs.by_ref().zip(outs.by_ref()) {
-        let (a, b) = (entries(ds, pair[0], d), entries(ds, pair[1], d));
-        let mut acc = [[0.0f64; TILE]; 2];
-        let both = a.len().min(b.len());
-        for t in 0..both {
-            let ((ja, va), (jb, vb)) = (a.get(t), b.get(t));
-            let (xa, xb) = (lanes(x, ja), lanes(x, jb));
-            for l in 0..TILE {
-                acc[0][l] += xa[l] * va;
-                acc[1][l] += xb[l] * vb;
-            }
-        }
-        for (which, e) in [(0, &a), (1, &b)] {
-            for t in both..e.len() {
-                let (j, v) = e.get(t);
-                let xj = lanes(x, j);
-                for l in 0..TILE {
-                    acc[which][l] += xj[l] * v;
-                }
-            }
-        }
-        o[..TILE].copy_from_slice(&acc[0]);
-        o[TILE..].copy_from_slice(&acc[1]);
+    for (r, o) in pairs.by_ref().zip(outs.by_ref()) {
+        dots_pass::<2>(x, d, ds, r, o);
     }
-    for (&r, o) in pairs
+    for (r, o) in pairs
         .remainder()
-        .iter()
+        .chunks_exact(1)
         .zip(outs.into_remainder().chunks_exact_mut(TILE))
     {
-        let e = entries(ds, r, d);
-        let mut acc = [0.0f64; TILE];
-        for t in 0..e.len() {
-            let (j, v) = e.get(t);
+        dots_pass::<1>(x, d, ds, r, o);
+    }
+}
+
+/// One pass over `N` target rows: `out[r * TILE + lane]` for each.
+#[inline(always)]
+fn dots_pass<const N: usize>(x: &[f64], d: usize, ds: &Dataset, rows: &[usize], out: &mut [f64]) {
+    let e: [Entries<'_>; N] = std::array::from_fn(|r| entries(ds, rows[r], d));
+    let mut acc = [[0.0f64; TILE]; N];
+    let common = e.iter().map(Entries::len).min().unwrap_or(0);
+    for t in 0..common {
+        for r in 0..N {
+            let (j, v) = e[r].get(t);
             let xj = lanes(x, j);
             for l in 0..TILE {
-                acc[l] += xj[l] * v;
+                acc[r][l] += xj[l] * v;
             }
         }
-        o.copy_from_slice(&acc);
+    }
+    for r in 0..N {
+        for t in common..e[r].len() {
+            let (j, v) = e[r].get(t);
+            let xj = lanes(x, j);
+            for l in 0..TILE {
+                acc[r][l] += xj[l] * v;
+            }
+        }
+    }
+    for (o, a) in out.chunks_exact_mut(TILE).zip(&acc) {
+        o.copy_from_slice(a);
     }
 }
 

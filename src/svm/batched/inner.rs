@@ -10,8 +10,7 @@
 //! tolerance: solve the block well, not exactly, then look again at the
 //! whole problem) or after `max_iter` steps.
 
-use std::sync::Arc;
-
+use crate::svm::column::Column;
 use crate::svm::optimality::{pair_step, status_of, PairVar, TAU, UPPER};
 use crate::svm::smo_rows::LOWER;
 
@@ -34,7 +33,7 @@ impl Block {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         ws: &[usize],
-        rows: &[Arc<[f32]>],
+        rows: &[Column],
         alpha: &[f64],
         g: &[f64],
         y: &[i8],

@@ -4,19 +4,23 @@
 //! a value never depends on how many jobs run at once):
 //!
 //! - **Sparse** data whose basis rows are not dense
-//!   ([`crate::svm::kernel_block::dense_enough`]): jobs of [`BASIS_CHUNK`]
-//!   basis rows, each scattered into a small dense `d × s` matrix,
-//!   feature-major; each query adds `x_qj * B[j, :]` for its non-zero
-//!   features `j` only: `s` products per stored value of the query, in vector
-//!   lanes (a9a: 14 values per row, 123 features).
+//!   ([`crate::svm::kernel_block::dense_enough`]): jobs of a step of
+//!   consecutive queries, scattered into a dense feature-major matrix; each
+//!   basis row adds `b_j * Q[j, :]` for its non-zero features `j` only:
+//!   one product per query per stored value of the basis row, in vector
+//!   lanes along the queries (a9a: 14 values per row, 123 features), so the
+//!   values come out in the layout of the rows.
 //! - **Dense** data and dense-enough sparse data: jobs of
 //!   [`DENSE_QUERY_BLOCK`] queries, each one matrix product against the
 //!   whole basis ([`KernelBlock`]).
+//!
+//! Every job writes its piece of every row in place.
 //!
 //! RBF values are `exp(-gamma (||q||^2 + ||b||^2 - 2 <q, b>))`, LIBSVM's
 //! training formula, with [`fast_exp`] (within a few units in the last place
 //! of `exp`, before the rounding to `f32`).
 
+use std::mem::MaybeUninit;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -26,60 +30,85 @@ use crate::svm::fast_exp;
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::kernel_block::{dense_enough, KernelBlock};
 
-/// Basis rows per job.
+/// Basis rows per pass of a sparse job (the exponents of a pass go through
+/// `exp` together).
 pub(super) const BASIS_CHUNK: usize = 64;
 
-/// Queries per step of one job (the exponents of a step go through `exp`
-/// together).
+/// Queries per job of the sparse path.
 const QUERY_STEP: usize = 256;
+
+/// At most this many values in a job's dense matrix of a step's queries
+/// (8 MB): on data of many features a step takes fewer queries.
+const QUERY_VALUES: usize = 1 << 20;
 
 /// Queries per job of the dense path (one matrix product each).
 const DENSE_QUERY_BLOCK: usize = 512;
 
 /// `K(b, q)` for every `b` of `basis` and `q` of `queries`, one row per
-/// basis row, on the rayon pool: sparse data in jobs of [`BASIS_CHUNK`]
-/// basis rows over all queries, dense data in jobs of
-/// [`DENSE_QUERY_BLOCK`] queries against the whole basis (one matrix
-/// product each, so the queries are packed once per basis, not once per
-/// chunk). Each job's shape follows from the inputs alone.
+/// basis row, on the rayon pool in jobs of consecutive queries (a step:
+/// [`sparse_step`] queries on sparse data, [`DENSE_QUERY_BLOCK`] on dense
+/// data, one matrix product each), each writing its piece of every row in
+/// place. Each job's shape follows from the inputs alone.
 pub(super) fn kernel_rows(
     kd: &KernelData<'_>,
     basis: &[u32],
     queries: &[usize],
 ) -> Vec<Arc<[f32]>> {
+    let s = basis.len();
+    let mut rows: Vec<Arc<[MaybeUninit<f32>]>> = (0..s)
+        .map(|_| Arc::new_uninit_slice(queries.len()))
+        .collect();
     let sparse = match &kd.ds.x {
         Features::Sparse { d, indptr, .. } => !dense_enough(indptr, basis, *d),
         Features::Dense { .. } => false,
     };
-    if sparse {
-        return basis
-            .par_chunks(BASIS_CHUNK)
-            .flat_map_iter(|chunk| sparse_rows(kd, chunk, queries))
-            .collect();
+    let step = if sparse {
+        sparse_step(kd.d())
+    } else {
+        DENSE_QUERY_BLOCK
+    };
+    // Each step's piece of every row, so that the steps write in parallel.
+    let mut pieces: Vec<Vec<&mut [MaybeUninit<f32>]>> = (0..queries.len().div_ceil(step))
+        .map(|_| Vec::with_capacity(s))
+        .collect();
+    for row in rows.iter_mut() {
+        let row = Arc::get_mut(row).expect("rows are not shared yet");
+        for (piece, part) in pieces.iter_mut().zip(row.chunks_mut(step)) {
+            piece.push(part);
+        }
     }
-    let s = basis.len();
-    let block = KernelBlock::new(kd, basis.to_vec());
-    let parts: Vec<Vec<f32>> = queries
-        .par_chunks(DENSE_QUERY_BLOCK)
-        .map(|q| {
+    let jobs = pieces.into_par_iter().zip(queries.par_chunks(step));
+    if sparse {
+        let bnorms: Vec<f64> = basis.iter().map(|&b| kd.norms[b as usize]).collect();
+        let basis: Vec<Entries<'_>> = basis.iter().map(|&b| entries(kd, b as usize)).collect();
+        jobs.for_each_init(
+            || vec![0.0f64; kd.d() * step],
+            |qm, (mut out, q)| sparse_rows(kd, (&basis, &bnorms), q, qm, &mut out),
+        );
+    } else {
+        let block = KernelBlock::new(kd, basis.to_vec());
+        jobs.for_each(|(mut out, q)| {
             let mut e = vec![0.0f64; q.len() * s];
             block.exponents(q, &mut e);
             to_values(kd.kind, &mut e);
-            e.iter().map(|&v| v as f32).collect()
-        })
-        .collect();
-    let mut rows: Vec<Arc<[f32]>> = (0..s)
-        .map(|_| std::iter::repeat_n(0f32, queries.len()).collect())
-        .collect();
-    for (k, row) in rows.iter_mut().enumerate() {
-        let row = Arc::get_mut(row).expect("rows are not shared yet");
-        for (out, part) in row.chunks_mut(DENSE_QUERY_BLOCK).zip(&parts) {
-            for (o, vals) in out.iter_mut().zip(part.chunks(s)) {
-                *o = vals[k];
+            for (k, part) in out.iter_mut().enumerate() {
+                for (o, vals) in part.iter_mut().zip(e.chunks_exact(s)) {
+                    o.write(vals[k] as f32);
+                }
             }
-        }
+        });
     }
-    rows
+    rows.into_iter()
+        // SAFETY: the steps cover every query of every row.
+        .map(|r| unsafe { r.assume_init() })
+        .collect()
+}
+
+/// Queries per step of the sparse path: [`QUERY_STEP`], fewer on data of
+/// so many features that the step's dense matrix would pass
+/// [`QUERY_VALUES`].
+fn sparse_step(d: usize) -> usize {
+    QUERY_STEP.min((QUERY_VALUES / d.max(1)).max(1))
 }
 
 /// Kernel values from [`KernelBlock::exponents`]' values, in place.
@@ -90,63 +119,116 @@ fn to_values(kind: KernelKind, e: &mut [f64]) {
     }
 }
 
-/// The sparse path's job: `K(b, q)` for every `b` of `basis` (at most
-/// [`BASIS_CHUNK`] rows) and `q` of `queries`, on the calling thread.
-fn sparse_rows(kd: &KernelData<'_>, basis: &[u32], queries: &[usize]) -> Vec<Arc<[f32]>> {
-    let s = basis.len();
+/// The sparse path's job: `K(b, q)` for every basis row `b` (its stored
+/// entries and squared norm) and query `q` of a step, into the step's
+/// piece of each row, on the calling thread.
+///
+/// The queries are scattered into a dense feature-major matrix `qm`
+/// (`Q[j * m + i]`, all zero on entry and on return); each basis row adds
+/// `b_j * Q[j, :]` for its non-zero features `j` only, so its values come
+/// out along the queries, already in the layout of its row (no
+/// transposition), [`BASIS_CHUNK`] basis rows at a time. Each dot product
+/// sums the products of the features both rows store in index order (the
+/// other terms are exact zeros), as the pairwise kernel does.
+fn sparse_rows(
+    kd: &KernelData<'_>,
+    (basis, bnorms): (&[Entries<'_>], &[f64]),
+    q: &[usize],
+    qm: &mut [f64],
+    out: &mut [&mut [MaybeUninit<f32>]],
+) {
+    let m = q.len();
     let d = kd.d();
-    // Allocated in place (no copy into the `Arc`).
-    let mut rows: Vec<Arc<[f32]>> = (0..s)
-        .map(|_| std::iter::repeat_n(0f32, queries.len()).collect())
-        .collect();
-    let mut buf = vec![0.0f64; QUERY_STEP * s];
-    let bm = scatter_basis(kd, basis, d);
-    let bnorms: Vec<f64> = basis.iter().map(|&b| kd.norms[b as usize]).collect();
-    for (step, q) in queries.chunks(QUERY_STEP).enumerate() {
-        let e = &mut buf[..q.len() * s];
-        dots_sparse(kd, &bm, s, q, e);
+    for (i, &r) in q.iter().enumerate() {
+        let (ix, vx) = entries(kd, r);
+        for (&j, &x) in ix.iter().zip(vx) {
+            qm[j as usize * m + i] = x;
+        }
+    }
+    let qn: Vec<f64> = q.iter().map(|&r| kd.norms[r]).collect();
+    let mut buf = vec![0.0f64; BASIS_CHUNK.min(basis.len()) * m];
+    for ((b, bn), out) in basis
+        .chunks(BASIS_CHUNK)
+        .zip(bnorms.chunks(BASIS_CHUNK))
+        .zip(out.chunks_mut(BASIS_CHUNK))
+    {
+        let e = &mut buf[..b.len() * m];
+        super::lanes::sparse_dots(b, &qm[..d * m], m, e);
         if let KernelKind::Rbf { gamma } = kd.kind {
-            for (i, &qr) in q.iter().enumerate() {
-                let nq = kd.norms[qr];
-                for (o, &nb) in e[i * s..(i + 1) * s].iter_mut().zip(&bnorms) {
-                    *o = -gamma * (nq + nb - 2.0 * *o);
+            super::lanes::rbf_exponents(e, &qn, bn, gamma);
+        }
+        to_values(kd.kind, e);
+        for (part, vals) in out.iter_mut().zip(e.chunks_exact(m)) {
+            super::lanes::narrow(vals, part);
+        }
+    }
+    for (i, &r) in q.iter().enumerate() {
+        for &j in entries(kd, r).0 {
+            qm[j as usize * m + i] = 0.0;
+        }
+    }
+}
+
+/// A sparse row's stored features and values.
+type Entries<'a> = (&'a [u32], &'a [f64]);
+
+/// Row `r`'s stored features and values (none for a dense row, which the
+/// sparse path never sees).
+fn entries<'a>(kd: &'a KernelData<'_>, r: usize) -> Entries<'a> {
+    match kd.ds.row(r) {
+        Row::Sparse(ix, vx) => (ix, vx),
+        Row::Dense(_) => (&[][..], &[][..]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Dataset;
+
+    #[test]
+    fn sparse_rows_are_the_blocks_values_to_the_bit() {
+        // About one value in ten stored: the sparse path.
+        let rows: Vec<Vec<f64>> = (0..300)
+            .map(|i| {
+                (0..40)
+                    .map(|j| {
+                        if (i * 7 + j * 3) % 10 == 0 {
+                            ((i * 40 + j) as f64 * 0.37).sin()
+                        } else {
+                            0.0
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let ds = Dataset::from_dense_rows("synthetic-sparse-rows", &rows, vec![1.0; 300]);
+        for kind in [
+            KernelKind::Rbf { gamma: 0.3 },
+            KernelKind::Linear,
+            KernelKind::Poly {
+                gamma: 0.5,
+                coef0: 1.0,
+                degree: 3,
+            },
+        ] {
+            let kd = KernelData::new(&ds, kind);
+            assert!(kd.ds.is_sparse(), "stored sparse: the sparse path");
+            // 100 basis rows (two passes) against 300 queries (two steps).
+            let basis: Vec<u32> = (0..300).step_by(3).map(|b| b as u32).collect();
+            let queries: Vec<usize> = (0..300).rev().collect();
+            let got = kernel_rows(&kd, &basis, &queries);
+            let mut want = vec![0.0; queries.len() * basis.len()];
+            KernelBlock::new(&kd, basis.clone()).exponents(&queries, &mut want);
+            to_values(kind, &mut want);
+            assert_eq!(got.len(), basis.len());
+            for (k, row) in got.iter().enumerate() {
+                assert_eq!(row.len(), queries.len());
+                for (i, &v) in row.iter().enumerate() {
+                    let w = want[i * basis.len() + k] as f32;
+                    assert_eq!(v.to_bits(), w.to_bits(), "{kind:?} basis {k} query {i}");
                 }
             }
         }
-        to_values(kd.kind, e);
-        let lo = step * QUERY_STEP;
-        for (k, row) in rows.iter_mut().enumerate() {
-            let row = Arc::get_mut(row).expect("rows are not shared yet");
-            for (o, vals) in row[lo..lo + q.len()].iter_mut().zip(e.chunks(s)) {
-                *o = vals[k] as f32;
-            }
-        }
     }
-    rows
-}
-
-/// The basis as a dense `d × s` matrix, feature-major (`B[j * s + k]`).
-fn scatter_basis(kd: &KernelData<'_>, basis: &[u32], d: usize) -> Vec<f64> {
-    let s = basis.len();
-    let mut bm = vec![0.0; d * s];
-    for (k, &b) in basis.iter().enumerate() {
-        if let Row::Sparse(ix, vx) = kd.ds.row(b as usize) {
-            for (&j, &v) in ix.iter().zip(vx) {
-                bm[j as usize * s + k] = v;
-            }
-        }
-    }
-    bm
-}
-
-/// `out[i * s + k] = <x_{q_i}, b_k>` from the feature-major basis.
-fn dots_sparse(kd: &KernelData<'_>, bm: &[f64], s: usize, queries: &[usize], out: &mut [f64]) {
-    let rows: Vec<(&[u32], &[f64])> = queries
-        .iter()
-        .map(|&q| match kd.ds.row(q) {
-            Row::Sparse(ix, vx) => (ix, vx),
-            Row::Dense(_) => (&[][..], &[][..]),
-        })
-        .collect();
-    super::lanes::sparse_dots(&rows, bm, s, out);
 }

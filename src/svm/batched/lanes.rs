@@ -7,6 +7,8 @@
 //! loop (no fused multiply-add, no reduction across lanes), so the values
 //! are bit-identical on every variant.
 
+use std::mem::MaybeUninit;
+
 use crate::svm::simd::by_cpu;
 
 /// `acc[k] += x * b[k]`.
@@ -47,6 +49,37 @@ fn block_axpy_body(acc: &mut [f64], terms: &[(&[f32], f64)]) {
     }
 }
 
+/// `e[k * m + i] = -gamma * (qn[i] + bn[k] - 2 e[k * m + i])` with
+/// `m = qn.len()`: the RBF exponents of rows of dot products (LIBSVM's
+/// training formula, the query's squared norm first).
+#[inline(always)]
+fn rbf_exponents_body(e: &mut [f64], qn: &[f64], bn: &[f64], gamma: f64) {
+    for (row, &nb) in e.chunks_exact_mut(qn.len().max(1)).zip(bn) {
+        for (o, &nq) in row.iter_mut().zip(qn) {
+            *o = -gamma * (nq + nb - 2.0 * *o);
+        }
+    }
+}
+
+/// `out[i] = v[i] as f32`.
+#[inline(always)]
+fn narrow_body(v: &[f64], out: &mut [MaybeUninit<f32>]) {
+    for (o, &x) in out.iter_mut().zip(v) {
+        o.write(x as f32);
+    }
+}
+
+by_cpu!(
+    /// See [`rbf_exponents_body`].
+    pub(super) fn rbf_exponents(e: &mut [f64], qn: &[f64], bn: &[f64], gamma: f64) =
+        rbf_exponents_body
+);
+
+by_cpu!(
+    /// See [`narrow_body`].
+    pub(super) fn narrow(v: &[f64], out: &mut [MaybeUninit<f32>]) = narrow_body
+);
+
 by_cpu!(
     /// See [`sparse_dots_body`].
     pub(super) fn sparse_dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) =
@@ -80,5 +113,27 @@ mod tests {
         let mut got = vec![1.0; 37];
         block_axpy(&mut got, &terms);
         assert_eq!(want, got);
+        let (qn, bn) = ([0.3, 1.7, 2.5], [0.9, 0.1]);
+        let mut want: Vec<f64> = (0..6).map(|i| (i as f64 * 0.71).cos()).collect();
+        let mut got = want.clone();
+        rbf_exponents_body(&mut want, &qn, &bn, 0.37);
+        rbf_exponents(&mut got, &qn, &bn, 0.37);
+        assert_eq!(want, got);
+        assert_eq!(
+            want[4],
+            -0.37 * (qn[1] + bn[1] - 2.0 * (4.0f64 * 0.71).cos())
+        );
+        let mut narrow_want = vec![MaybeUninit::new(0f32); 6];
+        let mut narrow_got = vec![MaybeUninit::new(1f32); 6];
+        narrow_body(&want, &mut narrow_want);
+        narrow(&want, &mut narrow_got);
+        for ((w, g), &v) in narrow_want.iter().zip(&narrow_got).zip(&want) {
+            // SAFETY: every entry was written above.
+            let (w, g) = unsafe { (w.assume_init(), g.assume_init()) };
+            assert_eq!(
+                (w.to_bits(), g.to_bits()),
+                ((v as f32).to_bits(), (v as f32).to_bits())
+            );
+        }
     }
 }

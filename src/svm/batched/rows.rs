@@ -18,6 +18,7 @@ use rayon::prelude::*;
 
 use super::kernel_rows::kernel_rows;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::column::Column;
 use crate::svm::kernel::KernelData;
 
 /// Training rows per block of the parallel products.
@@ -30,7 +31,14 @@ pub(super) struct RowStore<'a, 'k> {
     /// Dataset rows of the training set, in solver order.
     rows: &'a [u32],
     shared: Option<&'k SharedKernelCache>,
-    stored: Vec<Option<Arc<[f32]>>>,
+    /// The training rows as runs of consecutive dataset rows
+    /// `(first, len)`: a shared column's values at the training rows are
+    /// copied run by run (in fold order, a CV round's rows are two runs).
+    runs: Vec<(usize, usize)>,
+    /// Whether the training rows are the shared cache's rows `0..n` in
+    /// order: its columns are then the rows themselves (no copy).
+    whole: bool,
+    stored: Vec<Option<Column>>,
     /// Last use (a counter of requests) per stored row.
     used: Vec<u64>,
     count: usize,
@@ -60,10 +68,14 @@ impl<'a, 'k> RowStore<'a, 'k> {
         let l = rows.len();
         let per_row = (l.max(1) * 4) as f64;
         let fit = (cache_mb * (1u64 << 20) as f64 / per_row) as usize;
+        let runs = runs_of(rows);
+        let whole = shared.is_some_and(|sh| sh.n() == l && runs == [(0, l)]);
         RowStore {
             kd,
             rows,
             shared,
+            runs,
+            whole,
             stored: vec![None; l],
             used: vec![0; l],
             count: 0,
@@ -78,7 +90,7 @@ impl<'a, 'k> RowStore<'a, 'k> {
 
     /// The rows of `vars` (positions in the solve), computing the missing
     /// ones as one block.
-    pub fn fetch(&mut self, vars: &[usize]) -> Vec<Arc<[f32]>> {
+    pub fn fetch(&mut self, vars: &[usize]) -> Vec<Column> {
         self.clock += 1;
         let mut missing = Vec::new();
         for &v in vars {
@@ -122,23 +134,35 @@ impl<'a, 'k> RowStore<'a, 'k> {
     }
 
     /// The rows of `vars`, none of them stored.
-    fn compute(&mut self, vars: &[usize]) -> Vec<Arc<[f32]>> {
+    fn compute(&mut self, vars: &[usize]) -> Vec<Column> {
         let l = self.rows.len();
-        let mut out: Vec<Option<Arc<[f32]>>> = vec![None; vars.len()];
+        let mut out: Vec<Option<Column>> = vec![None; vars.len()];
         let mut todo = Vec::new();
         if let Some(sh) = self.shared {
             for (k, &v) in vars.iter().enumerate() {
-                // The held matrix is read in place, other columns as handles.
-                if let Some(col) = sh.held_column(self.rows[v] as usize) {
-                    sh.count_hits(1);
-                    self.shared_hits += 1;
-                    out[k] = Some(self.rows.iter().map(|&r| col[r as usize]).collect());
+                let a = self.rows[v] as usize;
+                if self.whole {
+                    // The cache's column is the row: a handle, no copy.
+                    match sh.get(a) {
+                        Some(col) => {
+                            self.shared_hits += 1;
+                            out[k] = Some(col);
+                        }
+                        None => todo.push(k),
+                    }
                     continue;
                 }
-                match sh.get(self.rows[v] as usize) {
+                // The held matrix is read in place, other columns as handles.
+                if let Some(col) = sh.held_column(a) {
+                    sh.count_hits(1);
+                    self.shared_hits += 1;
+                    out[k] = Some(self.gather(col));
+                    continue;
+                }
+                match sh.get(a) {
                     Some(col) => {
                         self.shared_hits += 1;
-                        out[k] = Some(self.rows.iter().map(|&r| col[r as usize]).collect());
+                        out[k] = Some(self.gather(&col));
                     }
                     None => todo.push(k),
                 }
@@ -159,11 +183,15 @@ impl<'a, 'k> RowStore<'a, 'k> {
             for (col, &k) in cols.into_iter().zip(&todo) {
                 out[k] = Some(match self.shared {
                     Some(sh) => {
-                        let row = self.rows.iter().map(|&r| col[r as usize]).collect();
+                        let row = if self.whole {
+                            Column::from(Arc::clone(&col))
+                        } else {
+                            self.gather(&col)
+                        };
                         sh.insert(self.rows[vars[k]] as usize, col);
                         row
                     }
-                    None => col,
+                    None => Column::from(col),
                 });
             }
         }
@@ -172,12 +200,39 @@ impl<'a, 'k> RowStore<'a, 'k> {
             .map(|r| r.expect("every row computed"))
             .collect()
     }
+
+    /// A dataset column's values at the training rows, copied run by run.
+    fn gather(&self, col: &[f32]) -> Column {
+        let mut row = Arc::<[f32]>::new_uninit_slice(self.rows.len());
+        let dst = Arc::get_mut(&mut row).expect("a new row");
+        let mut at = 0;
+        for &(first, len) in &self.runs {
+            dst[at..at + len].write_copy_of_slice(&col[first..first + len]);
+            at += len;
+        }
+        debug_assert_eq!(at, dst.len());
+        // SAFETY: the runs cover the training rows, so every entry is written.
+        Column::from(unsafe { row.assume_init() })
+    }
+}
+
+/// `rows` as runs of consecutive values `(first, len)`, in order.
+fn runs_of(rows: &[u32]) -> Vec<(usize, usize)> {
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for &r in rows {
+        let r = r as usize;
+        match runs.last_mut() {
+            Some((first, len)) if *first + *len == r => *len += 1,
+            _ => runs.push((r, 1)),
+        }
+    }
+    runs
 }
 
 /// `acc_t += y_t sum_k w_k K(b_k, x_t)` for every training row `t`, the sum
 /// over `k` in the order given (the rows and their weights; zero weights
 /// skipped).
-pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Arc<[f32]>], w: &[f64]) {
+pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Column], w: &[f64]) {
     let terms: Vec<(&[f32], f64)> = rows
         .iter()
         .zip(w)
@@ -202,4 +257,43 @@ pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Arc<[f32]>], 
                 *a += f64::from(yt) * s;
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Dataset;
+    use crate::svm::KernelKind;
+
+    #[test]
+    fn runs_are_the_rows_in_order() {
+        assert_eq!(runs_of(&[3, 4, 5, 9, 10, 0]), vec![(3, 3), (9, 2), (0, 1)]);
+        assert_eq!(runs_of(&[]), vec![]);
+    }
+
+    #[test]
+    fn rows_from_the_shared_cache_are_the_computed_rows() {
+        let rows: Vec<Vec<f64>> = (0..90)
+            .map(|i| (0..6).map(|j| ((i * 6 + j) as f64 * 0.53).cos()).collect())
+            .collect();
+        let ds = Dataset::from_dense_rows("synthetic-row-store", &rows, vec![1.0; 90]);
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.4 });
+        let whole: Vec<u32> = (0..90).collect();
+        // Two runs, as a CV round's rows in fold order.
+        let some: Vec<u32> = (0..30).chain(60..90).collect();
+        let vars = [5usize, 17, 40, 2];
+        for train in [&whole, &some] {
+            let mut alone = RowStore::new(&kd, train, None, 1.0, 4);
+            let want = alone.fetch(&vars);
+            let sh = SharedKernelCache::new(90, 10.0);
+            // First computed (and kept in the cache), then read from it.
+            for _ in 0..2 {
+                let mut store = RowStore::new(&kd, train, Some(&sh), 1.0, 4);
+                let got = store.fetch(&vars);
+                for (g, w) in got.iter().zip(&want) {
+                    assert_eq!(&g[..], &w[..]);
+                }
+            }
+        }
+    }
 }
