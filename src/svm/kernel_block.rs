@@ -14,8 +14,9 @@
 //! The dot products are computed by data shape:
 //! - **sparse** data (CSR, e.g. a9a, w8a): through a feature-major
 //!   (inverted) index of the basis rows, so a query walks only the basis
-//!   entries of its own non-zero features. For one (query, basis row) pair
-//!   the products are those of the sparse·sparse merge, added in increasing
+//!   entries of its own non-zero features, and for weighted sums along a
+//!   step of queries ([`along`]). For one (query, basis row) pair the
+//!   products are those of the sparse·sparse merge, added in increasing
 //!   feature order (the other terms are exact zeros), so every value is
 //!   bit-identical to [`KernelData::eval`];
 //! - **dense** data (e.g. madelon), and sparse basis rows with more than
@@ -28,6 +29,8 @@
 //! block, so the results are bit-identical for any thread count.
 
 use rayon::prelude::*;
+
+mod along;
 
 use super::fast_exp::{self, FAST_EXP_REL_ERROR};
 use super::kernel::{KernelData, KernelKind};
@@ -312,6 +315,9 @@ impl<'k> KernelBlock<'k> {
         let mut out = vec![WeightedSums::default(); queries.len()];
         if s == 0 {
             return out;
+        }
+        if matches!(self.layout, Layout::Inverted { .. }) {
+            return self.weighted_sums_along(queries, w1, w2);
         }
         out.par_chunks_mut(QUERY_BLOCK)
             .zip(queries.par_chunks(QUERY_BLOCK))

@@ -71,6 +71,7 @@ pub mod smo;
 mod smo_lanes;
 mod smo_rows;
 pub mod solution;
+pub(crate) mod sparse_lanes;
 pub mod strategy;
 
 pub use cache::{ColumnCache, SharedKernelCache};

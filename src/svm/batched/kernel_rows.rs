@@ -153,9 +153,9 @@ fn sparse_rows(
         .zip(out.chunks_mut(BASIS_CHUNK))
     {
         let e = &mut buf[..b.len() * m];
-        super::lanes::sparse_dots(b, &qm[..d * m], m, e);
+        crate::svm::sparse_lanes::sparse_dots(b, &qm[..d * m], m, e);
         if let KernelKind::Rbf { gamma } = kd.kind {
-            super::lanes::rbf_exponents(e, &qn, bn, gamma);
+            crate::svm::sparse_lanes::rbf_exponents(e, &qn, bn, gamma);
         }
         to_values(kd.kind, e);
         for (part, vals) in out.iter_mut().zip(e.chunks_exact(m)) {

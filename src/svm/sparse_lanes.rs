@@ -1,0 +1,87 @@
+//! Vector loops shared by the kernel blocks computed along a step of
+//! queries (the batched solver's rows, [`super::batched`], and the weighted
+//! sums of sparse kernel blocks, [`super::kernel_block`]): a step of `m`
+//! queries is scattered into a dense feature-major matrix and each sparse
+//! basis row adds its stored features' rows of it, so the values of one
+//! basis row come out along the queries. Compiled for the widest vector
+//! unit the CPU has (AVX-512, AVX2, or portable code), picked at run time by
+//! [`super::simd`]; every lane computes the same expression in the same
+//! order as the portable loop (no fused multiply-add), so the values are
+//! bit-identical on every variant.
+
+use super::simd::by_cpu;
+
+/// `acc[k] += x * b[k]`.
+#[inline(always)]
+fn axpy_body(acc: &mut [f64], x: f64, b: &[f64]) {
+    for (a, &v) in acc.iter_mut().zip(b) {
+        *a += x * v;
+    }
+}
+
+/// For each sparse row of `rows` (its non-zero features and values), the
+/// dot products with the `s` columns of the dense feature-major matrix `bm`
+/// (`d × s`) into `out` (`rows × s`, row-major): each product is the row's
+/// value times the matrix's, added in the row's feature order.
+#[inline(always)]
+fn sparse_dots_body(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) {
+    for (acc, &(ix, vx)) in out.chunks_mut(s).zip(rows) {
+        acc.fill(0.0);
+        for (&j, &x) in ix.iter().zip(vx) {
+            let j = j as usize;
+            axpy_body(acc, x, &bm[j * s..(j + 1) * s]);
+        }
+    }
+}
+
+/// `e[k * m + i] = -gamma * (qn[i] + bn[k] - 2 e[k * m + i])` with
+/// `m = qn.len()`: the RBF exponents of rows of dot products (LIBSVM's
+/// training formula, the query's squared norm first).
+#[inline(always)]
+fn rbf_exponents_body(e: &mut [f64], qn: &[f64], bn: &[f64], gamma: f64) {
+    for (row, &nb) in e.chunks_exact_mut(qn.len().max(1)).zip(bn) {
+        for (o, &nq) in row.iter_mut().zip(qn) {
+            *o = -gamma * (nq + nb - 2.0 * *o);
+        }
+    }
+}
+
+by_cpu!(
+    /// See [`sparse_dots_body`].
+    pub(crate) fn sparse_dots(rows: &[(&[u32], &[f64])], bm: &[f64], s: usize, out: &mut [f64]) =
+        sparse_dots_body
+);
+
+by_cpu!(
+    /// See [`rbf_exponents_body`].
+    pub(crate) fn rbf_exponents(e: &mut [f64], qn: &[f64], bn: &[f64], gamma: f64) =
+        rbf_exponents_body
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_variant_equals_the_portable_loop() {
+        let bm: Vec<f64> = (0..5 * 7).map(|i| (i as f64 * 0.37).sin()).collect();
+        let (ix, vx) = (vec![0u32, 2, 4], vec![0.5, -1.25, 3.0]);
+        let rows = [(&ix[..], &vx[..]), (&ix[1..], &vx[1..])];
+        let mut want = vec![0.0; 2 * 7];
+        sparse_dots_body(&rows, &bm, 7, &mut want);
+        let mut got = vec![9.0; 2 * 7];
+        sparse_dots(&rows, &bm, 7, &mut got);
+        assert_eq!(want, got);
+        assert_eq!(want[7 + 3], -1.25 * bm[2 * 7 + 3] + 3.0 * bm[4 * 7 + 3]);
+        let (qn, bn) = ([0.3, 1.7, 2.5], [0.9, 0.1]);
+        let mut want: Vec<f64> = (0..6).map(|i| (i as f64 * 0.71).cos()).collect();
+        let mut got = want.clone();
+        rbf_exponents_body(&mut want, &qn, &bn, 0.37);
+        rbf_exponents(&mut got, &qn, &bn, 0.37);
+        assert_eq!(want, got);
+        assert_eq!(
+            want[4],
+            -0.37 * (qn[1] + bn[1] - 2.0 * (4.0f64 * 0.71).cos())
+        );
+    }
+}
