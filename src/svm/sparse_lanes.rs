@@ -10,6 +10,56 @@
 //! bit-identical on every variant.
 
 use super::simd::by_cpu;
+use crate::data::{Dataset, Row};
+
+/// Queries per step at most.
+const STEP: usize = 256;
+
+/// At most this many values in a step's dense matrix of queries (8 MB): on
+/// data of many features a step takes fewer queries.
+const STEP_VALUES: usize = 1 << 20;
+
+/// Queries per step on data of `d` features (see [`STEP`], [`STEP_VALUES`]).
+pub(crate) fn query_step(d: usize) -> usize {
+    STEP.min((STEP_VALUES / d.max(1)).max(1))
+}
+
+/// A sparse row's stored features and values.
+pub(crate) type Entries<'a> = (&'a [u32], &'a [f64]);
+
+/// Row `r`'s stored features and values (none for a dense row, which the
+/// sparse paths never see).
+pub(crate) fn entries(ds: &Dataset, r: usize) -> Entries<'_> {
+    match ds.row(r) {
+        Row::Sparse(ix, vx) => (ix, vx),
+        Row::Dense(_) => (&[][..], &[][..]),
+    }
+}
+
+/// `f` of the queries `q` as a dense feature-major matrix (`Q[j * m + i]`,
+/// `m = q.len()`, `d × m`), scattered into `qm`, which is all zero on entry
+/// and is again on return.
+pub(crate) fn with_queries<R>(
+    ds: &Dataset,
+    q: &[usize],
+    qm: &mut [f64],
+    f: impl FnOnce(&[f64]) -> R,
+) -> R {
+    let m = q.len();
+    for (i, &r) in q.iter().enumerate() {
+        let (ix, vx) = entries(ds, r);
+        for (&j, &x) in ix.iter().zip(vx) {
+            qm[j as usize * m + i] = x;
+        }
+    }
+    let out = f(&qm[..ds.d() * m]);
+    for (i, &r) in q.iter().enumerate() {
+        for &j in entries(ds, r).0 {
+            qm[j as usize * m + i] = 0.0;
+        }
+    }
+    out
+}
 
 /// `acc[k] += x * b[k]`.
 #[inline(always)]
@@ -57,6 +107,25 @@ by_cpu!(
     pub(crate) fn rbf_exponents(e: &mut [f64], qn: &[f64], bn: &[f64], gamma: f64) =
         rbf_exponents_body
 );
+
+/// Test rows of which about one value in ten is stored (so stored sparse
+/// and through the sparse paths): 300 rows of 40 features.
+#[cfg(test)]
+pub(crate) fn sparse_test_rows() -> Vec<Vec<f64>> {
+    (0..300)
+        .map(|i| {
+            (0..40)
+                .map(|j| {
+                    if (i * 7 + j * 3) % 10 == 0 {
+                        ((i * 40 + j) as f64 * 0.37).sin() * 3.0
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {

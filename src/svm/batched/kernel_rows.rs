@@ -25,28 +25,24 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::data::{Features, Row};
+use crate::data::Features;
 use crate::svm::fast_exp;
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::kernel_block::{dense_enough, KernelBlock};
+use crate::svm::sparse_lanes::{
+    entries, query_step, rbf_exponents, sparse_dots, with_queries, Entries,
+};
 
 /// Basis rows per pass of a sparse job (the exponents of a pass go through
 /// `exp` together).
 pub(super) const BASIS_CHUNK: usize = 64;
-
-/// Queries per job of the sparse path.
-const QUERY_STEP: usize = 256;
-
-/// At most this many values in a job's dense matrix of a step's queries
-/// (8 MB): on data of many features a step takes fewer queries.
-const QUERY_VALUES: usize = 1 << 20;
 
 /// Queries per job of the dense path (one matrix product each).
 const DENSE_QUERY_BLOCK: usize = 512;
 
 /// `K(b, q)` for every `b` of `basis` and `q` of `queries`, one row per
 /// basis row, on the rayon pool in jobs of consecutive queries (a step:
-/// [`sparse_step`] queries on sparse data, [`DENSE_QUERY_BLOCK`] on dense
+/// [`query_step`] queries on sparse data, [`DENSE_QUERY_BLOCK`] on dense
 /// data, one matrix product each), each writing its piece of every row in
 /// place. Each job's shape follows from the inputs alone.
 pub(super) fn kernel_rows(
@@ -63,7 +59,7 @@ pub(super) fn kernel_rows(
         Features::Dense { .. } => false,
     };
     let step = if sparse {
-        sparse_step(kd.d())
+        query_step(kd.d())
     } else {
         DENSE_QUERY_BLOCK
     };
@@ -80,7 +76,7 @@ pub(super) fn kernel_rows(
     let jobs = pieces.into_par_iter().zip(queries.par_chunks(step));
     if sparse {
         let bnorms: Vec<f64> = basis.iter().map(|&b| kd.norms[b as usize]).collect();
-        let basis: Vec<Entries<'_>> = basis.iter().map(|&b| entries(kd, b as usize)).collect();
+        let basis: Vec<Entries<'_>> = basis.iter().map(|&b| entries(&kd.ds, b as usize)).collect();
         jobs.for_each_init(
             || vec![0.0f64; kd.d() * step],
             |qm, (mut out, q)| sparse_rows(kd, (&basis, &bnorms), q, qm, &mut out),
@@ -102,13 +98,6 @@ pub(super) fn kernel_rows(
         // SAFETY: the steps cover every query of every row.
         .map(|r| unsafe { r.assume_init() })
         .collect()
-}
-
-/// Queries per step of the sparse path: [`QUERY_STEP`], fewer on data of
-/// so many features that the step's dense matrix would pass
-/// [`QUERY_VALUES`].
-fn sparse_step(d: usize) -> usize {
-    QUERY_STEP.min((QUERY_VALUES / d.max(1)).max(1))
 }
 
 /// Kernel values from [`KernelBlock::exponents`]' values, in place.
@@ -138,47 +127,25 @@ fn sparse_rows(
     out: &mut [&mut [MaybeUninit<f32>]],
 ) {
     let m = q.len();
-    let d = kd.d();
-    for (i, &r) in q.iter().enumerate() {
-        let (ix, vx) = entries(kd, r);
-        for (&j, &x) in ix.iter().zip(vx) {
-            qm[j as usize * m + i] = x;
-        }
-    }
     let qn: Vec<f64> = q.iter().map(|&r| kd.norms[r]).collect();
     let mut buf = vec![0.0f64; BASIS_CHUNK.min(basis.len()) * m];
-    for ((b, bn), out) in basis
-        .chunks(BASIS_CHUNK)
-        .zip(bnorms.chunks(BASIS_CHUNK))
-        .zip(out.chunks_mut(BASIS_CHUNK))
-    {
-        let e = &mut buf[..b.len() * m];
-        crate::svm::sparse_lanes::sparse_dots(b, &qm[..d * m], m, e);
-        if let KernelKind::Rbf { gamma } = kd.kind {
-            crate::svm::sparse_lanes::rbf_exponents(e, &qn, bn, gamma);
+    with_queries(&kd.ds, q, qm, |qm| {
+        for ((b, bn), out) in basis
+            .chunks(BASIS_CHUNK)
+            .zip(bnorms.chunks(BASIS_CHUNK))
+            .zip(out.chunks_mut(BASIS_CHUNK))
+        {
+            let e = &mut buf[..b.len() * m];
+            sparse_dots(b, qm, m, e);
+            if let KernelKind::Rbf { gamma } = kd.kind {
+                rbf_exponents(e, &qn, bn, gamma);
+            }
+            to_values(kd.kind, e);
+            for (part, vals) in out.iter_mut().zip(e.chunks_exact(m)) {
+                super::lanes::narrow(vals, part);
+            }
         }
-        to_values(kd.kind, e);
-        for (part, vals) in out.iter_mut().zip(e.chunks_exact(m)) {
-            super::lanes::narrow(vals, part);
-        }
-    }
-    for (i, &r) in q.iter().enumerate() {
-        for &j in entries(kd, r).0 {
-            qm[j as usize * m + i] = 0.0;
-        }
-    }
-}
-
-/// A sparse row's stored features and values.
-type Entries<'a> = (&'a [u32], &'a [f64]);
-
-/// Row `r`'s stored features and values (none for a dense row, which the
-/// sparse path never sees).
-fn entries<'a>(kd: &'a KernelData<'_>, r: usize) -> Entries<'a> {
-    match kd.ds.row(r) {
-        Row::Sparse(ix, vx) => (ix, vx),
-        Row::Dense(_) => (&[][..], &[][..]),
-    }
+    });
 }
 
 #[cfg(test)]
@@ -189,19 +156,7 @@ mod tests {
     #[test]
     fn sparse_rows_are_the_blocks_values_to_the_bit() {
         // About one value in ten stored: the sparse path.
-        let rows: Vec<Vec<f64>> = (0..300)
-            .map(|i| {
-                (0..40)
-                    .map(|j| {
-                        if (i * 7 + j * 3) % 10 == 0 {
-                            ((i * 40 + j) as f64 * 0.37).sin()
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let rows = crate::svm::sparse_lanes::sparse_test_rows();
         let ds = Dataset::from_dense_rows("synthetic-sparse-rows", &rows, vec![1.0; 300]);
         for kind in [
             KernelKind::Rbf { gamma: 0.3 },

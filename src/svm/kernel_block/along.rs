@@ -13,18 +13,12 @@
 use rayon::prelude::*;
 
 use super::{KernelBlock, WeightedSums, EXP_ZERO_BELOW, SUBNORMAL_BOUND};
-use crate::data::Row;
 use crate::svm::fast_exp;
 use crate::svm::kernel::KernelKind;
 use crate::svm::simd::by_cpu;
-use crate::svm::sparse_lanes::{rbf_exponents, sparse_dots};
-
-/// Queries per step (a job of the rayon pool).
-const STEP: usize = 256;
-
-/// At most this many values in a step's dense matrix of queries (8 MB): on
-/// data of many features a step takes fewer queries.
-const STEP_VALUES: usize = 1 << 20;
+use crate::svm::sparse_lanes::{
+    entries, query_step, rbf_exponents, sparse_dots, with_queries, Entries,
+};
 
 /// Basis rows whose values go through `exp` together.
 const CHUNK: usize = 64;
@@ -116,16 +110,13 @@ impl KernelBlock<'_> {
         w2: Option<&[f64]>,
     ) -> Vec<WeightedSums> {
         let d = self.kd.d();
-        let step = STEP.min((STEP_VALUES / d.max(1)).max(1));
+        let step = query_step(d);
         self.kd
             .count_block_evals((queries.len() * self.basis.len()) as u64);
-        let entries: Vec<(&[u32], &[f64])> = self
+        let entries: Vec<Entries<'_>> = self
             .basis
             .iter()
-            .map(|&b| match self.kd.ds.row(b as usize) {
-                Row::Sparse(ix, vx) => (ix, vx),
-                Row::Dense(_) => (&[][..], &[][..]),
-            })
+            .map(|&b| entries(&self.kd.ds, b as usize))
             .collect();
         let mut out = vec![WeightedSums::default(); queries.len()];
         out.par_chunks_mut(step)
@@ -141,24 +132,13 @@ impl KernelBlock<'_> {
     /// is all zero on entry and on return.
     fn step_sums(
         &self,
-        entries: &[(&[u32], &[f64])],
+        entries: &[Entries<'_>],
         q: &[usize],
         qm: &mut [f64],
         (w1, w2): (&[f64], Option<&[f64]>),
         out: &mut [WeightedSums],
     ) {
         let m = q.len();
-        let d = self.kd.d();
-        let row = |r: usize| match self.kd.ds.row(r) {
-            Row::Sparse(ix, vx) => (ix, vx),
-            Row::Dense(_) => (&[][..], &[][..]),
-        };
-        for (i, &r) in q.iter().enumerate() {
-            let (ix, vx) = row(r);
-            for (&j, &x) in ix.iter().zip(vx) {
-                qm[j as usize * m + i] = x;
-            }
-        }
         let nq: Vec<f64> = q.iter().map(|&r| self.kd.norms[r]).collect();
         let dist_eps: Vec<f64> = q.iter().map(|&r| 4.0 * self.dist_rel_error(r)).collect();
         let zeros = || vec![0.0f64; m];
@@ -175,38 +155,35 @@ impl KernelBlock<'_> {
         };
         let rows = CHUNK.min(entries.len());
         let (mut ex, mut kv) = (vec![0.0f64; rows * m], vec![0.0f64; rows * m]);
-        for (c, chunk) in entries.chunks(CHUNK).enumerate() {
-            let k0 = c * CHUNK;
-            let (ex, kv) = (&mut ex[..chunk.len() * m], &mut kv[..chunk.len() * m]);
-            sparse_dots(chunk, &qm[..d * m], m, ex);
-            if let Some(gamma) = gamma {
-                rbf_exponents(ex, &nq, &self.basis_norms[k0..k0 + chunk.len()], gamma);
+        with_queries(&self.kd.ds, q, qm, |qm| {
+            for (c, chunk) in entries.chunks(CHUNK).enumerate() {
+                let k0 = c * CHUNK;
+                let (ex, kv) = (&mut ex[..chunk.len() * m], &mut kv[..chunk.len() * m]);
+                sparse_dots(chunk, qm, m, ex);
+                if let Some(gamma) = gamma {
+                    rbf_exponents(ex, &nq, &self.basis_norms[k0..k0 + chunk.len()], gamma);
+                }
+                kv.copy_from_slice(ex);
+                match self.kd.kind {
+                    KernelKind::Rbf { .. } => fast_exp::exp_in_place(kv),
+                    kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
+                }
+                for (kk, (exps, vals)) in ex.chunks_exact(m).zip(kv.chunks_exact(m)).enumerate() {
+                    let k = k0 + kk;
+                    let term = Term {
+                        exps,
+                        vals,
+                        w: w1[k],
+                        w2: w2.map(|w2| w2[k]),
+                        nb: self.basis_norms[k],
+                        nq: &nq,
+                        dist_eps: &dist_eps,
+                        gamma,
+                    };
+                    add_terms(&mut acc, &term);
+                }
             }
-            kv.copy_from_slice(ex);
-            match self.kd.kind {
-                KernelKind::Rbf { .. } => fast_exp::exp_in_place(kv),
-                kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
-            }
-            for (kk, (exps, vals)) in ex.chunks_exact(m).zip(kv.chunks_exact(m)).enumerate() {
-                let k = k0 + kk;
-                let term = Term {
-                    exps,
-                    vals,
-                    w: w1[k],
-                    w2: w2.map(|w2| w2[k]),
-                    nb: self.basis_norms[k],
-                    nq: &nq,
-                    dist_eps: &dist_eps,
-                    gamma,
-                };
-                add_terms(&mut acc, &term);
-            }
-        }
-        for (i, &r) in q.iter().enumerate() {
-            for &j in row(r).0 {
-                qm[j as usize * m + i] = 0.0;
-            }
-        }
+        });
         for (i, (o, &r)) in out.iter_mut().zip(q).enumerate() {
             *o = WeightedSums {
                 s1: acc.s1[i],
@@ -227,19 +204,7 @@ mod tests {
     #[test]
     fn the_sums_along_the_queries_are_the_inverted_index_sums_to_the_bit() {
         // About one value in ten stored: the inverted layout.
-        let rows: Vec<Vec<f64>> = (0..300)
-            .map(|i| {
-                (0..40)
-                    .map(|j| {
-                        if (i * 7 + j * 3) % 10 == 0 {
-                            ((i * 40 + j) as f64 * 0.37).sin() * 3.0
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let rows = crate::svm::sparse_lanes::sparse_test_rows();
         let ds = Dataset::from_dense_rows("synthetic-sparse-sums", &rows, vec![1.0; 300]);
         for kind in [
             KernelKind::Rbf { gamma: 0.3 },
