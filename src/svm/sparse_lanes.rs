@@ -11,6 +11,8 @@
 
 use super::simd::by_cpu;
 use crate::data::{Dataset, Row};
+use crate::svm::fast_exp;
+use crate::svm::kernel::KernelKind;
 
 /// Queries per step at most.
 const STEP: usize = 256;
@@ -107,6 +109,33 @@ by_cpu!(
     pub(crate) fn rbf_exponents(e: &mut [f64], qn: &[f64], bn: &[f64], gamma: f64) =
         rbf_exponents_body
 );
+
+/// For the sparse basis rows `basis` (squared norms `bnorms`) against a
+/// step's `m` queries (`qm` of [`with_queries`], squared norms `qn`), the
+/// RBF exponents `-gamma (||q||^2 + ||b||^2 - 2 <q, b>)` (LIBSVM's training
+/// formula), or for another kernel the dot products, into `out`
+/// (basis-major, `basis.len() × m`).
+pub(crate) fn step_exponents(
+    kind: KernelKind,
+    (basis, bnorms): (&[Entries<'_>], &[f64]),
+    (qm, qn): (&[f64], &[f64]),
+    out: &mut [f64],
+) {
+    sparse_dots(basis, qm, qn.len(), out);
+    if let KernelKind::Rbf { gamma } = kind {
+        rbf_exponents(out, qn, bnorms, gamma);
+    }
+}
+
+/// Kernel values from [`step_exponents`]' (or
+/// [`super::kernel_block::KernelBlock::exponents`]') values, in place: the
+/// RBF's through [`fast_exp`].
+pub(crate) fn values_in_place(kind: KernelKind, e: &mut [f64]) {
+    match kind {
+        KernelKind::Rbf { .. } => fast_exp::exp_in_place(e),
+        kind => e.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
+    }
+}
 
 /// Test rows of which about one value in ten is stored (so stored sparse
 /// and through the sparse paths): 300 rows of 40 features.

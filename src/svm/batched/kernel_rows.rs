@@ -17,7 +17,7 @@
 //! Every job writes its piece of every row in place.
 //!
 //! RBF values are `exp(-gamma (||q||^2 + ||b||^2 - 2 <q, b>))`, LIBSVM's
-//! training formula, with [`fast_exp`] (within a few units in the last place
+//! training formula, with [`crate::svm::fast_exp`] (within a few units in the last place
 //! of `exp`, before the rounding to `f32`).
 
 use std::mem::MaybeUninit;
@@ -26,11 +26,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::data::Features;
-use crate::svm::fast_exp;
-use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::kernel::KernelData;
 use crate::svm::kernel_block::{dense_enough, KernelBlock};
 use crate::svm::sparse_lanes::{
-    entries, query_step, rbf_exponents, sparse_dots, with_queries, Entries,
+    entries, query_step, step_exponents, values_in_place, with_queries, Entries,
 };
 
 /// Basis rows per pass of a sparse job (the exponents of a pass go through
@@ -86,7 +85,7 @@ pub(super) fn kernel_rows(
         jobs.for_each(|(mut out, q)| {
             let mut e = vec![0.0f64; q.len() * s];
             block.exponents(q, &mut e);
-            to_values(kd.kind, &mut e);
+            values_in_place(kd.kind, &mut e);
             for (k, part) in out.iter_mut().enumerate() {
                 for (o, vals) in part.iter_mut().zip(e.chunks_exact(s)) {
                     o.write(vals[k] as f32);
@@ -98,14 +97,6 @@ pub(super) fn kernel_rows(
         // SAFETY: the steps cover every query of every row.
         .map(|r| unsafe { r.assume_init() })
         .collect()
-}
-
-/// Kernel values from [`KernelBlock::exponents`]' values, in place.
-fn to_values(kind: KernelKind, e: &mut [f64]) {
-    match kind {
-        KernelKind::Rbf { .. } => fast_exp::exp_in_place(e),
-        kind => e.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
-    }
 }
 
 /// The sparse path's job: `K(b, q)` for every basis row `b` (its stored
@@ -136,11 +127,8 @@ fn sparse_rows(
             .zip(out.chunks_mut(BASIS_CHUNK))
         {
             let e = &mut buf[..b.len() * m];
-            sparse_dots(b, qm, m, e);
-            if let KernelKind::Rbf { gamma } = kd.kind {
-                rbf_exponents(e, &qn, bn, gamma);
-            }
-            to_values(kd.kind, e);
+            step_exponents(kd.kind, (b, bn), (qm, &qn), e);
+            values_in_place(kd.kind, e);
             for (part, vals) in out.iter_mut().zip(e.chunks_exact(m)) {
                 super::lanes::narrow(vals, part);
             }
@@ -152,6 +140,7 @@ fn sparse_rows(
 mod tests {
     use super::*;
     use crate::data::Dataset;
+    use crate::svm::kernel::KernelKind;
 
     #[test]
     fn sparse_rows_are_the_blocks_values_to_the_bit() {
@@ -175,7 +164,7 @@ mod tests {
             let got = kernel_rows(&kd, &basis, &queries);
             let mut want = vec![0.0; queries.len() * basis.len()];
             KernelBlock::new(&kd, basis.clone()).exponents(&queries, &mut want);
-            to_values(kind, &mut want);
+            values_in_place(kind, &mut want);
             assert_eq!(got.len(), basis.len());
             for (k, row) in got.iter().enumerate() {
                 assert_eq!(row.len(), queries.len());

@@ -13,11 +13,10 @@
 use rayon::prelude::*;
 
 use super::{KernelBlock, WeightedSums, EXP_ZERO_BELOW, SUBNORMAL_BOUND};
-use crate::svm::fast_exp;
 use crate::svm::kernel::KernelKind;
 use crate::svm::simd::by_cpu;
 use crate::svm::sparse_lanes::{
-    entries, query_step, rbf_exponents, sparse_dots, with_queries, Entries,
+    entries, query_step, step_exponents, values_in_place, with_queries, Entries,
 };
 
 /// Basis rows whose values go through `exp` together.
@@ -159,15 +158,10 @@ impl KernelBlock<'_> {
             for (c, chunk) in entries.chunks(CHUNK).enumerate() {
                 let k0 = c * CHUNK;
                 let (ex, kv) = (&mut ex[..chunk.len() * m], &mut kv[..chunk.len() * m]);
-                sparse_dots(chunk, qm, m, ex);
-                if let Some(gamma) = gamma {
-                    rbf_exponents(ex, &nq, &self.basis_norms[k0..k0 + chunk.len()], gamma);
-                }
+                let bnorms = &self.basis_norms[k0..k0 + chunk.len()];
+                step_exponents(self.kd.kind, (chunk, bnorms), (qm, &nq), ex);
                 kv.copy_from_slice(ex);
-                match self.kd.kind {
-                    KernelKind::Rbf { .. } => fast_exp::exp_in_place(kv),
-                    kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
-                }
+                values_in_place(self.kd.kind, kv);
                 for (kk, (exps, vals)) in ex.chunks_exact(m).zip(kv.chunks_exact(m)).enumerate() {
                     let k = k0 + kk;
                     let term = Term {
@@ -232,10 +226,7 @@ mod tests {
             let mut ex = vec![0.0; queries.len() * s];
             block.exponents(&queries, &mut ex);
             let mut kv = ex.clone();
-            match kind {
-                KernelKind::Rbf { .. } => fast_exp::exp_in_place(&mut kv),
-                kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
-            }
+            values_in_place(kind, &mut kv);
             for (i, &q) in queries.iter().enumerate() {
                 let r = i * s..(i + 1) * s;
                 let want = block.sums_of_row(q, &ex[r.clone()], &kv[r], &w1, Some(&w2));
