@@ -52,7 +52,7 @@ pub fn grid_sorted(
         let kd = KernelData::new(ds, checked[is[0]].kernel);
         let shared = reuse
             .gamma_blocks
-            .then(|| ovo_shared_cache(&kd, base.cache_mb));
+            .then(|| ovo_shared_cache(&kd, base.cache_mb, base.solver.matrix_values()));
         let jobs: Vec<(usize, usize)> = is
             .iter()
             .flat_map(|&i| (0..folds.k()).map(move |h| (i, h)))

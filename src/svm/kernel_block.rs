@@ -63,7 +63,7 @@ pub(crate) fn dense_enough(indptr: &[usize], basis: &[u32], d: usize) -> bool {
 }
 
 /// Write a row into a zeroed dense slice of length `d`.
-fn scatter_row(row: Row<'_>, out: &mut [f64]) {
+pub(crate) fn scatter_row(row: Row<'_>, out: &mut [f64]) {
     match row {
         Row::Dense(x) => out[..x.len()].copy_from_slice(x),
         Row::Sparse(ix, vx) => {

@@ -8,9 +8,11 @@
 //! every row of the dataset once; computed here, [`TILE`] columns share one
 //! walk ([`crate::svm::lane_tile`]), and the matrix's symmetry halves the
 //! work (`K(a, b)` and `K(b, a)` are the same products summed in the same
-//! order, so the same bits). Every value is the one
-//! [`crate::svm::kernel::KernelData::fill_column`] computes, to the bit, so
-//! the solves that read them are the same solves.
+//! order, so the same bits). With [`MatrixValues::Libsvm`] every value is
+//! the one [`crate::svm::kernel::KernelData::fill_column`] computes, to the
+//! bit, so the solves that read them are the same solves; the batched
+//! solver's [`MatrixValues::Products`] computes dense rows' tiles as matrix
+//! products instead ([`crate::svm::product_tiles`]).
 
 use std::sync::atomic::Ordering;
 
@@ -19,6 +21,19 @@ use rayon::prelude::*;
 use super::cache::SharedKernelCache;
 use super::kernel::KernelData;
 use super::lane_tile::{Tile, TILE};
+use super::product_tiles::{product_rows, row_matrix, PRODUCT_TILE};
+
+/// How the matrix's values are made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatrixValues {
+    /// svm-train's bits, through the lane tiles: the values
+    /// [`KernelData::fill_column`] computes (the LIBSVM-identical SMO's).
+    Libsvm,
+    /// Matrix products with fused multiply-adds where the rows are dense
+    /// enough ([`super::product_tiles`]), else the lane tiles: the batched
+    /// solver's, which needs LIBSVM's optimum, not its bits.
+    Products,
+}
 
 /// Kernel values the whole matrix of `n` rows costs: its upper triangle
 /// with the diagonal, `n (n + 1) / 2`.
@@ -38,13 +53,17 @@ pub fn worth_filling(sh: &SharedKernelCache) -> bool {
 /// most columns of a small dataset (every support vector's and every row
 /// that enters a working set): computed a tile at a time and half of them
 /// by symmetry, they cost less than one at a time, with the same bits.
-pub fn prefilled(kd: &KernelData<'_>, cache_mb: f64) -> Option<SharedKernelCache> {
+pub fn prefilled(
+    kd: &KernelData<'_>,
+    cache_mb: f64,
+    values: MatrixValues,
+) -> Option<SharedKernelCache> {
     let sh = SharedKernelCache::new(kd.ds.n(), cache_mb * 0.75);
     if kd.ds.n() == 0 || sh.capacity_columns() < kd.ds.n() {
         return None;
     }
     let sh = sh.whole_columns(true);
-    fill_all(kd, &sh);
+    fill_all_into(kd, &sh, None, values);
     Some(sh)
 }
 
@@ -58,36 +77,88 @@ pub fn prefilled(kd: &KernelData<'_>, cache_mb: f64) -> Option<SharedKernelCache
 /// upper triangle and the diagonal block), then copies the entries above
 /// it from the earlier tiles' columns (`K(r, a) = K(a, r)`, the same bits).
 pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
-    fill_all_into(kd, sh, None);
+    fill_all_into(kd, sh, None, MatrixValues::Libsvm);
 }
 
 /// [`fill_all`] into `spare` where it is a buffer of `n * n` values (a
 /// matrix of the same rows that is no longer needed: every value is
-/// written again), else into a new one.
-pub fn fill_all_into(kd: &KernelData<'_>, sh: &SharedKernelCache, spare: Option<Vec<f32>>) {
+/// written again), else into a new one, with the `values` asked for (the
+/// symmetry as in [`fill_all`]: each tile computes its columns from its
+/// first row down).
+pub fn fill_all_into(
+    kd: &KernelData<'_>,
+    sh: &SharedKernelCache,
+    spare: Option<Vec<f32>>,
+    values: MatrixValues,
+) {
     let n = kd.ds.n();
     assert_eq!(sh.n(), n, "a cache for this dataset's rows");
+    let products = match values {
+        MatrixValues::Products => row_matrix(kd),
+        MatrixValues::Libsvm => None,
+    };
+    match &products {
+        Some(xt) => fill_symmetric(sh, spare, PRODUCT_TILE, true, |a0, cols| {
+            product_rows(kd, xt, a0, cols, n)
+        }),
+        None => fill_symmetric(sh, spare, TILE, true, |a0, cols| lane_rows(kd, a0, cols, n)),
+    }
+    sh.kernel_evals
+        .fetch_add(matrix_evals(n), Ordering::Relaxed);
+}
+
+/// A symmetric matrix of `sh.n()` rows into `sh` (which must keep every
+/// column), written into `spare` where it is a buffer of `n * n` values,
+/// else into a new one: `tile(a0, cols)` computes the columns
+/// `a0..a0 + tile_rows` from row `a0` down (`cols[lane * n + (r - a0)]`,
+/// `cols` starting at column `a0`'s row `a0`), the tiles on the current
+/// rayon pool where `parallel`, then each entry above a tile is copied
+/// from the earlier tiles' columns (`K(r, a) = K(a, r)`, the same bits
+/// where the tiles compute symmetric values). Counts no kernel values.
+pub fn fill_symmetric(
+    sh: &SharedKernelCache,
+    spare: Option<Vec<f32>>,
+    tile_rows: usize,
+    parallel: bool,
+    tile: impl Fn(usize, &mut [f32]) + Sync,
+) {
+    let n = sh.n();
     assert!(
         sh.capacity_columns() >= n,
         "a cache that keeps every column"
     );
+    assert!(
+        tile_rows > 0 && tile_rows.is_multiple_of(TILE),
+        "whole lane tiles"
+    );
     let mut matrix = match spare {
         Some(m) if m.len() == n * n => m,
-        _ => zeroed_matrix(n * n),
+        _ => zeroed_matrix(n * n, parallel),
     };
     if n > 0 {
-        matrix
-            .par_chunks_mut(TILE * n)
-            .enumerate()
-            .for_each(|(t, cols)| lane_rows(kd, t * TILE, &mut cols[t * TILE..], n));
+        let one = |(t, cols): (usize, &mut [f32])| {
+            let a0 = t * tile_rows;
+            tile(a0, &mut cols[a0..]);
+        };
+        if parallel {
+            matrix
+                .par_chunks_mut(tile_rows * n)
+                .enumerate()
+                .for_each(one);
+        } else {
+            matrix.chunks_mut(tile_rows * n).enumerate().for_each(one);
+        }
         let whole = SharedColumns(matrix.as_mut_ptr());
-        (0..n.div_ceil(TILE))
-            .into_par_iter()
-            .for_each(|t| whole.fill_above(n, t));
+        let tiles = n.div_ceil(TILE);
+        if parallel {
+            (0..tiles)
+                .into_par_iter()
+                .for_each(|t| whole.fill_above(n, t));
+        } else {
+            (0..tiles).for_each(|t| whole.fill_above(n, t));
+        }
     }
     sh.set_all(matrix);
-    sh.kernel_evals
-        .fetch_add(matrix_evals(n), Ordering::Relaxed);
 }
 
 /// The matrix buffer, written by every tile at once in
@@ -130,13 +201,15 @@ impl SharedColumns {
 /// A zeroed buffer of `len` values for a matrix, backed by huge pages where
 /// the system offers them on request (Linux's transparent huge pages in
 /// `madvise` mode): a matrix of a gigabyte is then a few hundred page
-/// faults instead of a quarter of a million.
-fn zeroed_matrix(len: usize) -> Vec<f32> {
-    // Large zeroed allocations are fresh mappings, not yet touched.
-    let v = vec![0f32; len];
+/// faults instead of a quarter of a million. The buffer is reserved
+/// untouched, advised, then zeroed (on the current rayon pool where
+/// `parallel`), so that the first touch of its pages comes after the
+/// advice whether the allocator maps fresh pages or reuses its heap.
+fn zeroed_matrix(len: usize, parallel: bool) -> Vec<f32> {
+    const HUGE: usize = 2 << 20;
+    let mut v: Vec<f32> = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
     {
-        const HUGE: usize = 2 << 20;
         let start = v.as_ptr() as usize;
         let (from, to) = (
             start.next_multiple_of(HUGE),
@@ -150,6 +223,15 @@ fn zeroed_matrix(len: usize) -> Vec<f32> {
             }
         }
     }
+    let spare = &mut v.spare_capacity_mut()[..len];
+    let zero = |c: &mut [std::mem::MaybeUninit<f32>]| c.fill(std::mem::MaybeUninit::new(0.0));
+    if parallel {
+        spare.par_chunks_mut(HUGE / 4).for_each(zero);
+    } else {
+        zero(spare);
+    }
+    // SAFETY: the first `len` values were written just above.
+    unsafe { v.set_len(len) };
     v
 }
 
@@ -263,7 +345,12 @@ mod tests {
         let fresh = SharedKernelCache::new(70, 10.0);
         fill_all(&kd, &fresh);
         let reused = SharedKernelCache::new(70, 10.0);
-        fill_all_into(&kd, &reused, Some(vec![f32::NAN; 70 * 70]));
+        fill_all_into(
+            &kd,
+            &reused,
+            Some(vec![f32::NAN; 70 * 70]),
+            MatrixValues::Libsvm,
+        );
         let bits = |sh: SharedKernelCache| {
             sh.into_matrix()
                 .expect("no handle left")
@@ -286,8 +373,12 @@ mod tests {
             .collect();
         let params = SvmParams::rbf(3.0, 0.9);
         let kd = KernelData::new(&ds, params.kernel);
-        assert!(prefilled(&kd, 0.01).is_none(), "120 columns need 43 KB");
-        let sh = prefilled(&kd, 1.0).expect("the matrix fits");
+        let values = MatrixValues::Libsvm;
+        assert!(
+            prefilled(&kd, 0.01, values).is_none(),
+            "120 columns need 43 KB"
+        );
+        let sh = prefilled(&kd, 1.0, values).expect("the matrix fits");
         assert_eq!(sh.held(), 120);
         let rows: Vec<usize> = (0..120).collect();
         let with = train(&ds, &rows, &params, None).expect("a model");

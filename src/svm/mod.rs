@@ -59,6 +59,7 @@ pub mod optimality;
 pub mod params;
 pub mod pool;
 pub mod predict_kernel;
+pub mod product_tiles;
 mod qmatrix;
 pub mod rounds;
 pub mod seeded_cv;

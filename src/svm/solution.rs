@@ -138,7 +138,8 @@ pub fn train(
     // Every row trained on and the matrix within 3/4 of -m: the matrix at
     // once, the solve's own cache the rest (the same solve, the same bits).
     if rows.len() == ds.n() {
-        if let Some(sh) = super::kernel_matrix::prefilled(&kd, params.cache_mb) {
+        let values = params.solver.matrix_values();
+        if let Some(sh) = super::kernel_matrix::prefilled(&kd, params.cache_mb, values) {
             let local = params.with_cache_mb(params.cache_mb * 0.25)?;
             return train_with(&kd, rows, &local, warm, Some(&sh));
         }
@@ -221,11 +222,17 @@ pub fn train_seeded(
             single_class: true,
         });
     }
-    // svm_group_classes: positive class first, stable within each class.
-    let order: Vec<usize> = (0..rows.len())
+    // svm_group_classes: positive class first, stable within each class
+    // (the model's order of support vectors, and the SMO's of its rows).
+    let grouped: Vec<usize> = (0..rows.len())
         .filter(|&k| y_caller[k] == 1)
         .chain((0..rows.len()).filter(|&k| y_caller[k] == -1))
         .collect();
+    let order: Vec<usize> = if params.solver.groups_classes() {
+        grouped.clone()
+    } else {
+        (0..rows.len()).collect()
+    };
     let srows: Vec<u32> = order.iter().map(|&k| rows[k] as u32).collect();
     let sy: Vec<i8> = order.iter().map(|&k| y_caller[k]).collect();
     let salpha: Option<Vec<f64>> = warm.map(|w| order.iter().map(|&k| w[k]).collect());
@@ -259,19 +266,18 @@ pub fn train_seeded(
     let mut alpha = vec![0.0; rows.len()];
     let mut gradient = vec![0.0; rows.len()];
     let mut g_bar = vec![0.0; rows.len()];
-    let mut sv_rows = Vec::new();
-    let mut sv_coef = Vec::new();
     let mut sum_alpha = 0.0;
     for (s, &k) in order.iter().enumerate() {
         alpha[k] = out.alpha[s];
         gradient[k] = out.gradient[s];
         g_bar[k] = out.g_bar[s];
         sum_alpha += out.alpha[s];
-        if out.alpha[s] > 0.0 {
-            sv_rows.push(srows[s] as usize);
-            sv_coef.push(f64::from(sy[s]) * out.alpha[s]);
-        }
     }
+    let (sv_rows, sv_coef): (Vec<usize>, Vec<f64>) = grouped
+        .iter()
+        .filter(|&&k| alpha[k] > 0.0)
+        .map(|&k| (rows[k], f64::from(y_caller[k]) * alpha[k]))
+        .unzip();
     let model = SvmModel {
         kernel: kd.kind,
         labels,

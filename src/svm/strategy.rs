@@ -84,6 +84,25 @@ impl SolverKind {
             SolverKind::Batched => super::batched::solve(inp),
         }
     }
+
+    /// Whether the solver takes a training set's rows grouped by class, as
+    /// LIBSVM's `svm_group_classes` orders them (the SMO: svm-train's
+    /// iterations depend on the order); the batched solver takes them in
+    /// the caller's order, whose runs of consecutive dataset rows (all of
+    /// them in one training, two in a CV round) its rows read from a shared
+    /// kernel cache without gathering.
+    pub fn groups_classes(self) -> bool {
+        self == SolverKind::Smo
+    }
+
+    /// How a whole kernel matrix computed for this solver is made: the SMO
+    /// reads svm-train's bits, the batched solver matrix products.
+    pub fn matrix_values(self) -> super::kernel_matrix::MatrixValues {
+        match self {
+            SolverKind::Smo => super::kernel_matrix::MatrixValues::Libsvm,
+            SolverKind::Batched => super::kernel_matrix::MatrixValues::Products,
+        }
+    }
 }
 
 named_registry! {

@@ -22,7 +22,7 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::{Folds, GlibcRand};
 use crate::svm::kernel::KernelData;
-use crate::svm::kernel_matrix;
+use crate::svm::kernel_matrix::{self, MatrixValues};
 use crate::svm::params::CheckedParams;
 use crate::svm::seeded_cv::ExtraSolve;
 use crate::svm::solution::check_finite_features;
@@ -143,7 +143,7 @@ fn run(
     };
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb));
+    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
     // What filling the cache up front cost, counted with the run's values.
     let filled = shared.as_ref().map_or(0, |s| s.kernel_evals());
     let mut res = cv_with(
@@ -164,11 +164,12 @@ fn run(
 /// A kernel cache for the pairs and folds of a one-vs-one run over the rows
 /// of `kd` within `mb` megabytes: where it keeps every column, the whole
 /// kernel matrix, computed at once on the current rayon pool
-/// ([`kernel_matrix::fill_all`]; each column serves every pair and fold
-/// holding its row, see [`SharedKernelCache::whole_columns`]); else columns
-/// on demand.
-pub fn ovo_shared_cache(kd: &KernelData<'_>, mb: f64) -> SharedKernelCache {
-    ovo_shared_cache_into(kd, mb, None)
+/// ([`kernel_matrix::fill_all_into`] with `values`, the solver's: see
+/// [`crate::svm::SolverKind::matrix_values`]; each column serves every pair
+/// and fold holding its row, see [`SharedKernelCache::whole_columns`]);
+/// else columns on demand.
+pub fn ovo_shared_cache(kd: &KernelData<'_>, mb: f64, values: MatrixValues) -> SharedKernelCache {
+    ovo_shared_cache_into(kd, mb, None, values)
 }
 
 /// [`ovo_shared_cache`], its matrix written into `spare` where that is the
@@ -178,12 +179,13 @@ pub fn ovo_shared_cache_into(
     kd: &KernelData<'_>,
     mb: f64,
     spare: Option<Vec<f32>>,
+    values: MatrixValues,
 ) -> SharedKernelCache {
     let sh = SharedKernelCache::new(kd.ds.n(), mb);
     let all_fit = sh.capacity_columns() >= kd.ds.n();
     let sh = sh.whole_columns(all_fit);
     if all_fit && kernel_matrix::worth_filling(&sh) {
-        kernel_matrix::fill_all_into(kd, &sh, spare);
+        kernel_matrix::fill_all_into(kd, &sh, spare, values);
     }
     sh
 }

@@ -166,7 +166,8 @@ pub fn run_grid_ovo_with(
         let kd = KernelData::new(ds, checked[ks[0]].kernel);
         let reused = spare.take();
         let shared = opts.shared_cache.then(|| {
-            let fill = || ovo_shared_cache_into(&kd, opts.memory_mb, reused);
+            let values = checked[ks[0]].solver.matrix_values();
+            let fill = || ovo_shared_cache_into(&kd, opts.memory_mb, reused, values);
             match &serial {
                 Some(pool) => pool.install(fill),
                 None => fill(),

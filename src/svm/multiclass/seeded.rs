@@ -126,7 +126,7 @@ fn run(
     };
     let (shared_mb, local_mb) = split.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb));
+    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
     let pairs = global.pairs();
     let pfolds: Vec<Folds> = pairs
         .iter()

@@ -255,7 +255,8 @@ pub fn train_ovo(
     // -m: the matrix at once for every pair, each solve's own cache the
     // rest (the same solves, the same bits).
     if shared.is_none() && rows.len() == kd.ds.n() {
-        if let Some(sh) = crate::svm::kernel_matrix::prefilled(kd, params.cache_mb) {
+        let values = params.solver.matrix_values();
+        if let Some(sh) = crate::svm::kernel_matrix::prefilled(kd, params.cache_mb, values) {
             let local = params.with_cache_mb(params.cache_mb * 0.25)?;
             return train_ovo(kd, rows, &local, weights, Some(&sh), prob_rng);
         }
