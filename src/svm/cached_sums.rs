@@ -105,6 +105,32 @@ pub fn weighted_sums(
     queries: &[usize],
     source: Source,
 ) -> Vec<WeightedSums> {
+    sums_of(kd, shared, (basis, w1, w2), queries, source, true)
+}
+
+/// [`weighted_sums`] without the bound (every `err1` infinite), for sums
+/// that are a seed's gradient rather than a decision: the same `s1` and
+/// `s2` to the bit, at about half the arithmetic per cached value.
+pub fn gradient_sums(
+    kd: &KernelData<'_>,
+    shared: &SharedKernelCache,
+    basis: &[u32],
+    (w1, w2): (&[f64], &[f64]),
+    queries: &[usize],
+    source: Source,
+) -> Vec<WeightedSums> {
+    sums_of(kd, shared, (basis, w1, Some(w2)), queries, source, false)
+}
+
+/// [`weighted_sums`], with the bound where `bounds`.
+fn sums_of(
+    kd: &KernelData<'_>,
+    shared: &SharedKernelCache,
+    (basis, w1, w2): (&[u32], &[f64], Option<&[f64]>),
+    queries: &[usize],
+    source: Source,
+    bounds: bool,
+) -> Vec<WeightedSums> {
     debug_assert_eq!(basis.len(), w1.len());
     let weight2 = |k: usize| w2.map_or(0.0, |w| w[k]);
     let mut cols = Vec::new();
@@ -157,7 +183,7 @@ pub fn weighted_sums(
     let norms = &kd.norms;
     let pieces: Vec<[Vec<f64>; 4]> = cols
         .par_chunks(BASIS_PIECE)
-        .map(|piece| piece_sums(piece, &rows, range, norms, has_w2))
+        .map(|piece| piece_sums(piece, &rows, range, norms, (has_w2, bounds)))
         .collect();
     // The linear kernel's spread does not depend on the values; every
     // weight counts once as a possible single-precision underflow.
@@ -173,16 +199,20 @@ pub fn weighted_sums(
             }
         }
         let [s1, mag, mag_nb, s2] = a;
-        let mags = CachedMagnitudes {
-            mag,
-            mag_nb,
-            w_abs,
-            w_abs_nb,
-        };
-        let err = cached_error_bound(kd, qr, max_nnz, cols.len(), &mags);
         let comp = computed[i];
         let total = s1 + comp.s1;
-        let err1 = err + comp.err1 + 2.0 * f64::EPSILON * (s1.abs() + comp.s1.abs());
+        let err1 = if bounds {
+            let mags = CachedMagnitudes {
+                mag,
+                mag_nb,
+                w_abs,
+                w_abs_nb,
+            };
+            let err = cached_error_bound(kd, qr, max_nnz, cols.len(), &mags);
+            err + comp.err1 + 2.0 * f64::EPSILON * (s1.abs() + comp.s1.abs())
+        } else {
+            f64::INFINITY
+        };
         out[i] = WeightedSums {
             s1: total,
             s2: s2 + comp.s2,
@@ -242,14 +272,17 @@ pub(crate) fn cached_error_bound(
 type CachedCol = (usize, f64, f64, crate::svm::column::Column);
 
 /// The loop of [`piece_sums`]: each column's entries for the queries (in
-/// place when they are one range, else gathered), added lane by lane.
+/// place when they are one range, else gathered), added lane by lane; the
+/// magnitudes of the bound only where `bounds` (else they stay 0), the
+/// second sums where `has_w2`. Each sum adds the columns in piece order
+/// either way, so `s1` and `s2` do not depend on `bounds`.
 #[inline(always)]
 fn piece_body(
     piece: &[CachedCol],
     rows: &[usize],
     range: Option<usize>,
     norms: &[f64],
-    has_w2: bool,
+    (has_w2, bounds): (bool, bool),
 ) -> [Vec<f64>; 4] {
     let m = rows.len();
     let mut acc: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0f64; m]);
@@ -266,17 +299,32 @@ fn piece_body(
         };
         let (wa, wnb) = (wk.abs(), wk.abs() * norms[b]);
         let [s1, mag, mag_nb, s2] = &mut acc;
-        for (((x1, xm), xn), &kf) in s1
-            .iter_mut()
-            .zip(mag.iter_mut())
-            .zip(mag_nb.iter_mut())
-            .zip(vals)
-        {
-            let kv = f64::from(kf);
-            let ak = kv.abs();
-            *x1 += wk * kv;
-            *xm += wa * ak;
-            *xn += wnb * ak;
+        if !bounds && has_w2 {
+            // A seed's gradient: both sums in one pass.
+            for ((x1, x2), &kf) in s1.iter_mut().zip(s2.iter_mut()).zip(vals) {
+                let kv = f64::from(kf);
+                *x1 += wk * kv;
+                *x2 += wk2 * kv;
+            }
+            continue;
+        }
+        if bounds {
+            for (((x1, xm), xn), &kf) in s1
+                .iter_mut()
+                .zip(mag.iter_mut())
+                .zip(mag_nb.iter_mut())
+                .zip(vals)
+            {
+                let kv = f64::from(kf);
+                let ak = kv.abs();
+                *x1 += wk * kv;
+                *xm += wa * ak;
+                *xn += wnb * ak;
+            }
+        } else {
+            for (x1, &kf) in s1.iter_mut().zip(vals) {
+                *x1 += wk * f64::from(kf);
+            }
         }
         if has_w2 {
             for (x2, &kf) in s2.iter_mut().zip(vals) {
@@ -295,7 +343,7 @@ by_cpu!(
         rows: &[usize],
         range: Option<usize>,
         norms: &[f64],
-        has_w2: bool,
+        flags: (bool, bool),
     ) -> [Vec<f64>; 4] = piece_body
 );
 
@@ -366,6 +414,34 @@ mod tests {
                 };
                 assert!((s.s1 - exact(&w)).abs() <= s.err1, "{kind:?} row {q}");
                 assert!((s.s2 - exact(&w2)).abs() <= 1e-5 * (1.0 + exact(&w2).abs()));
+            }
+        }
+    }
+
+    /// A seed's gradient sums are the bounded sums' `s1` and `s2` to the
+    /// bit, cached and computed columns alike, with no bound.
+    #[test]
+    fn gradient_sums_are_the_weighted_sums_without_the_bound() {
+        let ds = wide();
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.05 });
+        let shared = SharedKernelCache::new(ds.n(), 1.0).settled(true);
+        let mut scratch = vec![0.0; kd.d()];
+        for a in [0usize, 3, 5, 8] {
+            shared.column(&kd, a, &mut scratch);
+        }
+        let basis = [0u32, 1, 3, 5, 6, 8];
+        let w1 = [0.5, -1.25, 2.0, 0.75, -0.5, 1.0];
+        let w2 = [1.0, 0.0, -1.0, 0.0, 0.25, 2.0];
+        let queries: Vec<usize> = (0..ds.n()).rev().collect();
+        for source in [Source::Peek, Source::Force] {
+            let want = weighted_sums(&kd, &shared, &basis, &w1, Some(&w2), &queries, source);
+            let got = gradient_sums(&kd, &shared, &basis, (&w1, &w2), &queries, source);
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(
+                    (g.s1.to_bits(), g.s2.to_bits()),
+                    (w.s1.to_bits(), w.s2.to_bits())
+                );
+                assert!(w.err1.is_finite() && g.err1 == f64::INFINITY);
             }
         }
     }

@@ -170,7 +170,7 @@ fn sums(
         .and_then(|sh| cached_sums::exact_source(ctx.kd, sh).map(|s| (sh, s)));
     match source {
         Some((sh, source)) => {
-            cached_sums::weighted_sums(ctx.kd, sh, &basis, w1, Some(w2), queries, source)
+            cached_sums::gradient_sums(ctx.kd, sh, &basis, (w1, w2), queries, source)
         }
         None => KernelBlock::new(ctx.kd, basis).weighted_sums(queries, w1, Some(w2)),
     }
