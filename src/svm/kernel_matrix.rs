@@ -266,6 +266,22 @@ fn lane_rows(kd: &KernelData<'_>, a0: usize, out: &mut [f32], stride: usize) {
 /// Target rows per piece of [`lane_rows`] (its dot products: 64 KB).
 const TARGET_PIECE: usize = 256;
 
+/// One kernel of each kind, for the tests of the matrix fills.
+#[cfg(test)]
+pub(crate) const TEST_KINDS: [crate::svm::KernelKind; 4] = [
+    crate::svm::KernelKind::Rbf { gamma: 0.7 },
+    crate::svm::KernelKind::Linear,
+    crate::svm::KernelKind::Poly {
+        gamma: 0.3,
+        coef0: 1.0,
+        degree: 3,
+    },
+    crate::svm::KernelKind::Sigmoid {
+        gamma: 0.2,
+        coef0: -0.5,
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,19 +316,7 @@ mod tests {
             (300, true),
         ] {
             let ds = data(n, sparse);
-            for kind in [
-                KernelKind::Rbf { gamma: 0.7 },
-                KernelKind::Linear,
-                KernelKind::Poly {
-                    gamma: 0.3,
-                    coef0: 1.0,
-                    degree: 3,
-                },
-                KernelKind::Sigmoid {
-                    gamma: 0.2,
-                    coef0: -0.5,
-                },
-            ] {
+            for kind in TEST_KINDS {
                 let kd = KernelData::new(&ds, kind);
                 let sh = SharedKernelCache::new(n, 10.0);
                 assert!(worth_filling(&sh));

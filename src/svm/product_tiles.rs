@@ -93,8 +93,7 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::svm::cache::SharedKernelCache;
-    use crate::svm::kernel_matrix::{fill_all_into, MatrixValues};
-    use crate::svm::KernelKind;
+    use crate::svm::kernel_matrix::{fill_all_into, MatrixValues, TEST_KINDS as KINDS};
 
     /// `n` rows of `d` features; `stored` of every 10 values non-zero.
     fn data(n: usize, d: usize, stored: usize) -> Dataset {
@@ -125,20 +124,6 @@ mod tests {
         let m = sh.into_matrix().expect("no handle left");
         m.iter().map(|v| v.to_bits()).collect()
     }
-
-    const KINDS: [KernelKind; 4] = [
-        KernelKind::Rbf { gamma: 0.7 },
-        KernelKind::Linear,
-        KernelKind::Poly {
-            gamma: 0.3,
-            coef0: 1.0,
-            degree: 3,
-        },
-        KernelKind::Sigmoid {
-            gamma: 0.2,
-            coef0: -0.5,
-        },
-    ];
 
     /// Products give svm-train's values to within the rounding of `f32`
     /// (a few units in its last place), a symmetric matrix, the same bits
