@@ -98,10 +98,10 @@ pub fn fill_all_into(
         MatrixValues::Libsvm => None,
     };
     match &products {
-        Some(xt) => fill_symmetric(sh, spare, PRODUCT_TILE, true, |a0, cols| {
+        Some(xt) => fill_symmetric(sh, spare, PRODUCT_TILE, |a0, cols| {
             product_rows(kd, xt, a0, cols, n)
         }),
-        None => fill_symmetric(sh, spare, TILE, true, |a0, cols| lane_rows(kd, a0, cols, n)),
+        None => fill_symmetric(sh, spare, TILE, |a0, cols| lane_rows(kd, a0, cols, n)),
     }
     sh.kernel_evals
         .fetch_add(matrix_evals(n), Ordering::Relaxed);
@@ -112,14 +112,13 @@ pub fn fill_all_into(
 /// else into a new one: `tile(a0, cols)` computes the columns
 /// `a0..a0 + tile_rows` from row `a0` down (`cols[lane * n + (r - a0)]`,
 /// `cols` starting at column `a0`'s row `a0`), the tiles on the current
-/// rayon pool where `parallel`, then each entry above a tile is copied
+/// rayon pool, then each entry above a tile is copied
 /// from the earlier tiles' columns (`K(r, a) = K(a, r)`, the same bits
 /// where the tiles compute symmetric values). Counts no kernel values.
-pub fn fill_symmetric(
+fn fill_symmetric(
     sh: &SharedKernelCache,
     spare: Option<Vec<f32>>,
     tile_rows: usize,
-    parallel: bool,
     tile: impl Fn(usize, &mut [f32]) + Sync,
 ) {
     let n = sh.n();
@@ -133,30 +132,21 @@ pub fn fill_symmetric(
     );
     let mut matrix = match spare {
         Some(m) if m.len() == n * n => m,
-        _ => zeroed_matrix(n * n, parallel),
+        _ => zeroed_matrix(n * n),
     };
     if n > 0 {
         let one = |(t, cols): (usize, &mut [f32])| {
             let a0 = t * tile_rows;
             tile(a0, &mut cols[a0..]);
         };
-        if parallel {
-            matrix
-                .par_chunks_mut(tile_rows * n)
-                .enumerate()
-                .for_each(one);
-        } else {
-            matrix.chunks_mut(tile_rows * n).enumerate().for_each(one);
-        }
+        matrix
+            .par_chunks_mut(tile_rows * n)
+            .enumerate()
+            .for_each(one);
         let whole = SharedColumns(matrix.as_mut_ptr());
-        let tiles = n.div_ceil(TILE);
-        if parallel {
-            (0..tiles)
-                .into_par_iter()
-                .for_each(|t| whole.fill_above(n, t));
-        } else {
-            (0..tiles).for_each(|t| whole.fill_above(n, t));
-        }
+        (0..n.div_ceil(TILE))
+            .into_par_iter()
+            .for_each(|t| whole.fill_above(n, t));
     }
     sh.set_all(matrix);
 }
@@ -202,10 +192,9 @@ impl SharedColumns {
 /// the system offers them on request (Linux's transparent huge pages in
 /// `madvise` mode): a matrix of a gigabyte is then a few hundred page
 /// faults instead of a quarter of a million. The buffer is reserved
-/// untouched, advised, then zeroed (on the current rayon pool where
-/// `parallel`), so that the first touch of its pages comes after the
+/// untouched, advised, then zeroed on the current rayon pool, so that the first touch of its pages comes after the
 /// advice whether the allocator maps fresh pages or reuses its heap.
-fn zeroed_matrix(len: usize, parallel: bool) -> Vec<f32> {
+fn zeroed_matrix(len: usize) -> Vec<f32> {
     const HUGE: usize = 2 << 20;
     let mut v: Vec<f32> = Vec::with_capacity(len);
     #[cfg(target_os = "linux")]
@@ -225,11 +214,7 @@ fn zeroed_matrix(len: usize, parallel: bool) -> Vec<f32> {
     }
     let spare = &mut v.spare_capacity_mut()[..len];
     let zero = |c: &mut [std::mem::MaybeUninit<f32>]| c.fill(std::mem::MaybeUninit::new(0.0));
-    if parallel {
-        spare.par_chunks_mut(HUGE / 4).for_each(zero);
-    } else {
-        zero(spare);
-    }
+    spare.par_chunks_mut(HUGE / 4).for_each(zero);
     // SAFETY: the first `len` values were written just above.
     unsafe { v.set_len(len) };
     v

@@ -11,7 +11,7 @@
 //! the rounding to `f32` the two nearly always agree; the batched solver,
 //! whose optimum is LIBSVM's to the stopping tolerance rather than its
 //! iterations, takes them (on madelon's 2,000 x 500 rows the matrix costs
-//! a third of the lane tiles' time). The LIBSVM-identical SMO never does.
+//! about half the lane tiles' time). The LIBSVM-identical SMO never does.
 //! Each tile's shape follows from the inputs alone, so the values do not
 //! depend on the thread count.
 

@@ -136,7 +136,9 @@ pub fn train(
     check_finite_features(ds)?;
     let kd = KernelData::new(ds, params.kernel);
     // Every row trained on and the matrix within 3/4 of -m: the matrix at
-    // once, the solve's own cache the rest (the same solve, the same bits).
+    // once, the solve's own cache the rest (the SMO's: the same solve, the
+    // same bits; the batched solver's: matrix products, its optimum to the
+    // tolerance).
     if rows.len() == ds.n() {
         let values = params.solver.matrix_values();
         if let Some(sh) = super::kernel_matrix::prefilled(&kd, params.cache_mb, values) {

@@ -253,7 +253,8 @@ pub fn train_ovo(
     }
     // Every row trained on, no cache given and the matrix within 3/4 of
     // -m: the matrix at once for every pair, each solve's own cache the
-    // rest (the same solves, the same bits).
+    // rest (the SMO's: the same solves, the same bits; the batched
+    // solver's: matrix products, its optimum to the tolerance).
     if shared.is_none() && rows.len() == kd.ds.n() {
         let values = params.solver.matrix_values();
         if let Some(sh) = crate::svm::kernel_matrix::prefilled(kd, params.cache_mb, values) {
