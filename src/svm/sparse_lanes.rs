@@ -137,11 +137,13 @@ pub(crate) fn values_in_place(kind: KernelKind, e: &mut [f64]) {
     }
 }
 
-/// Test rows of which about one value in ten is stored (so stored sparse
-/// and through the sparse paths): 300 rows of 40 features.
+/// A test set of which about one value in ten is stored (so stored sparse
+/// and through the sparse paths): 300 rows of 40 features named `name`,
+/// 100 basis rows (two chunks of 64) and the 300 rows as queries in reverse
+/// order (two steps).
 #[cfg(test)]
-pub(crate) fn sparse_test_rows() -> Vec<Vec<f64>> {
-    (0..300)
+pub(crate) fn sparse_test_set(name: &str) -> (Dataset, Vec<u32>, Vec<usize>) {
+    let rows: Vec<Vec<f64>> = (0..300)
         .map(|i| {
             (0..40)
                 .map(|j| {
@@ -153,7 +155,11 @@ pub(crate) fn sparse_test_rows() -> Vec<Vec<f64>> {
                 })
                 .collect()
         })
-        .collect()
+        .collect();
+    let ds = Dataset::from_dense_rows(name, &rows, vec![1.0; 300]);
+    let basis = (0..300).step_by(3).map(|b| b as u32).collect();
+    let queries = (0..300).rev().collect();
+    (ds, basis, queries)
 }
 
 #[cfg(test)]

@@ -139,14 +139,13 @@ fn sparse_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::Dataset;
     use crate::svm::kernel::KernelKind;
 
     #[test]
     fn sparse_rows_are_the_blocks_values_to_the_bit() {
         // About one value in ten stored: the sparse path.
-        let rows = crate::svm::sparse_lanes::sparse_test_rows();
-        let ds = Dataset::from_dense_rows("synthetic-sparse-rows", &rows, vec![1.0; 300]);
+        let (ds, basis, queries) =
+            crate::svm::sparse_lanes::sparse_test_set("synthetic-sparse-rows");
         for kind in [
             KernelKind::Rbf { gamma: 0.3 },
             KernelKind::Linear,
@@ -158,9 +157,6 @@ mod tests {
         ] {
             let kd = KernelData::new(&ds, kind);
             assert!(kd.ds.is_sparse(), "stored sparse: the sparse path");
-            // 100 basis rows (two passes) against 300 queries (two steps).
-            let basis: Vec<u32> = (0..300).step_by(3).map(|b| b as u32).collect();
-            let queries: Vec<usize> = (0..300).rev().collect();
             let got = kernel_rows(&kd, &basis, &queries);
             let mut want = vec![0.0; queries.len() * basis.len()];
             KernelBlock::new(&kd, basis.clone()).exponents(&queries, &mut want);

@@ -192,14 +192,13 @@ impl KernelBlock<'_> {
 mod tests {
     use super::super::Layout;
     use super::*;
-    use crate::data::Dataset;
     use crate::svm::kernel::KernelData;
 
     #[test]
     fn the_sums_along_the_queries_are_the_inverted_index_sums_to_the_bit() {
         // About one value in ten stored: the inverted layout.
-        let rows = crate::svm::sparse_lanes::sparse_test_rows();
-        let ds = Dataset::from_dense_rows("synthetic-sparse-sums", &rows, vec![1.0; 300]);
+        let (ds, basis, queries) =
+            crate::svm::sparse_lanes::sparse_test_set("synthetic-sparse-sums");
         for kind in [
             KernelKind::Rbf { gamma: 0.3 },
             // Values that underflow: the bound's subnormal terms.
@@ -212,9 +211,6 @@ mod tests {
             },
         ] {
             let kd = KernelData::new(&ds, kind);
-            // 100 basis rows (two chunks) against 300 queries (two steps).
-            let basis: Vec<u32> = (0..300).step_by(3).map(|b| b as u32).collect();
-            let queries: Vec<usize> = (0..300).rev().collect();
             let w1: Vec<f64> = (0..basis.len()).map(|k| (k as f64 * 0.9).cos()).collect();
             let w2: Vec<f64> = (0..basis.len())
                 .map(|k| if k % 3 == 0 { 0.0 } else { k as f64 * 0.01 })
