@@ -175,15 +175,11 @@ fn sums_of(
     // fixed by length, and added in piece order: the same sums on any
     // thread count.
     let has_w2 = w2.is_some();
-    // Held-out rows of a fold-ordered grid are one range: read in place.
-    let range = rows
-        .first()
-        .filter(|&&a| rows.iter().enumerate().all(|(t, &r)| r == a + t))
-        .copied();
+    let tiles = query_tiles(&rows);
     let norms = &kd.norms;
     let pieces: Vec<[Vec<f64>; 4]> = cols
         .par_chunks(BASIS_PIECE)
-        .map(|piece| piece_sums(piece, &rows, range, norms, (has_w2, bounds)))
+        .map(|piece| piece_sums(piece, &rows, &tiles, norms, (has_w2, bounds)))
         .collect();
     // The linear kernel's spread does not depend on the values; every
     // weight counts once as a possible single-precision underflow.
@@ -271,44 +267,111 @@ pub(crate) fn cached_error_bound(
 /// A cached column for the sums: its basis row, both weights, the column.
 type CachedCol = (usize, f64, f64, crate::svm::column::Column);
 
-/// The loop of [`piece_sums`]: each column's entries for the queries (in
-/// place when they are one range, else gathered), added lane by lane; the
-/// magnitudes of the bound only where `bounds` (else they stay 0), the
-/// second sums where `has_w2`. Each sum adds the columns in piece order
-/// either way, so `s1` and `s2` do not depend on `bounds`.
+/// Query rows per tile of [`piece_body`]: each tile's accumulators (up to
+/// four `f64` per query) stay in the first-level cache while every column of
+/// the piece is added to them.
+const QUERY_TILE: usize = 512;
+
+/// Runs of consecutive query rows at least this long are read in place.
+const MIN_RUN: usize = 64;
+
+/// A tile of [`piece_body`]: the sorted queries at positions
+/// `pos..pos + len`, and where they are consecutive rows (so read in place),
+/// the first of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tile {
+    pos: usize,
+    len: usize,
+    first: Option<usize>,
+}
+
+/// The sorted query rows cut into tiles of at most [`QUERY_TILE`]: where
+/// they are runs of consecutive rows of at least [`MIN_RUN`] on average (a
+/// held-out fold is one run, a fold-ordered CV round's training rows two),
+/// each run's tiles are read in place; else every tile is gathered.
+fn query_tiles(rows: &[usize]) -> Vec<Tile> {
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for (p, &r) in rows.iter().enumerate() {
+        match runs.last_mut() {
+            Some((_, first, len)) if *first + *len == r => *len += 1,
+            _ => runs.push((p, r, 1)),
+        }
+    }
+    let in_place = runs.len() * MIN_RUN <= rows.len();
+    if !in_place {
+        runs = vec![(0, 0, rows.len())];
+    }
+    let mut tiles = Vec::new();
+    for (pos, first, len) in runs {
+        for lo in (0..len).step_by(QUERY_TILE) {
+            tiles.push(Tile {
+                pos: pos + lo,
+                len: QUERY_TILE.min(len - lo),
+                first: in_place.then_some(first + lo),
+            });
+        }
+    }
+    tiles
+}
+
+/// The loop of [`piece_sums`]: tile by tile ([`query_tiles`]), each
+/// column's entries for the tile's queries (in place where they are
+/// consecutive rows, else gathered) are added lane by lane; the magnitudes
+/// of the bound only where `bounds` (else they stay 0), the second sums where
+/// `has_w2`. Each query's sums add the columns in piece order whatever the
+/// tiling and the flags, so `s1` and `s2` do not depend on `bounds`.
 #[inline(always)]
 fn piece_body(
     piece: &[CachedCol],
     rows: &[usize],
-    range: Option<usize>,
+    tiles: &[Tile],
     norms: &[f64],
     (has_w2, bounds): (bool, bool),
 ) -> [Vec<f64>; 4] {
     let m = rows.len();
     let mut acc: [Vec<f64>; 4] = std::array::from_fn(|_| vec![0.0f64; m]);
-    let mut buf = vec![0.0f32; m];
-    for &(b, wk, wk2, ref col) in piece {
-        let vals: &[f32] = match range {
-            Some(a) => &col[a..a + m],
-            None => {
-                for (x, &qr) in buf.iter_mut().zip(rows) {
-                    *x = col[qr];
-                }
-                &buf
-            }
-        };
-        let (wa, wnb) = (wk.abs(), wk.abs() * norms[b]);
+    let mut buf = vec![0.0f32; QUERY_TILE.min(m)];
+    for &Tile {
+        pos: lo,
+        len,
+        first,
+    } in tiles
+    {
+        let hi = lo + len;
         let [s1, mag, mag_nb, s2] = &mut acc;
-        if !bounds && has_w2 {
-            // A seed's gradient: both sums in one pass.
-            for ((x1, x2), &kf) in s1.iter_mut().zip(s2.iter_mut()).zip(vals) {
-                let kv = f64::from(kf);
-                *x1 += wk * kv;
-                *x2 += wk2 * kv;
+        let (s1, mag, mag_nb, s2) = (
+            &mut s1[lo..hi],
+            &mut mag[lo..hi],
+            &mut mag_nb[lo..hi],
+            &mut s2[lo..hi],
+        );
+        for &(b, wk, wk2, ref col) in piece {
+            let vals: &[f32] = match first {
+                Some(a) => &col[a..a + len],
+                None => {
+                    let buf = &mut buf[..hi - lo];
+                    for (x, &qr) in buf.iter_mut().zip(&rows[lo..hi]) {
+                        *x = col[qr];
+                    }
+                    buf
+                }
+            };
+            if !bounds {
+                if has_w2 {
+                    // A seed's gradient: both sums in one pass.
+                    for ((x1, x2), &kf) in s1.iter_mut().zip(s2.iter_mut()).zip(vals) {
+                        let kv = f64::from(kf);
+                        *x1 += wk * kv;
+                        *x2 += wk2 * kv;
+                    }
+                } else {
+                    for (x1, &kf) in s1.iter_mut().zip(vals) {
+                        *x1 += wk * f64::from(kf);
+                    }
+                }
+                continue;
             }
-            continue;
-        }
-        if bounds {
+            let (wa, wnb) = (wk.abs(), wk.abs() * norms[b]);
             for (((x1, xm), xn), &kf) in s1
                 .iter_mut()
                 .zip(mag.iter_mut())
@@ -321,14 +384,10 @@ fn piece_body(
                 *xm += wa * ak;
                 *xn += wnb * ak;
             }
-        } else {
-            for (x1, &kf) in s1.iter_mut().zip(vals) {
-                *x1 += wk * f64::from(kf);
-            }
-        }
-        if has_w2 {
-            for (x2, &kf) in s2.iter_mut().zip(vals) {
-                *x2 += wk2 * f64::from(kf);
+            if has_w2 {
+                for (x2, &kf) in s2.iter_mut().zip(vals) {
+                    *x2 += wk2 * f64::from(kf);
+                }
             }
         }
     }
@@ -341,7 +400,7 @@ by_cpu!(
     fn piece_sums(
         piece: &[CachedCol],
         rows: &[usize],
-        range: Option<usize>,
+        tiles: &[Tile],
         norms: &[f64],
         flags: (bool, bool),
     ) -> [Vec<f64>; 4] = piece_body
@@ -492,5 +551,52 @@ mod tests {
             y: vec![1.0, -1.0],
         };
         assert!(!prefers_cached(&KernelData::new(&ds, KernelKind::Linear)));
+    }
+
+    #[test]
+    fn runs_are_read_in_place_with_the_gathered_bits() {
+        // Two runs of at least MIN_RUN rows: tiles in place, cut at the
+        // run's end and every QUERY_TILE rows.
+        let rows: Vec<usize> = (3..3 + QUERY_TILE + 10).chain(900..1000).collect();
+        let tiles = query_tiles(&rows);
+        let t = |pos, len, first| Tile { pos, len, first };
+        let second = QUERY_TILE + 10;
+        assert_eq!(
+            tiles,
+            vec![
+                t(0, QUERY_TILE, Some(3)),
+                t(QUERY_TILE, 10, Some(3 + QUERY_TILE)),
+                t(second, 100, Some(900))
+            ]
+        );
+        // Scattered rows are gathered.
+        let scattered: Vec<usize> = (0..200).map(|i| 3 * i).collect();
+        assert!(query_tiles(&scattered).iter().all(|t| t.first.is_none()));
+        // Both ways give the same bits, with and without the bound.
+        let n = 1000;
+        let cols: Vec<CachedCol> = (0..3)
+            .map(|k| {
+                let col: Vec<f32> = (0..n)
+                    .map(|i| ((i * (k + 2)) as f32 * 0.01).sin())
+                    .collect();
+                let col: std::sync::Arc<[f32]> = col.into();
+                (k, 0.5 - k as f64, 0.25 * k as f64, col.into())
+            })
+            .collect();
+        let norms = vec![1.5; n];
+        let gathered: Vec<Tile> = (0..rows.len())
+            .step_by(QUERY_TILE)
+            .map(|p| t(p, QUERY_TILE.min(rows.len() - p), None))
+            .collect();
+        for flags in [(true, true), (true, false), (false, false)] {
+            let a = piece_sums(&cols, &rows, &tiles, &norms, flags);
+            let b = piece_sums(&cols, &rows, &gathered, &norms, flags);
+            for (x, y) in a.iter().zip(&b) {
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(x), bits(y), "{flags:?}");
+            }
+            let want: f64 = cols.iter().map(|c| c.1 * f64::from(c.3[905])).sum();
+            assert!((a[0][second + 5] - want).abs() < 1e-12);
+        }
     }
 }

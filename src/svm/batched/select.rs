@@ -28,9 +28,17 @@ pub(super) fn working_set(
     let f = |t: usize| -f64::from(y[t]) * g[t];
     let mut up: Vec<usize> = (0..l).filter(|&t| in_up(y[t], status[t])).collect();
     let mut low: Vec<usize> = (0..l).filter(|&t| in_low(y[t], status[t])).collect();
-    // I_up by decreasing f, I_low by increasing f; ties by position.
-    up.sort_unstable_by(|&a, &b| f(b).total_cmp(&f(a)).then(a.cmp(&b)));
-    low.sort_unstable_by(|&a, &b| f(a).total_cmp(&f(b)).then(a.cmp(&b)));
+    // I_up by decreasing f, I_low by increasing f; ties by position. A side
+    // gives at most `q` new variables and skips at most the kept ones, so
+    // only its first `q + keep.len()` in that order are sorted (the same
+    // order: the comparison is total).
+    let head = q + keep.len();
+    sorted_head(&mut up, head, |&a, &b| {
+        f(b).total_cmp(&f(a)).then(a.cmp(&b))
+    });
+    sorted_head(&mut low, head, |&a, &b| {
+        f(a).total_cmp(&f(b)).then(a.cmp(&b))
+    });
     let mut taken = vec![false; l];
     let mut ws = Vec::with_capacity(q);
     for &t in keep.iter().take(q) {
@@ -55,6 +63,23 @@ pub(super) fn working_set(
     ws
 }
 
+/// Keep the first `k` of `v` in the order of `cmp` (a total order), sorted.
+fn sorted_head(
+    v: &mut Vec<usize>,
+    k: usize,
+    mut cmp: impl FnMut(&usize, &usize) -> std::cmp::Ordering,
+) {
+    if v.len() > k {
+        if k == 0 {
+            v.clear();
+            return;
+        }
+        v.select_nth_unstable_by(k - 1, &mut cmp);
+        v.truncate(k);
+    }
+    v.sort_unstable_by(cmp);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +102,18 @@ mod tests {
         let mut ws = working_set(&y, &g, &status, &[], 10);
         ws.sort_unstable();
         assert_eq!(ws, vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_sorted_head_is_the_head_of_the_sorted_whole() {
+        let key = |t: usize| ((t * 37) % 11) as f64;
+        let cmp = |a: &usize, b: &usize| key(*a).total_cmp(&key(*b)).then(a.cmp(b));
+        let mut all: Vec<usize> = (0..40).collect();
+        all.sort_unstable_by(cmp);
+        for k in [0, 1, 7, 39, 40, 50] {
+            let mut v: Vec<usize> = (0..40).rev().collect();
+            sorted_head(&mut v, k, cmp);
+            assert_eq!(v, all[..k.min(40)], "k = {k}");
+        }
     }
 }
