@@ -10,6 +10,7 @@
 //! tolerance: solve the block well, not exactly, then look again at the
 //! whole problem) or after `max_iter` steps.
 
+use super::rows::RowLayout;
 use crate::svm::column::Column;
 use crate::svm::optimality::{pair_step, status_of, PairVar, TAU, UPPER};
 use crate::svm::smo_rows::LOWER;
@@ -29,11 +30,11 @@ pub(super) struct Block {
 
 impl Block {
     /// The block of working set `ws` (positions in the solve) from the
-    /// solve's state and the working set's kernel rows.
-    #[allow(clippy::too_many_arguments)]
+    /// solve's state and the working set's kernel rows (indexed as their
+    /// layout says).
     pub fn new(
         ws: &[usize],
-        rows: &[Column],
+        (rows, layout): (&[Column], &RowLayout<'_>),
         alpha: &[f64],
         g: &[f64],
         y: &[i8],
@@ -44,7 +45,7 @@ impl Block {
         let mut k = vec![0.0; q * q];
         for (a, r) in rows.iter().enumerate() {
             for (b, &t) in ws.iter().enumerate() {
-                k[a * q + b] = f64::from(r[t]);
+                k[a * q + b] = f64::from(r[layout.entry(t)]);
             }
         }
         let pick = |v: &[f64]| ws.iter().map(|&t| v[t]).collect::<Vec<f64>>();

@@ -37,7 +37,7 @@ mod select;
 use std::time::Instant;
 
 use self::inner::Block;
-use self::rows::{add_block_product, RowStore};
+use self::rows::{add_block_product, RowLayout, RowStore};
 use super::optimality::{self, status_of, UPPER};
 use super::smo::{check_input, SolveInput, SolveOutput, SolveStats};
 use super::SvmError;
@@ -70,9 +70,10 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
         .map(|(&a, &cc)| status_of(a, cc))
         .collect();
     let mut store = RowStore::new(inp.kd, inp.rows, inp.shared, inp.cache_mb, q);
+    let layout = store.layout();
     let (mut g, mut g_bar) = match (inp.alpha0, inp.grad0) {
         (Some(_), Some((g, gb))) => (g.to_vec(), gb.to_vec()),
-        _ => start_gradient(&mut store, y, &alpha, &c, &status, q),
+        _ => start_gradient(&mut store, &layout, y, (&alpha, &c, &status), q),
     };
     let mut stats = SolveStats::default();
     stats.timings.init_s = t0.elapsed().as_secs_f64();
@@ -90,7 +91,7 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
         }
         let ws = select::working_set(y, &g, &status, &keep, q);
         let krows = store.fetch(&ws);
-        let mut block = Block::new(&ws, &krows, &alpha, &g, y, &c, &qd);
+        let mut block = Block::new(&ws, (&krows, &layout), &alpha, &g, y, &c, &qd);
         let steps = block.solve(inp.eps, max_iter - stats.iterations);
         stats.working_sets += 1;
         if steps == 0 {
@@ -111,8 +112,8 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
             alpha[t] = block.alpha[k];
             status[t] = status_of(alpha[t], c[t]);
         }
-        add_block_product(&mut g, y, &krows, &w);
-        add_block_product(&mut g_bar, y, &krows, &w_bar);
+        add_block_product(&mut g, y, &krows, &w, &layout);
+        add_block_product(&mut g_bar, y, &krows, &w_bar, &layout);
         keep = ws[ws.len().saturating_sub(q / 2)..].to_vec();
     }
     stats.rho = optimality::rho(y, &g, &status);
@@ -137,10 +138,9 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
 /// at a warm start, the support vectors' rows taken `q` at a time.
 fn start_gradient(
     store: &mut RowStore<'_, '_>,
+    layout: &RowLayout<'_>,
     y: &[i8],
-    alpha: &[f64],
-    c: &[f64],
-    status: &[u8],
+    (alpha, c, status): (&[f64], &[f64], &[u8]),
     q: usize,
 ) -> (Vec<f64>, Vec<f64>) {
     let l = y.len();
@@ -159,8 +159,8 @@ fn start_gradient(
                 }
             })
             .collect();
-        add_block_product(&mut g, y, &krows, &w);
-        add_block_product(&mut g_bar, y, &krows, &w_bar);
+        add_block_product(&mut g, y, &krows, &w, layout);
+        add_block_product(&mut g_bar, y, &krows, &w_bar, layout);
     }
     (g, g_bar)
 }

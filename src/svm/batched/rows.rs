@@ -6,11 +6,14 @@
 //! training row `t` (unsigned, `f32` as LIBSVM's `Qfloat`). Missing rows are
 //! computed as blocks on the rayon pool ([`super::kernel_rows`]: a dense
 //! feature-major basis on sparse data, matrix products on dense data),
-//! or taken from a kernel cache shared across solves (whole dataset columns,
-//! gathered at the training rows), into which the rows computed here go
-//! back. Products run over fixed blocks of
-//! training rows, each summing over the working set in its order, so every
-//! value is bit-identical for any thread count.
+//! or taken from a kernel cache shared across solves (whole dataset
+//! columns), into which the rows computed here go back. Where the training
+//! rows are a few runs of consecutive dataset rows (a CV round's rows in
+//! fold order are two), a row is the cache's dataset column itself, read at
+//! each position's dataset row ([`RowLayout`]); else it is gathered at the
+//! training rows. Products run over fixed blocks of training rows, each
+//! summing over the working set in its order, so every value is
+//! bit-identical for any thread count and either layout.
 
 use std::sync::Arc;
 
@@ -23,6 +26,30 @@ use crate::svm::kernel::KernelData;
 
 /// Training rows per block of the parallel products.
 const ROW_BLOCK: usize = 2048;
+
+/// Runs of consecutive training rows at least this long on average let the
+/// store hand out the shared cache's dataset columns themselves.
+const MIN_RUN: usize = 64;
+
+/// Where a training position's value sits in the rows a [`RowStore`] hands
+/// out, and the blocks of positions of the block products.
+pub(super) struct RowLayout<'a> {
+    /// `None`: entry `t` of a row is position `t`; else the dataset row of
+    /// each position (the rows are the shared cache's dataset columns).
+    pub at: Option<&'a [u32]>,
+    /// `(first position, length, its entry in a row)`: consecutive
+    /// positions whose entries are consecutive too, at most [`ROW_BLOCK`]
+    /// long, in order, covering every position.
+    pub blocks: Vec<(usize, usize, usize)>,
+}
+
+impl RowLayout<'_> {
+    /// The entry of position `t` in a row.
+    #[inline]
+    pub fn entry(&self, t: usize) -> usize {
+        self.at.map_or(t, |at| at[t] as usize)
+    }
+}
 
 /// The kernel rows of working-set variables, keyed by the variable's
 /// position in the solve.
@@ -38,6 +65,10 @@ pub(super) struct RowStore<'a, 'k> {
     /// Whether the training rows are the shared cache's rows `0..n` in
     /// order: its columns are then the rows themselves (no copy).
     whole: bool,
+    /// Whether the rows handed out are the shared cache's dataset columns
+    /// (no copy; [`RowLayout`]): the training rows are all of them
+    /// (`whole`) or a few long runs.
+    in_place: bool,
     stored: Vec<Option<Column>>,
     /// Last use (a counter of requests) per stored row.
     used: Vec<u64>,
@@ -70,12 +101,14 @@ impl<'a, 'k> RowStore<'a, 'k> {
         let fit = (cache_mb * (1u64 << 20) as f64 / per_row) as usize;
         let runs = runs_of(rows);
         let whole = shared.is_some_and(|sh| sh.n() == l && runs == [(0, l)]);
+        let in_place = whole || (shared.is_some() && runs.len() * MIN_RUN <= l);
         RowStore {
             kd,
             rows,
             shared,
             runs,
             whole,
+            in_place,
             stored: vec![None; l],
             used: vec![0; l],
             count: 0,
@@ -85,6 +118,29 @@ impl<'a, 'k> RowStore<'a, 'k> {
             shared_hits: 0,
             hits: 0,
             misses: 0,
+        }
+    }
+
+    /// How the rows this store hands out are indexed.
+    pub fn layout(&self) -> RowLayout<'a> {
+        let l = self.rows.len();
+        let mut blocks = Vec::new();
+        if self.in_place && !self.whole {
+            let mut pos = 0;
+            for &(first, len) in &self.runs {
+                for lo in (0..len).step_by(ROW_BLOCK) {
+                    blocks.push((pos + lo, ROW_BLOCK.min(len - lo), first + lo));
+                }
+                pos += len;
+            }
+        } else {
+            for lo in (0..l).step_by(ROW_BLOCK) {
+                blocks.push((lo, ROW_BLOCK.min(l - lo), lo));
+            }
+        }
+        RowLayout {
+            at: (self.in_place && !self.whole).then_some(self.rows),
+            blocks,
         }
     }
 
@@ -141,7 +197,7 @@ impl<'a, 'k> RowStore<'a, 'k> {
         if let Some(sh) = self.shared {
             for (k, &v) in vars.iter().enumerate() {
                 let a = self.rows[v] as usize;
-                if self.whole {
+                if self.in_place {
                     // The cache's column is the row: a handle, no copy.
                     match sh.get(a) {
                         Some(col) => {
@@ -183,7 +239,7 @@ impl<'a, 'k> RowStore<'a, 'k> {
             for (col, &k) in cols.into_iter().zip(&todo) {
                 out[k] = Some(match self.shared {
                     Some(sh) => {
-                        let row = if self.whole {
+                        let row = if self.in_place {
                             Column::from(Arc::clone(&col))
                         } else {
                             self.gather(&col)
@@ -195,7 +251,13 @@ impl<'a, 'k> RowStore<'a, 'k> {
                 });
             }
         }
-        debug_assert!(out.iter().all(|r| r.as_ref().is_some_and(|r| r.len() == l)));
+        let len = match self.shared {
+            Some(sh) if self.in_place => sh.n(),
+            _ => l,
+        };
+        debug_assert!(out
+            .iter()
+            .all(|r| r.as_ref().is_some_and(|r| r.len() == len)));
         out.into_iter()
             .map(|r| r.expect("every row computed"))
             .collect()
@@ -231,8 +293,15 @@ fn runs_of(rows: &[u32]) -> Vec<(usize, usize)> {
 
 /// `acc_t += y_t sum_k w_k K(b_k, x_t)` for every training row `t`, the sum
 /// over `k` in the order given (the rows and their weights; zero weights
-/// skipped).
-pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Column], w: &[f64]) {
+/// skipped), block by block of `layout` (each position's sum is the same
+/// whatever the blocks).
+pub(super) fn add_block_product(
+    acc: &mut [f64],
+    y: &[i8],
+    rows: &[Column],
+    w: &[f64],
+    layout: &RowLayout<'_>,
+) {
     let terms: Vec<(&[f32], f64)> = rows
         .iter()
         .zip(w)
@@ -242,21 +311,26 @@ pub(super) fn add_block_product(acc: &mut [f64], y: &[i8], rows: &[Column], w: &
     if terms.is_empty() {
         return;
     }
-    acc.par_chunks_mut(ROW_BLOCK)
-        .zip(y.par_chunks(ROW_BLOCK))
-        .enumerate()
-        .for_each(|(b, (acc, y))| {
-            let lo = b * ROW_BLOCK;
-            let mut sum = vec![0.0f64; acc.len()];
-            let block: Vec<(&[f32], f64)> = terms
-                .iter()
-                .map(|&(r, wk)| (&r[lo..lo + acc.len()], wk))
-                .collect();
-            super::lanes::block_axpy(&mut sum, &block);
-            for ((a, &yt), s) in acc.iter_mut().zip(y).zip(sum) {
-                *a += f64::from(yt) * s;
-            }
-        });
+    let mut parts = Vec::with_capacity(layout.blocks.len());
+    let (mut acc, mut y) = (acc, y);
+    for &(_, len, entry) in &layout.blocks {
+        let (a, rest) = std::mem::take(&mut acc).split_at_mut(len);
+        let (yb, yrest) = y.split_at(len);
+        parts.push((a, yb, entry));
+        (acc, y) = (rest, yrest);
+    }
+    debug_assert!(acc.is_empty(), "the blocks cover every position");
+    parts.into_par_iter().for_each(|(acc, y, entry)| {
+        let mut sum = vec![0.0f64; acc.len()];
+        let block: Vec<(&[f32], f64)> = terms
+            .iter()
+            .map(|&(r, wk)| (&r[entry..entry + acc.len()], wk))
+            .collect();
+        super::lanes::block_axpy(&mut sum, &block);
+        for ((a, &yt), s) in acc.iter_mut().zip(y).zip(sum) {
+            *a += f64::from(yt) * s;
+        }
+    });
 }
 
 #[cfg(test)]
@@ -273,26 +347,42 @@ mod tests {
 
     #[test]
     fn rows_from_the_shared_cache_are_the_computed_rows() {
-        let rows: Vec<Vec<f64>> = (0..90)
+        let n = 300;
+        let rows: Vec<Vec<f64>> = (0..n)
             .map(|i| (0..6).map(|j| ((i * 6 + j) as f64 * 0.53).cos()).collect())
             .collect();
-        let ds = Dataset::from_dense_rows("synthetic-row-store", &rows, vec![1.0; 90]);
+        let ds = Dataset::from_dense_rows("synthetic-row-store", &rows, vec![1.0; n]);
         let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.4 });
-        let whole: Vec<u32> = (0..90).collect();
-        // Two runs, as a CV round's rows in fold order.
-        let some: Vec<u32> = (0..30).chain(60..90).collect();
+        let whole: Vec<u32> = (0..n as u32).collect();
+        // Two long runs, as a CV round's rows in fold order (the cache's
+        // columns read in place), and scattered rows (gathered).
+        let runs: Vec<u32> = (0..100).chain(200..n as u32).collect();
+        let scattered: Vec<u32> = (0..n as u32).step_by(3).collect();
         let vars = [5usize, 17, 40, 2];
-        for train in [&whole, &some] {
+        for (train, in_place) in [(&whole, false), (&runs, true), (&scattered, false)] {
+            let l = train.len();
             let mut alone = RowStore::new(&kd, train, None, 1.0, 4);
             let want = alone.fetch(&vars);
-            let sh = SharedKernelCache::new(90, 10.0);
+            let (wl, w) = (alone.layout(), [0.5, -1.0, 0.25, 2.0]);
+            assert!(wl.at.is_none());
+            let y: Vec<i8> = (0..l).map(|t| if t % 3 == 0 { -1 } else { 1 }).collect();
+            let mut want_acc = vec![0.125; l];
+            add_block_product(&mut want_acc, &y, &want, &w, &wl);
+            let sh = SharedKernelCache::new(n, 10.0);
             // First computed (and kept in the cache), then read from it.
             for _ in 0..2 {
                 let mut store = RowStore::new(&kd, train, Some(&sh), 1.0, 4);
+                let layout = store.layout();
+                assert_eq!(layout.at.is_some(), in_place);
                 let got = store.fetch(&vars);
                 for (g, w) in got.iter().zip(&want) {
-                    assert_eq!(&g[..], &w[..]);
+                    for t in 0..l {
+                        assert_eq!(g[layout.entry(t)].to_bits(), w[t].to_bits());
+                    }
                 }
+                let mut acc = vec![0.125; l];
+                add_block_product(&mut acc, &y, &got, &w, &layout);
+                assert_eq!(acc, want_acc);
             }
         }
     }
