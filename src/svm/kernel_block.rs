@@ -271,32 +271,36 @@ impl<'k> KernelBlock<'k> {
         }
     }
 
-    /// The kernel value of an entry of [`KernelBlock::exponents`].
+    /// The kernel value of an entry of [`KernelBlock::exponents`] (libm's
+    /// `exp` for the RBF kernel).
     #[inline(always)]
-    fn value(&self, e: f64) -> f64 {
+    pub fn value(&self, e: f64) -> f64 {
         match self.kd.kind {
             KernelKind::Rbf { .. } => e.exp(),
             kind => kind.of_dot(e),
         }
     }
 
+    /// [`KernelBlock::matrix`] before the kernel function: the RBF exponents
+    /// or the dot products, row-major, computed in parallel blocks
+    /// ([`KernelBlock::value`] of an entry is the matrix's).
+    pub fn exponent_matrix(&self, queries: &[usize]) -> Vec<f64> {
+        let s = self.basis.len();
+        let mut out = vec![0.0; queries.len() * s];
+        if s > 0 {
+            out.par_chunks_mut(QUERY_BLOCK * s)
+                .zip(queries.par_chunks(QUERY_BLOCK))
+                .for_each(|(o, q)| self.exponents(q, o));
+        }
+        out
+    }
+
     /// The kernel matrix `K(queries, basis)`, row-major, computed in parallel
     /// blocks. Each value is bit-identical to [`KernelData::eval`] on sparse
     /// data.
     pub fn matrix(&self, queries: &[usize]) -> Vec<f64> {
-        let s = self.basis.len();
-        let mut out = vec![0.0; queries.len() * s];
-        if s == 0 {
-            return out;
-        }
-        out.par_chunks_mut(QUERY_BLOCK * s)
-            .zip(queries.par_chunks(QUERY_BLOCK))
-            .for_each(|(o, q)| {
-                self.exponents(q, o);
-                for v in o.iter_mut() {
-                    *v = self.value(*v);
-                }
-            });
+        let mut out = self.exponent_matrix(queries);
+        out.par_iter_mut().for_each(|v| *v = self.value(*v));
         out
     }
 
