@@ -20,6 +20,8 @@
 //!
 //! The SMO's own kernel columns keep libm's `exp` (LIBSVM's arithmetic).
 
+use std::mem::MaybeUninit;
+
 use super::simd::by_cpu;
 
 /// A bound on the relative error of [`exp_in_place`] (checked by a test
@@ -152,6 +154,46 @@ by_cpu!(
     pub fn exp_to_f32(scale: f64, xs: &[f64], out: &mut [f32]) = to_f32_body
 );
 
+/// [`exp_narrow`]'s loop: `LANES` values at a time, the out-of-range test
+/// folded into the same pass; the rare arguments outside `[LOW, HIGH]` (or
+/// NaN) are redone with libm's `exp` afterwards.
+#[inline(always)]
+fn narrow_body(xs: &[f64], out: &mut [MaybeUninit<f32>]) {
+    assert_eq!(xs.len(), out.len(), "one output per argument");
+    let mut outside = false;
+    let mut chunks = xs.chunks_exact(LANES).zip(out.chunks_exact_mut(LANES));
+    for (x, o) in &mut chunks {
+        let x: &[f64; LANES] = x.try_into().expect("chunks of LANES");
+        let v = exp_lanes(*x);
+        for l in 0..LANES {
+            outside |= !(LOW..=HIGH).contains(&x[l]);
+            o[l].write(v[l] as f32);
+        }
+    }
+    let done = xs.len() - xs.len() % LANES;
+    for (&x, o) in xs[done..].iter().zip(&mut out[done..]) {
+        outside |= !(LOW..=HIGH).contains(&x);
+        o.write(exp_core(x) as f32);
+    }
+    if outside {
+        for (&x, o) in xs.iter().zip(out.iter_mut()) {
+            if !(LOW..=HIGH).contains(&x) {
+                o.write(x.exp() as f32);
+            }
+        }
+    }
+}
+
+by_cpu!(
+    /// `out[i] = exp(xs[i]) as f32` with [`exp_in_place`]'s values (the
+    /// same bits as [`exp_in_place`] followed by a conversion to `f32`), in
+    /// one pass: the batched solver's kernel rows.
+    ///
+    /// # Panics
+    /// If `xs` and `out` differ in length.
+    pub fn exp_narrow(xs: &[f64], out: &mut [MaybeUninit<f32>]) = narrow_body
+);
+
 by_cpu!(
     /// [`exp_loop`] compiled for the widest vector unit the CPU has.
     fn exp_any(xs: &mut [f64]) = exp_loop;
@@ -234,6 +276,23 @@ mod tests {
             f64::INFINITY,
         ]);
         xs
+    }
+
+    #[test]
+    fn narrowed_values_are_the_in_place_values_to_the_bit() {
+        let xs = samples();
+        for len in [xs.len(), 37, 5] {
+            let xs = &xs[xs.len() - len..];
+            let mut want = xs.to_vec();
+            exp_in_place(&mut want);
+            let mut got = vec![MaybeUninit::new(0f32); len];
+            exp_narrow(xs, &mut got);
+            for ((g, w), x) in got.iter().zip(&want).zip(xs) {
+                // SAFETY: every entry was written above.
+                let g = unsafe { g.assume_init() };
+                assert_eq!(g.to_bits(), (*w as f32).to_bits(), "exp({x})");
+            }
+        }
     }
 
     #[test]

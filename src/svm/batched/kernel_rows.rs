@@ -26,7 +26,8 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::data::Features;
-use crate::svm::kernel::KernelData;
+use crate::svm::fast_exp;
+use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::kernel_block::{dense_enough, KernelBlock};
 use crate::svm::sparse_lanes::{
     entries, query_step, step_exponents, values_in_place, with_queries, Entries,
@@ -128,6 +129,13 @@ fn sparse_rows(
         {
             let e = &mut buf[..b.len() * m];
             step_exponents(kd.kind, (b, bn), (qm, &qn), e);
+            if let KernelKind::Rbf { .. } = kd.kind {
+                // `exp` and the narrowing to `f32` in one pass.
+                for (part, ex) in out.iter_mut().zip(e.chunks_exact(m)) {
+                    fast_exp::exp_narrow(ex, part);
+                }
+                continue;
+            }
             values_in_place(kd.kind, e);
             for (part, vals) in out.iter_mut().zip(e.chunks_exact(m)) {
                 super::lanes::narrow(vals, part);
