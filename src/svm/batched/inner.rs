@@ -10,6 +10,8 @@
 //! tolerance: solve the block well, not exactly, then look again at the
 //! whole problem) or after `max_iter` steps.
 
+use rayon::prelude::*;
+
 use super::rows::RowLayout;
 use crate::svm::column::Column;
 use crate::svm::optimality::{pair_step, status_of, PairVar, TAU, UPPER};
@@ -43,11 +45,21 @@ impl Block {
     ) -> Block {
         let q = ws.len();
         let mut k = vec![0.0; q * q];
-        for (a, r) in rows.iter().enumerate() {
-            for (b, &t) in ws.iter().enumerate() {
-                k[a * q + b] = f64::from(r[layout.entry(t)]);
-            }
-        }
+        // Each row read at the set's entries in increasing order (forwards
+        // through memory), the rows on the pool.
+        let mut at: Vec<(usize, usize)> = ws
+            .iter()
+            .enumerate()
+            .map(|(b, &t)| (layout.entry(t), b))
+            .collect();
+        at.sort_unstable();
+        k.par_chunks_mut(q.max(1))
+            .zip(rows.par_iter())
+            .for_each(|(ka, r)| {
+                for &(e, b) in &at {
+                    ka[b] = f64::from(r[e]);
+                }
+            });
         let pick = |v: &[f64]| ws.iter().map(|&t| v[t]).collect::<Vec<f64>>();
         let alpha_b = pick(alpha);
         let c_b = pick(c);
