@@ -152,12 +152,14 @@ fn sums_of(
     }
     let computed = if missing.is_empty() {
         vec![WeightedSums::default(); queries.len()]
-    } else {
+    } else if bounds {
         KernelBlock::new(kd, missing).weighted_sums(
             queries,
             &w1_missing,
             w2.map(|_| w2_missing.as_slice()),
         )
+    } else {
+        KernelBlock::new(kd, missing).unbounded_sums(queries, &w1_missing, &w2_missing)
     };
     let max_nnz = cols
         .iter()

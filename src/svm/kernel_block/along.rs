@@ -46,6 +46,8 @@ struct Term<'a> {
     dist_eps: &'a [f64],
     /// `gamma` of an RBF kernel (`None`: another kernel).
     gamma: Option<f64>,
+    /// Whether the bound's terms are wanted (else only the sums).
+    bounds: bool,
 }
 
 /// Add one basis row's terms to every query's sums, as
@@ -68,6 +70,9 @@ fn add_terms_body(acc: &mut Sums, t: &Term<'_>) {
         for i in 0..m {
             s2[i] += w2 * t.vals[i];
         }
+    }
+    if !t.bounds {
+        return;
     }
     match t.gamma {
         Some(gamma) => {
@@ -101,12 +106,14 @@ by_cpu!(
 
 impl KernelBlock<'_> {
     /// [`KernelBlock::weighted_sums`] for a block of sparse basis rows (see
-    /// the module doc).
+    /// the module doc); without `bounds`, only the sums (`err1` is not
+    /// computed).
     pub(super) fn weighted_sums_along(
         &self,
         queries: &[usize],
         w1: &[f64],
         w2: Option<&[f64]>,
+        bounds: bool,
     ) -> Vec<WeightedSums> {
         let d = self.kd.d();
         let step = query_step(d);
@@ -122,7 +129,7 @@ impl KernelBlock<'_> {
             .zip(queries.par_chunks(step))
             .for_each_init(
                 || vec![0.0f64; d * step],
-                |qm, (o, q)| self.step_sums(&entries, q, qm, (w1, w2), o),
+                |qm, (o, q)| self.step_sums(&entries, q, qm, (w1, w2, bounds), o),
             );
         out
     }
@@ -134,7 +141,7 @@ impl KernelBlock<'_> {
         entries: &[Entries<'_>],
         q: &[usize],
         qm: &mut [f64],
-        (w1, w2): (&[f64], Option<&[f64]>),
+        (w1, w2, bounds): (&[f64], Option<&[f64]>, bool),
         out: &mut [WeightedSums],
     ) {
         let m = q.len();
@@ -160,8 +167,16 @@ impl KernelBlock<'_> {
                 let (ex, kv) = (&mut ex[..chunk.len() * m], &mut kv[..chunk.len() * m]);
                 let bnorms = &self.basis_norms[k0..k0 + chunk.len()];
                 step_exponents(self.kd.kind, (chunk, bnorms), (qm, &nq), ex);
-                kv.copy_from_slice(ex);
-                values_in_place(self.kd.kind, kv);
+                // Without the bound the exponents are not read again: the
+                // values replace them.
+                let kv: &[f64] = if bounds {
+                    kv.copy_from_slice(ex);
+                    values_in_place(self.kd.kind, kv);
+                    kv
+                } else {
+                    values_in_place(self.kd.kind, ex);
+                    ex
+                };
                 for (kk, (exps, vals)) in ex.chunks_exact(m).zip(kv.chunks_exact(m)).enumerate() {
                     let k = k0 + kk;
                     let term = Term {
@@ -173,6 +188,7 @@ impl KernelBlock<'_> {
                         nq: &nq,
                         dist_eps: &dist_eps,
                         gamma,
+                        bounds,
                     };
                     add_terms(&mut acc, &term);
                 }
@@ -182,7 +198,11 @@ impl KernelBlock<'_> {
             *o = WeightedSums {
                 s1: acc.s1[i],
                 s2: acc.s2[i],
-                err1: self.error_bound(r, acc.spread[i], acc.mag[i]) + acc.tiny[i],
+                err1: if bounds {
+                    self.error_bound(r, acc.spread[i], acc.mag[i]) + acc.tiny[i]
+                } else {
+                    f64::INFINITY
+                },
             };
         }
     }
@@ -228,6 +248,15 @@ mod tests {
                 let want = block.sums_of_row(q, &ex[r.clone()], &kv[r], &w1, Some(&w2));
                 let bits = |w: &WeightedSums| (w.s1.to_bits(), w.s2.to_bits(), w.err1.to_bits());
                 assert_eq!(bits(&got[i]), bits(&want), "{kind:?} query {q}");
+            }
+            // Without the bound: the same sums to the bit.
+            let unbounded = block.unbounded_sums(&queries, &w1, &w2);
+            for (u, g) in unbounded.iter().zip(&got) {
+                assert_eq!(
+                    (u.s1.to_bits(), u.s2.to_bits()),
+                    (g.s1.to_bits(), g.s2.to_bits())
+                );
+                assert_eq!(u.err1, f64::INFINITY);
             }
         }
     }

@@ -172,6 +172,6 @@ fn sums(
         Some((sh, source)) => {
             cached_sums::gradient_sums(ctx.kd, sh, &basis, (w1, w2), queries, source)
         }
-        None => KernelBlock::new(ctx.kd, basis).weighted_sums(queries, w1, Some(w2)),
+        None => KernelBlock::new(ctx.kd, basis).unbounded_sums(queries, w1, w2),
     }
 }
