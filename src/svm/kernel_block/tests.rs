@@ -61,16 +61,31 @@ fn dense_matrix_matches_eval_and_sums_bound_the_libsvm_sum() {
     let m = block.matrix(&q);
     let w = [0.5, -1.25, 2.0];
     let sums = block.weighted_sums(&q, &w, Some(&[1.0, 0.0, 1.0]));
+    matrix_and_sums_hold(&kd, &block, &q, (&m, &w, &sums));
     for &a in &q {
-        let mut exact = 0.0;
-        for (k, &b) in block.basis().iter().enumerate() {
-            assert!((m[a * 3 + k] - kd.eval(a, b as usize)).abs() < 1e-12);
-            exact += w[k] * k_function(kd.kind, ds.row(a), ds.row(b as usize));
-        }
-        assert!((sums[a].s1 - exact).abs() <= sums[a].err1);
         assert!(sums[a].err1 > 0.0 && sums[a].err1 < 1e-9);
         let s2 = m[a * 3] + m[a * 3 + 2];
         assert!((sums[a].s2 - s2).abs() < 1e-12);
+    }
+}
+
+/// Every entry of the matrix `m` of queries `q` (row `a` at `a`) is
+/// `eval`'s, and every first sum with weights `w` is within its bound of
+/// LIBSVM's sum.
+fn matrix_and_sums_hold(
+    kd: &KernelData<'_>,
+    block: &KernelBlock<'_>,
+    q: &[usize],
+    (m, w, sums): (&[f64], &[f64], &[WeightedSums]),
+) {
+    let s = block.len();
+    for &a in q {
+        let mut exact = 0.0;
+        for (k, &b) in block.basis().iter().enumerate() {
+            assert!((m[a * s + k] - kd.eval(a, b as usize)).abs() < 1e-12);
+            exact += w[k] * k_function(kd.kind, kd.ds.row(a), kd.ds.row(b as usize));
+        }
+        assert!((sums[a].s1 - exact).abs() <= sums[a].err1);
     }
 }
 
@@ -105,14 +120,7 @@ fn dense_enough_sparse_rows_go_through_the_matrix_product() {
     let m = block.matrix(&q);
     let w = [0.5, -1.25, 2.0];
     let sums = block.weighted_sums(&q, &w, None);
-    for &a in &q {
-        let mut exact = 0.0;
-        for (k, &b) in block.basis().iter().enumerate() {
-            assert!((m[a * 3 + k] - kd.eval(a, b as usize)).abs() < 1e-12);
-            exact += w[k] * k_function(kd.kind, ds.row(a), ds.row(b as usize));
-        }
-        assert!((sums[a].s1 - exact).abs() <= sums[a].err1);
-    }
+    matrix_and_sums_hold(&kd, &block, &q, (&m, &w, &sums));
     // Rows with 2 of 50 features non-zero (4%, below the threshold)
     // stay on the inverted index.
     let sp = Dataset {
