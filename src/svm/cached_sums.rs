@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use super::cache::SharedKernelCache;
 use super::kernel::{KernelData, KernelKind};
 use super::kernel_block::{sum_error_bound, KernelBlock, WeightedSums};
+use super::runs::{few_runs, run_blocks, runs_of};
 use super::simd::by_cpu;
 
 /// Cached columns per parallel piece (fixed, so the sums do not depend on
@@ -274,9 +275,6 @@ type CachedCol = (usize, f64, f64, crate::svm::column::Column);
 /// the piece is added to them.
 const QUERY_TILE: usize = 512;
 
-/// Runs of consecutive query rows at least this long are read in place.
-const MIN_RUN: usize = 64;
-
 /// A tile of [`piece_body`]: the sorted queries at positions
 /// `pos..pos + len`, and where they are consecutive rows (so read in place),
 /// the first of them.
@@ -288,32 +286,21 @@ struct Tile {
 }
 
 /// The sorted query rows cut into tiles of at most [`QUERY_TILE`]: where
-/// they are runs of consecutive rows of at least [`MIN_RUN`] on average (a
+/// they are few long runs of consecutive rows ([`few_runs`]: a
 /// held-out fold is one run, a fold-ordered CV round's training rows two),
 /// each run's tiles are read in place; else every tile is gathered.
 fn query_tiles(rows: &[usize]) -> Vec<Tile> {
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
-    for (p, &r) in rows.iter().enumerate() {
-        match runs.last_mut() {
-            Some((_, first, len)) if *first + *len == r => *len += 1,
-            _ => runs.push((p, r, 1)),
-        }
-    }
-    let in_place = runs.len() * MIN_RUN <= rows.len();
-    if !in_place {
-        runs = vec![(0, 0, rows.len())];
-    }
-    let mut tiles = Vec::new();
-    for (pos, first, len) in runs {
-        for lo in (0..len).step_by(QUERY_TILE) {
-            tiles.push(Tile {
-                pos: pos + lo,
-                len: QUERY_TILE.min(len - lo),
-                first: in_place.then_some(first + lo),
-            });
-        }
-    }
-    tiles
+    let runs = runs_of(rows.iter().copied());
+    let in_place = few_runs(&runs, rows.len());
+    let all = [(0, rows.len())];
+    run_blocks(if in_place { &runs } else { &all }, QUERY_TILE)
+        .into_iter()
+        .map(|(pos, len, first)| Tile {
+            pos,
+            len,
+            first: in_place.then_some(first),
+        })
+        .collect()
 }
 
 /// The loop of [`piece_sums`]: tile by tile ([`query_tiles`]), each
@@ -557,7 +544,7 @@ mod tests {
 
     #[test]
     fn runs_are_read_in_place_with_the_gathered_bits() {
-        // Two runs of at least MIN_RUN rows: tiles in place, cut at the
+        // Two long runs (few_runs): tiles in place, cut at the
         // run's end and every QUERY_TILE rows.
         let rows: Vec<usize> = (3..3 + QUERY_TILE + 10).chain(900..1000).collect();
         let tiles = query_tiles(&rows);

@@ -62,6 +62,7 @@ pub mod predict_kernel;
 pub mod product_tiles;
 mod qmatrix;
 pub mod rounds;
+mod runs;
 pub mod seeded_cv;
 pub mod seeding;
 #[cfg(test)]

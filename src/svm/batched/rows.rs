@@ -23,13 +23,10 @@ use super::kernel_rows::kernel_rows;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::column::Column;
 use crate::svm::kernel::KernelData;
+use crate::svm::runs::{few_runs, run_blocks, runs_of};
 
 /// Training rows per block of the parallel products.
 const ROW_BLOCK: usize = 2048;
-
-/// Runs of consecutive training rows at least this long on average let the
-/// store hand out the shared cache's dataset columns themselves.
-const MIN_RUN: usize = 64;
 
 /// Where a training position's value sits in the rows a [`RowStore`] hands
 /// out, and the blocks of positions of the block products.
@@ -99,9 +96,9 @@ impl<'a, 'k> RowStore<'a, 'k> {
         let l = rows.len();
         let per_row = (l.max(1) * 4) as f64;
         let fit = (cache_mb * (1u64 << 20) as f64 / per_row) as usize;
-        let runs = runs_of(rows);
+        let runs = runs_of(rows.iter().map(|&r| r as usize));
         let whole = shared.is_some_and(|sh| sh.n() == l && runs == [(0, l)]);
-        let in_place = whole || (shared.is_some() && runs.len() * MIN_RUN <= l);
+        let in_place = whole || (shared.is_some() && few_runs(&runs, l));
         RowStore {
             kd,
             rows,
@@ -123,24 +120,12 @@ impl<'a, 'k> RowStore<'a, 'k> {
 
     /// How the rows this store hands out are indexed.
     pub fn layout(&self) -> RowLayout<'a> {
-        let l = self.rows.len();
-        let mut blocks = Vec::new();
-        if self.in_place && !self.whole {
-            let mut pos = 0;
-            for &(first, len) in &self.runs {
-                for lo in (0..len).step_by(ROW_BLOCK) {
-                    blocks.push((pos + lo, ROW_BLOCK.min(len - lo), first + lo));
-                }
-                pos += len;
-            }
-        } else {
-            for lo in (0..l).step_by(ROW_BLOCK) {
-                blocks.push((lo, ROW_BLOCK.min(l - lo), lo));
-            }
-        }
+        let at = (self.in_place && !self.whole).then_some(self.rows);
+        let whole = [(0, self.rows.len())];
+        let runs = if at.is_some() { &self.runs[..] } else { &whole };
         RowLayout {
-            at: (self.in_place && !self.whole).then_some(self.rows),
-            blocks,
+            at,
+            blocks: run_blocks(runs, ROW_BLOCK),
         }
     }
 
@@ -278,19 +263,6 @@ impl<'a, 'k> RowStore<'a, 'k> {
     }
 }
 
-/// `rows` as runs of consecutive values `(first, len)`, in order.
-fn runs_of(rows: &[u32]) -> Vec<(usize, usize)> {
-    let mut runs: Vec<(usize, usize)> = Vec::new();
-    for &r in rows {
-        let r = r as usize;
-        match runs.last_mut() {
-            Some((first, len)) if *first + *len == r => *len += 1,
-            _ => runs.push((r, 1)),
-        }
-    }
-    runs
-}
-
 /// `acc_t += y_t sum_k w_k K(b_k, x_t)` for every training row `t`, the sum
 /// over `k` in the order given (the rows and their weights; zero weights
 /// skipped), block by block of `layout` (each position's sum is the same
@@ -338,12 +310,6 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::svm::KernelKind;
-
-    #[test]
-    fn runs_are_the_rows_in_order() {
-        assert_eq!(runs_of(&[3, 4, 5, 9, 10, 0]), vec![(3, 3), (9, 2), (0, 1)]);
-        assert_eq!(runs_of(&[]), vec![]);
-    }
 
     #[test]
     fn rows_from_the_shared_cache_are_the_computed_rows() {
