@@ -103,6 +103,17 @@ const F32_CHECK_REL: f64 = 2.0 * (FAST_EXP_REL_ERROR + f64::EPSILON);
 /// Values per piece of [`exp_to_f32`] (a stack buffer).
 const F32_PIECE: usize = 256;
 
+/// The fast value `v = exp(arg)` rounded to `f32`, and whether that is
+/// certainly libm's value rounded (the interval `v (1 +- r)` rounds to one
+/// `f32`, `arg` in range).
+#[inline(always)]
+fn narrowed(v: f64, arg: f64) -> (f32, bool) {
+    let f = v as f32;
+    let lo = (v * (1.0 - F32_CHECK_REL)) as f32;
+    let hi = (v * (1.0 + F32_CHECK_REL)) as f32;
+    (f, (lo == f) & (hi == f) & (LOW..=HIGH).contains(&arg))
+}
+
 /// [`exp_to_f32`]'s loop: per piece, the fast values and their check in
 /// one vectorised pass, then libm's value where the check failed (rare).
 #[inline(always)]
@@ -115,22 +126,16 @@ fn to_f32_body(scale: f64, xs: &[f64], out: &mut [f32]) {
             *b = scale * x;
         }
         exp_loop(y);
+        // Branch-free (`&`, not `&&`), so that it vectorises.
         let mut unsure = false;
-        for ((b, o), &x) in y.iter_mut().zip(op.iter_mut()).zip(xp) {
-            let v = *b;
-            let f = v as f32;
-            let lo = (v * (1.0 - F32_CHECK_REL)) as f32;
-            let hi = (v * (1.0 + F32_CHECK_REL)) as f32;
-            let arg = scale * x;
-            let ok = lo == f && hi == f && (LOW..=HIGH).contains(&arg);
+        for ((o, &v), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
+            let (f, ok) = narrowed(v, scale * x);
             unsure |= !ok;
-            // Marks the value for libm below (NaN never equals itself).
-            *b = if ok { 0.0 } else { f64::NAN };
             *o = f;
         }
         if unsure {
-            for ((o, &b), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
-                if b.is_nan() {
+            for ((o, &v), &x) in op.iter_mut().zip(y.iter()).zip(xp) {
+                if !narrowed(v, scale * x).1 {
                     *o = (scale * x).exp() as f32;
                 }
             }

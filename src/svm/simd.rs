@@ -32,7 +32,9 @@
 /// - `by_cpu!($(#[attr])* vis fn name(a: A, b: B) -> R = body; variants
 ///   avx512_name, avx2_name);`: the compiled variants are also items of the
 ///   module under the given names (`unsafe`, x86-64 only), so that tests can
-///   run each one against the portable body.
+///   run each one against the portable body. `= body, avx2_body;` compiles
+///   the AVX2 variant from a body of its own (the same bits by another
+///   route, such as fewer lanes where AVX2's sixteen registers would spill).
 macro_rules! by_cpu {
     // One compiled variant of `$body`.
     (@variant $(#[$attr:meta])* $variant:ident, $feat:literal, $body:ident,
@@ -56,6 +58,25 @@ macro_rules! by_cpu {
                 // SAFETY: the CPU has AVX2 (checked).
                 return unsafe { $avx2($($arg),*) };
             }
+        }
+    };
+    // The variants named, the AVX2 one compiled from a body of its own
+    // (which must give the same bits: a different lane count, say).
+    (
+        $(#[$attr:meta])*
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:ident, $avx2_body:ident;
+        variants $avx512:ident, $avx2:ident $(;)?
+    ) => {
+        $crate::svm::simd::by_cpu!(@variant
+            #[doc = concat!("[`", stringify!($body), "`] compiled for AVX-512F.")]
+            $avx512, "avx512f", $body, ($($arg: $ty),*) $(-> $ret)?);
+        $crate::svm::simd::by_cpu!(@variant
+            #[doc = concat!("[`", stringify!($avx2_body), "`] compiled for AVX2.")]
+            $avx2, "avx2", $avx2_body, ($($arg: $ty),*) $(-> $ret)?);
+        $(#[$attr])*
+        $vis fn $name($($arg: $ty),*) $(-> $ret)? {
+            $crate::svm::simd::by_cpu!(@pick $avx512, $avx2, ($($arg),*));
+            $body($($arg),*)
         }
     };
     // The variants named, as items of the calling module.

@@ -32,6 +32,14 @@ pub(crate) struct SecondScan {
 /// Interleaved lanes (one AVX-512 register of `f64`, two of AVX2).
 pub const LANES: usize = 8;
 
+/// The second scan's lanes under AVX2: its four accumulators (two values,
+/// two indices) of [`LANES`] lanes would take eight of AVX2's sixteen
+/// registers and spill into masked stores to the stack (slow on AMD's
+/// cores); four lanes keep them in registers. The lane count does not
+/// change the result (each lane keeps the later index on equal values, and
+/// the fold ties to the later index).
+const AVX2_SECOND_LANES: usize = 4;
+
 /// What the second scan needs of the chosen `i`.
 pub(crate) struct Pivot {
     /// `-y_i G_i`.
@@ -47,14 +55,14 @@ pub(crate) struct Pivot {
 /// Fold lanes `(value, index)` (index [`NONE`]: empty lane): the value that
 /// `better` prefers, ties to the later index; `(init, NONE)` when all empty.
 #[inline(always)]
-fn fold(
-    v: &[f64; LANES],
-    ix: &[u64; LANES],
+fn fold<const L: usize>(
+    v: &[f64; L],
+    ix: &[u64; L],
     init: f64,
     better: impl Fn(f64, f64) -> bool,
 ) -> (f64, usize) {
     let (mut best, mut bi) = (init, NONE);
-    for l in 0..LANES {
+    for l in 0..L {
         if ix[l] == NONE64 {
             continue;
         }
@@ -121,30 +129,38 @@ fn second_row(yk: i8, sk: u8, gk: f64, qdk: f64, qk: f32, p: &Pivot) -> (bool, f
     (low, w, grad_diff, -(grad_diff * grad_diff) / den)
 }
 
-/// The second scan over one piece (indices relative to it).
+/// The second scan over one piece (indices relative to it) in `L`
+/// interleaved lanes.
 #[inline(always)]
-fn second_body(y: &[i8], st: &[u8], g: &[f64], qd: &[f64], qi: &[f32], p: &Pivot) -> SecondScan {
+fn second_lanes<const L: usize>(
+    y: &[i8],
+    st: &[u8],
+    g: &[f64],
+    qd: &[f64],
+    qi: &[f32],
+    p: &Pivot,
+) -> SecondScan {
     let n = g.len();
     let (y, st, qd, qi) = (&y[..n], &st[..n], &qd[..n], &qi[..n]);
-    let mut m2 = [f64::NEG_INFINITY; LANES];
-    let mut i2 = [NONE64; LANES];
-    let mut om = [f64::INFINITY; LANES];
-    let mut oj = [NONE64; LANES];
-    let full = n - n % LANES;
+    let mut m2 = [f64::NEG_INFINITY; L];
+    let mut i2 = [NONE64; L];
+    let mut om = [f64::INFINITY; L];
+    let mut oj = [NONE64; L];
+    let full = n - n % L;
     let chunks = y[..full]
-        .chunks_exact(LANES)
-        .zip(st[..full].chunks_exact(LANES))
-        .zip(g[..full].chunks_exact(LANES))
-        .zip(qd[..full].chunks_exact(LANES))
-        .zip(qi[..full].chunks_exact(LANES));
+        .chunks_exact(L)
+        .zip(st[..full].chunks_exact(L))
+        .zip(g[..full].chunks_exact(L))
+        .zip(qd[..full].chunks_exact(L))
+        .zip(qi[..full].chunks_exact(L));
     for (c, ((((yc, sc), gc), dc), qc)) in chunks.enumerate() {
-        let yc: &[i8; LANES] = yc.try_into().expect("a full chunk");
-        let sc: &[u8; LANES] = sc.try_into().expect("a full chunk");
-        let gc: &[f64; LANES] = gc.try_into().expect("a full chunk");
-        let dc: &[f64; LANES] = dc.try_into().expect("a full chunk");
-        let qc: &[f32; LANES] = qc.try_into().expect("a full chunk");
-        let base = (c * LANES) as u64;
-        for l in 0..LANES {
+        let yc: &[i8; L] = yc.try_into().expect("a full chunk");
+        let sc: &[u8; L] = sc.try_into().expect("a full chunk");
+        let gc: &[f64; L] = gc.try_into().expect("a full chunk");
+        let dc: &[f64; L] = dc.try_into().expect("a full chunk");
+        let qc: &[f32; L] = qc.try_into().expect("a full chunk");
+        let base = (c * L) as u64;
+        for l in 0..L {
             let (low, w, gd, od) = second_row(yc[l], sc[l], gc[l], dc[l], qc[l], p);
             let t2 = low & (w >= m2[l]);
             m2[l] = if t2 { w } else { m2[l] };
@@ -175,6 +191,25 @@ fn second_body(y: &[i8], st: &[u8], g: &[f64], qd: &[f64], qi: &[f32], p: &Pivot
     }
 }
 
+/// The second scan in [`LANES`] lanes (the portable and AVX-512 builds).
+#[inline(always)]
+fn second_body(y: &[i8], st: &[u8], g: &[f64], qd: &[f64], qi: &[f32], p: &Pivot) -> SecondScan {
+    second_lanes::<LANES>(y, st, g, qd, qi, p)
+}
+
+/// The second scan in [`AVX2_SECOND_LANES`] lanes (the AVX2 build).
+#[inline(always)]
+fn second_body_avx2(
+    y: &[i8],
+    st: &[u8],
+    g: &[f64],
+    qd: &[f64],
+    qi: &[f32],
+    p: &Pivot,
+) -> SecondScan {
+    second_lanes::<AVX2_SECOND_LANES>(y, st, g, qd, qi, p)
+}
+
 by_cpu!(
     /// The first scan of WSS 3 over one piece (see [`first_body`]).
     pub(crate) fn first_scan(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) = first_body;
@@ -190,7 +225,7 @@ by_cpu!(
         qd: &[f64],
         qi: &[f32],
         p: &Pivot,
-    ) -> SecondScan = second_body;
+    ) -> SecondScan = second_body, second_body_avx2;
     variants second_avx512, second_avx2
 );
 
@@ -206,7 +241,7 @@ mod tests {
     fn every_variant_equals_the_portable_body() {
         let mut rng = Pcg64::seed_from_u64(11);
         let levels = [-1.0, -0.5, 0.0, -0.0, 0.25, 1.0, f64::INFINITY];
-        for n in [0usize, 1, 7, 8, 9, 63, 64, 1000] {
+        for n in [0usize, 1, 3, 4, 5, 7, 8, 9, 63, 64, 1000] {
             for rep in 0..6 {
                 let y: Vec<i8> = (0..n)
                     .map(|_| if rng.random_bool(0.5) { 1 } else { -1 })
@@ -221,8 +256,20 @@ mod tests {
                         }
                     })
                     .collect();
-                let qd: Vec<f64> = (0..n).map(|_| rng.random_range(0.0..1.0)).collect();
-                let qi: Vec<f32> = (0..n).map(|_| rng.random_range(-1.0..1.0)).collect();
+                // rep 4: curvatures from a few values too, so that whole
+                // objective decreases tie across lanes and chunks.
+                let qd: Vec<f64> = (0..n)
+                    .map(|_| match rep {
+                        4 => [0.5, 0.75][rng.random_range(0..2)],
+                        _ => rng.random_range(0.0..1.0),
+                    })
+                    .collect();
+                let qi: Vec<f32> = (0..n)
+                    .map(|_| match rep {
+                        4 => [1.0, 0.5, -0.5][rng.random_range(0..3)],
+                        _ => rng.random_range(-1.0..1.0),
+                    })
+                    .collect();
                 let p = Pivot {
                     gmax: if rep == 5 { 0.0 } else { 0.7 },
                     qd_i: 0.5,
