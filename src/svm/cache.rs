@@ -126,7 +126,9 @@ impl ColumnCache {
                 self.heads[old].data = Vec::new();
                 self.heads[old].len = 0;
             }
-            self.heads[i].data.resize(len, 0.0);
+            // Room for the entries; the caller writes them (through
+            // `column_mut`, or appended through `column_tail`).
+            self.heads[i].data.reserve_exact(len - have);
             self.size -= more;
             self.heads[i].len = len;
             have
@@ -176,11 +178,22 @@ impl ColumnCache {
         &self.heads[i].data[..self.heads[i].len]
     }
 
-    /// Mutable access to column `i`, to fill what `request` reported missing.
+    /// Mutable access to column `i`, to fill what `request` reported missing
+    /// (the missing entries zero until then).
     #[inline]
     pub fn column_mut(&mut self, i: usize) -> &mut [f32] {
-        let len = self.heads[i].len;
-        &mut self.heads[i].data[..len]
+        let h = &mut self.heads[i];
+        h.data.resize(h.len, 0.0);
+        &mut h.data[..h.len]
+    }
+
+    /// Column `i`'s entries before what `request` reported missing (the
+    /// `start` it returned), for the caller to append the missing ones
+    /// without zeroing them first; the column is valid once it holds all
+    /// it was asked for.
+    #[inline]
+    pub fn column_tail(&mut self, i: usize) -> &mut Vec<f32> {
+        &mut self.heads[i].data
     }
 
     /// Swap solver positions `i` and `j`: swap the two columns, and log the

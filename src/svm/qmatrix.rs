@@ -97,7 +97,6 @@ impl<'k> SvcQ<'k> {
     fn fill(&mut self, i: usize, start: usize, len: usize) {
         let a = self.rows[i] as usize;
         let ya = self.y[i];
-        let col = self.cache.column_mut(i);
         // The shared cache serves the column if it holds it; it computes a
         // whole column (all n rows of the dataset) only when this request
         // needs at least half as many entries (a whole fill), so that a
@@ -136,16 +135,16 @@ impl<'k> SvcQ<'k> {
             Some(full) => {
                 // A sign flip of an f32 is exact: same value as LIBSVM's
                 // (float)(y_i y_j K_ij).
+                // Appended after the column's first `start` entries (no
+                // zero fill first).
+                let col = self.cache.column_tail(i);
                 match &self.runs {
                     Some(runs) => runs.copy(full, start, len, ya, col),
-                    None => signed_gather(
-                        full,
-                        &self.rows[start..len],
-                        &self.y[start..len],
-                        ya,
-                        &mut col[start..len],
-                    ),
+                    None => {
+                        signed_gather(full, &self.rows[start..len], &self.y[start..len], ya, col)
+                    }
                 }
+                debug_assert_eq!(col.len(), len, "the column filled");
                 if whole {
                     self.shared_hits += 1;
                 }
@@ -155,6 +154,7 @@ impl<'k> SvcQ<'k> {
                     Some((lk, lrows)) => (lk, lrows[i] as usize, &lrows[start..len]),
                     None => (self.kd, a, &self.rows[start..len]),
                 };
+                let col = self.cache.column_mut(i);
                 kd.fill_column_par(
                     a,
                     ya,
@@ -223,14 +223,17 @@ impl Runs {
         Some(Runs(runs))
     }
 
-    /// `col[t] = y_a y_t full[rows[t]]` for the positions `start..len`, run
-    /// by run (the values of [`signed_gather`], to the bit).
-    fn copy(&self, full: &[f32], start: usize, len: usize, ya: i8, col: &mut [f32]) {
+    /// Append `y_a y_t full[rows[t]]` for the positions `start..len` to
+    /// `col` (which holds the first `start`), run by run (the values of
+    /// [`signed_gather`], to the bit).
+    fn copy(&self, full: &[f32], start: usize, len: usize, ya: i8, col: &mut Vec<f32>) {
+        debug_assert_eq!(col.len(), start, "the column's first entries");
+        // The runs cover the positions in increasing order.
         for &(p, row, n, yr) in &self.0 {
             let (a, b) = (p.max(start), (p + n).min(len));
             if a < b {
                 let from = row + (a - p);
-                signed_copy(&full[from..from + (b - a)], yr != ya, &mut col[a..b]);
+                signed_copy(&full[from..from + (b - a)], yr != ya, col);
             }
         }
     }
@@ -263,16 +266,11 @@ mod tests {
         assert_eq!(runs.0.len(), 4);
         for ya in [1i8, -1] {
             for (start, len) in [(0, rows.len()), (0, 1), (37, 121), (50, 51), (200, 270)] {
-                let mut want = vec![9.0f32; rows.len()];
-                signed_gather(
-                    &full,
-                    &rows[start..len],
-                    &y[start..len],
-                    ya,
-                    &mut want[start..len],
-                );
-                let mut got = vec![9.0f32; rows.len()];
+                let mut want = vec![9.0f32; start];
+                signed_gather(&full, &rows[start..len], &y[start..len], ya, &mut want);
+                let mut got = vec![9.0f32; start];
                 runs.copy(&full, start, len, ya, &mut got);
+                assert_eq!(got.len(), len);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&got), bits(&want), "{start}..{len}, ya {ya}");
             }

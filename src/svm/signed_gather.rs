@@ -8,45 +8,48 @@
 
 use super::simd::by_cpu;
 
-/// The loop, after checking every row against `full` (a vectorised pass).
+/// `k` with its sign bit flipped where `flip` (`1 << 31`) is set.
 #[inline(always)]
-fn gather_body(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut [f32]) {
-    assert!(rows.len() == out.len() && y.len() == out.len());
+fn signed(k: f32, flip: u32) -> f32 {
+    f32::from_bits(k.to_bits() ^ flip)
+}
+
+/// The loop, after checking every row against `full` (a vectorised pass);
+/// the values are appended (`out` needs no zero fill first).
+#[inline(always)]
+fn gather_body(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut Vec<f32>) {
+    assert!(rows.len() == y.len(), "one label per row");
     let max = rows.iter().fold(0u32, |m, &r| m.max(r)) as usize;
     assert!(
         rows.is_empty() || max < full.len(),
         "a row outside the column"
     );
-    for ((o, &r), &yr) in out.iter_mut().zip(rows).zip(y) {
+    out.reserve_exact(rows.len());
+    out.extend(rows.iter().zip(y).map(|(&r, &yr)| {
         // SAFETY: every row was checked against `full.len()` above.
         let k = unsafe { *full.get_unchecked(r as usize) };
         // +1 is 0x01 and -1 is 0xff: their xor has bit 7 set when they differ.
-        let flip = (((ya ^ yr) as u8 as u32) & 0x80) << 24;
-        *o = f32::from_bits(k.to_bits() ^ flip);
-    }
+        signed(k, (((ya ^ yr) as u8 as u32) & 0x80) << 24)
+    }));
 }
 
 by_cpu!(
-    /// `out[t] = ±full[rows[t]]`, negative where `y[t] != ya` (labels `±1`).
+    /// Append `±full[rows[t]]` to `out`, negative where `y[t] != ya`
+    /// (labels `±1`).
     ///
     /// # Panics
     /// If a row is outside `full` or the lengths differ.
-    pub(crate) fn signed_gather(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut [f32]) =
+    pub(crate) fn signed_gather(full: &[f32], rows: &[u32], y: &[i8], ya: i8, out: &mut Vec<f32>) =
         gather_body;
     variants gather_avx512, gather_avx2
 );
 
-/// `out[t] = full[t]`, negated (the sign bit flipped, zeros included) when
-/// `flip`: a contiguous run of [`signed_gather`]'s values.
-///
-/// # Panics
-/// If the lengths differ.
-pub(crate) fn signed_copy(full: &[f32], flip: bool, out: &mut [f32]) {
-    assert_eq!(full.len(), out.len(), "a run of the column");
+/// Append `full[t]` to `out`, negated (the sign bit flipped, zeros
+/// included) when `flip`: a contiguous run of [`signed_gather`]'s values.
+pub(crate) fn signed_copy(full: &[f32], flip: bool, out: &mut Vec<f32>) {
     let mask = u32::from(flip) << 31;
-    for (o, &k) in out.iter_mut().zip(full) {
-        *o = f32::from_bits(k.to_bits() ^ mask);
-    }
+    out.reserve_exact(full.len());
+    out.extend(full.iter().map(|&k| signed(k, mask)));
 }
 
 #[cfg(test)]
@@ -80,30 +83,32 @@ mod tests {
                         (if yr == ya { k } else { -k }).to_bits()
                     })
                     .collect();
+                // Appended after what `out` held (a column's first entries).
                 let mut outs = Vec::new();
-                let mut o = vec![9.0f32; n];
+                let mut o = vec![9.0f32; 3];
                 signed_gather(&full, &rows, &y, ya, &mut o);
                 outs.push(o);
                 #[cfg(target_arch = "x86_64")]
                 {
-                    let mut o = vec![9.0f32; n];
+                    let mut o = vec![9.0f32; 3];
                     gather_body(&full, &rows, &y, ya, &mut o);
                     outs.push(o);
                     if std::arch::is_x86_feature_detected!("avx2") {
-                        let mut o = vec![9.0f32; n];
+                        let mut o = vec![9.0f32; 3];
                         // SAFETY: AVX2 is supported (checked above).
                         unsafe { gather_avx2(&full, &rows, &y, ya, &mut o) };
                         outs.push(o);
                     }
                     if std::arch::is_x86_feature_detected!("avx512f") {
-                        let mut o = vec![9.0f32; n];
+                        let mut o = vec![9.0f32; 3];
                         // SAFETY: AVX-512F is supported (checked above).
                         unsafe { gather_avx512(&full, &rows, &y, ya, &mut o) };
                         outs.push(o);
                     }
                 }
                 for o in outs {
-                    let bits: Vec<u32> = o.iter().map(|v| v.to_bits()).collect();
+                    assert_eq!(o[..3], [9.0; 3], "n = {n}: the first entries kept");
+                    let bits: Vec<u32> = o[3..].iter().map(|v| v.to_bits()).collect();
                     assert_eq!(bits, want, "n = {n}, ya = {ya}");
                 }
             }
@@ -113,7 +118,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "outside")]
     fn a_row_outside_the_column_panics() {
-        let mut o = [0.0f32; 1];
+        let mut o = Vec::new();
         signed_gather(&[1.0], &[1], &[1], 1, &mut o);
     }
 }
