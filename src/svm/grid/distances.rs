@@ -2,9 +2,9 @@
 //!
 //! `K(x, z) = exp(-gamma ||x - z||^2)` depends on gamma only through the
 //! final exponential, so the distances are computed once and every gamma
-//! costs one `exp` per entry. They are in the exact floating-point form the
-//! solver and LIBSVM's training use, `D_ab = ||x_a||^2 + ||x_b||^2 - 2 <x_a,
-//! x_b>` (LIBSVM's `Kernel::kernel_rbf`, the dot products of
+//! costs one `exp` per entry of one triangle. They are in the exact
+//! floating-point form the solver and LIBSVM's training use, `D_ab =
+//! ||x_a||^2 + ||x_b||^2 - 2 <x_a, x_b>` (LIBSVM's `Kernel::kernel_rbf`, the dot products of
 //! [`KernelData::for_each_dot`]), so that kernel values are bit-identical
 //! to those computed from scratch. The matrix is symmetric to the last bit
 //! (the same products and sums in the same order), so only the upper

@@ -2,8 +2,9 @@
 //!
 //! Reuse, each switchable ([`Reuse`]):
 //! - **gamma blocks**: the squared distances ([`super::distances`]) are
-//!   computed once; each gamma fills the whole kernel matrix with one `exp`
-//!   per entry into a [`SharedKernelCache`] that every C and fold of that
+//!   computed once; each gamma fills the whole kernel matrix (one `exp` per
+//!   entry of one triangle, the other mirrored) into a
+//!   [`SharedKernelCache`] that holds it whole and that every C and fold of that
 //!   gamma reads; held-out rows are predicted from the same values with an
 //!   error bound, and from LIBSVM's prediction kernel where the bound
 //!   leaves a label unsure ([`predict_rows`]). Bit-identical to computing

@@ -11,8 +11,6 @@
 //! same arithmetic: iterations, objective and rates are unchanged (the grid
 //! tests compare them with `svm-train -v`).
 
-use std::sync::Arc;
-
 use rayon::prelude::*;
 
 use super::distances::Distances;
@@ -33,9 +31,12 @@ pub fn distances(order: &FoldOrder, kernel: KernelKind, parallel: bool) -> Dista
 }
 
 /// The full kernel matrix `exp(-gamma D)` of one gamma, in single precision
-/// (libm's values to the bit), in a shared cache that holds it all, its
-/// entry `(p, q)` for the caller's rows `rows[p]` and `rows[q]` (the
-/// distances may be in another order: [`Distances::rows`]).
+/// (libm's values to the bit), held whole by a shared cache
+/// ([`SharedKernelCache::set_all`]), its entry `(p, q)` for the caller's
+/// rows `rows[p]` and `rows[q]` (the distances may be in another order:
+/// [`Distances::rows`]). The distances are symmetric to the last bit, so
+/// each column's entries from the diagonal down are exponentiated and the
+/// rest copied from the columns before it, tile by tile: half the `exp`s.
 pub fn fill_kernel(d: &Distances, gamma: f64, rows: &[usize], parallel: bool) -> SharedKernelCache {
     let n = d.n;
     let mb = (n as f64 * (n as f64 * 4.0 + 64.0)) / (1u64 << 20) as f64 + 1.0;
@@ -49,29 +50,82 @@ pub fn fill_kernel(d: &Distances, gamma: f64, rows: &[usize], parallel: bool) ->
         }
         rows.iter().map(|&r| at[r]).collect()
     });
-    let col = |p: usize| -> Arc<[f32]> {
-        let mut col: Arc<[f32]> = std::iter::repeat_n(0f32, n).collect();
-        let dst = Arc::get_mut(&mut col).expect("a new column has one owner");
-        match &pos {
-            Some(pos) => {
-                let row = d.train_row(pos[p]);
-                let gathered: Vec<f64> = pos.iter().map(|&q| row[q]).collect();
-                exp_to_f32(-gamma, &gathered, dst);
-            }
-            None => exp_to_f32(-gamma, d.train_row(p), dst),
+    let mut m = vec![0f32; n * n];
+    // Column p's entries p.. (the diagonal and below).
+    let lower = |(p, col): (usize, &mut [f32])| match &pos {
+        Some(pos) => {
+            let row = d.train_row(pos[p]);
+            let gathered: Vec<f64> = pos[p..].iter().map(|&q| row[q]).collect();
+            exp_to_f32(-gamma, &gathered, &mut col[p..]);
         }
-        col
+        None => exp_to_f32(-gamma, &d.train_row(p)[p..], &mut col[p..]),
     };
-    let cols: Vec<Arc<[f32]>> = if parallel {
-        (0..n).into_par_iter().map(col).collect()
-    } else {
-        (0..n).map(col).collect()
-    };
-    for (a, c) in cols.into_iter().enumerate() {
-        sh.insert(a, c);
+    if n > 0 {
+        if parallel {
+            m.par_chunks_mut(n).enumerate().for_each(lower);
+        } else {
+            m.chunks_mut(n).enumerate().for_each(lower);
+        }
     }
+    mirror_upper(&mut m, n, parallel);
+    sh.set_all(m);
     sh
 }
+
+/// Side of the square tiles [`mirror_upper`] copies (64 x 64 entries: a
+/// tile's source and target lines stay in the first-level cache).
+const TILE: usize = 64;
+
+/// Fill the entries above the diagonal of the symmetric `n x n` matrix `m`
+/// (column after column) from those below it: `m[p][q] = m[q][p]` for
+/// `q < p`, in tiles of [`TILE`] columns.
+fn mirror_upper(m: &mut [f32], n: usize, parallel: bool) {
+    assert_eq!(m.len(), n * n, "an n x n matrix");
+    // Each task writes the entries above the diagonal of its own columns
+    // and reads only entries on or below the diagonal (of earlier columns),
+    // which no task writes: disjoint, so the tasks may run at once.
+    let base = SharedPtr(m.as_mut_ptr());
+    let tile = |t: usize| {
+        let (p0, p1) = (t * TILE, ((t + 1) * TILE).min(n));
+        for q0 in (0..p1).step_by(TILE) {
+            for q in q0..(q0 + TILE).min(p1) {
+                for p in p0.max(q + 1)..p1 {
+                    // SAFETY: `q < p < n`, so both indices are inside `m`;
+                    // entry (q, p) of column p is written by this task only
+                    // and entry (p, q) of column q (on or below its
+                    // diagonal) is written by no task (see above).
+                    unsafe {
+                        let v = base.get().add(q * n + p).read();
+                        base.get().add(p * n + q).write(v);
+                    }
+                }
+            }
+        }
+    };
+    let tiles = n.div_ceil(TILE);
+    if parallel {
+        (0..tiles).into_par_iter().for_each(tile);
+    } else {
+        (0..tiles).for_each(tile);
+    }
+}
+
+/// A raw pointer the mirror's tasks share (see [`mirror_upper`]).
+#[derive(Clone, Copy)]
+struct SharedPtr(*mut f32);
+
+impl SharedPtr {
+    /// The pointer (a method, so that closures capture the whole wrapper).
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
+
+// SAFETY: the tasks write disjoint entries and read entries no task writes
+// (see `mirror_upper`).
+unsafe impl Send for SharedPtr {}
+// SAFETY: as above.
+unsafe impl Sync for SharedPtr {}
 
 #[cfg(test)]
 mod tests {
@@ -118,6 +172,34 @@ mod tests {
                 let a = m.peek(p).unwrap();
                 for q in 0..ds.n() {
                     assert_eq!(a[q].to_bits(), b[fo.perm[q]].to_bits());
+                }
+            }
+        }
+    }
+
+    /// Over several tiles (a ragged last one), on one thread and two: every
+    /// entry, above the diagonal as below, is libm's `exp` of its distance.
+    #[test]
+    fn mirrored_tiles_hold_every_entry() {
+        let n = 2 * TILE + 23;
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| vec![(i as f64 * 0.37).sin(), (i as f64 * 0.11).cos(), 0.5])
+            .collect();
+        let y = (0..n)
+            .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+            .collect();
+        let ds = Dataset::from_dense_rows("synthetic-tiles", &rows, y);
+        let gamma = 0.7;
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma });
+        let d = Distances::new(&kd, false);
+        let identity: Vec<usize> = (0..n).collect();
+        for parallel in [false, true] {
+            let sh = fill_kernel(&d, gamma, &identity, parallel);
+            for p in 0..n {
+                let col = sh.peek(p).unwrap();
+                for q in 0..n {
+                    let want = ((-gamma) * d.train_row(p)[q]).exp() as f32;
+                    assert_eq!(col[q].to_bits(), want.to_bits(), "({p}, {q})");
                 }
             }
         }
