@@ -273,14 +273,22 @@ pub fn run_grid(
     while dist.is_some() && width > 1 && bytes_needed(n, width) > budget {
         width -= 1;
     }
+    // Finished gammas' matrix buffers, for the next gammas to fill (a fresh
+    // n x n buffer per gamma would be paged in anew).
+    let spare: std::sync::Mutex<Vec<Vec<f32>>> = std::sync::Mutex::new(Vec::new());
     let one_group = |members: &Vec<usize>| -> Result<GroupDone, SvmError> {
         let gamma = points[members[0]].1;
         let params = params_at(base, points[members[0]].0, gamma);
         let kd = KernelData::new(ctx.ds, params.kernel);
         let tb = Instant::now();
-        let shared = dist
-            .as_ref()
-            .map(|d| fill_kernel(d, gamma, &order.perm, opts.reuse.threads));
+        let shared = dist.as_ref().map(|d| {
+            let buf = spare
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .pop()
+                .unwrap_or_default();
+            fill_kernel(d, gamma, &order.perm, opts.reuse.threads, buf)
+        });
         let (fills, fill_s) = if shared.is_some() {
             ((n as u64) * (n as u64), tb.elapsed().as_secs_f64())
         } else {
@@ -296,6 +304,9 @@ pub fn run_grid(
         } else {
             ctx.independent_unit(&unit, points, members)?
         };
+        if let Some(m) = shared.and_then(SharedKernelCache::into_matrix) {
+            spare.lock().unwrap_or_else(|e| e.into_inner()).push(m);
+        }
         Ok((results, fills, fill_s))
     };
     // The largest gammas first: they have the most support vectors and the

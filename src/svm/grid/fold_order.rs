@@ -37,7 +37,15 @@ pub fn distances(order: &FoldOrder, kernel: KernelKind, parallel: bool) -> Dista
 /// [`Distances::rows`]). The distances are symmetric to the last bit, so
 /// each column's entries from the diagonal down are exponentiated and the
 /// rest copied from the columns before it, tile by tile: half the `exp`s.
-pub fn fill_kernel(d: &Distances, gamma: f64, rows: &[usize], parallel: bool) -> SharedKernelCache {
+/// `buf` is storage to reuse (any length and contents: every entry is
+/// written), such as an earlier matrix ([`SharedKernelCache::into_matrix`]).
+pub fn fill_kernel(
+    d: &Distances,
+    gamma: f64,
+    rows: &[usize],
+    parallel: bool,
+    buf: Vec<f32>,
+) -> SharedKernelCache {
     let n = d.n;
     let mb = (n as f64 * (n as f64 * 4.0 + 64.0)) / (1u64 << 20) as f64 + 1.0;
     // Every column from the start: its contents follow from the inputs.
@@ -50,7 +58,8 @@ pub fn fill_kernel(d: &Distances, gamma: f64, rows: &[usize], parallel: bool) ->
         }
         rows.iter().map(|&r| at[r]).collect()
     });
-    let mut m = vec![0f32; n * n];
+    let mut m = buf;
+    m.resize(n * n, 0.0);
     // Column p's entries p.. (the diagonal and below).
     let lower = |(p, col): (usize, &mut [f32])| match &pos {
         Some(pos) => {
@@ -162,10 +171,17 @@ mod tests {
         let kd = KernelData::new(&ds, KernelKind::Rbf { gamma });
         let d = Distances::new(&kd, false);
         let identity: Vec<usize> = (0..ds.n()).collect();
-        let plain = fill_kernel(&d, gamma, &identity, false);
-        // Gathered from the plain distances, or read from fold-ordered ones.
-        let gathered = fill_kernel(&d, gamma, &fo.perm, true);
-        let direct = fill_kernel(&distances(&fo, kd.kind, true), gamma, &fo.perm, false);
+        let plain = fill_kernel(&d, gamma, &identity, false, Vec::new());
+        // Gathered from the plain distances, or read from fold-ordered ones
+        // (into storage of other contents).
+        let gathered = fill_kernel(&d, gamma, &fo.perm, true, vec![7.0; 5]);
+        let direct = fill_kernel(
+            &distances(&fo, kd.kind, true),
+            gamma,
+            &fo.perm,
+            false,
+            vec![-1.0; 17 * 17 + 3],
+        );
         for p in 0..ds.n() {
             let b = plain.peek(fo.perm[p]).unwrap();
             for m in [&gathered, &direct] {
@@ -194,7 +210,7 @@ mod tests {
         let d = Distances::new(&kd, false);
         let identity: Vec<usize> = (0..n).collect();
         for parallel in [false, true] {
-            let sh = fill_kernel(&d, gamma, &identity, parallel);
+            let sh = fill_kernel(&d, gamma, &identity, parallel, vec![3.0; n * n]);
             for p in 0..n {
                 let col = sh.peek(p).unwrap();
                 for q in 0..n {
