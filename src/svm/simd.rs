@@ -85,17 +85,11 @@ macro_rules! by_cpu {
         $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:ident;
         variants $avx512:ident, $avx2:ident $(;)?
     ) => {
-        $crate::svm::simd::by_cpu!(@variant
-            #[doc = concat!("[`", stringify!($body), "`] compiled for AVX-512F.")]
-            $avx512, "avx512f", $body, ($($arg: $ty),*) $(-> $ret)?);
-        $crate::svm::simd::by_cpu!(@variant
-            #[doc = concat!("[`", stringify!($body), "`] compiled for AVX2.")]
-            $avx2, "avx2", $body, ($($arg: $ty),*) $(-> $ret)?);
-        $(#[$attr])*
-        $vis fn $name($($arg: $ty),*) $(-> $ret)? {
-            $crate::svm::simd::by_cpu!(@pick $avx512, $avx2, ($($arg),*));
-            $body($($arg),*)
-        }
+        $crate::svm::simd::by_cpu!(
+            $(#[$attr])*
+            $vis fn $name($($arg: $ty),*) $(-> $ret)? = $body, $body;
+            variants $avx512, $avx2
+        );
     };
     // The variants local to the dispatching function.
     (
