@@ -35,9 +35,12 @@
 ///   run each one against the portable body. `= body, avx2_body;` compiles
 ///   the AVX2 variant from a body of its own (the same bits by another
 ///   route, such as fewer lanes where AVX2's sixteen registers would spill).
+///
+/// A body is a path, so it may name a generic function's instance
+/// (`scan::<4>`).
 macro_rules! by_cpu {
     // One compiled variant of `$body`.
-    (@variant $(#[$attr:meta])* $variant:ident, $feat:literal, $body:ident,
+    (@variant $(#[$attr:meta])* $variant:ident, $feat:literal, $body:path,
         ($($arg:ident : $ty:ty),*) $(-> $ret:ty)?) => {
         $(#[$attr])*
         #[cfg(target_arch = "x86_64")]
@@ -64,7 +67,7 @@ macro_rules! by_cpu {
     // (which must give the same bits: a different lane count, say).
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:ident, $avx2_body:ident;
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:path, $avx2_body:path;
         variants $avx512:ident, $avx2:ident $(;)?
     ) => {
         $crate::svm::simd::by_cpu!(@variant
@@ -82,7 +85,7 @@ macro_rules! by_cpu {
     // The variants named, as items of the calling module.
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:ident;
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:path;
         variants $avx512:ident, $avx2:ident $(;)?
     ) => {
         $crate::svm::simd::by_cpu!(
@@ -94,7 +97,7 @@ macro_rules! by_cpu {
     // The variants local to the dispatching function.
     (
         $(#[$attr:meta])*
-        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:ident $(;)?
+        $vis:vis fn $name:ident($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)? = $body:path $(;)?
     ) => {
         $(#[$attr])*
         $vis fn $name($($arg: $ty),*) $(-> $ret)? {
@@ -107,7 +110,7 @@ macro_rules! by_cpu {
         }
     };
     // The short form: a private function.
-    ($name:ident, $body:ident, ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?) => {
+    ($name:ident, $body:path, ($($arg:ident : $ty:ty),* $(,)?) $(-> $ret:ty)?) => {
         $crate::svm::simd::by_cpu!(fn $name($($arg: $ty),*) $(-> $ret)? = $body);
     };
 }

@@ -191,25 +191,6 @@ fn second_lanes<const L: usize>(
     }
 }
 
-/// The second scan in [`LANES`] lanes (the portable and AVX-512 builds).
-#[inline(always)]
-fn second_body(y: &[i8], st: &[u8], g: &[f64], qd: &[f64], qi: &[f32], p: &Pivot) -> SecondScan {
-    second_lanes::<LANES>(y, st, g, qd, qi, p)
-}
-
-/// The second scan in [`AVX2_SECOND_LANES`] lanes (the AVX2 build).
-#[inline(always)]
-fn second_body_avx2(
-    y: &[i8],
-    st: &[u8],
-    g: &[f64],
-    qd: &[f64],
-    qi: &[f32],
-    p: &Pivot,
-) -> SecondScan {
-    second_lanes::<AVX2_SECOND_LANES>(y, st, g, qd, qi, p)
-}
-
 by_cpu!(
     /// The first scan of WSS 3 over one piece (see [`first_body`]).
     pub(crate) fn first_scan(y: &[i8], st: &[u8], g: &[f64]) -> (f64, usize) = first_body;
@@ -217,7 +198,9 @@ by_cpu!(
 );
 
 by_cpu!(
-    /// The second scan of WSS 3 over one piece (see [`second_body`]).
+    /// The second scan of WSS 3 over one piece (see [`second_lanes`]; the
+    /// portable and AVX-512 builds in [`LANES`] lanes, the AVX2 build in
+    /// [`AVX2_SECOND_LANES`]).
     pub(crate) fn second_scan(
         y: &[i8],
         st: &[u8],
@@ -225,7 +208,7 @@ by_cpu!(
         qd: &[f64],
         qi: &[f32],
         p: &Pivot,
-    ) -> SecondScan = second_body, second_body_avx2;
+    ) -> SecondScan = second_lanes::<LANES>, second_lanes::<AVX2_SECOND_LANES>;
     variants second_avx512, second_avx2
 );
 
@@ -277,7 +260,7 @@ mod tests {
                     tau: 1e-12,
                 };
                 let want1 = first_body(&y, &st, &g);
-                let want2 = second_body(&y, &st, &g, &qd, &qi, &p);
+                let want2 = second_lanes::<LANES>(&y, &st, &g, &qd, &qi, &p);
                 let mut got1 = vec![first_scan(&y, &st, &g)];
                 let mut got2 = vec![second_scan(&y, &st, &g, &qd, &qi, &p)];
                 #[cfg(target_arch = "x86_64")]
