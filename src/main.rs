@@ -2,6 +2,9 @@
 
 use clap::Parser;
 
+#[global_allocator]
+static ALLOCATOR: cvbench::cli::memory::ClearOutOfMemory = cvbench::cli::memory::ClearOutOfMemory;
+
 fn main() {
     cvbench::cli::memory::keep_freed_memory();
     cvbench::interrupt::install();

@@ -145,7 +145,9 @@ pub fn fit(ds: &Dataset, spec: &SvcSpec) -> Result<Fit, SvmError> {
     }
     let kd = KernelData::new(ds, params.kernel);
     let mut rng = spec.probability.map(GlibcRand::new);
-    let out = spec.in_pool(|| train_ovo(&kd, &rows, &params, &spec.weights, None, rng.as_mut()))?;
+    let mut out =
+        spec.in_pool(|| train_ovo(&kd, &rows, &params, &spec.weights, None, rng.as_mut()))?;
+    kd.restore_features(&mut out.model.sv);
     Ok(Fit {
         iterations: out.pairs.iter().map(|p| p.stats.iterations).collect(),
         model: out.model,

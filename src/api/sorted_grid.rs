@@ -63,7 +63,7 @@ pub fn grid_sorted(
             let test = folds.test_rows(h);
             let correct = test
                 .iter()
-                .filter(|&&r| fit.model.predict(ds.row(r)) == ds.y[r])
+                .filter(|&&r| fit.model.predict(kd.ds.row(r)) == ds.y[r])
                 .count();
             Ok(FoldStat {
                 fold: h,

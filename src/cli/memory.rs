@@ -1,4 +1,4 @@
-//! Process-wide allocator settings for the binary.
+//! Process-wide allocator settings for the binary, and its allocator.
 
 /// Keep freed heap memory in the process instead of returning it to the
 /// operating system at every `free` of the heap's top.
@@ -19,5 +19,84 @@ pub fn keep_freed_memory() {
     unsafe {
         libc::mallopt(libc::M_TRIM_THRESHOLD, i32::MAX);
         libc::mallopt(libc::M_TOP_PAD, 64 << 20);
+    }
+}
+
+/// The binary's allocator: the system's, except that an allocation the
+/// system refuses ends the process with a clear message and exit code 2
+/// instead of Rust's abort ("memory allocation of N bytes failed", SIGABRT).
+/// The message is written with `write(2)` and the process ends with
+/// `_exit(2)`: neither allocates nor runs code that might.
+pub struct ClearOutOfMemory;
+
+impl ClearOutOfMemory {
+    /// Report a refused allocation of `size` bytes and end the process.
+    fn refused(size: usize) -> ! {
+        let mut msg = [0u8; 256];
+        let text = out_of_memory_text(size, &mut msg);
+        // SAFETY: writes `text` to standard error, then ends the process
+        // without unwinding or running destructors.
+        unsafe {
+            libc::write(2, text.as_ptr().cast(), text.len());
+            libc::_exit(2);
+        }
+    }
+}
+
+/// The out-of-memory message for `size` bytes, formatted into `buf`
+/// without allocating.
+fn out_of_memory_text(size: usize, buf: &mut [u8; 256]) -> &[u8] {
+    use std::io::Write;
+    let mut cur = std::io::Cursor::new(&mut buf[..]);
+    let _ = write!(
+        cur,
+        "error: out of memory: the system refused {size} bytes; give the run less to hold \
+         (a smaller -m / --memory-mb, fewer threads, or a smaller dataset) or more memory\n"
+    );
+    let end = cur.position() as usize;
+    &buf[..end]
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only
+// a null result (a refused allocation) is turned into an exit.
+unsafe impl std::alloc::GlobalAlloc for ClearOutOfMemory {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = unsafe { std::alloc::System.alloc(layout) };
+        if p.is_null() {
+            Self::refused(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: std::alloc::Layout) -> *mut u8 {
+        let p = unsafe { std::alloc::System.alloc_zeroed(layout) };
+        if p.is_null() {
+            Self::refused(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { std::alloc::System.realloc(ptr, layout, new_size) };
+        if p.is_null() {
+            Self::refused(new_size);
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_out_of_memory_message_names_the_size_and_the_fix() {
+        let mut buf = [0u8; 256];
+        let t = String::from_utf8(super::out_of_memory_text(34_359_738_368, &mut buf).to_vec())
+            .unwrap();
+        assert!(t.contains("34359738368 bytes") && t.contains("-m"), "{t}");
+        assert!(t.ends_with('\n'));
     }
 }

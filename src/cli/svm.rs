@@ -28,6 +28,7 @@ mod args;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 #[path = "svm_input.rs"]
 mod input;
+pub use input::warn_cast_labels;
 use input::Training;
 #[path = "svm_multi.rs"]
 mod multi;
@@ -89,7 +90,7 @@ impl Out {
     }
 
     fn solve(&self, iterations: u64, nu: f64, stats: &SolveStats) {
-        self.h0_warnings(stats);
+        self.progress(stats);
         self.info(&format!("optimization finished, #iter = {iterations}"));
         self.info(&format!("nu = {nu:.6}"));
         self.info(&format!(
@@ -126,7 +127,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
         kernel,
         c: args.c,
         eps: args.eps,
-        cache_mb: args.cache_mb,
+        cache_mb: args.cache_mb_for(ds.n()),
         shrinking: args.shrinking == 1,
         max_iter: None,
         solver: args.solver,
@@ -237,6 +238,15 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         eprintln!("{}", crate::svm::folds::FOLDS_OVER_DATA_WARNING);
     }
     let last = match (one_vs_one, args.folds) {
+        (_, Some(k)) if ds.n() == 1 => {
+            // svm-train's leave-one-out of one row trains on no rows: no
+            // class, no support vector, and its prediction is never the label.
+            out.info("Total nSV = 0");
+            json["folds"] = serde_json::json!({ "k": k.min(1) });
+            json["cv_accuracy_pct"] = jnum(0.0);
+            json["correct"] = 0.into();
+            Some("Cross Validation Accuracy = 0%".to_string())
+        }
         (true, _) => multi::run_multi(args, ds, test, &params, &out, &mut json)?,
         (false, None) => {
             let model_path = args.model_path();
@@ -246,11 +256,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             let secs = t.elapsed().as_secs_f64();
             if trained.single_class {
                 out.info("WARNING: training data in only one class. See README for details.");
+                out.info("Total nSV = 0");
             } else {
                 out.solve(trained.stats.iterations, trained.nu, &trained.stats);
-                if trained.stats.hit_max_iter {
-                    out.info("WARNING: reaching max number of iterations");
-                }
             }
             write_model(&MultiModel::from_binary(&trained.model), &model_path)?;
             json["model_file"] = model_path.display().to_string().into();
@@ -293,29 +301,25 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             } else {
                 Folds::libsvm(ds, k)?
             };
-            let (strategy, budget) = args.cv.strategy(args.cache_mb);
+            let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
             crate::svm::strategy::check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
             let mut cv_params = params.clone();
             cv_params.cache_mb = budget;
             let seeded = run_cv(ds, &folds, &cv_params, &strategy, args.cv.seed.unwrap_or(1))?;
             let res = &seeded.cv;
             // Correct where the prediction equals the label as written.
-            let correct = if training.written_y.is_some() {
-                let y = training.written_y();
-                (0..ds.n()).filter(|&i| res.predictions[i] == y[i]).count()
-            } else {
-                res.correct
-            };
+            let correct = res.correct;
             let accuracy_pct = 100.0 * correct as f64 / ds.n() as f64;
             for r in &res.rounds {
                 if r.single_class {
                     out.info("WARNING: training data in only one class. See README for details.");
+                    out.info("Total nSV = 0");
                 } else {
                     out.solve(r.stats.iterations, r.nu, &r.stats);
                 }
             }
-            out.info(&format!("Total #iter = {}", seeded.total_iterations()));
-            out.info(&format!(
+            out.stat(&format!("Total #iter = {}", seeded.total_iterations()));
+            out.stat(&format!(
                 "Seeding = {}, init = {:.6}s, total = {:.6}s",
                 strategy.label(),
                 seeded.init_seconds(),

@@ -24,8 +24,9 @@ pub struct CvFlags {
     /// LIBSVM's folds (the default with -v; kept for old scripts).
     #[arg(long, hide = true, conflicts_with = "stratified")]
     pub libsvm_folds: bool,
-    /// With -v: run the folds in parallel.
-    #[arg(long)]
+    /// With -v: run the folds in parallel (the default: kept for old
+    /// scripts).
+    #[arg(long, hide = true)]
     pub parallel: bool,
     /// With -v: a kernel cache of this many MB shared by all folds.
     #[arg(long, allow_negative_numbers = true)]
@@ -46,7 +47,8 @@ pub struct CvFlags {
     /// MB means shared within MB).
     #[arg(long, value_parser = parse_cache)]
     pub cache: Option<CacheMode>,
-    /// With -v: threads of the run (default 1; --parallel: all cores).
+    /// With -v: threads of the run (default: all cores; results do not
+    /// depend on it; --threads 1 runs on one core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
 }
@@ -83,8 +85,7 @@ impl CvFlags {
         };
         let threads = match self.threads {
             Some(t) => usize::from(t),
-            None if self.parallel => rayon::current_num_threads().max(2),
-            None => 1,
+            None => rayon::current_num_threads(),
         };
         let strategy =
             CvStrategy::with_overrides(self.seeding(), self.order, self.seeder, cache, threads);
@@ -100,7 +101,7 @@ impl CvFlags {
 /// Options of `cvbench svm`, named as `svm-train`'s. `-h` selects shrinking
 /// (as in `svm-train`); help is `--help`.
 #[derive(clap::Args, Debug, Clone, PartialEq)]
-#[command(disable_help_flag = true)]
+#[command(disable_help_flag = true, args_override_self = true)]
 pub struct SvmArgs {
     /// LibSVM-format training file (may be .xz, .bz2 or .gz compressed).
     pub datafile: PathBuf,
@@ -123,9 +124,11 @@ pub struct SvmArgs {
     /// Stopping tolerance (`svm-train -e`).
     #[arg(short = 'e', default_value_t = 1e-3, allow_negative_numbers = true)]
     pub eps: f64,
-    /// Kernel cache size in MB (`svm-train -m`).
-    #[arg(short = 'm', default_value_t = 100.0, allow_negative_numbers = true)]
-    pub cache_mb: f64,
+    /// Kernel cache size in MB (`svm-train -m`; it changes no result). Default:
+    /// the whole kernel matrix where it fits in half the available memory,
+    /// at least svm-train's 100 MB.
+    #[arg(short = 'm', allow_negative_numbers = true)]
+    pub cache_mb: Option<f64>,
     /// Shrinking heuristic, 0 or 1 (`svm-train -h`).
     #[arg(short = 'h', default_value_t = 1, value_parser = clap::value_parser!(u8).range(0..=1))]
     pub shrinking: u8,
@@ -147,9 +150,10 @@ pub struct SvmArgs {
     #[arg(short = 'p', hide = true, allow_negative_numbers = true)]
     #[doc(hidden)]
     pub epsilon_svr: Option<String>,
-    /// Class weight: `-wLABEL WEIGHT` sets C of class LABEL to WEIGHT * C
-    /// (`svm-train -wi`; repeatable). The command line's `-wLABEL WEIGHT`
-    /// reaches the parser as `-w LABEL:WEIGHT` ([`super::svm_weight_args`]).
+    /// Class weight: -wLABEL WEIGHT sets C of class LABEL to WEIGHT * C
+    /// (svm-train -wi; repeatable).
+    // The command line's `-wLABEL WEIGHT` reaches the parser as
+    // `-w LABEL:WEIGHT` (`svm_weight_args`).
     #[arg(short = 'w', value_name = "LABEL:WEIGHT", allow_hyphen_values = true, action = clap::ArgAction::Append)]
     pub weight: Vec<String>,
     /// k-fold cross-validation (`svm-train -v k`).
@@ -173,9 +177,9 @@ pub struct SvmArgs {
     /// instead of svm-train's text.
     #[arg(long)]
     pub json: bool,
-    /// Use -c/-g/-e exactly as given. By default they are rounded to f32, as
-    /// the installed `svm-train` (Debian 3.24+ds, which parses them with
-    /// `strtof`) does, so that both print the same numbers.
+    /// Use -c/-g/-e exactly as given. By default they are rounded to single
+    /// precision, as the svm-train that `make peers` installs reads them, so
+    /// that both print the same numbers.
     #[arg(long)]
     pub exact_params: bool,
     /// Also run `svm-train` with the same options and print its results.
@@ -302,7 +306,7 @@ impl SvmArgs {
         ] {
             if let Some(v) = given {
                 return no(format!(
-                    "{flag} {v}: sets {what}, which cvbench does not implement (C-SVC, -t 0 or 2)"
+                    "{flag} {v}: sets {what}, which cvbench does not implement yet (it runs C-SVC, -s 0, with kernels -t 0 to 3): drop {flag}"
                 ));
             }
         }
@@ -350,6 +354,13 @@ impl SvmArgs {
             }
         }
         Ok(())
+    }
+
+    /// The kernel cache in MB for `n` training rows: `-m` where given, else
+    /// [`crate::svm::budget::default_cache_mb`].
+    pub fn cache_mb_for(&self, n: usize) -> f64 {
+        self.cache_mb
+            .unwrap_or_else(|| crate::svm::budget::default_cache_mb(n))
     }
 
     /// The model file: as given, else `svm-train`'s default (the data file's

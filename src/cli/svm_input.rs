@@ -34,34 +34,29 @@ pub fn check_input_file(what: &str, f: &Path) -> Result<(), SvmUsage> {
 
 /// The training data of `cvbench svm`.
 pub struct Training {
-    /// The data with every label as `svm-train` groups it (`(int)label`).
-    pub ds: Dataset,
-    /// The labels as written, where the cast changed one of them: a
-    /// prediction is correct only when it equals the label as written (as
+    /// The data with every label as written: the engine groups classes by
+    /// `(int)label` ([`crate::svm::label::class_label`]) and counts a
+    /// prediction correct only when it equals the label as written (as
     /// `svm-train -v` and `svm-predict` count).
-    pub written_y: Option<Vec<f64>>,
+    pub ds: Dataset,
 }
 
 impl Training {
     /// Read the training file (a pipe or a device too, streamed line by
-    /// line within the line-length limit) and cast its labels as
-    /// `svm-train` does, warning once on stderr where that changes a label.
+    /// line within the line-length limit), warning once on stderr where
+    /// `svm-train`'s cast of a label to `int` changes it.
     pub fn read(path: &Path) -> anyhow::Result<Training> {
-        let mut ds = read_libsvm(path, None)?;
-        let cast: Vec<f64> =
-            ds.y.iter()
-                .map(|&v| f64::from(libsvm_class_label(v)))
-                .collect();
-        let written_y = (cast != ds.y).then(|| {
-            eprintln!("{}", cast_warning(path, &ds.y));
-            std::mem::replace(&mut ds.y, cast)
-        });
-        Ok(Training { ds, written_y })
+        let ds = read_libsvm(path, None)?;
+        warn_cast_labels(path, &ds.y);
+        Ok(Training { ds })
     }
+}
 
-    /// The labels as written (what predictions are counted against).
-    pub fn written_y(&self) -> &[f64] {
-        self.written_y.as_deref().unwrap_or(&self.ds.y)
+/// Print (stderr) the one warning about labels `svm-train` casts, where
+/// some label of `y` is not a C `int`.
+pub fn warn_cast_labels(path: &Path, y: &[f64]) {
+    if y.iter().any(|&v| f64::from(libsvm_class_label(v)) != v) {
+        eprintln!("{}", cast_warning(path, y));
     }
 }
 

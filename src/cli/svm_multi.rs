@@ -70,7 +70,19 @@ impl SvmArgs {
             let weight: f64 = w
                 .parse()
                 .map_err(|_| bad("the weight must be a number (-wLABEL WEIGHT, e.g. -w1 2)"))?;
-            out.push(ClassWeight { label, weight });
+            let given = ClassWeight { label, weight };
+            let parsed = weights_as_parsed(&[given], self.exact_params)[0].weight;
+            if !(parsed.is_finite() && parsed > 0.0) {
+                let range = if weight.is_finite() && parsed.is_infinite() {
+                    " and at most about 3.4e38 (read in single precision, as -c; --exact-params reads it in double)"
+                } else {
+                    ""
+                };
+                return Err(bad(&format!(
+                    "a class weight must be finite and > 0{range} (it multiplies C)"
+                )));
+            }
+            out.push(given);
         }
         check_weights(&out).map_err(|e| SvmUsage(e.to_string()))?;
         Ok(out)
@@ -122,11 +134,33 @@ pub fn weights_as_parsed(weights: &[ClassWeight], exact: bool) -> Vec<ClassWeigh
 }
 
 impl Out {
-    /// `svm-train`'s warning of each gradient reconstruction with few free
-    /// variables (printed during the solve).
-    pub(super) fn h0_warnings(&self, stats: &crate::svm::smo::SolveStats) {
-        for _ in 0..stats.h0_warnings {
-            self.info("WARNING: using -h 0 may be faster");
+    /// What `svm-train` prints during a solve, before "optimization
+    /// finished": its `.` and `*` marks and "WARNING: using -h 0 may be
+    /// faster" lines on standard output (not with `-q`), then, where the
+    /// iteration limit stopped it, "WARNING: reaching max number of
+    /// iterations" on standard error (with `-q` too), and a warning there
+    /// where the objective or rho is not finite.
+    pub(super) fn progress(&self, stats: &crate::svm::smo::SolveStats) {
+        if !stats.progress.is_empty() && !self.quiet && !self.json {
+            let mut text = String::with_capacity(stats.progress.len() + 1);
+            for c in stats.progress.chars() {
+                match c {
+                    'W' => text.push_str("\nWARNING: using -h 0 may be faster\n"),
+                    c => text.push(c),
+                }
+            }
+            println!("{text}");
+        }
+        if stats.hit_max_iter {
+            eprintln!("\nWARNING: reaching max number of iterations");
+        }
+        if !stats.objective.is_finite() || !stats.rho.is_finite() {
+            eprintln!(
+                "WARNING: the solve ended with obj = {}, rho = {}: the kernel values overflow at these \
+                 parameters (a large -d or -g with -t 1, or unscaled data), so the model predicts \
+                 nothing useful: lower -d or -g, or scale the data (svm-scale)",
+                stats.objective, stats.rho
+            );
         }
     }
 
@@ -135,7 +169,7 @@ impl Out {
     fn pair(&self, p: &PairFit) {
         if let Some(prob) = &p.prob {
             for f in &prob.inner {
-                self.h0_warnings(&f.stats);
+                self.progress(&f.stats);
                 self.solve_lines(&f.stats, f.nu);
                 self.info(&format!("Total nSV = {}", f.stats.n_sv));
             }
@@ -143,7 +177,7 @@ impl Out {
                 self.info(n);
             }
         }
-        self.h0_warnings(&p.stats);
+        self.progress(&p.stats);
         self.solve_lines(&p.stats, p.nu);
     }
 
@@ -161,9 +195,6 @@ impl Out {
             stats.objective, stats.rho
         ));
         self.info(&format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
-        if stats.hit_max_iter {
-            self.info("WARNING: reaching max number of iterations");
-        }
     }
 
     /// What `svm-train` prints for one training: its weight warnings (on
@@ -208,7 +239,7 @@ pub(super) fn run_multi(
             let kd = KernelData::new(ds, params.kernel);
             let rows: Vec<usize> = (0..ds.n()).collect();
             let t = std::time::Instant::now();
-            let fit = train_ovo(
+            let mut fit = train_ovo(
                 &kd,
                 &rows,
                 &checked,
@@ -217,6 +248,7 @@ pub(super) fn run_multi(
                 probability.then_some(&mut rng),
             )?;
             let secs = t.elapsed().as_secs_f64();
+            kd.restore_features(&mut fit.model.sv);
             let m = &fit.model;
             out.training(&fit.warnings, m.nr_class(), &fit.pairs, m.total_sv());
             out.stat(&format!(
@@ -258,7 +290,7 @@ pub(super) fn run_multi(
             )))
         }
         Some(k) => {
-            let (mut strategy, budget) = args.cv.strategy(args.cache_mb);
+            let (mut strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
             // More than two classes: one kernel cache for every (fold, pair)
             // solve unless asked otherwise (it changes no number).
             if args.cv.cache.is_none() && args.cv.shared_cache_mb.is_none() && is_multiclass(ds) {
@@ -308,8 +340,8 @@ pub(super) fn run_multi(
                 out.training(&f.warnings, f.labels.len(), &f.pairs, f.total_sv);
             }
             if seeded {
-                out.info(&format!("Total #iter = {}", res.total_iterations()));
-                out.info(&format!(
+                out.stat(&format!("Total #iter = {}", res.total_iterations()));
+                out.stat(&format!(
                     "Seeding = {} per class pair, seeding {:.6}s, total = {:.6}s",
                     strategy.label(),
                     res.seed_s,

@@ -7,6 +7,7 @@
 //! lagged-Fibonacci generator `r_k = r_{k-3} + r_{k-31} mod 2^32` seeded by
 //! a Lehmer generator, the first 310 outputs discarded, each output `r >> 1`).
 
+use super::label::class_label;
 use super::SvmError;
 use crate::data::Dataset;
 
@@ -216,6 +217,7 @@ fn group_and_shuffle(
         if !v.is_finite() {
             return Err(SvmError::NonFinite(format!("label {v}")));
         }
+        let v = class_label(v);
         let c = match labels.iter().position(|&u| u == v) {
             Some(c) => c,
             None => {

@@ -13,9 +13,11 @@
 //! the values are identical to LIBSVM's while the inner loop has no branches.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::exp_table::ExpTable;
 use super::fast_exp;
+use super::feature_span::{compact_features, FeatureMap};
 use crate::data::{Dataset, Features, Row};
 
 pub use super::kernel_fn::KernelKind;
@@ -43,6 +45,9 @@ pub struct KernelData<'a> {
     /// The RBF kernel's values by integer squared distance, where the data
     /// allows it ([`ExpTable`]).
     exp_table: Option<ExpTable>,
+    /// The original feature numbering where `ds` holds its features
+    /// renumbered ([`compact_features`]).
+    features: Option<Arc<FeatureMap>>,
 }
 
 impl<'a> KernelData<'a> {
@@ -51,6 +56,11 @@ impl<'a> KernelData<'a> {
     /// works on sparse vectors, and a dot product over the non-zeros is
     /// bit-identical to the dense one (the skipped terms are exact zeros) but
     /// several times cheaper on data like MNIST (19% non-zero).
+    ///
+    /// Sparse data whose feature indices span far more than the features
+    /// its rows store is renumbered first ([`compact_features`]: same
+    /// bits, memory following the non-zeros); models trained on it leave
+    /// through [`KernelData::restore_features`].
     pub fn new(ds: &'a Dataset, kind: KernelKind) -> KernelData<'a> {
         let ds = match &ds.x {
             Features::Dense { values, .. }
@@ -60,6 +70,10 @@ impl<'a> KernelData<'a> {
                 Cow::Owned(to_csr(ds))
             }
             _ => Cow::Borrowed(ds),
+        };
+        let (ds, features) = match compact_features(&ds) {
+            Some((c, map)) => (Cow::Owned(c), Some(Arc::new(map))),
+            None => (ds, None),
         };
         let norms: Vec<f64> = (0..ds.n()).map(|i| sq_norm_ordered(ds.row(i))).collect();
         let exp_table = match kind {
@@ -74,6 +88,16 @@ impl<'a> KernelData<'a> {
             overlap: Default::default(),
             diag: Default::default(),
             exp_table,
+            features,
+        }
+    }
+
+    /// Rows of this data's numbering (support vectors of a model trained
+    /// on it) renumbered to the dataset's own feature indices, in place:
+    /// every model that leaves the engine goes through this.
+    pub fn restore_features(&self, rows: &mut Dataset) {
+        if let Some(map) = &self.features {
+            map.restore(rows);
         }
     }
 
@@ -126,6 +150,7 @@ impl<'a> KernelData<'a> {
             overlap: Default::default(),
             diag: Default::default(),
             exp_table: self.exp_table.clone(),
+            features: self.features.clone(),
         }
     }
 

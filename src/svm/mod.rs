@@ -39,6 +39,7 @@
 //! LIBSVM, so iteration counts match closely.
 
 pub mod batched;
+pub mod budget;
 pub mod cache;
 pub mod cached_sums;
 pub mod column;
@@ -46,12 +47,14 @@ pub mod cv;
 pub mod error;
 pub mod exp_table;
 pub mod fast_exp;
+pub mod feature_span;
 pub mod folds;
 pub mod grid;
 pub mod kernel;
 pub mod kernel_block;
 pub mod kernel_fn;
 pub mod kernel_matrix;
+pub mod label;
 pub mod lane_tile;
 pub mod model_file;
 pub mod multiclass;

@@ -72,12 +72,7 @@ pub(crate) fn num(x: f64) -> String {
 /// `INT_MIN`, as `cvttsd2si` gives). LIBSVM's `svm_group_classes` groups the
 /// classes by this value.
 pub fn libsvm_class_label(y: f64) -> i32 {
-    let t = y.trunc();
-    if t >= f64::from(i32::MIN) && t <= f64::from(i32::MAX) {
-        t as i32
-    } else {
-        i32::MIN
-    }
+    crate::svm::label::class_label(y) as i32
 }
 
 /// A label as LIBSVM stores it (a C `int`).

@@ -31,6 +31,7 @@ use rayon::prelude::*;
 use super::cache::SharedKernelCache;
 use super::folds::{in_fold_order, FoldOrder, Folds};
 use super::kernel::KernelData;
+use super::label::class_label;
 use super::rounds::{
     assemble, evaluate_round, evaluate_round_with_sums, is_degenerate, CvResult, HeldOutSum,
     RoundOutcome, RoundResult,
@@ -492,7 +493,7 @@ fn run_in_pool(
     };
     let y =
         ds.y.iter()
-            .map(|&v| if v == labels[0] { 1 } else { -1 })
+            .map(|&v| if class_label(v) == labels[0] { 1 } else { -1 })
             .collect();
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;

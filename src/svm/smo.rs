@@ -74,6 +74,12 @@ pub struct SolveStats {
     /// where LIBSVM prints "WARNING: using -h 0 may be faster".
     #[serde(default)]
     pub h0_warnings: u64,
+    /// What `svm-train` prints during this solve, in order: `.` each
+    /// shrinking check, `*` each gradient reconstruction of the whole set,
+    /// `W` each "WARNING: using -h 0 may be faster" (empty for the batched
+    /// solver, which prints nothing there).
+    #[serde(default)]
+    pub progress: String,
     /// Dual objective value at exit (`1/2 a^T Q a - e^T a`).
     pub objective: f64,
     /// Bias: the decision function is `sum_i y_i a_i K(x_i, x) - rho`.
@@ -344,6 +350,7 @@ impl<'k> Solver<'k> {
         let nr_free = (0..a).filter(|&j| self.status[j] == FREE).count();
         if 2 * nr_free < a {
             self.stats.h0_warnings += 1;
+            self.stats.progress.push('W');
         }
         if nr_free * l > 2 * a * (l - a) {
             for i in a..l {
@@ -504,6 +511,7 @@ impl<'k> Solver<'k> {
                 if shrinking {
                     self.do_shrinking();
                 }
+                self.stats.progress.push('.');
             }
             let (i, j) = match self.select_working_set() {
                 Some(p) => p,
@@ -511,6 +519,7 @@ impl<'k> Solver<'k> {
                     // Optimal on the active set: check the whole set.
                     self.reconstruct_gradient();
                     self.active_size = l;
+                    self.stats.progress.push('*');
                     match self.select_working_set() {
                         Some(p) => {
                             counter = 1; // shrink in the next iteration
@@ -528,6 +537,7 @@ impl<'k> Solver<'k> {
             if self.active_size < l {
                 self.reconstruct_gradient();
                 self.active_size = l;
+                self.stats.progress.push('*');
             }
         }
         self.stats.iterations = iter;

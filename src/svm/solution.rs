@@ -13,6 +13,7 @@ use std::time::Instant;
 
 use super::cache::SharedKernelCache;
 use super::kernel::{k_function, KernelData, KernelKind};
+use super::label::class_label;
 use super::smo::{SolveInput, SolveStats};
 use super::{SvmError, SvmParams};
 use crate::data::{Dataset, Row};
@@ -93,10 +94,11 @@ pub fn libsvm_labels(ds: &Dataset, rows: &[usize]) -> Result<Vec<f64>, SvmError>
         if !v.is_finite() {
             return Err(SvmError::NonFinite(format!("label of row {r} is {v}")));
         }
+        let v = class_label(v);
         if !labels.contains(&v) {
             labels.push(v);
             if labels.len() > 2 {
-                let mut all: Vec<f64> = rows.iter().map(|&r| ds.y[r]).collect();
+                let mut all: Vec<f64> = rows.iter().map(|&r| class_label(ds.y[r])).collect();
                 all.sort_by(f64::total_cmp);
                 all.dedup();
                 return Err(SvmError::NotBinary(all.len()));
@@ -125,7 +127,8 @@ pub fn check_finite_features(ds: &Dataset) -> Result<(), SvmError> {
 }
 
 /// Train a C-SVC on `rows` of `ds` from `alpha = 0`, or from `warm` (one
-/// feasible alpha per row of `rows`, in that order).
+/// feasible alpha per row of `rows`, in that order). The model's support
+/// vectors carry `ds`'s own feature indices.
 pub fn train(
     ds: &Dataset,
     rows: &[usize],
@@ -143,10 +146,14 @@ pub fn train(
         let values = params.solver.matrix_values();
         if let Some(sh) = super::kernel_matrix::prefilled(&kd, params.cache_mb, values) {
             let local = params.with_cache_mb(params.cache_mb * 0.25)?;
-            return train_with(&kd, rows, &local, warm, Some(&sh));
+            let mut out = train_with(&kd, rows, &local, warm, Some(&sh))?;
+            kd.restore_features(&mut out.model.sv);
+            return Ok(out);
         }
     }
-    train_with(&kd, rows, &params, warm, None)
+    let mut out = train_with(&kd, rows, &params, warm, None)?;
+    kd.restore_features(&mut out.model.sv);
+    Ok(out)
 }
 
 /// [`train`] with a prepared [`KernelData`] and an optional shared kernel
@@ -200,7 +207,13 @@ pub fn train_seeded(
     let labels = libsvm_labels(ds, rows)?;
     let y_caller: Vec<i8> = rows
         .iter()
-        .map(|&r| if ds.y[r] == labels[0] { 1 } else { -1 })
+        .map(|&r| {
+            if class_label(ds.y[r]) == labels[0] {
+                1
+            } else {
+                -1
+            }
+        })
         .collect();
     if labels.len() == 1 {
         let model = SvmModel {

@@ -34,10 +34,12 @@ svm_options (as svm-train's): -s 0, -t 0|2, -c/-g are not allowed (use -log2c/-l
 -e eps, -m cachesize, -h 0|1, -q
 
 cvbench options:
---reuse LEVEL : none (grid.py's way), all (default: gamma+cpath+newton+threads), or a list of
-    gamma (distance blocks, exact), cpath (warm start along C), newton (Newton steps on
-    the free set between SMO rounds), folds[-METHOD] (alpha seeding across folds),
-    threads; e.g. gamma+threads (exact and parallel). More than two classes: per class
+--reuse LEVEL : none (grid.py's way), a list of levels, or all (gamma+cpath+newton+threads).
+    Exact (grid.py's rates and choice, to the bit): gamma (distance blocks) and threads;
+    the default is gamma+threads. Inexact, opt-in (each solve stops at LIBSVM's tolerance
+    from another start, so a rate can differ from grid.py's by a held-out row or so):
+    cpath (warm start along C), newton (Newton steps on the free set between SMO rounds),
+    folds[-METHOD] (alpha seeding across folds). More than two classes: per class
     pair, gamma (one shared kernel cache), cpath (each fold and pair along C) and threads
     apply, newton does not, folds is refused
 --threads N : worker threads (default: all cores); results do not depend on it
@@ -106,7 +108,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
         eps: 1e-3,
         cache_mb: 100.0,
         shrinking: true,
-        reuse: Reuse::all(),
+        reuse: Reuse::exact_levels(),
         threads: None,
         memory_mb: 2048.0,
         json: None,

@@ -64,6 +64,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     };
     let ds = read_libsvm(&o.dataset, None)
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
+    crate::cli::svm::warn_cast_labels(&o.dataset, &ds.y);
     // More than two classes: LIBSVM's one-vs-one CV at every point.
     let one_vs_one = crate::svm::multiclass::is_multiclass(&ds);
     // The reuse levels as they apply per class pair (checked before any work).

@@ -50,7 +50,8 @@ pub(super) fn ovo_correct(
     check_finite_features(train)?;
     let kd = KernelData::new(train, params.kernel);
     let all: Vec<usize> = (0..train.n()).collect();
-    let fit = train_ovo(&kd, &all, &params, &[], None, None)?;
+    let mut fit = train_ovo(&kd, &all, &params, &[], None, None)?;
+    kd.restore_features(&mut fit.model.sv);
     Ok((0..test.n())
         .filter(|&r| fit.model.predict(test.row(r)) == test.y[r])
         .count())

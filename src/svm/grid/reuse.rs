@@ -31,6 +31,16 @@ impl Reuse {
         }
     }
 
+    /// The exact levels, `cvbench grid`'s default: gamma blocks and threads
+    /// (grid.py's rates to the bit, faster).
+    pub fn exact_levels() -> Reuse {
+        Reuse {
+            gamma_blocks: true,
+            threads: true,
+            ..Reuse::none()
+        }
+    }
+
     /// Gamma blocks, C path, Newton steps and threads.
     pub fn all() -> Reuse {
         Reuse {

@@ -1,6 +1,7 @@
 //! LIBSVM's `svm_group_classes` and the weighted C of each class.
 
 use crate::data::Dataset;
+use crate::svm::label::class_label;
 use crate::svm::SvmError;
 
 /// The training rows grouped by class, as LIBSVM's `svm_group_classes`
@@ -31,6 +32,7 @@ impl Groups {
             if !v.is_finite() {
                 return Err(SvmError::NonFinite(format!("label of row {r} is {v}")));
             }
+            let v = class_label(v);
             let c = match labels.iter().position(|&u| u == v) {
                 Some(c) => c,
                 None => {
@@ -86,11 +88,11 @@ impl Groups {
     }
 }
 
-/// Whether `ds` has more than two distinct labels (and so needs the
+/// Whether `ds` has more than two classes ([`class_label`]) (and so needs the
 /// one-vs-one path).
 pub fn is_multiclass(ds: &Dataset) -> bool {
     let mut seen: Vec<f64> = Vec::with_capacity(3);
-    for &v in &ds.y {
+    for v in ds.y.iter().map(|&v| class_label(v)) {
         if !seen.contains(&v) {
             seen.push(v);
             if seen.len() > 2 {
