@@ -97,3 +97,15 @@ def test_cv_seeding_asked_with_scale_gamma_warns(spread):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cvbench.cross_validate_svc(X, y, cv=KFold(5))  # auto: no warning
+
+
+def test_sparse_scale_gamma_cv_and_grid_equal_scikit_learn(four_classes):
+    import scipy.sparse as sp
+
+    X, y = four_classes
+    Xs = sp.csr_matrix(X)
+    cv = StratifiedKFold(4, shuffle=True, random_state=1)
+    ours = cvbench.cross_validate_svc(Xs, y, C=2.0, cv=cv, n_jobs=2)
+    np.testing.assert_array_equal(ours["test_score"], cross_val_score(SkSVC(C=2.0), Xs, y, cv=cv))
+    grid = {"C": [0.5, 4.0]}
+    _same_scores(cvbench.GridSearchSVC(grid, cv=cv).fit(Xs, y), GridSearchCV(SkSVC(), grid, cv=cv).fit(Xs, y), 4)

@@ -44,8 +44,10 @@ def test_svc_quiet_by_default(iris, capfd):
     assert capfd.readouterr().out == ""
 
 
-def test_grid_search_svc_passes_check_estimator():
-    check_estimator(cvbench.GridSearchSVC({"C": [1.0, 4.0]}, cv=3))
+@pytest.mark.parametrize("grid", [{"C": [1.0, 4.0]}, {"C": [1.0, 4.0], "gamma": [0.5, 2.0]}])
+def test_grid_search_svc_passes_check_estimator(grid):
+    # Plain per-fold fits (gamma='scale') and the grid engine (numeric gammas).
+    check_estimator(cvbench.GridSearchSVC(grid, cv=3))
 
 
 def test_grid_refit_delegates_predict_proba_and_decision_function(iris):
