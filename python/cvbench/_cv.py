@@ -1,14 +1,16 @@
 """cvbench.cross_validate_svc: exact k-fold CV of a C-SVC (every fold and
-class pair a parallel solve on one shared kernel cache)."""
+class pair a parallel solve on one shared kernel cache; plain per-fold fits
+where each fold needs its own gamma or class weights)."""
 
-import numbers
+import warnings
 
 import numpy as np
 from sklearn.utils import check_X_y
 from sklearn.utils.multiclass import check_classification_targets
 
 from . import _native
-from ._params import class_weights, folds, native_x, resolve_gamma, spec
+from ._params import check_cv_arg, class_weights, folds, native_x, resolve_gamma, spec
+from ._perfold import fit_and_score, fold_dependent
 
 
 def _labels(y, class_weight):
@@ -45,6 +47,17 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     class pairs; the tree order's inner nodes belong to no fold),
     ``fit_time`` (seconds), and ``seeding``, the name of the preset that ran
     (``order+seeder`` where the overrides make none).
+
+    ``gamma='scale'`` (non-linear kernels) and ``class_weight='balanced'``
+    depend on the training rows, so each fold gets its own, computed on its
+    training rows only, as ``cross_val_score(SVC(...))`` does: the shared
+    kernel cache and the seeding need one gamma for all folds, so such a CV
+    runs plain per-fold fits instead (each ``SVC.fit(X[train], y[train])``,
+    scikit-learn's row order, the folds in parallel on ``n_jobs`` threads),
+    ``seeding`` is then ``"per_fold"`` (a ``UserWarning`` where another
+    seeding was asked for), and every score is scikit-learn's on the same
+    folds. ``n_jobs``: threads, scikit-learn's convention (None: 1 unless a
+    ``joblib.parallel_config`` context sets it; -1: every core).
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     check_classification_targets(y)
@@ -52,21 +65,27 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     if len(classes) < 2:
         raise ValueError(f"The number of classes has to be greater than one; got {len(classes)} class")
     weights, _ = class_weights(class_weight, classes, y_enc)
-    args = spec(C=C, kernel=kernel, gamma=resolve_gamma(gamma, X), degree=degree, coef0=coef0,
-                tol=tol, cache_size=cache_size, shrinking=shrinking, max_iter=max_iter,
-                weights=weights, n_jobs=n_jobs, sorted_classes=False, solver=solver)
-    if isinstance(cv, numbers.Integral) and not isinstance(cv, bool):
-        if cv < 2:
-            raise ValueError(f"cv must be >= 2 folds, got {cv}")
-        k, tests = int(cv), None
-    else:
-        splits = cv.split(X, y) if hasattr(cv, "split") else cv
-        k, tests = 0, folds(splits, X.shape[0])
-    dense, csr = native_x(X)
+    cv = check_cv_arg(cv)
     names = {"seeding": seeding, "order": order, "seeder": seeder, "cache": cache}
     for name, value in names.items():
         if not (isinstance(value, str) or (value is None and name in ("order", "seeder"))):
             raise ValueError(f"{name} must be a name (a str), got {value!r}")
+    params = dict(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0, tol=tol,
+                  cache_size=cache_size, class_weight=class_weight, shrinking=shrinking,
+                  max_iter=max_iter, solver=solver)
+    dense, csr = native_x(X)
+    reason = fold_dependent(params)
+    if reason is not None:
+        return _per_fold(X, y, dense, csr, y_native, params, cv, reason, seeding, order, seeder, cache,
+                         n_jobs)
+    args = spec(C=C, kernel=kernel, gamma=resolve_gamma(gamma, X), degree=degree, coef0=coef0,
+                tol=tol, cache_size=cache_size, shrinking=shrinking, max_iter=max_iter,
+                weights=weights, n_jobs=n_jobs, sorted_classes=False, solver=solver)
+    if isinstance(cv, int):
+        k, tests = cv, None
+    else:
+        splits = cv.split(X, y) if hasattr(cv, "split") else cv
+        k, tests = 0, folds(splits, X.shape[0])
     n_test, correct, n_iter, seconds, _pred, ran = _native.cross_validate(
         dense, csr, y_native, args, k, tests, seeding, order, seeder, cache
     )
@@ -75,4 +94,34 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
         "n_iter": n_iter,
         "fit_time": seconds,
         "seeding": ran,
+    }
+
+
+def _per_fold(X, y, dense, csr, y_native, params, cv, reason, seeding, order, seeder, cache, n_jobs):
+    """The CV as plain per-fold fits on the same folds (LIBSVM's for an
+    int ``cv``): each fold's gamma / class weights from its training rows."""
+    args = spec(C=params["C"], kernel=params["kernel"], gamma=1.0, degree=params["degree"],
+                coef0=params["coef0"], tol=params["tol"], cache_size=params["cache_size"],
+                shrinking=params["shrinking"], max_iter=params["max_iter"], n_jobs=n_jobs,
+                solver=params["solver"])  # the checks, before any fit
+    _native.cv_method(dense, csr, y_native, args, seeding, order, seeder, cache)  # the names' checks
+    if seeding not in ("auto", "none") or order is not None or seeder is not None:
+        warnings.warn(
+            f"cross_validate_svc: {reason}, so the folds are plain per-fold fits; "
+            f"seeding={seeding!r} (order={order!r}, seeder={seeder!r}) needs one gamma for all folds and is not used",
+            UserWarning, stacklevel=3,
+        )
+    if isinstance(cv, int):
+        tests = _native.libsvm_folds(dense, csr, y_native, cv)
+    else:
+        splits = cv.split(X, y) if hasattr(cv, "split") else cv
+        tests = folds(splits, X.shape[0])
+    everything = np.arange(X.shape[0])
+    splits = [(np.setdiff1d(everything, t), np.asarray(t, dtype=np.intp)) for t in tests]
+    scores, fit_s, _score_s, iters = fit_and_score(X, y, [params], splits, n_jobs=n_jobs)
+    return {
+        "test_score": scores[0],
+        "n_iter": iters[0].astype(np.int64),
+        "fit_time": fit_s[0],
+        "seeding": "per_fold",
     }

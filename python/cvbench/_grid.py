@@ -1,30 +1,74 @@
-"""cvbench.GridSearchSVC: GridSearchCV(SVC(), param_grid) over C and gamma,
-every point's k-fold CV run by cvbench's grid engine (gamma blocks, C-path
-warm starts, Newton steps, threads) for two classes, or one shared kernel
-cache per gamma for more."""
+"""cvbench.GridSearchSVC: GridSearchCV(SVC(), param_grid) whose (C, gamma)
+points run on cvbench's grid engine (gamma blocks, C-path warm starts,
+Newton steps, threads) for two classes, or one shared kernel cache per gamma
+for more; the candidates the engine cannot share work for run as plain
+per-fold fits (``_perfold``)."""
 
 import time
 
 import numpy as np
 from scipy.stats import rankdata
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import ParameterGrid, check_cv
-from sklearn.utils import check_X_y
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _native
 from ._params import folds, native_x, positive, resolve_gamma, spec
-from ._svc import SVC
+from ._perfold import fit_and_score, fold_dependent
+from ._svc import SVC, _validate_data
 
-GRID_KEYS = ("C", "gamma")
+#: The grid axes the engine shares work across.
+ENGINE_KEYS = ("C", "gamma")
+
+
+def _same(a, b):
+    """Whether two parameter values are the same setting."""
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+def _has(attr):
+    """``available_if`` check: the refitted model (or, before fit, an SVC
+    of the base parameters) has ``attr``, as GridSearchCV's delegation."""
+
+    def check(self):
+        if not self.refit:
+            raise AttributeError(
+                f"This GridSearchSVC instance was initialized with refit=False. {attr} is "
+                "available only after refitting on the best parameters."
+            )
+        est = getattr(self, "best_estimator_", None)
+        if est is None:
+            est = SVC(**self._base())
+        getattr(est, attr)
+        return True
+
+    return check
 
 
 class GridSearchSVC(ClassifierMixin, BaseEstimator):
-    """A drop-in for ``GridSearchCV(SVC(**svc_params), param_grid, cv=cv)``
-    over ``C`` and ``gamma``: ``cv_results_`` has GridSearchCV's keys and
-    row order, ``best_params_``, ``best_score_``, ``best_index_`` and
-    (``refit=True``) ``best_estimator_`` are GridSearchCV's.
+    """A drop-in for ``GridSearchCV(SVC(**svc_params), param_grid, cv=cv,
+    scoring=scoring, refit=refit, verbose=verbose)``: ``cv_results_`` has
+    GridSearchCV's keys and row order (and one more, ``reuse``: what ran
+    each candidate), ``best_params_``, ``best_score_``, ``best_index_``,
+    ``best_estimator_``, ``scorer_``, ``n_splits_`` and ``refit_time_`` are
+    GridSearchCV's; ``predict``, ``predict_proba``, ``predict_log_proba``,
+    ``decision_function`` and ``score`` are the refitted model's.
+
+    ``param_grid``: a dict or a list of dicts of any SVC parameters. The
+    candidates whose only varying parameters are ``C`` and ``gamma``, with
+    one gamma for every fold (not ``'scale'``, which scikit-learn computes on
+    each training fold), no class weights and accuracy as the score run on
+    the grid engine with ``reuse``; the others (another kernel, degree, ...
+    varying, ``gamma='scale'``, ``class_weight``, another ``scoring``) as
+    plain per-fold fits (``SVC.fit(X[train], y[train])``, scikit-learn's own
+    procedure, on ``n_jobs`` threads). ``cv_results_["reuse"]`` says which,
+    per candidate (``plain fits: <why>`` for the latter).
 
     ``cv``: an int (scikit-learn's ``StratifiedKFold``, as GridSearchCV),
     a splitter or a list of (train, test) pairs whose test sets partition
@@ -33,20 +77,33 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     ``threads``, ``folds``). The exact levels (``none``, ``gamma``,
     ``threads``, ``gamma+threads``: no warm start) fit every (point, fold)
     in scikit-learn's row order, so every score is GridSearchCV's on the
-    same folds, bit for bit; the warm-start levels (``all``, ``cpath``,
-    ``newton``, ``folds``), faster, run two classes in LIBSVM's CV order,
-    each fold's score within one held-out row of GridSearchCV's. ``svc_params``: the other SVC parameters
-    (``kernel``, ``degree``, ``coef0``, ``tol``, ``cache_size``,
-    ``shrinking``, ``max_iter``; and ``C``/``gamma`` where the grid has none).
+    same folds, bit for bit (as are the plain fits'); the warm-start levels
+    (``all``, ``cpath``, ``newton``, ``folds``), faster, run two classes in
+    LIBSVM's CV order, each fold's score within one held-out row of
+    GridSearchCV's. ``scoring``: None (accuracy) or one scikit-learn scorer
+    (a name or a callable). ``refit``: True, False or a callable of
+    ``cv_results_`` returning the best index (GridSearchCV's).
+    ``verbose``: > 0 prints the number of fits, > 1 each fit's score.
+    ``n_jobs``: threads, scikit-learn's convention (None: 1 unless a
+    ``joblib.parallel_config`` context sets it; -1: every core).
+    ``svc_params``: the fixed SVC parameters.
     """
 
-    def __init__(self, param_grid, *, cv=5, reuse="all", n_jobs=None, refit=True, svc_params=None):
+    def __init__(self, param_grid, *, cv=5, reuse="all", scoring=None, n_jobs=None, refit=True,
+                 verbose=0, svc_params=None):
         self.param_grid = param_grid
         self.cv = cv
         self.reuse = reuse
+        self.scoring = scoring
         self.n_jobs = n_jobs
         self.refit = refit
+        self.verbose = verbose
         self.svc_params = svc_params
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
 
     def _base(self):
         base = SVC().get_params()
@@ -55,64 +112,127 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         if unknown:
             raise ValueError(f"svc_params: unknown SVC parameters {sorted(unknown)}")
         base.update(extra)
+        base["n_jobs"] = self.n_jobs
         return base
 
+    def _candidates(self, base):
+        if isinstance(self.param_grid, (dict, list, tuple)) and not isinstance(self.param_grid, str):
+            candidates = list(ParameterGrid(self.param_grid))
+        else:
+            raise TypeError(f"param_grid must be a dict or a list of dicts, got {self.param_grid!r}")
+        if not candidates:
+            raise ValueError("param_grid is empty: there is no candidate to evaluate")
+        for p in candidates:
+            bad = set(p) - set(base)
+            if bad:
+                raise ValueError(
+                    f"param_grid: {sorted(bad)} are not SVC parameters (valid: {sorted(base)})"
+                )
+        return candidates
+
+    def _route(self, base, candidates, binary):
+        """Per candidate: None (the grid engine) or why it runs as plain
+        per-fold fits."""
+        accuracy = self.scoring is None or self.scoring == "accuracy"
+        out = []
+        for p in candidates:
+            full = {**base, **p}
+            why = fold_dependent(full)
+            differ = sorted(key for key in p if key not in ENGINE_KEYS and not _same(p[key], base[key]))
+            if why is None and differ:
+                why = f"{differ} vary (the engine shares C and gamma only)"
+            if why is None and full["class_weight"] is not None:
+                why = "class weights (the engine's grid has none)"
+            if why is None and not accuracy:
+                why = f"scoring={self.scoring!r} (the engine counts correct rows)"
+            if why is None and full["break_ties"] and not binary:
+                why = "break_ties (the engine votes one-vs-one)"
+            out.append(why)
+        return out
+
     def fit(self, X, y):
-        """Cross-validate every point of the grid and refit the best."""
-        X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
+        """Cross-validate every candidate of the grid and refit the best."""
+        X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
         check_classification_targets(y)
         classes, y_enc = np.unique(y, return_inverse=True)
         base = self._base()
-        if base["class_weight"] is not None:
-            raise ValueError("svc_params: class_weight is not supported by GridSearchSVC")
-        candidates = list(ParameterGrid(self.param_grid))
-        for p in candidates:
-            bad = set(p) - set(GRID_KEYS)
-            if bad:
-                raise ValueError(
-                    f"param_grid: only {GRID_KEYS} can vary, got {sorted(bad)} (put fixed SVC parameters in svc_params)"
-                )
+        candidates = self._candidates(base)
+        if not (isinstance(self.refit, bool) or callable(self.refit)):
+            raise ValueError(f"refit must be True, False or a callable, got {self.refit!r}")
+        self.scorer_ = check_scoring(SVC(), self.scoring)
+        splitter = check_cv(self.cv, y, classifier=True)
+        tests = folds(splitter.split(X, y), X.shape[0])
+        k = len(tests)
+        everything = np.arange(X.shape[0])
+        splits = [(np.setdiff1d(everything, t), np.asarray(t, dtype=np.intp)) for t in tests]
+        if self.verbose > 0:
+            print(f"Fitting {k} folds for each of {len(candidates)} candidates, totalling "
+                  f"{k * len(candidates)} fits")
+        route = self._route(base, candidates, len(classes) == 2)
+        n = len(candidates)
+        scores, fit_s, score_s = np.zeros((n, k)), np.zeros((n, k)), np.zeros((n, k))
+        engine = [i for i, why in enumerate(route) if why is None]
+        plain = [i for i, why in enumerate(route) if why is not None]
+        t0 = time.perf_counter()
+        if engine:
+            got = self._engine(X, y_enc, base, [candidates[i] for i in engine], tests)
+            scores[engine], fit_s[engine] = got
+        if plain:
+            full = [{**base, **candidates[i]} for i in plain]
+            s, f_s, sc_s, _ = fit_and_score(X, y, full, splits, scoring=self.scoring, n_jobs=self.n_jobs)
+            scores[plain], fit_s[plain], score_s[plain] = s, f_s, sc_s
+        self._search_time = time.perf_counter() - t0
+        if self.verbose > 1:
+            for i, p in enumerate(candidates):
+                shown = ";".join(f"{key}={v}" for key, v in sorted(p.items()))
+                for f in range(k):
+                    print(f"[CV {f + 1}/{k}] END {shown}; score={scores[i, f]:.3f} "
+                          f"total time={fit_s[i, f] + score_s[i, f]:.1f}s")
+        reuse = [str(self.reuse) if why is None else f"plain fits: {why}" for why in route]
+        self.cv_results_ = self._results(candidates, scores, fit_s, score_s, reuse)
+        self.multimetric_ = False
+        if callable(self.refit):
+            self.best_index_ = int(self.refit(self.cv_results_))
+        else:
+            self.best_index_ = int(self.cv_results_["rank_test_score"].argmin())
+            self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        self.best_params_ = candidates[self.best_index_]
+        self.n_splits_ = k
+        self.classes_ = classes
+        if self.refit:
+            t0 = time.perf_counter()
+            self.best_estimator_ = SVC(**{**base, **self.best_params_}).fit(X, y)
+            self.refit_time_ = time.perf_counter() - t0
+        return self
+
+    def _engine(self, X, y_enc, base, candidates, tests):
+        """The (C, gamma) candidates on the grid engine: scores and seconds
+        (candidates x folds)."""
         points = [
             (float(p.get("C", base["C"])), resolve_gamma(p.get("gamma", base["gamma"]), X))
             for p in candidates
         ]
-        splitter = check_cv(self.cv, y, classifier=True)
-        tests = folds(splitter.split(X, y), X.shape[0])
+        for c, _ in points:
+            positive("C", c)
         args = spec(
             C=1.0, kernel=base["kernel"], gamma=1.0, degree=base["degree"], coef0=base["coef0"],
             tol=base["tol"], cache_size=base["cache_size"], shrinking=base["shrinking"],
             max_iter=base["max_iter"], n_jobs=self.n_jobs, solver=base["solver"],
         )
-        for c, _ in points:
-            positive("C", c)
         dense, csr = native_x(X)
-        t0 = time.perf_counter()
         correct, n_test, _iters, seconds = _native.grid(
             dense, csr, y_enc.astype(np.float64), args, points, tests, str(self.reuse)
         )
-        self._search_time = time.perf_counter() - t0
-        self.cv_results_ = self._results(candidates, correct / n_test, seconds)
-        self.best_index_ = int(self.cv_results_["rank_test_score"].argmin())
-        self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
-        self.best_params_ = candidates[self.best_index_]
-        self.n_splits_ = len(tests)
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        if self.refit:
-            params = {**base, **self.best_params_, "n_jobs": self.n_jobs}
-            t0 = time.perf_counter()
-            self.best_estimator_ = SVC(**params).fit(X, y)
-            self.refit_time_ = time.perf_counter() - t0
-        return self
+        return correct / n_test, seconds
 
     @staticmethod
-    def _results(candidates, scores, seconds):
+    def _results(candidates, scores, fit_s, score_s, reuse):
         n, k = scores.shape
         res = {
-            "mean_fit_time": seconds.mean(axis=1),
-            "std_fit_time": seconds.std(axis=1),
-            "mean_score_time": np.zeros(n),
-            "std_score_time": np.zeros(n),
+            "mean_fit_time": fit_s.mean(axis=1),
+            "std_fit_time": fit_s.std(axis=1),
+            "mean_score_time": score_s.mean(axis=1),
+            "std_score_time": score_s.std(axis=1),
         }
         for name in sorted({key for p in candidates for key in p}):
             col = np.ma.MaskedArray(np.empty(n, dtype=object), mask=True)
@@ -127,14 +247,33 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         res["mean_test_score"] = mean
         res["std_test_score"] = scores.std(axis=1)
         res["rank_test_score"] = rankdata(-mean, method="min").astype(np.int32)
+        res["reuse"] = np.array(reuse, dtype=object)
         return res
 
-    def predict(self, X):
-        """The best estimator's predictions."""
+    def _best(self):
         check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.predict(X)
+        return self.best_estimator_
 
+    def predict(self, X):
+        """The refitted model's predictions."""
+        return self._best().predict(X)
+
+    @available_if(_has("decision_function"))
     def decision_function(self, X):
-        """The best estimator's decision function."""
-        check_is_fitted(self, "best_estimator_")
-        return self.best_estimator_.decision_function(X)
+        """The refitted model's decision function."""
+        return self._best().decision_function(X)
+
+    @available_if(_has("predict_proba"))
+    def predict_proba(self, X):
+        """The refitted model's class probabilities (``probability=True`` in
+        ``svc_params`` or the grid)."""
+        return self._best().predict_proba(X)
+
+    @available_if(_has("predict_log_proba"))
+    def predict_log_proba(self, X):
+        """The log of the refitted model's class probabilities."""
+        return self._best().predict_log_proba(X)
+
+    def score(self, X, y):
+        """The refitted model's score by ``scoring`` (accuracy by default)."""
+        return self.scorer_(self._best(), X, y)

@@ -2,7 +2,8 @@
 GridSearchSVC (one place for each rule)."""
 
 import numbers
-import os
+
+import joblib
 
 import numpy as np
 import scipy.sparse as sp
@@ -11,6 +12,8 @@ from sklearn.utils.class_weight import compute_class_weight
 from . import _native
 
 KERNELS = ("linear", "poly", "rbf", "sigmoid")
+INT32_MAX = 2**31 - 1
+INT64_MAX = 2**63 - 1
 
 
 def native_x(X):
@@ -34,13 +37,16 @@ def native_x(X):
 
 
 def threads(n_jobs):
-    """scikit-learn's n_jobs: None is 1, -1 every core, -2 all but one."""
-    if n_jobs is None:
-        return 1
-    if not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+    """Our threads for scikit-learn's ``n_jobs``, by scikit-learn's
+    convention (its glossary, joblib's ``effective_n_jobs``): ``None`` is 1
+    unless a ``joblib.parallel_config(n_jobs=...)`` context says otherwise,
+    -1 every core joblib counts (CPU affinity and cgroup limits included),
+    -2 all but one, ``n`` > 0 ``n`` threads."""
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0
+    ):
         raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
-    cores = os.cpu_count() or 1
-    return int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
+    return max(1, int(joblib.effective_n_jobs(None if n_jobs is None else int(n_jobs))))
 
 
 def resolve_gamma(gamma, X):
@@ -79,12 +85,13 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
         raise ValueError(
             f"kernel must be one of {KERNELS} (precomputed and callable kernels are not supported), got {kernel!r}"
         )
-    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or degree < 0:
-        raise ValueError(f"degree must be an integer >= 0, got {degree!r}")
+    if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or not 0 <= degree <= INT32_MAX:
+        raise ValueError(f"degree must be an integer in [0, 2**31 - 1] (LIBSVM's int), got {degree!r}")
     if isinstance(coef0, bool) or not isinstance(coef0, numbers.Real) or not np.isfinite(coef0):
         raise ValueError(f"coef0 must be a finite number, got {coef0!r}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter == 0 or max_iter < -1:
-        raise ValueError(f"max_iter must be -1 (no limit) or an integer > 0, got {max_iter!r}")
+    if (isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter == 0
+            or not -1 <= max_iter <= INT64_MAX):
+        raise ValueError(f"max_iter must be -1 (no limit) or an integer in [1, 2**63 - 1], got {max_iter!r}")
     if solver not in _native.SOLVERS:
         raise ValueError(f"solver must be one of {tuple(_native.SOLVERS)}, got {solver!r}")
     return {
@@ -107,12 +114,36 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
 
 def class_weights(class_weight, classes, y_encoded):
     """(class index, factor) pairs for the encoded labels, and the array
-    scikit-learn stores as ``class_weight_``."""
+    scikit-learn stores as ``class_weight_``; a bad factor is a ValueError
+    naming the user's label (``class_weight[7] = -2.0: ...``)."""
     if class_weight is not None and not (class_weight == "balanced" or isinstance(class_weight, dict)):
         raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {class_weight!r}")
+    if isinstance(class_weight, dict):
+        for label, w in class_weight.items():
+            if isinstance(w, bool) or not isinstance(w, numbers.Real) or not (np.isfinite(w) and w > 0):
+                raise ValueError(
+                    f"class_weight[{label!r}] = {w!r}: a class weight must be a finite number > 0 (it multiplies C)"
+                )
     cw = compute_class_weight(class_weight, classes=classes, y=classes[y_encoded])
     pairs = [(i, float(w)) for i, w in enumerate(cw) if w != 1.0] if class_weight is not None else []
     return pairs, cw
+
+
+def check_cv_arg(cv):
+    """``cv`` as scikit-learn's ``check_cv`` accepts it (an int >= 2, a
+    splitter, an iterable of (train, test) pairs), else a clear error."""
+    if isinstance(cv, (bool, np.bool_)):
+        raise ValueError(f"cv must be an int >= 2, a cross-validation splitter or an iterable of (train, test) pairs, got {cv!r}")
+    if isinstance(cv, numbers.Integral):
+        if cv < 2:
+            raise ValueError(f"cv must be >= 2 folds, got {cv}")
+        return int(cv)
+    if not isinstance(cv, (str, bytes)) and (hasattr(cv, "split") or hasattr(cv, "__iter__")):
+        return cv
+    raise ValueError(
+        "Expected cv as an integer, cross-validation object (from sklearn.model_selection) "
+        f"or an iterable of (train, test) pairs. Got {cv!r}."
+    )
 
 
 def folds(cv_splits, n):

@@ -28,8 +28,12 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     Parameters and fitted attributes are scikit-learn's (classes sorted,
     the binary decision function signed for ``classes_[1]``, one-vs-one
-    pairs for more classes). ``n_jobs`` bounds the threads of fit and
-    prediction.
+    pairs for more classes). ``n_jobs``: the threads of fit and prediction,
+    scikit-learn's convention (None: 1 unless a ``joblib.parallel_config``
+    context sets it; -1: every core). ``verbose=True`` prints LIBSVM's
+    lines of the training (each class pair's ``optimization finished,
+    #iter``, ``nu``, ``obj``/``rho``, ``nSV``/``nBSV``, then ``Total nSV``)
+    from the engine's counters, as scikit-learn's ``SVC(verbose=True)``.
 
     ``probability=True``: ``fit`` also trains LIBSVM's probability model
     (``svm-train -b 1``: per class pair, Platt's sigmoid on the decision
@@ -112,9 +116,13 @@ class SVC(ClassifierMixin, BaseEstimator):
             probability=self._probability_seed(), solver=self.solver,
         )
         dense, csr = native_x(X)
-        labels, nr_sv, sv_rows, sv_coef, rho, iters, _warnings, prob = _native.fit(
+        labels, nr_sv, sv_rows, sv_coef, rho, iters, _warnings, prob, log = _native.fit(
             dense, csr, y_enc.astype(np.float64), args
         )
+        if self.verbose:
+            # LIBSVM's info lines, as scikit-learn's SVC(verbose=True) prints
+            # them (its progress dots aside: the engine reports no such thing).
+            print("[LibSVM]" + "\n".join(log), flush=True)
         if not np.array_equal(labels, np.arange(len(classes))):  # pragma: no cover
             raise RuntimeError("cvbench: class order is not the sorted one")
         self.classes_ = classes
@@ -154,12 +162,30 @@ class SVC(ClassifierMixin, BaseEstimator):
 
     @property
     def coef_(self):
-        """Primal weights (linear kernel only), as scikit-learn's SVC."""
+        """Primal weights (linear kernel only), as scikit-learn's SVC: one
+        row per class pair, in one-vs-one order ((0, 1), (0, 2), ...,
+        (1, 2), ...), signed for the pair's first class (two classes: one
+        row signed for ``classes_[1]``)."""
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self)
-        coef = self.dual_coef_ @ self.support_vectors_
-        return coef.toarray() if sp.issparse(coef) else np.asarray(coef)
+        if len(self.classes_) == 2:
+            coef = self.dual_coef_ @ self.support_vectors_
+            return coef.toarray() if sp.issparse(coef) else np.asarray(coef)
+        # Pair (i, j): class i's support vectors with their coefficients in
+        # row j - 1 of sv_coef, class j's with theirs in row i (LIBSVM's
+        # layout; scikit-learn's _one_vs_one_coef).
+        sv = self.support_vectors_
+        start = np.concatenate([[0], np.cumsum(self.n_support_)])
+        rows = []
+        k = len(self.classes_)
+        for i in range(k):
+            si = slice(start[i], start[i + 1])
+            for j in range(i + 1, k):
+                sj = slice(start[j], start[j + 1])
+                rows.append(self._dual_coef_[j - 1, si] @ sv[si] + self._dual_coef_[i, sj] @ sv[sj])
+        coef = np.vstack([np.asarray(r).ravel() for r in rows])
+        return coef
 
     def _raw_decision(self, X):
         check_is_fitted(self)

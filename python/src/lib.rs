@@ -24,7 +24,8 @@ fn err(e: SvmError) -> PyErr {
 
 /// What `fit` returns: labels, support vectors per class, support-vector
 /// rows, `sv_coef` (`nr_class - 1` × `n_sv`), rho, each pair's iterations,
-/// warnings, and Platt's `(probA, probB)` where the fit trained them.
+/// warnings, Platt's `(probA, probB)` where the fit trained them, and the
+/// lines `svm-train` prints of the training ([`training_log`]).
 type FitOut<'py> = (
     Bound<'py, PyArray1<f64>>,
     Bound<'py, PyArray1<i64>>,
@@ -34,7 +35,50 @@ type FitOut<'py> = (
     Bound<'py, PyArray1<i64>>,
     Vec<String>,
     Option<(Vec<f64>, Vec<f64>)>,
+    Vec<String>,
 );
+
+/// One solve's lines as `svm-train` prints them (`nu` only where both
+/// classes have the same C), from the engine's counters.
+fn solve_lines(out: &mut Vec<String>, stats: &cvbench::svm::smo::SolveStats, nu: Option<f64>) {
+    for _ in 0..stats.h0_warnings {
+        out.push("WARNING: using -h 0 may be faster".into());
+    }
+    out.push(format!(
+        "optimization finished, #iter = {}",
+        stats.iterations
+    ));
+    if let Some(nu) = nu {
+        out.push(format!("nu = {nu:.6}"));
+    }
+    out.push(format!(
+        "obj = {:.6}, rho = {:.6}",
+        stats.objective, stats.rho
+    ));
+    out.push(format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
+    if stats.hit_max_iter {
+        out.push("WARNING: reaching max number of iterations".into());
+    }
+}
+
+/// What `svm-train` prints of a training (LIBSVM's info lines; scikit-learn's
+/// `SVC(verbose=True)`): each pair's probability fits and solve, then
+/// `Total nSV`.
+fn training_log(f: &api::Fit) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in &f.pairs {
+        if let Some(prob) = &p.prob {
+            for inner in &prob.inner {
+                solve_lines(&mut out, &inner.stats, inner.nu);
+                out.push(format!("Total nSV = {}", inner.stats.n_sv));
+            }
+            out.extend(prob.notes.iter().cloned());
+        }
+        solve_lines(&mut out, &p.stats, p.nu);
+    }
+    out.push(format!("Total nSV = {}", f.model.total_sv()));
+    out
+}
 
 fn i64s(v: impl IntoIterator<Item = usize>) -> Vec<i64> {
     v.into_iter().map(|x| x as i64).collect()
@@ -80,8 +124,9 @@ fn fit<'py>(
             .map(|&i| i as i64)
             .collect::<Vec<_>>()
             .into_pyarray(py),
-        f.warnings,
+        f.warnings.clone(),
         f.model.prob.clone(),
+        training_log(&f),
     ))
 }
 
@@ -159,6 +204,44 @@ fn make_folds(
         Some(t) => Ok(folds(ds.n(), t)),
         None => Folds::libsvm(ds, k).map_err(err),
     }
+}
+
+/// The test rows of LIBSVM's `k` folds of `(X, y)` (`svm-train -v k`'s;
+/// they depend on the labels only), fold after fold.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, k))]
+fn libsvm_folds<'py>(
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    k: usize,
+) -> PyResult<Vec<Vec<usize>>> {
+    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let f = Folds::libsvm(&ds, k).map_err(err)?;
+    Ok((0..f.k()).map(|h| f.test_rows(h).to_vec()).collect())
+}
+
+/// The name of the CV method `seeding`, `order`, `seeder` and `cache`
+/// make for `(X, y)` and `spec` (`CvMethod::parse_for`: `auto` resolved),
+/// or the `ValueError` listing the known names.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, spec, seeding, order, seeder, cache))]
+#[allow(clippy::too_many_arguments)]
+fn cv_method<'py>(
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    spec: Spec,
+    seeding: &str,
+    order: Option<&str>,
+    seeder: Option<&str>,
+    cache: &str,
+) -> PyResult<String> {
+    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let spec = spec.to_spec()?;
+    let method =
+        api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
+    Ok(method.label())
 }
 
 /// Per-fold held-out rows, correct rows, iterations and seconds of a k-fold
@@ -262,6 +345,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(probabilities, m)?)?;
     m.add_function(wrap_pyfunction!(cross_validate, m)?)?;
     m.add_function(wrap_pyfunction!(grid, m)?)?;
+    m.add_function(wrap_pyfunction!(libsvm_folds, m)?)?;
+    m.add_function(wrap_pyfunction!(cv_method, m)?)?;
     // The solvers' names, from the library's registry.
     let solvers: Vec<&str> = cvbench::svm::SolverKind::ALL
         .iter()

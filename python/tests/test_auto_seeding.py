@@ -48,22 +48,22 @@ def test_auto_is_sir_on_two_classes_and_the_default(binary):
 
 def test_auto_is_none_on_more_classes_and_with_class_weights(iris, binary):
     X, y = iris
-    auto = cvbench.cross_validate_svc(X, y, cv=5, seeding="auto")
-    none = cvbench.cross_validate_svc(X, y, cv=5, seeding="none")
+    auto = cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, seeding="auto")
+    none = cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, seeding="none")
     assert auto["seeding"] == "none"
     np.testing.assert_array_equal(auto["test_score"], none["test_score"])
     np.testing.assert_array_equal(auto["n_iter"], none["n_iter"])
     Xb, yb = binary
-    weighted = cvbench.cross_validate_svc(Xb, yb, cv=5, class_weight={0: 2.0})
+    weighted = cvbench.cross_validate_svc(Xb, yb, gamma=0.5, cv=5, class_weight={0: 2.0})
     assert weighted["seeding"] == "none"
 
 
 def test_overrides_apply_to_the_resolved_preset(binary, iris):
     X, y = binary
-    assert cvbench.cross_validate_svc(X, y, cv=5, seeder="carry")["seeding"] == "chain+carry"
-    assert cvbench.cross_validate_svc(X, y, cv=5, order="two_chains")["seeding"] == "sir_two_chains"
+    assert cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, seeder="carry")["seeding"] == "chain+carry"
+    assert cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, order="two_chains")["seeding"] == "sir_two_chains"
     with pytest.raises(ValueError, match="two classes .*use seeding none"):
-        cvbench.cross_validate_svc(*iris, cv=5, order="tree", seeder="carry")
+        cvbench.cross_validate_svc(*iris, gamma=0.5, cv=5, order="tree", seeder="carry")
     with pytest.raises(ValueError, match=r"unknown seeding method `fast`: use auto, none, "):
         cvbench.cross_validate_svc(X, y, seeding="fast")
 

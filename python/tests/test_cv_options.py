@@ -23,8 +23,8 @@ def test_seeded_cv_is_the_baseline_within_one_row_per_fold(binary, kw):
 
 def test_cache_changes_no_number(iris):
     X, y = iris
-    a = cvbench.cross_validate_svc(X, y, cv=5, cache="shared", n_jobs=2)
-    b = cvbench.cross_validate_svc(X, y, cv=5, cache="per_solve")
+    a = cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, cache="shared", n_jobs=2)
+    b = cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, cache="per_solve")
     np.testing.assert_array_equal(a["test_score"], b["test_score"])
     np.testing.assert_array_equal(a["n_iter"], b["n_iter"])
 
@@ -40,10 +40,10 @@ def test_unknown_names_list_the_known_ones(binary):
     with pytest.raises(ValueError, match="seeding must be a name"):
         cvbench.cross_validate_svc(X, y, seeding=None)
     with pytest.raises(ValueError, match="does not go with round order"):
-        cvbench.cross_validate_svc(X, y, seeder="sir", order="tree")
+        cvbench.cross_validate_svc(X, y, gamma=0.5, seeder="sir", order="tree")
 
 
 def test_seeding_more_classes_is_refused_with_the_way_out(iris):
     X, y = iris
     with pytest.raises(ValueError, match="two classes .*use seeding none"):
-        cvbench.cross_validate_svc(X, y, cv=5, seeding="tree")
+        cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, seeding="tree")

@@ -37,7 +37,7 @@ use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::multiclass::grid::run_grid_ovo;
 use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, is_multiclass, train_ovo, ClassWeight, MultiModel,
-    OvoCvOptions,
+    OvoCvOptions, PairFit,
 };
 use crate::svm::pool::with_threads;
 use crate::svm::seeded_cv::run_cv;
@@ -127,6 +127,10 @@ pub struct Fit {
     pub model: MultiModel,
     /// SMO iterations of each class pair, in pair order.
     pub iterations: Vec<u64>,
+    /// Each class pair's solution (its solve's objective, rho, support
+    /// vectors, `nu`; the probability model's inner fits), in pair order:
+    /// what `svm-train` prints of a training.
+    pub pairs: Vec<PairFit>,
     /// `svm-train`'s warnings for weights naming absent classes.
     pub warnings: Vec<String>,
 }
@@ -151,6 +155,7 @@ pub fn fit(ds: &Dataset, spec: &SvcSpec) -> Result<Fit, SvmError> {
     Ok(Fit {
         iterations: out.pairs.iter().map(|p| p.stats.iterations).collect(),
         model: out.model,
+        pairs: out.pairs,
         warnings: out.warnings,
     })
 }

@@ -1,0 +1,53 @@
+"""Plain per-fold fits: ``SVC(**params).fit(X[train], y[train])`` scored on
+``X[test]``, every (candidate, fold) a job on our threads (the native fit
+and prediction release the GIL). This is scikit-learn's own procedure
+(``cross_val_score``, ``GridSearchCV``), used where the engine's shared
+paths do not apply: a gamma or class weights that depend on the training
+rows (``gamma='scale'``, ``class_weight='balanced'``), a scorer other than
+accuracy, or SVC parameters other than C and gamma varying. Only the
+training rows reach a fit."""
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from sklearn.metrics import check_scoring
+
+from ._params import threads
+from ._svc import SVC
+
+
+def fold_dependent(params):
+    """Why ``params`` need each training fold's own fit settings (None
+    where one setting serves every fold)."""
+    if params.get("gamma", "scale") == "scale" and params.get("kernel", "rbf") != "linear":
+        return "gamma='scale' is computed on each training fold"
+    if isinstance(params.get("class_weight"), str):
+        return "class_weight='balanced' is computed on each training fold"
+    return None
+
+
+def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None):
+    """Each candidate's SVC (``candidates``: full SVC parameter dicts) fitted on each split's training rows and scored
+    on its test rows: (scores, fit seconds, score seconds, SMO iterations),
+    each a candidates x folds array."""
+    splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splits]
+    jobs = [(i, f) for i in range(len(candidates)) for f in range(len(splits))]
+    shape = (len(candidates), len(splits))
+    scores, fit_s, score_s, iters = (np.zeros(shape) for _ in range(4))
+
+    def one(job):
+        i, f = job
+        train, test = splits[f]
+        est = SVC(**{**candidates[i], "n_jobs": 1, "verbose": False})
+        t0 = time.perf_counter()
+        est.fit(X[train], y[train])
+        t1 = time.perf_counter()
+        score = check_scoring(est, scoring)(est, X[test], y[test])
+        t2 = time.perf_counter()
+        return job, score, t1 - t0, t2 - t1, int(np.sum(est.n_iter_))
+
+    with ThreadPoolExecutor(max_workers=min(threads(n_jobs), max(1, len(jobs)))) as pool:
+        for (i, f), score, t_fit, t_score, n_iter in pool.map(one, jobs):
+            scores[i, f], fit_s[i, f], score_s[i, f], iters[i, f] = score, t_fit, t_score, n_iter
+    return scores, fit_s, score_s, iters
