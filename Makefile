@@ -107,6 +107,14 @@ bench-multiclass-grid: toolchain
 	$(CARGO) build --release --locked
 	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/multiclass_grid.sh
 
+# Is `cvbench svm -v 10` fast with no flags? (issue 54) The no-flag CV against
+# the best flags (the whole matrix in a shared cache, every core) on letter,
+# a9a and MNIST's first 10,000 digits (minutes; not part of ci-targets).
+.PHONY: bench-defaults
+bench-defaults: toolchain
+	$(CARGO) build --release --locked
+	BIN=$(TARGET_DIR)/release/cvbench CVBENCH_DATA_DIR=$(DATA_DIR) benches/default_speed.sh
+
 # LIBSVM's svm-train/svm-predict, the peer the SVM solver is checked against.
 peers:
 	@command -v svm-train >/dev/null 2>&1 || { apt-get update && apt-get install -y libsvm-tools; }

@@ -96,7 +96,11 @@ fn fractional_labels_are_grouped_and_counted_as_svm_train_does() {
     for i in 0..80 {
         let (label, cx) = [("1.5", 0.0), ("2", 3.0), ("3", 6.0), ("3.7", 9.0)][i % 4];
         let t = i as f64 * 0.61;
-        s.push_str(&format!("{label} 1:{} 2:{}\n", cx + 0.3 * t.sin(), 0.3 * t.cos()));
+        s.push_str(&format!(
+            "{label} 1:{} 2:{}\n",
+            cx + 0.3 * t.sin(),
+            0.3 * t.cos()
+        ));
     }
     std::fs::write(dir.path().join("frac"), &s).unwrap();
     let o = cvbench(&["svm", "-q", "-v", "4", "frac"], dir.path());
@@ -107,7 +111,10 @@ fn fractional_labels_are_grouped_and_counted_as_svm_train_does() {
         .trim_end_matches('%')
         .parse()
         .unwrap();
-    assert!(pct <= 50.0 + 1e-9, "rows labelled 1.5 and 3.7 counted correct: {acc}");
+    assert!(
+        pct <= 50.0 + 1e-9,
+        "rows labelled 1.5 and 3.7 counted correct: {acc}"
+    );
     assert!(stderr(&o).contains("not C ints"), "{}", stderr(&o));
     if on_path("svm-train") {
         let theirs = run("svm-train", &["-q", "-v", "4", "frac"], dir.path());
@@ -115,16 +122,27 @@ fn fractional_labels_are_grouped_and_counted_as_svm_train_does() {
     }
     // Real data: glass with class 1 written 1.5, every CV path.
     let Some(glass) = relabelled("glass.scale", dir.path(), |y| {
-        if y == "1" { "1.5".into() } else { y.into() }
+        if y == "1" {
+            "1.5".into()
+        } else {
+            y.into()
+        }
     }) else {
         return skip("glass.scale not installed (CVBENCH_DATA_DIR)");
     };
     let want = if on_path("svm-train") {
-        line(&run("svm-train", &["-q", "-v", "5", &glass], dir.path()), "Cross")
-            .to_string()
+        line(
+            &run("svm-train", &["-q", "-v", "5", &glass], dir.path()),
+            "Cross",
+        )
+        .to_string()
     } else {
         skip("svm-train not installed: glass compared across our paths only");
-        line(&ok(&cvbench(&["svm", "-q", "-v", "5", &glass], dir.path())), "Cross").to_string()
+        line(
+            &ok(&cvbench(&["svm", "-q", "-v", "5", &glass], dir.path())),
+            "Cross",
+        )
+        .to_string()
     };
     for extra in [
         &[][..],
@@ -154,13 +172,16 @@ fn fractional_labels_are_grouped_and_counted_as_svm_train_does() {
 fn grid_groups_fractional_labels_as_svm_grid_does() {
     let dir = tempfile::tempdir().unwrap();
     let Some(hs) = relabelled("heart_scale", dir.path(), |y| {
-        if y == "1" || y == "+1" { "2.5".into() } else { "2".into() }
+        if y == "1" || y == "+1" {
+            "2.5".into()
+        } else {
+            "2".into()
+        }
     }) else {
         return skip("heart_scale not installed (CVBENCH_DATA_DIR)");
     };
     let args = [
-        "-log2c", "0,0,1", "-log2g", "-3,-3,1", "-gnuplot", "null", "-out", "null", "-png",
-        "null",
+        "-log2c", "0,0,1", "-log2g", "-3,-3,1", "-gnuplot", "null", "-out", "null", "-png", "null",
     ];
     let mut ours = vec!["grid"];
     ours.extend_from_slice(&args);
@@ -170,7 +191,10 @@ fn grid_groups_fractional_labels_as_svm_grid_does() {
     // One class (2): every row predicted 2, the 150 rows labelled 2 right.
     assert!(got.contains("55.5556"), "{got}");
     assert!(stderr(&o).contains("not C ints"), "{}", stderr(&o));
-    let cv = ok(&cvbench(&["svm", "-q", "-v", "5", "-g", "0.125", &hs], dir.path()));
+    let cv = ok(&cvbench(
+        &["svm", "-q", "-v", "5", "-g", "0.125", &hs],
+        dir.path(),
+    ));
     assert_eq!(line(&cv, "Cross"), "Cross Validation Accuracy = 55.5556%");
 }
 
@@ -192,7 +216,10 @@ fn one_class_training_prints_total_nsv() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("same"), "1 1:0.5\n1 1:0.7\n1 2:1\n").unwrap();
     let out = ok(&cvbench(&["svm", "same", "same.model"], dir.path()));
-    assert!(out.contains("WARNING: training data in only one class"), "{out}");
+    assert!(
+        out.contains("WARNING: training data in only one class"),
+        "{out}"
+    );
     assert!(out.ends_with("Total nSV = 0\n"), "{out}");
     if on_path("svm-train") {
         assert_eq!(out, run("svm-train", &["same", "theirs.model"], dir.path()));
@@ -208,11 +235,25 @@ fn an_overflowing_kernel_warns_on_stderr() {
     )
     .unwrap();
     let o = cvbench(
-        &["svm", "-q", "-t", "1", "-d", "100", "-g", "2", "big", "big.model"],
+        &[
+            "svm",
+            "-q",
+            "-t",
+            "1",
+            "-d",
+            "100",
+            "-g",
+            "2",
+            "big",
+            "big.model",
+        ],
         dir.path(),
     );
     let err = stderr(&o);
-    assert!(err.contains("not finite") || err.contains("overflow"), "{err}");
+    assert!(
+        err.contains("not finite") || err.contains("overflow"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -248,8 +289,14 @@ fn repeated_options_take_the_last_value_as_svm_train_does() {
     let dir = tempfile::tempdir().unwrap();
     let data = common::svm::blobs_file(dir.path());
     let data = data.to_str().unwrap();
-    let twice = ok(&cvbench(&["svm", "-q", "-c", "1", "-c", "2", "-v", "3", data], dir.path()));
-    let once = ok(&cvbench(&["svm", "-q", "-c", "2", "-v", "3", data], dir.path()));
+    let twice = ok(&cvbench(
+        &["svm", "-q", "-c", "1", "-c", "2", "-v", "3", data],
+        dir.path(),
+    ));
+    let once = ok(&cvbench(
+        &["svm", "-q", "-c", "2", "-v", "3", data],
+        dir.path(),
+    ));
     assert_eq!(twice, once);
 }
 
@@ -258,9 +305,15 @@ fn option_errors_quote_what_the_user_typed() {
     let dir = tempfile::tempdir().unwrap();
     let data = common::svm::blobs_file(dir.path());
     let data = data.to_str().unwrap();
-    let e = assert_usage_error(&cvbench(&["svm", "-w1", "1e40", data], dir.path()), &["1e40"]);
+    let e = assert_usage_error(
+        &cvbench(&["svm", "-w1", "1e40", data], dir.path()),
+        &["1e40"],
+    );
     assert!(!e.contains("inf"), "{e}");
-    let e = assert_usage_error(&cvbench(&["svm", "-n", "0.5", data], dir.path()), &["-n 0.5"]);
+    let e = assert_usage_error(
+        &cvbench(&["svm", "-n", "0.5", data], dir.path()),
+        &["-n 0.5"],
+    );
     assert!(e.contains("-t 0 to 3"), "{e}");
 }
 

@@ -142,8 +142,8 @@ fn c_path_against_svm_grid(name: &str) -> Option<()> {
         with < without,
         "{name}: {with} iterations with the C path, {without} without"
     );
-    // `all` (the default) applies the same per-pair reuse.
-    let (_, all) = ours(&file, &[]);
+    // `all` applies the same per-pair reuse.
+    let (_, all) = ours(&file, &["--reuse", "all"]);
     assert_eq!(all, path, "{name}: --reuse all is gamma+cpath+threads");
     Some(())
 }
@@ -164,8 +164,8 @@ fn c_path_rates_and_iterations_do_not_depend_on_the_thread_count() {
     let Some(file) = data_file("vowel.scale", dir.path()) else {
         return;
     };
-    let (lines1, one) = ours(&file, &["--threads", "1"]);
-    let (lines2, two) = ours(&file, &["--threads", "2"]);
+    let (lines1, one) = ours(&file, &["--reuse", "all", "--threads", "1"]);
+    let (lines2, two) = ours(&file, &["--reuse", "all", "--threads", "2"]);
     assert_eq!(
         one, two,
         "per-fold rates and iterations, 1 against 2 threads"

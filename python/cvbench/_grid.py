@@ -74,7 +74,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     a splitter or a list of (train, test) pairs whose test sets partition
     the rows. ``reuse``: the grid engine's reuse (``cvbench grid --reuse``:
     ``all``, ``none`` or a ``+``-list of ``gamma``, ``cpath``, ``newton``,
-    ``threads``, ``folds``). The exact levels (``none``, ``gamma``,
+    ``threads``, ``folds``; default ``gamma+threads``, exact). The exact levels (``none``, ``gamma``,
     ``threads``, ``gamma+threads``: no warm start) fit every (point, fold)
     in scikit-learn's row order, so every score is GridSearchCV's on the
     same folds, bit for bit (as are the plain fits'); the warm-start levels
@@ -89,7 +89,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     ``svc_params``: the fixed SVC parameters.
     """
 
-    def __init__(self, param_grid, *, cv=5, reuse="all", scoring=None, n_jobs=None, refit=True,
+    def __init__(self, param_grid, *, cv=5, reuse="gamma+threads", scoring=None, n_jobs=None, refit=True,
                  verbose=0, svc_params=None):
         self.param_grid = param_grid
         self.cv = cv

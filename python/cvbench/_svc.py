@@ -10,7 +10,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _native
 from ._params import class_weights, native_x, resolve_gamma, spec, threads
@@ -94,8 +94,10 @@ class SVC(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    def fit(self, X, y):
-        """Fit the model on X (dense or sparse) and labels y."""
+    def fit(self, X, y, sample_weight=None):
+        """Fit the model on X (dense or sparse) and labels y. ``sample_weight``
+        (as scikit-learn's): per-sample factors on C; samples with a weight
+        <= 0 are left out of the fit, a NaN or infinite weight is an error."""
         if self.decision_function_shape not in ("ovr", "ovo"):
             raise ValueError(
                 f"decision_function_shape must be 'ovr' or 'ovo', got {self.decision_function_shape!r}"
@@ -116,8 +118,18 @@ class SVC(ClassifierMixin, BaseEstimator):
             probability=self._probability_seed(), solver=self.solver,
         )
         dense, csr = native_x(X)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if not np.all(np.isfinite(sample_weight)):
+                raise ValueError("sample_weight must be finite (no NaN or infinity)")
+            for k, c in enumerate(classes):
+                if not np.any(sample_weight[y_enc == k] > 0):
+                    raise ValueError(
+                        f"every sample of class {c!r} has sample_weight <= 0: a class needs "
+                        "at least one sample with a positive weight"
+                    )
         labels, nr_sv, sv_rows, sv_coef, rho, iters, _warnings, prob, log = _native.fit(
-            dense, csr, y_enc.astype(np.float64), args
+            dense, csr, y_enc.astype(np.float64), args, sample_weight
         )
         if self.verbose:
             # LIBSVM's info lines, as scikit-learn's SVC(verbose=True) prints

@@ -96,19 +96,25 @@ fn matrix<T: numpy::Element>(
         .map_err(|e| value_error(e.to_string()))
 }
 
-/// Train a C-SVC on `X` (dense or CSR parts) and labels `y`.
+/// Train a C-SVC on `X` (dense or CSR parts) and labels `y`, with a
+/// weight of C per row where `sample_weight` is given.
 #[pyfunction]
-#[pyo3(signature = (dense, csr, y, spec))]
+#[pyo3(signature = (dense, csr, y, spec, sample_weight=None))]
 fn fit<'py>(
     py: Python<'py>,
     dense: Option<PyReadonlyArray2<'py, f64>>,
     csr: Option<Csr<'py>>,
     y: PyReadonlyArray1<'py, f64>,
     spec: Spec,
+    sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<FitOut<'py>> {
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let spec = spec.to_spec()?;
-    let f = run(py, || api::fit(&ds, &spec))?;
+    let w = match &sample_weight {
+        Some(w) => Some(w.as_slice()?.to_vec()),
+        None => None,
+    };
+    let f = run(py, || api::fit_weighted(&ds, &spec, w.as_deref()))?;
     let m = &f.model;
     let total = m.total_sv();
     let coef: Vec<f64> = m.sv_coef.iter().flatten().copied().collect();

@@ -70,10 +70,16 @@ def test_grid_equals_grid_search_cv(data, request):
     # GridSearchCV's keys, and "reuse" (what ran each candidate).
     assert [k for k in ours.cv_results_ if k != "reuse"] == [k for k in theirs.cv_results_ if "train" not in k]
     assert ours.cv_results_["params"] == theirs.cv_results_["params"]
-    # One held-out row per fold at most (the solves see the rows in another order).
+    # The default reuse is an exact level: every score is GridSearchCV's.
+    assert set(ours.cv_results_["reuse"]) == {"gamma+threads"}
+    for f in range(5):
+        key = f"split{f}_test_score"
+        np.testing.assert_array_equal(ours.cv_results_[key], theirs.cv_results_[key])
+    # The warm-start levels, opt-in: one held-out row per fold at most.
+    warm = cvbench.GridSearchSVC(grid, cv=cv, n_jobs=2, reuse="all").fit(X, y)
     for f, (_, test) in enumerate(cv.split(X, y)):
         key = f"split{f}_test_score"
         n_test = len(test)
-        np.testing.assert_allclose(ours.cv_results_[key], theirs.cv_results_[key],
+        np.testing.assert_allclose(warm.cv_results_[key], theirs.cv_results_[key],
                                    atol=1.0 / n_test + 1e-12)
     assert ours.best_estimator_.score(X, y) == theirs.best_estimator_.score(X, y)

@@ -40,6 +40,7 @@ use crate::svm::multiclass::{
     OvoCvOptions, PairFit,
 };
 use crate::svm::pool::with_threads;
+use crate::svm::sample_weight::SampleWeights;
 use crate::svm::seeded_cv::run_cv;
 use crate::svm::solution::check_finite_features;
 use crate::svm::{CvStrategy, Folds, GlibcRand, SvmError, SvmParams};
@@ -137,6 +138,18 @@ pub struct Fit {
 
 /// Train a C-SVC on every row of `ds` (two or more classes: one-vs-one).
 pub fn fit(ds: &Dataset, spec: &SvcSpec) -> Result<Fit, SvmError> {
+    fit_weighted(ds, spec, None)
+}
+
+/// [`fit`] with a weight of C per row of `ds` where `sample_weight` is
+/// given (scikit-learn's `SVC.fit(X, y, sample_weight)`: row `i`'s C is
+/// its class's C times its weight; rows whose weight is not positive are
+/// left out; a weight that is not finite is an error).
+pub fn fit_weighted(
+    ds: &Dataset,
+    spec: &SvcSpec,
+    sample_weight: Option<&[f64]>,
+) -> Result<Fit, SvmError> {
     let params = spec.params.check()?;
     check_weights(&spec.weights)?;
     check_finite_features(ds)?;
@@ -144,10 +157,15 @@ pub fn fit(ds: &Dataset, spec: &SvcSpec) -> Result<Fit, SvmError> {
         return Err(SvmError::NonFinite(format!("a label is {v}")));
     }
     let mut rows: Vec<usize> = (0..ds.n()).collect();
+    let mut kd = KernelData::new(ds, params.kernel);
+    if let Some(w) = sample_weight {
+        let w = SampleWeights::new(w, ds.n())?;
+        rows = w.trained_rows(&rows)?;
+        kd = kd.with_sample_weights(w);
+    }
     if spec.order == ClassOrder::Sorted {
         rows.sort_by(|&a, &b| ds.y[a].total_cmp(&ds.y[b]));
     }
-    let kd = KernelData::new(ds, params.kernel);
     let mut rng = spec.probability.map(GlibcRand::new);
     let mut out =
         spec.in_pool(|| train_ovo(&kd, &rows, &params, &spec.weights, None, rng.as_mut()))?;

@@ -66,7 +66,10 @@ mod tests {
         // Little memory: half of it, yet never below svm-train's 100 MB.
         assert_eq!(default_cache_mb_with(15_000, Some(1000.0)), 500.0);
         assert_eq!(default_cache_mb_with(15_000, Some(100.0)), 100.0);
-        assert_eq!(default_cache_mb_with(10, Some(20_000.0)), whole_matrix_mb(10));
+        assert_eq!(
+            default_cache_mb_with(10, Some(20_000.0)),
+            whole_matrix_mb(10)
+        );
         assert!(whole_matrix_mb(10) >= LIBSVM_CACHE_MB);
         assert_eq!(default_cache_mb_with(15_000, None), LIBSVM_CACHE_MB);
         let text = "MemTotal:       24000000 kB\nMemAvailable:   2048000 kB\n";

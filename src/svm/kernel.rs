@@ -18,6 +18,7 @@ use std::sync::Arc;
 use super::exp_table::ExpTable;
 use super::fast_exp;
 use super::feature_span::{compact_features, FeatureMap};
+use super::sample_weight::SampleWeights;
 use crate::data::{Dataset, Features, Row};
 
 pub use super::kernel_fn::KernelKind;
@@ -48,6 +49,9 @@ pub struct KernelData<'a> {
     /// The original feature numbering where `ds` holds its features
     /// renumbered ([`compact_features`]).
     features: Option<Arc<FeatureMap>>,
+    /// Per-row weights of C, where a training has them
+    /// ([`KernelData::with_sample_weights`]).
+    sample_weights: Option<SampleWeights>,
 }
 
 impl<'a> KernelData<'a> {
@@ -89,7 +93,21 @@ impl<'a> KernelData<'a> {
             diag: Default::default(),
             exp_table,
             features,
+            sample_weights: None,
         }
+    }
+
+    /// The same data with per-row weights of C (scikit-learn's
+    /// `sample_weight`, indexed by row of `ds`): every solve on it bounds
+    /// row `r` by its class's C times `weights.of(r)`.
+    pub fn with_sample_weights(mut self, weights: SampleWeights) -> KernelData<'a> {
+        self.sample_weights = Some(weights);
+        self
+    }
+
+    /// The per-row weights of C, where given.
+    pub fn sample_weights(&self) -> Option<&SampleWeights> {
+        self.sample_weights.as_ref()
     }
 
     /// Rows of this data's numbering (support vectors of a model trained
@@ -151,6 +169,7 @@ impl<'a> KernelData<'a> {
             diag: Default::default(),
             exp_table: self.exp_table.clone(),
             features: self.features.clone(),
+            sample_weights: self.sample_weights.as_ref().map(|w| w.subset(&idx)),
         }
     }
 

@@ -66,6 +66,7 @@ pub mod product_tiles;
 mod qmatrix;
 pub mod rounds;
 mod runs;
+pub mod sample_weight;
 pub mod seeded_cv;
 pub mod seeding;
 #[cfg(test)]

@@ -32,6 +32,7 @@ use super::cache::SharedKernelCache;
 use super::kernel::KernelData;
 use super::optimality::{self, pair_step, PairVar, TAU};
 use super::qmatrix::SvcQ;
+use super::sample_weight::row_bounds;
 use super::SvmError;
 use crate::cancel::Cancelled;
 
@@ -161,6 +162,8 @@ struct Solver<'k> {
     qd: Vec<f64>,
     c_pos: f64,
     c_neg: f64,
+    /// Each row's C where the rows have weights (else `c_pos` / `c_neg`).
+    c_rows: Option<Vec<f64>>,
     eps: f64,
     unshrink: bool,
     q: SvcQ<'k>,
@@ -229,6 +232,10 @@ pub(crate) fn check_input(inp: &SolveInput<'_, '_>) -> Result<Vec<f64>, SvmError
         }
     }
     match inp.alpha0 {
+        Some(_) if inp.kd.sample_weights().is_some() => Err(SvmError::InvalidParam(
+            "a warm start (alpha seeding) with sample weights is not implemented: train from zero"
+                .into(),
+        )),
         Some(a) => check_feasible(a, inp.y, inp.c_pos, inp.c_neg),
         None => Ok(vec![0.0; l]),
     }
@@ -261,6 +268,10 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
         qd,
         c_pos: inp.c_pos,
         c_neg: inp.c_neg,
+        c_rows: inp
+            .kd
+            .sample_weights()
+            .map(|w| row_bounds(w, inp.rows, inp.y, inp.c_pos, inp.c_neg)),
         eps: inp.eps,
         unshrink: false,
         q,
@@ -291,7 +302,9 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
 impl<'k> Solver<'k> {
     #[inline(always)]
     fn c_of(&self, i: usize) -> f64 {
-        if self.y[i] > 0 {
+        if let Some(c) = &self.c_rows {
+            c[i]
+        } else if self.y[i] > 0 {
             self.c_pos
         } else {
             self.c_neg
@@ -328,6 +341,9 @@ impl<'k> Solver<'k> {
     fn swap_index(&mut self, i: usize, j: usize) {
         self.q.swap_index(i, j);
         self.y.swap(i, j);
+        if let Some(c) = &mut self.c_rows {
+            c.swap(i, j);
+        }
         self.g.swap(i, j);
         self.status.swap(i, j);
         self.alpha.swap(i, j);

@@ -39,6 +39,7 @@ use std::time::Instant;
 use self::inner::Block;
 use self::rows::{add_block_product, RowLayout, RowStore};
 use super::optimality::{self, status_of, UPPER};
+use super::sample_weight::row_bounds;
 use super::smo::{check_input, SolveInput, SolveOutput, SolveStats};
 use super::SvmError;
 
@@ -55,10 +56,13 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     let l = inp.rows.len();
     let q = WORKING_SET.min(l);
     let y = inp.y;
-    let c: Vec<f64> = y
-        .iter()
-        .map(|&v| if v > 0 { inp.c_pos } else { inp.c_neg })
-        .collect();
+    let c: Vec<f64> = match inp.kd.sample_weights() {
+        Some(w) => row_bounds(w, inp.rows, y, inp.c_pos, inp.c_neg),
+        None => y
+            .iter()
+            .map(|&v| if v > 0 { inp.c_pos } else { inp.c_neg })
+            .collect(),
+    };
     let qd: Vec<f64> = inp
         .rows
         .iter()
