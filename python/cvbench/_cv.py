@@ -10,7 +10,7 @@ from sklearn.utils.multiclass import check_classification_targets
 
 from . import _native
 from ._params import check_cv_arg, class_weights, folds, native_x, resolve_gamma, spec
-from ._perfold import fit_and_score, fold_dependent
+from ._perfold import SAMPLE_WEIGHT_REASON, fit_and_score, fold_dependent, sample_weight_of
 
 
 def _labels(y, class_weight):
@@ -26,7 +26,7 @@ def _labels(y, class_weight):
 def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
                        tol=1e-3, cache_size=200, class_weight=None, shrinking=True,
                        max_iter=-1, cv=10, seeding="auto", order=None, seeder=None,
-                       cache="shared", n_jobs=None, solver="smo"):
+                       cache="shared", n_jobs=None, solver="smo", fit_params=None):
     """k-fold CV of ``SVC(C=..., gamma=..., ...)``.
 
     ``cv``: an int (LIBSVM's folds, those of ``svm-train -v cv``), a
@@ -58,6 +58,9 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     seeding was asked for), and every score is scikit-learn's on the same
     folds. ``n_jobs``: threads, scikit-learn's convention (None: 1 unless a
     ``joblib.parallel_config`` context sets it; -1: every core).
+    ``fit_params``: ``{"sample_weight": w}`` (as scikit-learn's
+    ``cross_validate``): each fold's fit weights its training rows' C by
+    ``w[train]`` (plain per-fold fits; the scores are unweighted).
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     check_classification_targets(y)
@@ -74,10 +77,11 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
                   cache_size=cache_size, class_weight=class_weight, shrinking=shrinking,
                   max_iter=max_iter, solver=solver)
     dense, csr = native_x(X)
-    reason = fold_dependent(params)
+    sample_weight = sample_weight_of(fit_params, X.shape[0])
+    reason = SAMPLE_WEIGHT_REASON if sample_weight is not None else fold_dependent(params)
     if reason is not None:
         return _per_fold(X, y, dense, csr, y_native, params, cv, reason, seeding, order, seeder, cache,
-                         n_jobs)
+                         n_jobs, sample_weight)
     args = spec(C=C, kernel=kernel, gamma=resolve_gamma(gamma, X), degree=degree, coef0=coef0,
                 tol=tol, cache_size=cache_size, shrinking=shrinking, max_iter=max_iter,
                 weights=weights, n_jobs=n_jobs, sorted_classes=False, solver=solver)
@@ -97,7 +101,8 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     }
 
 
-def _per_fold(X, y, dense, csr, y_native, params, cv, reason, seeding, order, seeder, cache, n_jobs):
+def _per_fold(X, y, dense, csr, y_native, params, cv, reason, seeding, order, seeder, cache, n_jobs,
+              sample_weight=None):
     """The CV as plain per-fold fits on the same folds (LIBSVM's for an
     int ``cv``): each fold's gamma / class weights from its training rows."""
     args = spec(C=params["C"], kernel=params["kernel"], gamma=1.0, degree=params["degree"],
@@ -118,7 +123,8 @@ def _per_fold(X, y, dense, csr, y_native, params, cv, reason, seeding, order, se
         tests = folds(splits, X.shape[0])
     everything = np.arange(X.shape[0])
     splits = [(np.setdiff1d(everything, t), np.asarray(t, dtype=np.intp)) for t in tests]
-    scores, fit_s, _score_s, iters = fit_and_score(X, y, [params], splits, n_jobs=n_jobs)
+    scores, fit_s, _score_s, iters = fit_and_score(X, y, [params], splits, n_jobs=n_jobs,
+                                                   sample_weight=sample_weight)
     return {
         "test_score": scores[0],
         "n_iter": iters[0].astype(np.int64),

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from . import _native
 from ._params import folds, native_x, positive, resolve_gamma, spec
-from ._perfold import fit_and_score, fold_dependent
+from ._perfold import SAMPLE_WEIGHT_REASON, fit_and_score, fold_dependent, sample_weight_of
 from ._svc import SVC, _validate_data
 
 #: The grid axes the engine shares work across.
@@ -130,14 +130,14 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
                 )
         return candidates
 
-    def _route(self, base, candidates, binary):
+    def _route(self, base, candidates, binary, weighted=False):
         """Per candidate: None (the grid engine) or why it runs as plain
         per-fold fits."""
         accuracy = self.scoring is None or self.scoring == "accuracy"
         out = []
         for p in candidates:
             full = {**base, **p}
-            why = fold_dependent(full)
+            why = SAMPLE_WEIGHT_REASON if weighted else fold_dependent(full)
             differ = sorted(key for key in p if key not in ENGINE_KEYS and not _same(p[key], base[key]))
             if why is None and differ:
                 why = f"{differ} vary (the engine shares C and gamma only)"
@@ -150,9 +150,13 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
             out.append(why)
         return out
 
-    def fit(self, X, y):
-        """Cross-validate every candidate of the grid and refit the best."""
+    def fit(self, X, y, **fit_params):
+        """Cross-validate every candidate of the grid and refit the best.
+        ``fit_params``: ``sample_weight`` (as ``GridSearchCV.fit``): each
+        fold's fit weights its training rows' C, the refit all rows'; such
+        candidates run as plain per-fold fits (the scores are unweighted)."""
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
+        sample_weight = sample_weight_of(fit_params, X.shape[0])
         check_classification_targets(y)
         classes, y_enc = np.unique(y, return_inverse=True)
         base = self._base()
@@ -168,7 +172,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         if self.verbose > 0:
             print(f"Fitting {k} folds for each of {len(candidates)} candidates, totalling "
                   f"{k * len(candidates)} fits")
-        route = self._route(base, candidates, len(classes) == 2)
+        route = self._route(base, candidates, len(classes) == 2, sample_weight is not None)
         n = len(candidates)
         scores, fit_s, score_s = np.zeros((n, k)), np.zeros((n, k)), np.zeros((n, k))
         engine = [i for i, why in enumerate(route) if why is None]
@@ -179,7 +183,8 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
             scores[engine], fit_s[engine] = got
         if plain:
             full = [{**base, **candidates[i]} for i in plain]
-            s, f_s, sc_s, _ = fit_and_score(X, y, full, splits, scoring=self.scoring, n_jobs=self.n_jobs)
+            s, f_s, sc_s, _ = fit_and_score(X, y, full, splits, scoring=self.scoring, n_jobs=self.n_jobs,
+                                            sample_weight=sample_weight)
             scores[plain], fit_s[plain], score_s[plain] = s, f_s, sc_s
         self._search_time = time.perf_counter() - t0
         if self.verbose > 1:
@@ -201,7 +206,9 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         self.classes_ = classes
         if self.refit:
             t0 = time.perf_counter()
-            self.best_estimator_ = SVC(**{**base, **self.best_params_}).fit(X, y)
+            self.best_estimator_ = SVC(**{**base, **self.best_params_}).fit(
+                X, y, sample_weight=sample_weight
+            )
             self.refit_time_ = time.perf_counter() - t0
         return self
 

@@ -27,10 +27,32 @@ def fold_dependent(params):
     return None
 
 
-def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None):
+SAMPLE_WEIGHT_REASON = "sample_weight scales each training row's C in its fold's fit"
+
+
+
+def sample_weight_of(fit_params, n):
+    """The ``sample_weight`` of ``fit_params`` (the only fit parameter an
+    SVC takes) as an array of ``n`` values, or None."""
+    fit_params = dict(fit_params or {})
+    sw = fit_params.pop("sample_weight", None)
+    if fit_params:
+        raise TypeError(
+            f"fit parameters {sorted(fit_params)} are not SVC.fit's: it takes sample_weight only"
+        )
+    if sw is None:
+        return None
+    sw = np.asarray(sw, dtype=np.float64)
+    if sw.shape != (n,):
+        raise ValueError(f"sample_weight has shape {sw.shape}, expected ({n},): one weight per sample")
+    return sw
+
+
+def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample_weight=None):
     """Each candidate's SVC (``candidates``: full SVC parameter dicts) fitted on each split's training rows and scored
     on its test rows: (scores, fit seconds, score seconds, SMO iterations),
-    each a candidates x folds array."""
+    each a candidates x folds array. ``sample_weight``: each training
+    row's weight in its fit (the scores are unweighted, as scikit-learn's)."""
     splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splits]
     jobs = [(i, f) for i in range(len(candidates)) for f in range(len(splits))]
     shape = (len(candidates), len(splits))
@@ -41,7 +63,10 @@ def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None):
         train, test = splits[f]
         est = SVC(**{**candidates[i], "n_jobs": 1, "verbose": False})
         t0 = time.perf_counter()
-        est.fit(X[train], y[train])
+        if sample_weight is None:
+            est.fit(X[train], y[train])
+        else:
+            est.fit(X[train], y[train], sample_weight=sample_weight[train])
         t1 = time.perf_counter()
         score = check_scoring(est, scoring)(est, X[test], y[test])
         t2 = time.perf_counter()
