@@ -153,8 +153,9 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, **fit_params):
         """Cross-validate every candidate of the grid and refit the best.
         ``fit_params``: ``sample_weight`` (as ``GridSearchCV.fit``): each
-        fold's fit weights its training rows' C, the refit all rows'; such
-        candidates run as plain per-fold fits (the scores are unweighted)."""
+        fold's fit weights its training rows' C and its score its test rows
+        (as ``GridSearchCV`` routes it), the refit all rows'; such candidates
+        run as plain per-fold fits."""
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
         sample_weight = sample_weight_of(fit_params, X.shape[0])
         check_classification_targets(y)
@@ -184,7 +185,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         if plain:
             full = [{**base, **candidates[i]} for i in plain]
             s, f_s, sc_s, _ = fit_and_score(X, y, full, splits, scoring=self.scoring, n_jobs=self.n_jobs,
-                                            sample_weight=sample_weight)
+                                            sample_weight=sample_weight, weighted_scores=True)
             scores[plain], fit_s[plain], score_s[plain] = s, f_s, sc_s
         self._search_time = time.perf_counter() - t0
         if self.verbose > 1:

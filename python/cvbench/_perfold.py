@@ -48,11 +48,14 @@ def sample_weight_of(fit_params, n):
     return sw
 
 
-def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample_weight=None):
+def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample_weight=None,
+                  weighted_scores=False):
     """Each candidate's SVC (``candidates``: full SVC parameter dicts) fitted on each split's training rows and scored
     on its test rows: (scores, fit seconds, score seconds, SMO iterations),
     each a candidates x folds array. ``sample_weight``: each training
-    row's weight in its fit (the scores are unweighted, as scikit-learn's)."""
+    row's weight in its fit, and with ``weighted_scores`` each test row's in
+    its score (``GridSearchCV`` routes ``sample_weight`` to its scorer;
+    ``cross_val_score(params=...)`` to the fit only)."""
     splits = [(np.asarray(tr), np.asarray(te)) for tr, te in splits]
     jobs = [(i, f) for i in range(len(candidates)) for f in range(len(splits))]
     shape = (len(candidates), len(splits))
@@ -68,7 +71,11 @@ def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample
         else:
             est.fit(X[train], y[train], sample_weight=sample_weight[train])
         t1 = time.perf_counter()
-        score = check_scoring(est, scoring)(est, X[test], y[test])
+        scorer = check_scoring(est, scoring)
+        if weighted_scores and sample_weight is not None:
+            score = scorer(est, X[test], y[test], sample_weight=sample_weight[test])
+        else:
+            score = scorer(est, X[test], y[test])
         t2 = time.perf_counter()
         return job, score, t1 - t0, t2 - t1, int(np.sum(est.n_iter_))
 

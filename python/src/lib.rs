@@ -38,27 +38,17 @@ type FitOut<'py> = (
     Vec<String>,
 );
 
-/// One solve's lines as `svm-train` prints them (`nu` only where both
-/// classes have the same C), from the engine's counters.
-fn solve_lines(out: &mut Vec<String>, stats: &cvbench::svm::smo::SolveStats, nu: Option<f64>) {
-    for _ in 0..stats.h0_warnings {
-        out.push("WARNING: using -h 0 may be faster".into());
+/// One solve's progress marks and lines as scikit-learn's LIBSVM prints
+/// them (no `nu` line), from the engine's counters.
+fn solve_lines(out: &mut Vec<String>, stats: &cvbench::svm::smo::SolveStats) {
+    use cvbench::svm::train_log;
+    if !stats.progress.is_empty() {
+        out.push(train_log::progress_text(stats));
     }
-    out.push(format!(
-        "optimization finished, #iter = {}",
-        stats.iterations
-    ));
-    if let Some(nu) = nu {
-        out.push(format!("nu = {nu:.6}"));
-    }
-    out.push(format!(
-        "obj = {:.6}, rho = {:.6}",
-        stats.objective, stats.rho
-    ));
-    out.push(format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
     if stats.hit_max_iter {
-        out.push("WARNING: reaching max number of iterations".into());
+        out.push(train_log::MAX_ITER_WARNING.into());
     }
+    out.extend(train_log::solve_lines(stats, None));
 }
 
 /// What `svm-train` prints of a training (LIBSVM's info lines; scikit-learn's
@@ -69,12 +59,12 @@ fn training_log(f: &api::Fit) -> Vec<String> {
     for p in &f.pairs {
         if let Some(prob) = &p.prob {
             for inner in &prob.inner {
-                solve_lines(&mut out, &inner.stats, inner.nu);
+                solve_lines(&mut out, &inner.stats);
                 out.push(format!("Total nSV = {}", inner.stats.n_sv));
             }
             out.extend(prob.notes.iter().cloned());
         }
-        solve_lines(&mut out, &p.stats, p.nu);
+        solve_lines(&mut out, &p.stats);
     }
     out.push(format!("Total nSV = {}", f.model.total_sv()));
     out

@@ -26,16 +26,14 @@ def _libsvm_lines(text):
 def test_svc_verbose_prints_libsvms_lines_as_scikit_learn(data, request, capfd):
     X, y = request.getfixturevalue(data)
     SkSVC(C=2.0, verbose=True).fit(X, y)
-    theirs = _libsvm_lines(capfd.readouterr().out)
+    theirs = capfd.readouterr().out
     cvbench.SVC(C=2.0, verbose=True).fit(X, y)
-    ours = _libsvm_lines(capfd.readouterr().out)
-    assert ours[0].startswith("optimization finished, #iter = ")
-    assert ours[-1].startswith("Total nSV = ")
-    # svm-train's nu line (both classes' C equal), which scikit-learn's
-    # LIBSVM fork (per-sample C) leaves out; every other line is its own.
-    pairs = len(np.unique(y)) * (len(np.unique(y)) - 1) // 2
-    assert sum(ln.startswith("nu = ") for ln in ours) == pairs
-    assert [ln for ln in ours if not ln.startswith("nu = ")] == theirs
+    ours = capfd.readouterr().out
+    assert _libsvm_lines(ours)[0].startswith("optimization finished, #iter = ")
+    assert _libsvm_lines(ours)[-1].startswith("Total nSV = ")
+    # Every line and progress mark (. and *) scikit-learn's LIBSVM prints;
+    # its fork prints no nu line.
+    assert ours.strip() == theirs.strip()
 
 
 def test_svc_quiet_by_default(iris, capfd):

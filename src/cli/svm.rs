@@ -91,13 +91,13 @@ impl Out {
 
     fn solve(&self, iterations: u64, nu: f64, stats: &SolveStats) {
         self.progress(stats);
-        self.info(&format!("optimization finished, #iter = {iterations}"));
-        self.info(&format!("nu = {nu:.6}"));
-        self.info(&format!(
-            "obj = {:.6}, rho = {:.6}",
-            stats.objective, stats.rho
-        ));
-        self.info(&format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
+        let stats = &SolveStats {
+            iterations,
+            ..stats.clone()
+        };
+        for l in crate::svm::train_log::solve_lines(stats, Some(nu)) {
+            self.info(&l);
+        }
         self.info(&format!("Total nSV = {}", stats.n_sv));
         self.stat(&format!(
             "kernel_evals = {}, cache hits/misses = {}/{}, shared fills = {}, \

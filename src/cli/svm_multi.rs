@@ -12,7 +12,7 @@ use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, seeds, train_ovo,
     ClassWeight, OvoCvOptions, PairFit,
 };
-use crate::svm::{CacheMode, SvmParams};
+use crate::svm::{train_log, CacheMode, SvmParams};
 
 use super::{fmt_g, jnum, Out, SvmArgs, SvmUsage};
 
@@ -141,26 +141,14 @@ impl Out {
     /// iterations" on standard error (with `-q` too), and a warning there
     /// where the objective or rho is not finite.
     pub(super) fn progress(&self, stats: &crate::svm::smo::SolveStats) {
-        if !stats.progress.is_empty() && !self.quiet && !self.json {
-            let mut text = String::with_capacity(stats.progress.len() + 1);
-            for c in stats.progress.chars() {
-                match c {
-                    'W' => text.push_str("\nWARNING: using -h 0 may be faster\n"),
-                    c => text.push(c),
-                }
-            }
-            println!("{text}");
+        if !stats.progress.is_empty() {
+            self.info(&train_log::progress_text(stats));
         }
         if stats.hit_max_iter {
-            eprintln!("\nWARNING: reaching max number of iterations");
+            eprintln!("\n{}", train_log::MAX_ITER_WARNING);
         }
-        if !stats.objective.is_finite() || !stats.rho.is_finite() {
-            eprintln!(
-                "WARNING: the solve ended with obj = {}, rho = {}: the kernel values overflow at these \
-                 parameters (a large -d or -g with -t 1, or unscaled data), so the model predicts \
-                 nothing useful: lower -d or -g, or scale the data (svm-scale)",
-                stats.objective, stats.rho
-            );
+        if let Some(w) = train_log::nonfinite_warning(stats) {
+            eprintln!("{w}");
         }
     }
 
@@ -183,18 +171,9 @@ impl Out {
 
     /// A solve's lines (`nu` only where both classes have the same C).
     fn solve_lines(&self, stats: &crate::svm::smo::SolveStats, nu: Option<f64>) {
-        self.info(&format!(
-            "optimization finished, #iter = {}",
-            stats.iterations
-        ));
-        if let Some(nu) = nu {
-            self.info(&format!("nu = {nu:.6}"));
+        for l in train_log::solve_lines(stats, nu) {
+            self.info(&l);
         }
-        self.info(&format!(
-            "obj = {:.6}, rho = {:.6}",
-            stats.objective, stats.rho
-        ));
-        self.info(&format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
     }
 
     /// What `svm-train` prints for one training: its weight warnings (on

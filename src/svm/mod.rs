@@ -79,6 +79,7 @@ mod smo_rows;
 pub mod solution;
 pub(crate) mod sparse_lanes;
 pub mod strategy;
+pub mod train_log;
 
 pub use cache::{ColumnCache, SharedKernelCache};
 pub use cv::{cross_validate, seeded_cross_validate, CvOptions, CvResult, CvRound};
