@@ -246,6 +246,7 @@ fn svm_command_prints_total_iterations_and_matches_svm_train_v() {
                 "--libsvm-folds",
                 "--seeding",
                 seeding,
+                "--stats",
             ])
             .output()
             .expect("run cvbench");
@@ -256,8 +257,10 @@ fn svm_command_prints_total_iterations_and_matches_svm_train_v() {
         );
         String::from_utf8_lossy(&out.stdout).to_string()
     };
+    // Our own lines (`Total #iter`, `Seeding`) come with --stats only.
     let line = |text: &str, start: &str| {
         text.lines()
+            .map(|l| l.trim_start_matches("[stats] "))
             .find(|l| l.starts_with(start))
             .unwrap_or_default()
             .to_string()
