@@ -155,8 +155,20 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
     Ok((given, params))
 }
 
-/// Check, before any training, that the model file can be written.
-fn check_model_path(path: &Path) -> Result<(), SvmUsage> {
+/// Check, before any training, that the model file can be written and is
+/// none of the `inputs` (the same file under any name: a hard or symbolic
+/// link is caught by device and inode).
+fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsage> {
+    if let Some((what, input)) = inputs
+        .iter()
+        .find(|(_, i)| *i == path || crate::data::atomic::same_file(i, path))
+    {
+        return Err(SvmUsage(format!(
+            "model file {} is the {what} {}: writing the model would destroy it; give another model file",
+            path.display(),
+            input.display()
+        )));
+    }
     if path.is_dir() {
         return Err(SvmUsage(format!(
             "model file {} is a folder: give a file name",
@@ -197,7 +209,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         input::check_peer_file(&args.datafile)?;
     }
     if args.folds.is_none() {
-        check_model_path(&args.model_path())?;
+        let mut inputs = vec![("training file", args.datafile.as_path())];
+        inputs.extend(args.test.as_deref().map(|t| ("--test file", t)));
+        check_model_path(&args.model_path(), &inputs)?;
     }
     let out = Out {
         quiet: args.quiet,

@@ -15,7 +15,7 @@
 //! for bit what the model in memory predicts. Lines are read with the model
 //! line bound ([`crate::data::limits::MODEL_LINE`]).
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::kernel::KernelKind;
@@ -46,6 +46,9 @@ pub enum ModelFileError {
         /// What is wrong, and what is expected.
         msg: String,
     },
+    /// Writing the file failed; nothing partial was left there.
+    #[error(transparent)]
+    Output(crate::data::DataError),
     /// The model cannot be written in LIBSVM's format.
     #[error("cannot write {}: {msg}", path.display())]
     Unwritable {
@@ -156,16 +159,12 @@ pub fn model_text(model: &MultiModel, path: &Path) -> Result<String, ModelFileEr
     Ok(s)
 }
 
-/// Write `model` to `path` in LIBSVM's model format.
+/// Write `model` to `path` in LIBSVM's model format, atomically: a failed
+/// write (a full disk) leaves no partial model and an earlier file at
+/// `path` unchanged ([`crate::data::atomic`]).
 pub fn write_model(model: &MultiModel, path: &Path) -> Result<(), ModelFileError> {
     let text = model_text(model, path)?;
-    let io = |source| ModelFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut f = std::fs::File::create(path).map_err(io)?;
-    f.write_all(text.as_bytes()).map_err(io)?;
-    f.flush().map_err(io)
+    crate::data::atomic::write_atomic(path, text.as_bytes()).map_err(ModelFileError::Output)
 }
 
 /// Read a C-SVC model with any number of classes in LIBSVM's format.

@@ -225,8 +225,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let mut sink = |k: usize, r: PointResult| -> Result<(), crate::svm::SvmError> {
         if let Some(f) = out_file.as_mut() {
             let p = grid.points[todo[k]];
-            f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))
-                .map_err(io_err("writing the -out file"))?;
+            f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))?;
         }
         done[k] = Some(r);
         pb.inc(1);
@@ -270,7 +269,9 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         pool.install(|| run_grid(&ds, &folds, &base_parsed, &values, &gopts, &mut sink))?
     };
     pb.finish_and_clear();
-    drop(out_file);
+    if let Some(f) = out_file {
+        f.finish()?;
+    }
 
     let mut best_cg: Vec<String> = Vec::new();
     if let Some(c) = best.log2c {
@@ -316,8 +317,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
             so.write_all(text.as_bytes())?;
             so.flush()?;
         } else {
-            std::fs::write(path, text)
-                .with_context(|| format!("--json: cannot write {}", path.display()))?;
+            crate::data::atomic::write_atomic(path, text.as_bytes())?;
         }
     }
 
