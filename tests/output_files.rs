@@ -2,7 +2,7 @@
 //! them may be one of the inputs under another name (a hard or symbolic
 //! link is caught by device and inode), a failed write (a full disk) leaves
 //! no partial file and the earlier file as it was (exit 2, naming the
-//! file).
+//! file), and `grid --json` after `-resume` holds every point.
 
 mod common;
 
@@ -171,4 +171,74 @@ fn grid_files_on_a_full_disk_keep_only_whole_lines_and_no_temporary() {
     assert_usage_error(&o, &["hs.json", "No space left on device"]);
     assert!(!d.join("hs.json").exists());
     assert!(temporaries(d).is_empty(), "{:?}", temporaries(d));
+}
+
+#[test]
+fn grid_json_after_resume_holds_every_point_and_marks_the_resumed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    small_data(d, "hs");
+    let grid = [
+        "grid", "-log2c", "-1,3,2", "-log2g", "-3,1,2", "-v", "2", "-png", "null",
+    ];
+    let full_json = d.join("full.json");
+    let mut args = grid.to_vec();
+    args.extend(["-out", "hs.out", "--json", "full.json", "hs"]);
+    ok(&cvbench(&args, d));
+    let out = std::fs::read_to_string(d.join("hs.out")).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 9);
+    std::fs::write(d.join("hs.out"), lines[..4].join("\n") + "\n").unwrap();
+    let mut args = grid.to_vec();
+    args.extend([
+        "-resume",
+        "hs.out",
+        "-out",
+        "hs.out",
+        "--json",
+        "resumed.json",
+        "hs",
+    ]);
+    ok(&cvbench(&args, d));
+    let read = |p: &Path| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let (full, resumed) = (read(&full_json), read(&d.join("resumed.json")));
+    let points = resumed["points"].as_array().unwrap();
+    assert_eq!(points.len(), 9, "every grid point, resumed or computed");
+    let marked: Vec<bool> = points
+        .iter()
+        .map(|p| p["resumed"].as_bool().unwrap())
+        .collect();
+    assert_eq!(marked.iter().filter(|&&r| r).count(), 4);
+    assert_eq!(resumed["resumed"], 4);
+    // The same (log2c, log2g, rate) set as the full run, and the same best.
+    let key = |p: &serde_json::Value| {
+        format!(
+            "{} {} {}",
+            p["log2c"],
+            p["log2g"],
+            p["rate"].as_f64().unwrap()
+        )
+    };
+    let mut a: Vec<String> = full["points"].as_array().unwrap().iter().map(key).collect();
+    let mut b: Vec<String> = points.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    // "best" is the best of the points listed (ties go to the first visited,
+    // the resumed ones first, as grid.py).
+    let best = &resumed["best"];
+    assert_eq!(best["rate"], full["best"]["rate"]);
+    assert!(
+        points.iter().any(|p| p["log2c"] == best["log2c"]
+            && p["log2g"] == best["log2g"]
+            && p["rate"] == best["rate"]),
+        "{best} is not among the points"
+    );
+    // A resumed point has no counts; a computed one has them.
+    let r = points.iter().find(|p| p["resumed"] == true).unwrap();
+    assert!(r["correct"].is_null() && r["iterations"].is_null(), "{r}");
+    let c = points.iter().find(|p| p["resumed"] == false).unwrap();
+    assert!(c["correct"].is_u64() && c["n"] == 40, "{c}");
 }
