@@ -121,7 +121,10 @@ impl Out {
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
 fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, SvmParams)> {
-    let kernel = args.kernel_kind(crate::svm::gamma_or_default(args.gamma, ds.d()))?;
+    let kernel = args.kernel_kind(crate::svm::gamma_or_default(
+        args.gamma,
+        ds.libsvm_max_index(),
+    ))?;
     let given = SvmParams {
         kernel,
         c: args.c,
@@ -275,9 +278,11 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             json["n_sv"] = trained.model.n_sv().into();
             json["seconds"] = jnum(secs);
             match (&args.test, test) {
-                (Some(tpath), Some(td)) => {
-                    // Predict with the model as written, read back.
-                    let model = read_model(&model_path)?;
+                (Some(tpath), Some(mut td)) => {
+                    // Predict with the model as written, read back (its
+                    // indices numbered as the test file's).
+                    let mut model = read_model(&model_path)?;
+                    crate::data::align_index_bases(&mut model.sv, &mut td);
                     let t = std::time::Instant::now();
                     let correct = count_correct(&model, &td);
                     out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));

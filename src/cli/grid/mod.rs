@@ -80,7 +80,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     } else {
         OvoGridOptions::exact(o.memory_mb)
     };
-    let default_gamma = crate::svm::default_gamma(ds.d());
+    let default_gamma = crate::svm::default_gamma(ds.libsvm_max_index());
     let base = SvmParams {
         kernel: if o.kernel_type == 0 {
             KernelKind::Linear
