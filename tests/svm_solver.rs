@@ -43,6 +43,7 @@ fn to_sparse(ds: &Dataset) -> Dataset {
         indptr.push(indices.len());
     }
     Dataset {
+        index_base: ds.index_base,
         name: format!("{}-sparse", ds.name),
         x: Features::Sparse {
             d,

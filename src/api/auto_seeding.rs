@@ -46,6 +46,7 @@ mod tests {
 
     fn labels(y: &[f64]) -> Dataset {
         Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "t".into(),
             x: Features::Dense {
                 d: 1,
@@ -82,6 +83,7 @@ mod parse_tests {
     #[test]
     fn auto_resolves_per_dataset_and_unknown_names_list_it() {
         let ds = |y: &[f64]| Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "t".into(),
             x: Features::Dense {
                 d: 1,

@@ -349,6 +349,7 @@ mod tests {
             values.extend_from_slice(&x);
         }
         Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "t".into(),
             x: Features::Dense { d: 3, values },
             y,

@@ -122,7 +122,10 @@ impl Out {
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
 fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, SvmParams)> {
-    let kernel = args.kernel_kind(crate::svm::gamma_or_default(args.gamma, ds.d()))?;
+    let kernel = args.kernel_kind(crate::svm::gamma_or_default(
+        args.gamma,
+        ds.libsvm_max_index(),
+    ))?;
     let given = SvmParams {
         kernel,
         c: args.c,
@@ -156,8 +159,20 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
     Ok((given, params))
 }
 
-/// Check, before any training, that the model file can be written.
-fn check_model_path(path: &Path) -> Result<(), SvmUsage> {
+/// Check, before any training, that the model file can be written and is
+/// none of the `inputs` (the same file under any name: a hard or symbolic
+/// link is caught by device and inode).
+fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsage> {
+    if let Some((what, input)) = inputs
+        .iter()
+        .find(|(_, i)| *i == path || crate::data::atomic::same_file(i, path))
+    {
+        return Err(SvmUsage(format!(
+            "model file {} is the {what} {}: writing the model would destroy it; give another model file",
+            path.display(),
+            input.display()
+        )));
+    }
     if path.is_dir() {
         return Err(SvmUsage(format!(
             "model file {} is a folder: give a file name",
@@ -198,7 +213,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         input::check_peer_file(&args.datafile)?;
     }
     if args.folds.is_none() {
-        check_model_path(&args.model_path())?;
+        let mut inputs = vec![("training file", args.datafile.as_path())];
+        inputs.extend(args.test.as_deref().map(|t| ("--test file", t)));
+        check_model_path(&args.model_path(), &inputs)?;
     }
     let out = Out {
         quiet: args.quiet,
@@ -269,9 +286,11 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             json["n_sv"] = trained.model.n_sv().into();
             json["seconds"] = jnum(secs);
             match (&args.test, test) {
-                (Some(tpath), Some(td)) => {
-                    // Predict with the model as written, read back.
-                    let model = read_model(&model_path)?;
+                (Some(tpath), Some(mut td)) => {
+                    // Predict with the model as written, read back (its
+                    // indices numbered as the test file's).
+                    let mut model = read_model(&model_path)?;
+                    crate::data::align_index_bases(&mut model.sv, &mut td);
                     let t = std::time::Instant::now();
                     let correct = count_correct(&model, &td);
                     out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));

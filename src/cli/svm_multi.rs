@@ -247,11 +247,13 @@ pub(super) fn run_multi(
                 .into();
             json["n_sv"] = m.total_sv().into();
             json["seconds"] = jnum(secs);
-            let (Some(tpath), Some(td)) = (&args.test, test) else {
+            let (Some(tpath), Some(mut td)) = (&args.test, test) else {
                 return Ok(None);
             };
-            // Predict with the model as written, read back.
-            let model = read_model(&model_path)?;
+            // Predict with the model as written, read back (its indices
+            // numbered as the test file's).
+            let mut model = read_model(&model_path)?;
+            crate::data::align_index_bases(&mut model.sv, &mut td);
             let correct = (0..td.n())
                 .filter(|&i| model.predict(td.row(i)) == td.y[i])
                 .count();

@@ -20,6 +20,20 @@ pub enum DataError {
         source: std::io::Error,
     },
 
+    /// An output file could not be written (a full disk, no permission);
+    /// nothing partial was left at `path` (see [`crate::data::atomic`]).
+    #[error(
+        "cannot write {}: {source} (nothing was written there; a file it held before is unchanged): free some space or give another path",
+        path.display()
+    )]
+    Output {
+        /// The output file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+
     /// An I/O error while writing to a caller-supplied writer.
     #[error("writing {what}: {source}")]
     Write {

@@ -169,6 +169,7 @@ pub fn read_mnist(images: &Path, labels: &Path, name: &str) -> Result<Dataset, D
         });
     }
     Ok(Dataset {
+        index_base: super::IndexBase::One,
         name: name.to_string(),
         x: Features::Dense {
             d: img.rows * img.cols,

@@ -1,20 +1,24 @@
 //! LibSVM / SVMlight text format: `label [qid:N] index:value ...  [# comment]`.
 //!
-//! Indices are 1-based and strictly increasing within a line; the reader
-//! stores them 0-based in CSR form and drops explicit zeros. The writer uses
-//! shortest round-trip float formatting, so `read(write(x)) == x` bit for bit,
-//! and its output is accepted by LIBSVM's `svm-train` (1-based indices,
-//! `strtod`-parsable numbers).
+//! Indices are non-negative and strictly increasing within a line, as
+//! `svm-train` reads them: most files start at 1, scikit-learn's
+//! `dump_svmlight_file` writes 0-based files by default. The reader stores
+//! them 0-based in CSR form (the file's `j - 1`, or `j` when the file has an
+//! index 0: [`IndexBase`]) and drops explicit zeros; memory follows the
+//! non-zeros, not the highest index. The writer writes the indices as the
+//! file had them and uses shortest round-trip float formatting, so
+//! `read(write(x)) == x` bit for bit, and its output is accepted by LIBSVM's
+//! `svm-train` (`strtod`-parsable numbers).
 
 use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 
-use super::{compress, DataError, Dataset, Features, Row};
+use super::{compress, DataError, Dataset, Features, IndexBase, Row};
 
 /// Read a LibSVM-format file (optionally `.xz`/`.bz2`/`.gz` compressed).
 ///
-/// The feature count is the highest index seen, raised to `min_features`
-/// when given (e.g. a9a.t never uses feature 123, so load it with
+/// The feature count is the highest index seen (plus one for a file with an
+/// index 0), raised to `min_features` when given (e.g. a9a.t never uses feature 123, so load it with
 /// `Some(123)`). Blank lines and `#` comments are skipped, `qid:` tokens are
 /// ignored, trailing whitespace and `\r\n` line ends are accepted.
 /// The dataset is named after the file, without its compression suffix.
@@ -34,7 +38,9 @@ pub fn read_libsvm_from(
     let mut indices: Vec<u32> = Vec::new();
     let mut values: Vec<f64> = Vec::new();
     let mut y: Vec<f64> = Vec::new();
+    // File indices as written until the end, when the base is known.
     let mut max_index = 0usize;
+    let mut zero_based = false;
     let mut buf: Vec<u8> = Vec::new();
     let mut line_no = 0usize;
 
@@ -72,7 +78,7 @@ pub fn read_libsvm_from(
                 label_tok.escape_debug()
             ))
         })?;
-        let mut prev = 0usize;
+        let mut prev: Option<usize> = None;
         for tok in tokens {
             let Some((idx_s, val_s)) = tok.split_once(':') else {
                 return Err(err(format!(
@@ -87,17 +93,14 @@ pub fn read_libsvm_from(
                 }
                 continue;
             }
-            let idx: usize = match idx_s.parse() {
-                Ok(i) if i >= 1 => i,
-                _ => {
-                    return Err(err(format!(
-                        "expected a 1-based integer feature index, found `{idx_s}` in `{tok}`"
-                    )))
-                }
-            };
-            if idx <= prev {
+            let Ok(idx) = idx_s.parse::<usize>() else {
                 return Err(err(format!(
-                    "expected strictly increasing feature indices, found {idx} after {prev}"
+                    "expected a non-negative integer feature index, found `{idx_s}` in `{tok}`"
+                )));
+            };
+            if let Some(p) = prev.filter(|&p| idx <= p) {
+                return Err(err(format!(
+                    "expected strictly increasing feature indices, found {idx} after {p}"
                 )));
             }
             if idx > super::limits::MAX_FEATURES {
@@ -107,25 +110,36 @@ pub fn read_libsvm_from(
                     (idx as u128 * 8) >> 30
                 )));
             }
-            prev = idx;
+            prev = Some(idx);
+            zero_based |= idx == 0;
             let val = parse_finite(val_s).ok_or_else(|| {
                 err(format!(
                     "expected a finite number as the value of feature {idx}, found `{val_s}`"
                 ))
             })?;
             if val != 0.0 {
-                indices.push((idx - 1) as u32);
+                indices.push(idx as u32);
                 values.push(val);
             }
         }
-        max_index = max_index.max(prev);
+        max_index = max_index.max(prev.unwrap_or(0));
         y.push(label);
         indptr.push(indices.len());
     }
 
-    let d = max_index.max(min_features.unwrap_or(0));
+    let index_base = if zero_based {
+        IndexBase::Zero
+    } else {
+        for j in indices.iter_mut() {
+            *j -= 1;
+        }
+        IndexBase::One
+    };
+    let features = if zero_based { max_index + 1 } else { max_index };
+    let d = features.max(min_features.unwrap_or(0));
     super::limits::check_features(&format!("{}: n_features", source.display()), d)?;
     Ok(Dataset {
+        index_base,
         name: dataset_name_from_path(source),
         x: Features::Sparse {
             d,
@@ -138,7 +152,8 @@ pub fn read_libsvm_from(
 }
 
 /// Write the given rows of `dataset` (in that order) in LibSVM format:
-/// 1-based indices, zeros omitted, labels and values in shortest
+/// indices as its file had them ([`IndexBase`]: 1-based unless it was read
+/// from a file with an index 0), zeros omitted, labels and values in shortest
 /// round-trip form (reading the output back gives identical bits).
 /// Works for dense and sparse datasets.
 pub fn write_libsvm(
@@ -158,6 +173,7 @@ pub fn write_libsvm(
         source: e,
     };
     let mut w = BufWriter::new(writer);
+    let base = dataset.index_base.offset();
     for &i in rows {
         let label = dataset.y[i];
         if !label.is_finite() {
@@ -171,7 +187,7 @@ pub fn write_libsvm(
             Row::Dense(x) => {
                 for (j, &v) in x.iter().enumerate() {
                     if v != 0.0 {
-                        write!(w, " {}:", j + 1).map_err(werr)?;
+                        write!(w, " {}:", j + base).map_err(werr)?;
                         write_f64(&mut w, v).map_err(werr)?;
                     }
                 }
@@ -179,7 +195,7 @@ pub fn write_libsvm(
             Row::Sparse(idx, val) => {
                 for (&j, &v) in idx.iter().zip(val) {
                     if v != 0.0 {
-                        write!(w, " {}:", j as usize + 1).map_err(werr)?;
+                        write!(w, " {}:", j as usize + base).map_err(werr)?;
                         write_f64(&mut w, v).map_err(werr)?;
                     }
                 }
@@ -279,7 +295,8 @@ mod tests {
             ("1 1:1\n1 2:x\n", 2, "finite number"),
             ("1 1:1\n\nabc 1:1\n", 3, "numeric label"),
             ("1 3:1 2:1\n", 1, "strictly increasing"),
-            ("1 0:1\n", 1, "1-based"),
+            ("1 -1:1\n", 1, "non-negative integer"),
+            ("1 0:1 0:2\n", 1, "found 0 after 0"),
             ("1 1:1\n1 foo\n", 2, "index:value"),
             ("1 1:nan\n", 1, "finite"),
             ("1 qid:x 1:1\n", 1, "qid"),
@@ -299,6 +316,33 @@ mod tests {
             assert!(msg.contains(&format!("mem/test.txt:{line}:")), "{msg}");
             assert!(msg.contains(what), "{msg} should mention {what}");
         }
+    }
+
+    #[test]
+    fn zero_based_files_keep_index_0_apart_from_index_1_and_write_back_as_read() {
+        // scikit-learn's dump_svmlight_file writes 0-based indices.
+        let text = "1 0:0.5 1:2\n-1 1:3 4:1\n";
+        let ds = parse(text, None).unwrap();
+        assert_eq!(ds.index_base, IndexBase::Zero);
+        assert_eq!((ds.d(), ds.libsvm_max_index()), (5, 4));
+        assert_eq!(ds.row(0).dot_row(&ds.row(1)), 6.0, "index 0 meets no 1");
+        let mut out = Vec::new();
+        write_libsvm(&ds, &[0, 1], &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), text);
+        // A 1-based file is numbered as before.
+        let one = parse("1 1:0.5 2:2\n", None).unwrap();
+        assert_eq!(
+            (one.index_base, one.d(), one.libsvm_max_index()),
+            (IndexBase::One, 2, 2)
+        );
+        // Renumbered from 0, it meets the 0-based data at the same file index.
+        let mut one = parse("-1 1:3 4:1\n", None).unwrap();
+        let mut zero = ds.clone();
+        crate::data::align_index_bases(&mut one, &mut zero);
+        assert_eq!(one.row(0).dot_row(&zero.row(1)), 10.0);
+        let mut out = Vec::new();
+        write_libsvm(&one, &[0], &mut out).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "-1 1:3 4:1\n");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the dataset registry, fetching with checksums, synthetic generators and
 //! preprocessing transforms.
 //!
+//! - [`atomic`]: output files written whole or not at all; one-file checks.
 //! - [`compress`]: open files with transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
 //! - [`libsvm`], [`idx`], [`uci`]: readers (and the LibSVM writer).
 //! - [`limits`]: size checks against what an input can mean and the machine's memory.
@@ -16,6 +17,7 @@
 
 use std::fmt;
 
+pub mod atomic;
 pub mod compress;
 pub mod data_dir;
 pub mod error;
@@ -163,10 +165,37 @@ pub enum Features {
     },
 }
 
+/// How the 0-based feature indices of a [`Dataset`] map to the indices of
+/// the LibSVM file it was read from (and to those written back: model
+/// files, LibSVM files). LIBSVM's `svm-train` takes any non-negative index;
+/// most files start at 1, scikit-learn's `dump_svmlight_file` at 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IndexBase {
+    /// Index `j` is the file's `j + 1` (no index 0 in the file; the default
+    /// for data that did not come from a file).
+    #[default]
+    One,
+    /// Index `j` is the file's `j` (the file has an index 0).
+    Zero,
+}
+
+impl IndexBase {
+    /// What to add to a 0-based index to get the file's index.
+    pub fn offset(self) -> usize {
+        match self {
+            IndexBase::One => 1,
+            IndexBase::Zero => 0,
+        }
+    }
+}
+
 /// A dataset: features, one real label/target per row, and a name that says
 /// where it came from (synthetic datasets carry "synthetic" in the name).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dataset {
+    /// How feature `j` is numbered in files (`j + 1`, or `j` for a file
+    /// with an index 0).
+    pub index_base: IndexBase,
     /// Name used in every output (contains "synthetic" for generated data).
     pub name: String,
     /// Feature storage.
@@ -185,6 +214,44 @@ impl Dataset {
     pub fn d(&self) -> usize {
         match &self.x {
             Features::Dense { d, .. } | Features::Sparse { d, .. } => *d,
+        }
+    }
+
+    /// The highest feature index a LibSVM file of this data can hold
+    /// (`svm-train`'s `max_index`, from which its default gamma
+    /// `1/max_index` comes): `d` with 1-based indices, `d - 1` with 0-based.
+    pub fn libsvm_max_index(&self) -> usize {
+        (self.d() + self.index_base.offset()).saturating_sub(1)
+    }
+
+    /// Number features from 0 as a file with index 0 does (feature `j`
+    /// becomes `j + 1`, a new feature 0 is empty): so that two datasets
+    /// read from files with different first indices, or a model and its
+    /// test data, number the same file index alike
+    /// ([`align_index_bases`]). Nothing changes when already [`IndexBase::Zero`].
+    pub fn rebase_to_zero(&mut self) {
+        if self.index_base == IndexBase::Zero {
+            return;
+        }
+        self.index_base = IndexBase::Zero;
+        let n = self.y.len();
+        match &mut self.x {
+            Features::Sparse { d, indices, .. } => {
+                *d += 1;
+                for j in indices.iter_mut() {
+                    *j += 1;
+                }
+            }
+            Features::Dense { d, values } => {
+                let old = *d;
+                let mut v = Vec::with_capacity(n * (old + 1));
+                for i in 0..n {
+                    v.push(0.0);
+                    v.extend_from_slice(&values[i * old..(i + 1) * old]);
+                }
+                *d += 1;
+                *values = v;
+            }
         }
     }
 
@@ -249,6 +316,7 @@ impl Dataset {
             }
         };
         Dataset {
+            index_base: self.index_base,
             name: name.into(),
             x,
             y,
@@ -264,10 +332,23 @@ impl Dataset {
             values.extend_from_slice(r);
         }
         Dataset {
+            index_base: IndexBase::One,
             name: name.into(),
             x: Features::Dense { d, values },
             y,
         }
+    }
+}
+
+/// Make `a` and `b` number their features alike: when one was read from a
+/// file with an index 0 and the other not, the other is renumbered from 0
+/// ([`Dataset::rebase_to_zero`]), so that a file's index means the same
+/// feature in both (training and test data; a model's support vectors and
+/// the data it predicts).
+pub fn align_index_bases(a: &mut Dataset, b: &mut Dataset) {
+    if a.index_base != b.index_base {
+        a.rebase_to_zero();
+        b.rebase_to_zero();
     }
 }
 

@@ -99,6 +99,7 @@ impl ScaleRanges {
             indptr.push(indices.len());
         }
         Dataset {
+            index_base: ds.index_base,
             name: format!("{}-scaled", ds.name),
             x: Features::Sparse {
                 d,

@@ -330,6 +330,7 @@ pub fn covtype_like(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset
         y.push(if noisy > model.threshold { 1.0 } else { -1.0 });
     }
     Ok(Dataset {
+        index_base: super::IndexBase::One,
         name: name(Generator::CovtypeLike, n, d, noise, seed),
         x: Features::Dense { d, values },
         y,
@@ -382,6 +383,7 @@ pub fn msd_like(n: usize, d: usize, noise: f64, seed: u64) -> Result<Dataset, Da
         y.push((year - 1922.0) / (2011.0 - 1922.0));
     }
     Ok(Dataset {
+        index_base: super::IndexBase::One,
         name: name(Generator::MsdLike, n, d, noise, seed),
         x: Features::Dense { d, values },
         y,
@@ -436,6 +438,7 @@ pub fn linear_classification(
         .map(|s| if s >= 0.0 { 1.0 } else { -1.0 })
         .collect();
     Ok(Dataset {
+        index_base: super::IndexBase::One,
         name: name(Generator::LinearClassification, n, d, noise, seed),
         x: Features::Dense { d, values },
         y,
@@ -448,6 +451,7 @@ pub fn linear_regression(n: usize, d: usize, noise: f64, seed: u64) -> Result<Da
     check(Generator::LinearRegression, n, d, 1, noise)?;
     let (values, y) = linear_rows(n, d, noise, seed, "linear-regression");
     Ok(Dataset {
+        index_base: super::IndexBase::One,
         name: name(Generator::LinearRegression, n, d, noise, seed),
         x: Features::Dense { d, values },
         y,

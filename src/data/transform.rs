@@ -47,7 +47,9 @@ pub enum Transform {
         to: Vec<f64>,
     },
     /// Remove one feature. `index` is **1-based**, as in LibSVM files
-    /// (`index = 1` removes the first feature); later features shift down.
+    /// (`index = 1` removes the first feature; in a zero-based file, whose
+    /// first feature is `0:`, `index` is the file's, from 0); later
+    /// features shift down.
     DropFeature {
         /// 1-based feature number.
         index: usize,
@@ -176,14 +178,18 @@ impl Transform {
                 }
             }
             Transform::DropFeature { index } => {
-                let d = ds.d();
-                if *index == 0 || *index > d {
-                    return Err(fail(
-                        &ds,
-                        format!("index {index} out of range: indices are 1-based, 1..={d}"),
-                    ));
-                }
-                drop_feature(&mut ds.x, index - 1);
+                // The file's numbering: from 1, or from 0 for a zero-based file.
+                let (d, first) = (ds.d(), ds.index_base.offset());
+                let Some(j) = index.checked_sub(first).filter(|&j| j < d) else {
+                    let (base, last) = match first {
+                        1 => ("1-based", d),
+                        _ => ("0-based in this file", d.saturating_sub(1)),
+                    };
+                    let msg =
+                        format!("index {index} out of range: indices are {base}, {first}..={last}");
+                    return Err(fail(&ds, msg));
+                };
+                drop_feature(&mut ds.x, j);
             }
             Transform::Standardize { center } => {
                 if *center && ds.is_sparse() {
@@ -576,6 +582,12 @@ mod tests {
         assert_eq!(s.row(2).to_dense(2), vec![0.0, 0.0]);
         let e = Transform::DropFeature { index: 0 }.apply(s).unwrap_err();
         assert!(e.to_string().contains("1-based"), "{e}");
+        // A zero-based file: the index is the file's own (0 is its first).
+        let z = Transform::DropFeature { index: 0 };
+        let z = z.apply(sparse("1 0:9 1:1 2:2\n")).unwrap();
+        assert_eq!(z.row(0).to_dense(z.d()), vec![1.0, 2.0]);
+        let e = Transform::DropFeature { index: 2 }.apply(z).unwrap_err();
+        assert!(e.to_string().contains("0-based in this file, 0..=1"), "{e}");
     }
 
     #[test]

@@ -142,6 +142,7 @@ pub fn read_dense_text_from(
     }
     let d = width.map_or(0, |w| w - extra);
     Ok(Dataset {
+        index_base: super::IndexBase::One,
         name: super::libsvm::dataset_name_from_path(source),
         x: Features::Dense { d, values },
         y,

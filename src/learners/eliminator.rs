@@ -371,6 +371,7 @@ mod tests {
             indptr.push(idx.len());
         }
         let sparse = Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "synthetic-toy-sparse".into(),
             x: crate::data::Features::Sparse {
                 d: 4,

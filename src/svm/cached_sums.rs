@@ -530,6 +530,7 @@ mod tests {
     #[test]
     fn sparse_rows_with_few_non_zeros_keep_the_block() {
         let ds = Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "synthetic-sparse".into(),
             x: Features::Sparse {
                 d: 100,

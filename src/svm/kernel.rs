@@ -492,6 +492,7 @@ fn to_csr(ds: &Dataset) -> Dataset {
         indptr.push(indices.len());
     }
     Dataset {
+        index_base: ds.index_base,
         name: ds.name.clone(),
         x: Features::Sparse {
             d,
@@ -518,6 +519,7 @@ mod tests {
     #[test]
     fn column_matches_pairwise_eval() {
         let ds = Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "synthetic-k".into(),
             x: Features::Sparse {
                 d: 4,
@@ -543,6 +545,7 @@ mod tests {
     #[test]
     fn compact_copy_gives_bit_identical_columns() {
         let ds = Dataset {
+            index_base: crate::data::IndexBase::One,
             name: "synthetic-k".into(),
             x: Features::Sparse {
                 d: 5,

@@ -10,12 +10,14 @@
 //! `nr_class`, `total_sv`, one `rho` per class pair, `label`, `probA` and
 //! `probB` per pair with `-b 1`, `nr_sv` per class), the line `SV`, then one
 //! line per support vector (grouped by class): its `nr_class - 1`
-//! coefficients and `index:value ...` entries with 1-based indices. Numbers
+//! coefficients and `index:value ...` entries with the indices of the
+//! training file (1-based, or 0-based where it had an index 0, as
+//! `svm-train` writes them; [`crate::data::IndexBase`]). Numbers
 //! are written in shortest round-trip form, so a model read back predicts bit
 //! for bit what the model in memory predicts. Lines are read with the model
 //! line bound ([`crate::data::limits::MODEL_LINE`]).
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use super::kernel::KernelKind;
@@ -46,6 +48,9 @@ pub enum ModelFileError {
         /// What is wrong, and what is expected.
         msg: String,
     },
+    /// Writing the file failed; nothing partial was left there.
+    #[error(transparent)]
+    Output(crate::data::DataError),
     /// The model cannot be written in LIBSVM's format.
     #[error("cannot write {}: {msg}", path.display())]
     Unwritable {
@@ -140,27 +145,24 @@ pub fn model_text(model: &MultiModel, path: &Path) -> Result<String, ModelFileEr
         let _ = write!(s, " {c}");
     }
     s.push_str("\nSV\n");
+    let base = model.sv.index_base.offset();
     for k in 0..model.total_sv() {
         let coefs: Vec<String> = model.sv_coef.iter().map(|col| num(col[k])).collect();
         s.push_str(&coefs.join(" "));
         for (j, v) in entries(model.sv.row(k)) {
-            let _ = write!(s, " {}:{}", j + 1, num(v));
+            let _ = write!(s, " {}:{}", j + base, num(v));
         }
         s.push('\n');
     }
     Ok(s)
 }
 
-/// Write `model` to `path` in LIBSVM's model format.
+/// Write `model` to `path` in LIBSVM's model format, atomically: a failed
+/// write (a full disk) leaves no partial model and an earlier file at
+/// `path` unchanged ([`crate::data::atomic`]).
 pub fn write_model(model: &MultiModel, path: &Path) -> Result<(), ModelFileError> {
     let text = model_text(model, path)?;
-    let io = |source| ModelFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut f = std::fs::File::create(path).map_err(io)?;
-    f.write_all(text.as_bytes()).map_err(io)?;
-    f.flush().map_err(io)
+    crate::data::atomic::write_atomic(path, text.as_bytes()).map_err(ModelFileError::Output)
 }
 
 /// Read a C-SVC model with any number of classes in LIBSVM's format.
@@ -319,7 +321,9 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel, Model
     let mut sv_coef = vec![Vec::with_capacity(total_sv.min(1 << 20)); ncoef];
     let mut indptr = vec![0usize];
     let (mut indices, mut values) = (Vec::new(), Vec::new());
-    let mut d = 0usize;
+    // File indices as written until the end, when the base is known.
+    let mut max_index = 0usize;
+    let mut zero_based = false;
     let mut n = 0usize;
     for (i, line) in lines {
         let err = |msg: String| perr(i + 1, msg);
@@ -349,26 +353,28 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel, Model
                 })?;
             col.push(v);
         }
-        let mut prev = 0usize;
+        let mut prev: Option<usize> = None;
         for t in tok {
             let parsed = t
                 .split_once(':')
                 .and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<f64>().ok()?)));
-            let Some((j, v)) = parsed.filter(|(j, v)| *j > prev && v.is_finite()) else {
+            let Some((j, v)) = parsed.filter(|(j, v)| prev.is_none_or(|p| *j > p) && v.is_finite())
+            else {
                 return Err(err(format!(
-                    "expected `index:value` with increasing 1-based indices, found `{t}`"
+                    "expected `index:value` with increasing non-negative indices, found `{t}`"
                 )));
             };
             if j > crate::data::limits::MAX_FEATURES {
                 return Err(err(format!("feature index {j} is too large")));
             }
-            prev = j;
+            prev = Some(j);
+            zero_based |= j == 0;
             if v != 0.0 {
-                indices.push((j - 1) as u32);
+                indices.push(j as u32);
                 values.push(v);
             }
         }
-        d = d.max(prev);
+        max_index = max_index.max(prev.unwrap_or(0));
         indptr.push(indices.len());
         n += 1;
     }
@@ -377,11 +383,21 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel, Model
             "total_sv is {total_sv}, but the file holds {n} support vectors (truncated?)"
         )));
     }
+    let index_base = if zero_based {
+        crate::data::IndexBase::Zero
+    } else {
+        for j in indices.iter_mut() {
+            *j -= 1;
+        }
+        crate::data::IndexBase::One
+    };
+    let d = max_index + usize::from(zero_based);
     Ok(MultiModel {
         kernel,
         labels: h.labels,
         nr_sv: h.nr_sv,
         sv: Dataset {
+            index_base,
             name: format!(
                 "{}-sv",
                 path.file_name()
@@ -449,6 +465,17 @@ mod tests {
                 assert_eq!(m.predict(ds.row(i)), back.predict(ds.row(i)), "row {i}");
             }
         }
+    }
+
+    #[test]
+    fn a_zero_based_model_reads_and_writes_its_0_entries() {
+        // As svm-train writes it for a file whose first feature is `0:`.
+        let text = "svm_type c_svc\nkernel_type rbf\ngamma 0.25\nnr_class 2\ntotal_sv 2\nrho 0.5\nlabel 1 -1\nnr_sv 1 1\nSV\n1 0:0.5 1:1\n-1 1:2 4:1\n";
+        let m = read_model_from(text.as_bytes(), Path::new("z.model")).unwrap();
+        assert_eq!(m.sv.index_base, crate::data::IndexBase::Zero);
+        assert_eq!(m.sv.row(0).dot_row(&m.sv.row(1)), 2.0);
+        let again = model_text(&m, Path::new("z.model")).unwrap();
+        assert!(again.ends_with("SV\n1 0:0.5 1:1\n-1 1:2 4:1\n"), "{again}");
     }
 
     #[test]

@@ -33,7 +33,9 @@ use crate::svm::kernel::KernelKind;
 use crate::svm::multiclass::grid::OvoGridOptions;
 use crate::svm::SvmParams;
 
-/// One computed point as `--json` writes it.
+/// One point as `--json` writes it: every point of the search, those read
+/// from the `-resume` file (`resumed: true`: only their rate is known, the
+/// counts and costs are `null`, `folds` empty) and those computed now.
 #[derive(serde::Serialize)]
 struct JsonPoint<'a> {
     log2c: Option<f64>,
@@ -41,11 +43,12 @@ struct JsonPoint<'a> {
     c: f64,
     g: f64,
     rate: f64,
-    correct: usize,
-    n: usize,
-    iterations: u64,
-    kernel_evals: u64,
-    seconds: f64,
+    resumed: bool,
+    correct: Option<usize>,
+    n: Option<usize>,
+    iterations: Option<u64>,
+    kernel_evals: Option<u64>,
+    seconds: Option<f64>,
     folds: &'a [crate::svm::grid::FoldStat],
 }
 
@@ -78,7 +81,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     } else {
         OvoGridOptions::exact(o.memory_mb)
     };
-    let default_gamma = crate::svm::default_gamma(ds.d());
+    let default_gamma = crate::svm::default_gamma(ds.libsvm_max_index());
     let base = SvmParams {
         kernel: if o.kernel_type == 0 {
             KernelKind::Linear
@@ -226,8 +229,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let mut sink = |k: usize, r: PointResult| -> Result<(), crate::svm::SvmError> {
         if let Some(f) = out_file.as_mut() {
             let p = grid.points[todo[k]];
-            f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))
-                .map_err(io_err("writing the -out file"))?;
+            f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))?;
         }
         done[k] = Some(r);
         pb.inc(1);
@@ -271,7 +273,9 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         pool.install(|| run_grid(&ds, &folds, &base_parsed, &values, &gopts, &mut sink))?
     };
     pb.finish_and_clear();
-    drop(out_file);
+    if let Some(f) = out_file {
+        f.finish()?;
+    }
 
     let mut best_cg: Vec<String> = Vec::new();
     if let Some(c) = best.log2c {
@@ -283,23 +287,41 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     print_line(&format!("{} {}", best_cg.join(" "), py_float(best.rate)))?;
 
     if let Some(path) = &o.json {
-        let pts: Vec<JsonPoint> = todo
-            .iter()
-            .zip(&done)
-            .filter_map(|(&i, r)| r.as_ref().map(|r| (i, r)))
-            .map(|(i, r)| JsonPoint {
-                log2c: grid.points[i].log2c,
-                log2g: grid.points[i].log2g,
-                c: r.c,
-                g: r.gamma,
-                rate: grid_rate(r.correct, r.n),
-                correct: r.correct,
-                n: r.n,
-                iterations: r.iterations(),
-                kernel_evals: r.kernel_evals(),
-                seconds: r.seconds(),
-                folds: &r.folds,
-            })
+        // The resumed points first, as they are printed, then the computed ones.
+        let resumed_pts = resumed.iter().map(|&((log2c, log2g), rate)| JsonPoint {
+            log2c,
+            log2g,
+            c: log2c.map_or(1.0, |e| 2f64.powf(e)),
+            g: log2g.map_or(default_gamma, |e| 2f64.powf(e)),
+            rate,
+            resumed: true,
+            correct: None,
+            n: None,
+            iterations: None,
+            kernel_evals: None,
+            seconds: None,
+            folds: &[],
+        });
+        let pts: Vec<JsonPoint> = resumed_pts
+            .chain(
+                todo.iter()
+                    .zip(&done)
+                    .filter_map(|(&i, r)| r.as_ref().map(|r| (i, r)))
+                    .map(|(i, r)| JsonPoint {
+                        log2c: grid.points[i].log2c,
+                        log2g: grid.points[i].log2g,
+                        c: r.c,
+                        g: r.gamma,
+                        rate: grid_rate(r.correct, r.n),
+                        resumed: false,
+                        correct: Some(r.correct),
+                        n: Some(r.n),
+                        iterations: Some(r.iterations()),
+                        kernel_evals: Some(r.kernel_evals()),
+                        seconds: Some(r.seconds()),
+                        folds: &r.folds,
+                    }),
+            )
             .collect();
         let doc = serde_json::json!({
             "dataset": o.dataset.display().to_string(),
@@ -308,6 +330,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
             "exact": o.reuse.exact(),
             "threads": threads,
             "best": {"log2c": best.log2c, "log2g": best.log2g, "rate": best.rate},
+            "resumed": resumed.len(),
             "cost": cost,
             "points": pts,
         });
@@ -317,8 +340,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
             so.write_all(text.as_bytes())?;
             so.flush()?;
         } else {
-            std::fs::write(path, text)
-                .with_context(|| format!("--json: cannot write {}", path.display()))?;
+            crate::data::atomic::write_atomic(path, text.as_bytes())?;
         }
     }
 

@@ -3,7 +3,6 @@
 //! order is for printing, not for storing), so that an interrupted grid
 //! goes on with `-resume`; the resume file read as grid.py reads it.
 
-use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -88,13 +87,10 @@ pub(super) fn check(o: &Opts) -> anyhow::Result<()> {
 }
 
 /// Whether `a` and `b` are one file: the same path, or (both existing) the
-/// same canonical path.
+/// same device and inode, so that a hard or symbolic link to the dataset is
+/// caught ([`crate::data::atomic::same_file`]).
 fn same_file(a: &Path, b: &Path) -> bool {
-    a == b
-        || matches!(
-            (a.canonicalize(), b.canonicalize()),
-            (Ok(x), Ok(y)) if x == y
-        )
+    a == b || crate::data::atomic::same_file(a, b)
 }
 
 /// What an interruption says: where the finished points are and that
@@ -117,42 +113,70 @@ pub(super) fn interrupt_message(o: &Opts) -> String {
 }
 
 /// The `.out` file, one `log2c=.. log2g=.. rate=..` line per finished point.
+/// It is replaced whole after every point (a temporary file renamed over
+/// it, [`crate::data::atomic`]), so that a full disk or an interruption
+/// never leaves a partial line or a truncated file: it holds every point
+/// finished before the failure, and `-resume` goes on from them.
 pub(super) struct OutFile {
-    file: std::fs::File,
+    path: PathBuf,
+    text: Vec<u8>,
+    /// A device or a FIFO (`-out /dev/null`): each line written in place.
+    stream: bool,
 }
 
 impl OutFile {
     /// Open `path`: appended to when resuming (after completing a last line
     /// a killed run left unfinished), else started afresh (as grid.py).
     pub(super) fn open(path: &Path, append: bool) -> anyhow::Result<OutFile> {
-        let mut file = std::fs::OpenOptions::new()
-            .create(true)
-            .read(true)
-            .write(true)
-            .append(append)
-            .truncate(!append)
-            .open(path)
-            .with_context(|| format!("cannot write the output file {}", path.display()))?;
-        if append {
-            let len = file.seek(SeekFrom::End(0))?;
-            if len > 0 {
-                let mut last = [0u8];
-                file.seek(SeekFrom::End(-1))?;
-                file.read_exact(&mut last)?;
-                if last[0] != b'\n' {
-                    file.write_all(b"\n")?;
-                }
+        let mut text = Vec::new();
+        let stream = crate::data::atomic::is_stream(path);
+        if append && !stream && path.exists() {
+            text =
+                crate::data::limits::read_text_limited(path, &crate::data::limits::GRID_OUT_FILE)
+                    .with_context(|| format!("cannot read the output file {}", path.display()))?
+                    .into_bytes();
+            if text.last().is_some_and(|&b| b != b'\n') {
+                text.push(b'\n');
             }
         }
-        Ok(OutFile { file })
+        let f = OutFile {
+            path: path.to_path_buf(),
+            text,
+            stream,
+        };
+        if !stream {
+            crate::data::atomic::write_atomic(&f.path, &f.text)?;
+        }
+        Ok(f)
     }
 
-    /// Write one point's line (`line` ends with a newline) whole: an
-    /// interruption waits for it, so the file never ends in a partial line.
-    pub(super) fn write_line(&mut self, line: &str) -> std::io::Result<()> {
-        let _writing = crate::interrupt::write_guard();
-        self.file.write_all(line.as_bytes())?;
-        self.file.flush()
+    /// Add one point's line (`line` ends with a newline): the file is
+    /// replaced by one holding it, or left as it was on an error.
+    pub(super) fn write_line(&mut self, line: &str) -> Result<(), crate::data::DataError> {
+        if self.stream {
+            let _writing = crate::interrupt::write_guard();
+            return crate::data::atomic::write_stream(&self.path, line.as_bytes()).map_err(
+                |source| crate::data::DataError::Output {
+                    path: self.path.clone(),
+                    source,
+                },
+            );
+        }
+        let before = self.text.len();
+        self.text.extend_from_slice(line.as_bytes());
+        let done = crate::data::atomic::replace_unsynced(&self.path, &self.text);
+        if done.is_err() {
+            self.text.truncate(before);
+        }
+        done
+    }
+
+    /// Write the file a last time and sync it to disk.
+    pub(super) fn finish(self) -> Result<(), crate::data::DataError> {
+        if self.stream {
+            return Ok(());
+        }
+        crate::data::atomic::write_atomic(&self.path, &self.text)
     }
 }
 

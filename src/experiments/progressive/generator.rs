@@ -147,6 +147,7 @@ impl BoolSample {
             }
         }
         Dataset {
+            index_base: crate::data::IndexBase::One,
             name: format!("synthetic-bkl(N={d})"),
             x: Features::Dense { d, values },
             y: self

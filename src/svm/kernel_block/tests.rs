@@ -8,6 +8,7 @@ use crate::svm::kernel::k_function;
 /// [`DENSE_BLOCK_DENSITY`], so on the inverted index).
 fn sparse() -> Dataset {
     Dataset {
+        index_base: crate::data::IndexBase::One,
         name: "synthetic-block".into(),
         x: Features::Sparse {
             d: 60,
@@ -104,6 +105,7 @@ fn dense_enough_sparse_rows_go_through_the_matrix_product() {
         indptr.push(indices.len());
     }
     let ds = Dataset {
+        index_base: crate::data::IndexBase::One,
         name: "synthetic-dense-csr".into(),
         x: Features::Sparse {
             d,
@@ -124,6 +126,7 @@ fn dense_enough_sparse_rows_go_through_the_matrix_product() {
     // Rows with 2 of 50 features non-zero (4%, below the threshold)
     // stay on the inverted index.
     let sp = Dataset {
+        index_base: crate::data::IndexBase::One,
         name: "synthetic-sparse-wide".into(),
         x: Features::Sparse {
             d: 50,
