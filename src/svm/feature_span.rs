@@ -79,6 +79,7 @@ pub fn compact_features(ds: &Dataset) -> Option<(Dataset, FeatureMap)> {
             values: values.clone(),
         },
         y: ds.y.clone(),
+        index_base: ds.index_base,
     };
     Some((compact, FeatureMap { original, d: *d }))
 }
@@ -97,6 +98,7 @@ mod tests {
                 values: vec![1.0, 2.0, -0.5],
             },
             y: vec![1.0, -1.0],
+            index_base: crate::data::IndexBase::One,
         }
     }
 
