@@ -6,6 +6,7 @@ mod html;
 mod links;
 mod provenance;
 mod runs;
+mod summary;
 
 pub use html::markdown_to_html;
 pub use links::drop_dead_links;
@@ -170,7 +171,16 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
             body.push('\n');
         }
     }
-    let mut md = format!("# cvbench report\n\n{INTRO}\n\n");
+    let opening = summary::section(&summary::Inputs {
+        runs: &stored,
+        rows: &rows,
+        skipped: skipped.len(),
+        flagged: checked
+            .iter()
+            .filter(|(_, p)| !p.problems.is_empty())
+            .count(),
+    });
+    let mut md = format!("# cvbench report\n\n{opening}{INTRO}\n\n");
     md.push_str(&contents(&body));
     md.push_str(&body);
     let md = links::drop_dead_links(&md);

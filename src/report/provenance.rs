@@ -146,7 +146,7 @@ pub fn section(checked: &[(String, Provenance)], head: &Head) -> String {
     if checked.is_empty() {
         md.push_str("No runs.\n\n");
     } else if flagged.is_empty() && unchecked.is_empty() {
-        md.push_str(&format!("Every run was made from a clean tree at a revision whose code of its kind is unchanged since, but for commits marked `Numbers: unchanged` (`manifest.json`, `git_revision`, {against}).\n\n"));
+        md.push_str(&format!("Every run was made from a clean tree at a revision whose code of its kind is unchanged since, but for changes recorded as leaving every number as it was (`manifest.json`, `git_revision`, {against}).\n\n"));
     }
     if !flagged.is_empty() {
         let mut t = MdTable::new(["run", "problem"]);
@@ -179,7 +179,7 @@ pub fn section(checked: &[(String, Provenance)], head: &Head) -> String {
             .iter()
             .map(|(run, p)| format!("`{run}` ({})", p.neutral))
             .collect();
-        md.push_str(&format!("Made before later commits to their kind's code that are marked `Numbers: unchanged` (refactors under which the golden test of the quick runs and the re-rendered tables of the stored runs stay identical; count in brackets), not flagged: {}.\n\n", names.join(", ")));
+        md.push_str(&format!("Made before later changes to their kind's code that are recorded as leaving every number as it was (refactors under which the quick runs' numbers and the stored runs' re-rendered tables stay identical; count in brackets), not flagged: {}.\n\n", names.join(", ")));
     }
     md
 }

@@ -230,7 +230,7 @@ pub fn headline(rows: &[ScoreRow]) -> String {
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "{} paper artifacts ({} with at least one sub-row run), judged in {} sub-rows (one per dataset, setting or method). Sub-rows: {} reproduced, {} pattern reproduced, {} partly reproduced, {} NOT reproduced, {} inconclusive (a run exists but its numbers cannot decide the rule), {} not run (no run), {} not built; and {} not contradicted by the simulation ({} theorems checked by simulation, not counted with reproduced tables). Every verdict is computed from the stored records by the rule in its row (code: `Kind::scorecard`).\n",
+        "{} paper artifacts ({} with at least one sub-row run), judged in {} sub-rows (one per dataset, setting or method). Sub-rows: {} reproduced, {} pattern reproduced, {} partly reproduced, {} NOT reproduced, {} inconclusive (a run exists but its numbers cannot decide the rule), {} not run (no run), {} not built; and {} not contradicted by the simulation ({} theorems checked by simulation, not counted with reproduced tables). Every verdict is computed from the stored records by the rule in its row.\n",
         paper_arts,
         n_ran,
         papers.len(),

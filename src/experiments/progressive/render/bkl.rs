@@ -295,7 +295,7 @@ pub(super) fn paper_table(
     if let (Some(best), Some(other)) = (fit.first(), fit.get(1)) {
         let _ = writeln!(
             out.md,
-            "**Which tie rule?** The true error does not depend on the tie rule (a tie costs 1/2 in expectation under any rule; see `exact.rs`), so only the discrepancy column can tell the rules apart: scoring a tie as 1/2 makes the estimate less noisy, hence a smaller |true − estimate|. Sum over the three rows of ((ours − published) / published ±)²: **{}** {:.2} (worst row {:.1}±), {} {:.2} (worst row {:.1}±); in units of our standard error: {} {:.1}, {} {:.1}. The published discrepancies are most consistent with ties **broken at random** (`{}` fits best) — equivalently any fixed default label, which has the same distribution of losses by the bit-flip symmetry.\n",
+            "**Which tie rule?** The true error does not depend on the tie rule (a tie costs 1/2 in expectation under any rule, by the bit-flip symmetry of the generator), so only the discrepancy column can tell the rules apart: scoring a tie as 1/2 makes the estimate less noisy, hence a smaller |true − estimate|. Sum over the three rows of ((ours − published) / published ±)²: **{}** {:.2} (worst row {:.1}±), {} {:.2} (worst row {:.1}±); in units of our standard error: {} {:.1}, {} {:.1}. The published discrepancies are most consistent with ties **broken at random** (`{}` fits best) — equivalently any fixed default label, which has the same distribution of losses by the bit-flip symmetry.\n",
             best.tie.label(),
             best.chi2_published,
             best.worst_published,
