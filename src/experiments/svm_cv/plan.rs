@@ -265,7 +265,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
             }
         }
     }
-    let d0 = datasets[0].1.d();
+    let d0 = datasets[0].1.libsvm_max_index();
     let settings = c
         .settings
         .get_ref()
@@ -278,7 +278,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         })
         .collect::<Vec<_>>();
     // Settings are resolved once, so a gamma of 1/d needs one d.
-    let dims: Vec<usize> = datasets.iter().map(|(_, d)| d.d()).collect();
+    let dims: Vec<usize> = datasets.iter().map(|(_, d)| d.libsvm_max_index()).collect();
     c.check_gamma_defaults(cfg, &dims)?;
     Ok(SvmPlan {
         repeats,

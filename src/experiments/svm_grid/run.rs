@@ -29,8 +29,13 @@ pub(super) fn default_gamma(ds: &Dataset) -> f64 {
     let mut max = 0usize;
     for i in 0..ds.n() {
         let hi = match ds.row(i) {
-            Row::Sparse(idx, _) => idx.last().map_or(0, |&j| j as usize + 1),
-            Row::Dense(x) => x.iter().rposition(|&v| v != 0.0).map_or(0, |j| j + 1),
+            Row::Sparse(idx, _) => idx
+                .last()
+                .map_or(0, |&j| j as usize + ds.index_base.offset()),
+            Row::Dense(x) => x
+                .iter()
+                .rposition(|&v| v != 0.0)
+                .map_or(0, |j| j + ds.index_base.offset()),
         };
         max = max.max(hi);
     }
