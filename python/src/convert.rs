@@ -103,6 +103,7 @@ pub fn dataset(
         name: "python".into(),
         x,
         y,
+        index_base: cvbench::data::IndexBase::One,
     })
 }
 
