@@ -48,10 +48,10 @@ impl ClearOutOfMemory {
 fn out_of_memory_text(size: usize, buf: &mut [u8; 256]) -> &[u8] {
     use std::io::Write;
     let mut cur = std::io::Cursor::new(&mut buf[..]);
-    let _ = write!(
+    let _ = writeln!(
         cur,
         "error: out of memory: the system refused {size} bytes; give the run less to hold \
-         (a smaller -m / --memory-mb, fewer threads, or a smaller dataset) or more memory\n"
+         (a smaller -m / --memory-mb, fewer threads, or a smaller dataset) or more memory"
     );
     let end = cur.position() as usize;
     &buf[..end]
