@@ -42,9 +42,9 @@ pub struct CvFlags {
     /// its first meaningful order).
     #[arg(long, value_parser = parse_seeder, help = seeder_help())]
     pub seeder: Option<SeederKind>,
-    /// With -v: the kernel cache, per_solve or shared, within -m MB in all
-    /// (default per_solve, shared on more than two classes; --shared-cache-mb
-    /// MB means shared within MB).
+    /// With -v: the kernel cache, shared by every solve (the default) or
+    /// per_solve (each solve its own, as svm-train), within -m MB in all
+    /// (--shared-cache-mb MB means shared within MB); it changes no number.
     #[arg(long, value_parser = parse_cache)]
     pub cache: Option<CacheMode>,
     /// With -v: threads of the run (default: all cores; results do not
@@ -81,7 +81,7 @@ impl CvFlags {
         let (cache, budget) = match (self.cache, self.shared_cache_mb) {
             (Some(c), _) => (c, cache_mb),
             (None, Some(mb)) => (CacheMode::Shared, mb),
-            (None, None) => (CacheMode::PerSolve, cache_mb),
+            (None, None) => (CacheMode::Shared, cache_mb),
         };
         let threads = match self.threads {
             Some(t) => usize::from(t),
