@@ -77,6 +77,8 @@ pub mod smo;
 mod smo_lanes;
 mod smo_rows;
 pub mod solution;
+pub mod solve_input;
+pub mod solve_stats;
 pub(crate) mod sparse_lanes;
 pub mod strategy;
 pub mod train_log;
@@ -90,6 +92,6 @@ pub use params::{
     default_gamma, fmt_param, gamma_or_default, is_default_gamma, CheckedParams, SvmParams,
 };
 pub use seeded_cv::{run_cv, run_cv_first_rounds, SeededCvResult, SeededOptions};
-pub use smo::{SolveStats, Timings};
+pub use solve_stats::{SolveStats, Timings};
 pub use solution::{train, SvmModel, TrainOutput};
 pub use strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod, SolverKind};

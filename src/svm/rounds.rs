@@ -13,8 +13,8 @@ use super::cached_sums::{self, Source};
 use super::folds::Folds;
 use super::kernel::KernelData;
 use super::kernel_block::{KernelBlock, WeightedSums};
-use super::smo::SolveStats;
 use super::solution::{check_finite_features, SvmModel, TrainOutput};
+use super::solve_stats::SolveStats;
 use super::{SvmError, SvmParams};
 use crate::data::Dataset;
 

@@ -38,8 +38,8 @@ use super::rounds::{
 };
 use super::seeding::gradient::{self, PrevGradient};
 use super::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transition};
-use super::smo::SolveStats;
 use super::solution::{libsvm_labels, train_seeded, train_with, TrainOutput};
+use super::solve_stats::SolveStats;
 use super::strategy::{check_axes, CvStrategy, RoundOrder};
 use super::{CheckedParams, SvmError, SvmParams};
 use crate::data::Dataset;

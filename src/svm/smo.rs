@@ -25,131 +25,29 @@
 //! - **Warm start**: any feasible alpha; the gradient is rebuilt as
 //!   `G = -e + sum_{a_j > 0} a_j Q_j` (and `G_bar`), which is the entry point
 //!   of alpha-seeding methods.
+//!
+//! What a solve is given and the checks on it are in [`super::solve_input`],
+//! what it gives back in [`super::solve_stats`] (both re-exported here).
 
 use std::time::Instant;
 
-use super::cache::SharedKernelCache;
-use super::kernel::KernelData;
 use super::optimality::{self, pair_step, PairVar, TAU};
 use super::qmatrix::SvcQ;
 use super::sample_weight::row_bounds;
+use super::solve_input::check_input;
 use super::SvmError;
 use crate::cancel::Cancelled;
+
+pub use super::solve_input::{check_feasible, SolveInput};
+pub use super::solve_stats::{SolveOutput, SolveStats, Timings};
 
 const INF: f64 = f64::INFINITY;
 
 use super::smo_lanes::Pivot;
 use super::smo_rows::{self, Rows, FREE, LOWER, UPPER};
 
-/// Counters of one solve.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct SolveStats {
-    /// SMO iterations (LIBSVM's `#iter`).
-    pub iterations: u64,
-    /// Whether the iteration limit stopped the solver before convergence.
-    pub hit_max_iter: bool,
-    /// Working sets the batched solver went through (its outer iterations;
-    /// 0 for the SMO, whose working sets are its iterations' pairs).
-    #[serde(default)]
-    pub working_sets: u64,
-    /// Kernel values this solve computed beyond its column cache (the
-    /// diagonal included), whole columns taken from a shared cache aside;
-    /// with a cache shared by parallel solves, also those read from a
-    /// column it happened to hold (so the same count on any thread count).
-    pub kernel_evals: u64,
-    /// `Q` column requests answered entirely from the local cache.
-    pub cache_hits: u64,
-    /// `Q` column requests that needed entries filled.
-    pub cache_misses: u64,
-    /// Column fills taken from whole columns of the shared cross-fold
-    /// cache (requests for at least half its rows; the cache counts the
-    /// columns' values once each).
-    pub shared_hits: u64,
-    /// Shrinking passes that removed at least one variable.
-    pub shrink_events: u64,
-    /// Variables removed by shrinking, summed over passes.
-    pub shrunk_vars: u64,
-    /// Gradient reconstructions that had work to do.
-    pub reconstructions: u64,
-    /// Reconstructions with fewer than half of the active variables free,
-    /// where LIBSVM prints "WARNING: using -h 0 may be faster".
-    #[serde(default)]
-    pub h0_warnings: u64,
-    /// What `svm-train` prints during this solve, in order: `.` each
-    /// shrinking check, `*` each gradient reconstruction of the whole set,
-    /// `W` each "WARNING: using -h 0 may be faster" (empty for the batched
-    /// solver, which prints nothing there).
-    #[serde(default)]
-    pub progress: String,
-    /// Dual objective value at exit (`1/2 a^T Q a - e^T a`).
-    pub objective: f64,
-    /// Bias: the decision function is `sum_i y_i a_i K(x_i, x) - rho`.
-    pub rho: f64,
-    /// Number of support vectors (`a_i > 0`).
-    pub n_sv: usize,
-    /// Number of bounded support vectors (`a_i = C_i`).
-    pub n_bsv: usize,
-    /// Maximal KKT violation `m(a) - M(a)` at exit, over all variables.
-    pub kkt_violation: f64,
-    /// Timings.
-    pub timings: Timings,
-}
-
-/// Wall-clock seconds of the phases of a solve (and of prediction, filled by
-/// the caller that predicts).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Timings {
-    /// Set-up: class grouping, `QD`, gradient initialisation (warm start).
-    pub init_s: f64,
-    /// The SMO loop and `rho`.
-    pub train_s: f64,
-    /// Prediction of the held-out rows (0 when not predicting).
-    pub predict_s: f64,
-}
-
-/// What a solve returns, in the order of the rows given to [`solve`].
-#[derive(Clone, Debug)]
-pub struct SolveOutput {
-    /// The optimal (unsigned) alphas.
-    pub alpha: Vec<f64>,
-    /// The final gradient `G = Q a - e`.
-    pub gradient: Vec<f64>,
-    /// The final `G_bar = sum_{a_j = C_j} C_j Q_j` (LIBSVM's `G_bar`).
-    pub g_bar: Vec<f64>,
-    /// Counters, objective, rho, timings.
-    pub stats: SolveStats,
-}
-
-/// Inputs of one C-SVC dual solve.
-pub struct SolveInput<'a, 'k> {
-    /// The kernel over the whole dataset.
-    pub kd: &'k KernelData<'k>,
-    /// Dataset rows of the training set, in solver order.
-    pub rows: &'a [u32],
-    /// Labels `±1` of those rows.
-    pub y: &'a [i8],
-    /// Upper bound for `y = +1`.
-    pub c_pos: f64,
-    /// Upper bound for `y = -1`.
-    pub c_neg: f64,
-    /// Stopping tolerance.
-    pub eps: f64,
-    /// Shrinking heuristic on/off.
-    pub shrinking: bool,
-    /// Local cache size in MB.
-    pub cache_mb: f64,
-    /// Iteration limit (`None`: LIBSVM's `max(10^7, 100 l)`).
-    pub max_iter: Option<u64>,
-    /// A feasible starting point (`None`: `alpha = 0`).
-    pub alpha0: Option<&'a [f64]>,
-    /// `G` and `G_bar` at `alpha0`, when the caller has them (alpha seeding
-    /// updates them from the previous round): the solver then skips their
-    /// computation from scratch. `None`: computed from `alpha0`.
-    pub grad0: Option<(&'a [f64], &'a [f64])>,
-    /// A kernel cache shared across solves of the same dataset.
-    pub shared: Option<&'k SharedKernelCache>,
-}
-
+/// The solver's state: LIBSVM's `Solver` for the C-SVC dual, over the
+/// active set `0..active_size` of the rows in solver order.
 struct Solver<'k> {
     active_size: usize,
     l: usize,
@@ -168,77 +66,6 @@ struct Solver<'k> {
     unshrink: bool,
     q: SvcQ<'k>,
     stats: SolveStats,
-}
-
-/// Check that a warm-start alpha is feasible: right length, finite,
-/// `0 <= a_i <= C_i` (up to `1e-12 C_i`, then clipped) and
-/// `|sum_i y_i a_i| <= 1e-6 max(1, C)`.
-pub fn check_feasible(
-    alpha: &[f64],
-    y: &[i8],
-    c_pos: f64,
-    c_neg: f64,
-) -> Result<Vec<f64>, SvmError> {
-    if alpha.len() != y.len() {
-        return Err(SvmError::InfeasibleWarmStart(format!(
-            "alpha has {} entries for {} training rows",
-            alpha.len(),
-            y.len()
-        )));
-    }
-    let mut out = Vec::with_capacity(alpha.len());
-    let mut sum = 0.0;
-    for (k, (&a, &yk)) in alpha.iter().zip(y).enumerate() {
-        let c = if yk > 0 { c_pos } else { c_neg };
-        if !a.is_finite() || a < -1e-12 * c || a > c * (1.0 + 1e-12) {
-            return Err(SvmError::InfeasibleWarmStart(format!(
-                "alpha[{k}] = {a} is outside [0, {c}]"
-            )));
-        }
-        let a = a.clamp(0.0, c);
-        sum += f64::from(yk) * a;
-        out.push(a);
-    }
-    let tol = 1e-6 * c_pos.max(c_neg).max(1.0);
-    if sum.abs() > tol {
-        return Err(SvmError::InfeasibleWarmStart(format!(
-            "sum_i y_i alpha_i = {sum:e}, must be 0 (tolerance {tol:e})"
-        )));
-    }
-    Ok(out)
-}
-
-/// The checks every solver makes on its input (rows, labels, the starting
-/// point and its gradient): the starting alphas (0 without a warm start).
-pub(crate) fn check_input(inp: &SolveInput<'_, '_>) -> Result<Vec<f64>, SvmError> {
-    let l = inp.rows.len();
-    if l == 0 {
-        return Err(SvmError::Empty);
-    }
-    if inp.y.len() != l || inp.y.iter().any(|&v| v != 1 && v != -1) {
-        return Err(SvmError::InvalidParam(
-            "labels must be ±1, one per row".into(),
-        ));
-    }
-    let n = inp.kd.ds.n();
-    if let Some(&r) = inp.rows.iter().find(|&&r| r as usize >= n) {
-        return Err(SvmError::RowOutOfRange { row: r as usize, n });
-    }
-    if let (Some(_), Some((g, gb))) = (inp.alpha0, inp.grad0) {
-        if g.len() != l || gb.len() != l || g.iter().chain(gb).any(|v| !v.is_finite()) {
-            return Err(SvmError::InfeasibleWarmStart(
-                "the warm-start gradient has the wrong length or a non-finite value".into(),
-            ));
-        }
-    }
-    match inp.alpha0 {
-        Some(_) if inp.kd.sample_weights().is_some() => Err(SvmError::InvalidParam(
-            "a warm start (alpha seeding) with sample weights is not implemented: train from zero"
-                .into(),
-        )),
-        Some(a) => check_feasible(a, inp.y, inp.c_pos, inp.c_neg),
-        None => Ok(vec![0.0; l]),
-    }
 }
 
 /// Solve the C-SVC dual (see the module doc). Inputs are checked: bad input

@@ -14,7 +14,8 @@ use std::time::Instant;
 use super::cache::SharedKernelCache;
 use super::kernel::{k_function, KernelData, KernelKind};
 use super::label::class_label;
-use super::smo::{SolveInput, SolveStats};
+use super::solve_input::SolveInput;
+use super::solve_stats::SolveStats;
 use super::{SvmError, SvmParams};
 use crate::data::{Dataset, Row};
 

@@ -77,8 +77,8 @@ impl SolverKind {
     /// Solve one C-SVC dual with this solver.
     pub fn solve(
         self,
-        inp: super::smo::SolveInput<'_, '_>,
-    ) -> Result<super::smo::SolveOutput, SvmError> {
+        inp: super::solve_input::SolveInput<'_, '_>,
+    ) -> Result<super::solve_stats::SolveOutput, SvmError> {
         match self {
             SolverKind::Smo => super::smo::solve(inp),
             SolverKind::Batched => super::batched::solve(inp),

@@ -1,7 +1,7 @@
 //! What `svm-train` prints of a solve, from the engine's counters: one
 //! place for the command line and the Python package's `verbose`.
 
-use super::smo::SolveStats;
+use super::solve_stats::SolveStats;
 
 /// `svm-train`'s warning where the iteration limit stopped a solve (it
 /// writes it on standard error, with `-q` too).

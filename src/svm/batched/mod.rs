@@ -40,7 +40,8 @@ use self::inner::Block;
 use self::rows::{add_block_product, RowLayout, RowStore};
 use super::optimality::{self, status_of, UPPER};
 use super::sample_weight::row_bounds;
-use super::smo::{check_input, SolveInput, SolveOutput, SolveStats};
+use super::solve_input::{check_input, SolveInput};
+use super::solve_stats::{SolveOutput, SolveStats};
 use super::SvmError;
 
 /// Variables per working set (fewer when the problem is smaller).

@@ -31,8 +31,8 @@ use crate::svm::grid::warm::ray_solution;
 use crate::svm::grid::{FoldStat, PointResult, Reuse};
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
-use crate::svm::smo::SolveOutput;
 use crate::svm::solution::check_finite_features;
+use crate::svm::solve_stats::SolveOutput;
 use crate::svm::{SvmError, SvmParams};
 
 /// Which reuse a one-vs-one grid applies (see the module's doc).

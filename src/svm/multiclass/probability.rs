@@ -12,7 +12,8 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::folds::GlibcRand;
 use crate::svm::kernel::{k_function, KernelData};
 use crate::svm::params::CheckedParams;
-use crate::svm::smo::{SolveInput, SolveStats};
+use crate::svm::solve_input::SolveInput;
+use crate::svm::solve_stats::SolveStats;
 use crate::svm::SvmError;
 
 /// Folds of the internal cross-validation of each pair.

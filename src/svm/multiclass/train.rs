@@ -14,7 +14,8 @@ use crate::svm::folds::GlibcRand;
 use crate::svm::grid::newton::Warm;
 use crate::svm::kernel::KernelData;
 use crate::svm::params::CheckedParams;
-use crate::svm::smo::{SolveInput, SolveOutput, SolveStats};
+use crate::svm::solve_input::SolveInput;
+use crate::svm::solve_stats::{SolveOutput, SolveStats};
 use crate::svm::SvmError;
 
 /// The solution of one class pair's problem.
