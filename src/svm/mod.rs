@@ -54,6 +54,8 @@ pub mod kernel;
 pub mod kernel_block;
 pub mod kernel_fn;
 pub mod kernel_matrix;
+#[cfg(test)]
+mod kernel_tests;
 pub mod label;
 pub mod lane_tile;
 pub mod model_file;
