@@ -71,6 +71,7 @@ mod runs;
 pub mod sample_weight;
 pub mod seeded_cv;
 pub mod seeding;
+pub mod shared_cache;
 #[cfg(test)]
 mod shared_counts_tests;
 mod signed_gather;
