@@ -6,7 +6,8 @@
 //! - [`compress`]: open files with transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
 //! - [`libsvm`], [`idx`], [`uci`]: readers (and the LibSVM writer).
 //! - [`limits`]: size checks against what an input can mean and the machine's memory.
-//! - [`transform`]: config-facing preprocessing steps.
+//! - [`transform`]: config-facing preprocessing steps, made of the column-wise
+//!   operations of `columns` (statistics, maps, dropping a column).
 //! - [`registry`]: named datasets (`registry.toml`), the data directory,
 //!   checksum verification and availability status.
 //! - [`fetch`]: verified, atomic downloads of registry datasets.
@@ -18,6 +19,7 @@
 use std::fmt;
 
 pub mod atomic;
+mod columns;
 pub mod compress;
 pub mod data_dir;
 pub mod error;
