@@ -9,7 +9,8 @@
 //! - [`transform`]: config-facing preprocessing steps, made of the column-wise
 //!   operations of `columns` (statistics, maps, dropping a column).
 //! - [`registry`]: named datasets (`registry.toml`), the data directory,
-//!   checksum verification and availability status.
+//!   checksum verification and availability status (its unit tests in
+//!   `registry_tests`).
 //! - [`fetch`]: verified, atomic downloads of registry datasets.
 //! - [`verified`]: registry files checked against their sha256 on first use (cached).
 //! - [`synthetic`]: seeded generators (names always contain "synthetic").
@@ -29,6 +30,8 @@ pub mod idx;
 pub mod libsvm;
 pub mod limits;
 pub mod registry;
+#[cfg(test)]
+mod registry_tests;
 pub mod scale;
 pub mod spec;
 pub mod status;

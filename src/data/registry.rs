@@ -538,7 +538,3 @@ impl DatasetEntry {
 pub fn load(name: &str, dir: &DataDir) -> Result<Dataset, DataError> {
     Registry::builtin().get(name)?.load(dir)
 }
-
-#[cfg(test)]
-#[path = "registry_tests.rs"]
-mod tests;

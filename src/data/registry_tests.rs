@@ -1,7 +1,11 @@
 //! Tests of the dataset registry: formats, the builtin entries and their
 //! pins, locating, loading and verifying files.
 
-use super::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::registry::*;
+use super::{compress, DataError, Transform};
 
 #[test]
 fn format_names_are_the_config_names_and_labels_rules_hold() {
