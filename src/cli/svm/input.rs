@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::SvmUsage;
+use super::args::SvmUsage;
 use crate::data::{read_libsvm, Dataset};
 use crate::svm::model_file::libsvm_class_label;
 

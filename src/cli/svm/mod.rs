@@ -19,105 +19,19 @@ use crate::svm::folds::Folds;
 use crate::svm::model_file::{read_model, write_model};
 use crate::svm::multiclass::MultiModel;
 use crate::svm::run_cv;
-use crate::svm::smo::SolveStats;
 use crate::svm::solution::train;
 use crate::svm::SvmParams;
 
-#[path = "svm_args.rs"]
 mod args;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
-#[path = "svm_input.rs"]
 mod input;
 pub use input::warn_cast_labels;
 use input::Training;
-#[path = "svm_multi.rs"]
 mod multi;
 pub use multi::svm_weight_args;
-
-/// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
-pub fn fmt_g(x: f64) -> String {
-    if x == 0.0 {
-        return "0".into();
-    }
-    if !x.is_finite() {
-        return format!("{x}");
-    }
-    let sci = format!("{x:.5e}");
-    let (mant, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let strip = |s: String| -> String {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s
-        }
-    };
-    if (-4..6).contains(&exp) {
-        strip(format!("{:.*}", (5 - exp) as usize, x))
-    } else {
-        let m = strip(mant.to_string());
-        format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs())
-    }
-}
-
-/// Where the output goes: svm-train's text (quiet or not), or JSON.
-struct Out {
-    quiet: bool,
-    json: bool,
-    stats: bool,
-}
-
-impl Out {
-    /// An optimisation line (silenced by -q and --json).
-    fn info(&self, line: &str) {
-        if !self.quiet && !self.json {
-            println!("{line}");
-        }
-    }
-
-    /// A result line (silenced by --json only).
-    fn result(&self, line: &str) {
-        if !self.json {
-            println!("{line}");
-        }
-    }
-
-    /// A `--stats` line.
-    fn stat(&self, line: &str) {
-        if self.stats && !self.json {
-            println!("[stats] {line}");
-        }
-    }
-
-    fn solve(&self, iterations: u64, nu: f64, stats: &SolveStats) {
-        self.progress(stats);
-        let stats = &SolveStats {
-            iterations,
-            ..stats.clone()
-        };
-        for l in crate::svm::train_log::solve_lines(stats, Some(nu)) {
-            self.info(&l);
-        }
-        self.info(&format!("Total nSV = {}", stats.n_sv));
-        self.stat(&format!(
-            "kernel_evals = {}, cache hits/misses = {}/{}, shared fills = {}, \
-             shrink events = {} ({} vars), reconstructions = {}, working sets = {}, kkt = {:.3e}, \
-             init {:.4}s, train {:.4}s, predict {:.4}s",
-            stats.kernel_evals,
-            stats.cache_hits,
-            stats.cache_misses,
-            stats.shared_hits,
-            stats.shrink_events,
-            stats.shrunk_vars,
-            stats.reconstructions,
-            stats.working_sets,
-            stats.kkt_violation,
-            stats.timings.init_s,
-            stats.timings.train_s,
-            stats.timings.predict_s
-        ));
-    }
-}
+mod output;
+pub use output::fmt_g;
+use output::{jnum, Out};
 
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
@@ -190,11 +104,6 @@ fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsag
         }
     }
     Ok(())
-}
-
-/// A number for JSON (`null` when not finite).
-fn jnum(x: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
 }
 
 /// Run the command.
@@ -480,5 +389,4 @@ impl SvmArgs {
 }
 
 #[cfg(test)]
-#[path = "svm_tests.rs"]
 mod tests;

@@ -12,9 +12,10 @@ use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, seeds, train_ovo,
     ClassWeight, OvoCvOptions, PairFit,
 };
-use crate::svm::{train_log, CacheMode, SvmParams};
+use crate::svm::{train_log, CacheMode, SolveStats, SvmParams};
 
-use super::{fmt_g, jnum, Out, SvmArgs, SvmUsage};
+use super::args::{SvmArgs, SvmUsage};
+use super::output::{fmt_g, jnum, Out};
 
 impl SvmArgs {
     /// The kernel `-t` asks for with the given gamma, and `-d` / `-r`
@@ -134,24 +135,6 @@ pub fn weights_as_parsed(weights: &[ClassWeight], exact: bool) -> Vec<ClassWeigh
 }
 
 impl Out {
-    /// What `svm-train` prints during a solve, before "optimization
-    /// finished": its `.` and `*` marks and "WARNING: using -h 0 may be
-    /// faster" lines on standard output (not with `-q`), then, where the
-    /// iteration limit stopped it, "WARNING: reaching max number of
-    /// iterations" on standard error (with `-q` too), and a warning there
-    /// where the objective or rho is not finite.
-    pub(super) fn progress(&self, stats: &crate::svm::smo::SolveStats) {
-        if !stats.progress.is_empty() {
-            self.info(&train_log::progress_text(stats));
-        }
-        if stats.hit_max_iter {
-            eprintln!("\n{}", train_log::MAX_ITER_WARNING);
-        }
-        if let Some(w) = train_log::nonfinite_warning(stats) {
-            eprintln!("{w}");
-        }
-    }
-
     /// One pair's optimization lines, as `svm-train` prints them (`nu`
     /// only where both classes have the same C).
     fn pair(&self, p: &PairFit) {
@@ -170,7 +153,7 @@ impl Out {
     }
 
     /// A solve's lines (`nu` only where both classes have the same C).
-    fn solve_lines(&self, stats: &crate::svm::smo::SolveStats, nu: Option<f64>) {
+    fn solve_lines(&self, stats: &SolveStats, nu: Option<f64>) {
         for l in train_log::solve_lines(stats, nu) {
             self.info(&l);
         }
