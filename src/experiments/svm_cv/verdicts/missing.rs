@@ -469,7 +469,3 @@ pub fn loocv_missing(
     }
     out
 }
-
-#[cfg(test)]
-#[path = "missing_tests.rs"]
-mod tests;

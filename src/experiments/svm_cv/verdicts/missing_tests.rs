@@ -1,7 +1,7 @@
 //! Tests of the missing runs' names and cost estimates, on fabricated
 //! cells (not measurements).
 
-use super::*;
+use super::missing::*;
 
 const SEQ: &str = "per-solve cache, 1 thread";
 const PAR: &str = "shared cache, 2 threads";

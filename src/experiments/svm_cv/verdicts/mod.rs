@@ -7,8 +7,14 @@
 //! checks of ours beside the run's cost table ([`targets`]).
 
 pub mod missing;
+#[cfg(test)]
+mod missing_tests;
 pub mod published;
 pub mod scorecard;
 pub mod scorecard_rules;
+#[cfg(test)]
+mod scorecard_rules_tests;
+#[cfg(test)]
+mod scorecard_tests;
 pub mod stored;
 pub mod targets;

@@ -510,7 +510,3 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
     }
     Ok(out)
 }
-
-#[cfg(test)]
-#[path = "scorecard_tests.rs"]
-mod tests;

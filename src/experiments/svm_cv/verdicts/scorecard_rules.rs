@@ -497,7 +497,3 @@ pub fn loocv_verdict(points: &[LoocvPoint]) -> (Verdict, Option<String>) {
     }
     (Verdict::Inconclusive, Some(why.join("; ")))
 }
-
-#[cfg(test)]
-#[path = "scorecard_rules_tests.rs"]
-mod tests;

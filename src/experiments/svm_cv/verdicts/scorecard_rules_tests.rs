@@ -1,7 +1,9 @@
 //! Tests of the Wen et al. verdict rules: each rule flipped by the numbers
 //! it reads.
 
-use super::*;
+use super::scorecard_rules::*;
+use crate::experiments::svm_cv::rows::SeedingRow;
+use crate::results::scorecard::{DataUsed, Verdict};
 
 fn row(m: &str, total: f64, iters: f64, exact: &str) -> SeedingRow {
     SeedingRow {
