@@ -2,7 +2,8 @@
 //! clean environment, reading its output, the exit-code assertions, polling
 //! on a loaded machine, and a run's records without what may differ between
 //! two runs. A test file declares `mod common;` and imports what it uses;
-//! [`svm`] has what the multi-class SVM tests share.
+//! [`svm`] has what the multi-class SVM tests share, [`seeding`] what the
+//! alpha-seeding tests share.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+pub mod seeding;
 pub mod svm;
 
 /// The built binary in `cwd`, with none of the caller's `CVBENCH_*` or
