@@ -31,7 +31,7 @@
 //!   - [`shared_cache`]: a thread-safe kernel cache keyed by the original row index,
 //!     shared by the folds of a cross-validation run (its counters' tests in
 //!     `shared_counts_tests`).
-//!   - [`column`]: a column handed out by the shared cache.
+//!   - [`column`](mod@column): a column handed out by the shared cache.
 //!   - [`cached_sums`]: weighted kernel sums read from the shared cache's columns where it
 //!     holds them.
 //!   - [`budget`]: the kernel cache's memory when `svm-train -m` is not given.
