@@ -76,7 +76,8 @@ pub struct SolveStats {
     #[serde(default)]
     pub h0_warnings: u64,
     /// What `svm-train` prints during this solve, in order: `.` each
-    /// shrinking check, `*` each gradient reconstruction of the whole set,
+    /// shrinking check, `*` each return to the whole set (the unshrink and
+    /// each time the active set is optimal),
     /// `W` each "WARNING: using -h 0 may be faster" (empty for the batched
     /// solver, which prints nothing there).
     #[serde(default)]
@@ -491,6 +492,7 @@ impl<'k> Solver<'k> {
             self.unshrink = true;
             self.reconstruct_gradient();
             self.active_size = self.l;
+            self.stats.progress.push('*');
         }
         let before = self.active_size;
         let mut i = 0;
