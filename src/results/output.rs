@@ -12,6 +12,7 @@
 //!   is one of the inputs or a table the results store (`extensions`, e.g.
 //!   `.parquet`), whatever the link that leads to it.
 
+use crate::data::atomic::same_file;
 use super::table::write_atomic;
 use super::ResultsError;
 use std::io::Write as _;
@@ -34,24 +35,6 @@ fn refuse(path: &Path, message: impl Into<String>, fix: impl Into<String>) -> Re
     }
 }
 
-/// The same file (device and inode), when both exist.
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
-    }
-}
 
 fn has_extension(path: &Path, extensions: &[&str]) -> Option<String> {
     let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
