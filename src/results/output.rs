@@ -12,9 +12,9 @@
 //!   is one of the inputs or a table the results store (`extensions`, e.g.
 //!   `.parquet`), whatever the link that leads to it.
 
-use crate::data::atomic::same_file;
 use super::table::write_atomic;
 use super::ResultsError;
+use crate::data::atomic::same_file;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -34,7 +34,6 @@ fn refuse(path: &Path, message: impl Into<String>, fix: impl Into<String>) -> Re
         fix: fix.into(),
     }
 }
-
 
 fn has_extension(path: &Path, extensions: &[&str]) -> Option<String> {
     let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
