@@ -1,7 +1,7 @@
 //! The best (C, gamma) per reuse level beside `svm-grid`'s, with the
 //! agreement of every point's rate with `svm-grid`'s.
 
-use super::levels::{choose, LevelStats};
+use crate::experiments::svm_grid::levels::{choose, LevelStats};
 use super::peers::Peers;
 use crate::experiments::svm_grid::config::SvmGridConfig;
 use crate::results::md_table::MdTable;
