@@ -449,7 +449,10 @@ fn a_verdicts_file_importing_render_is_reported() {
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
         std::fs::write(p, text).unwrap();
     };
-    write("experiments/k/mod.rs", "pub mod render;\npub mod verdicts;\n");
+    write(
+        "experiments/k/mod.rs",
+        "pub mod render;\npub mod verdicts;\n",
+    );
     write("experiments/k/render/mod.rs", "pub mod cost;\n");
     write("experiments/k/render/cost.rs", "pub fn cost() {}\n");
     write("experiments/k/levels.rs", "pub fn levels() {}\n");
@@ -467,7 +470,10 @@ fn a_verdicts_file_importing_render_is_reported() {
         write("experiments/k/verdicts/scorecard.rs", case);
         let found = verdicts_importing_render(src);
         assert_eq!(found.len(), 1, "{case}: {found:?}");
-        assert!(found[0].starts_with("experiments/k/verdicts/scorecard"), "{found:?}");
+        assert!(
+            found[0].starts_with("experiments/k/verdicts/scorecard"),
+            "{found:?}"
+        );
     }
     // What is not an import of a renderer: comments, other modules, a
     // longer name, a function named render.
@@ -477,6 +483,9 @@ fn a_verdicts_file_importing_render_is_reported() {
     );
     assert!(verdicts_importing_render(src).is_empty());
     // The same import from render/ into verdicts/ is allowed.
-    write("experiments/k/render/cost.rs", "use crate::experiments::k::verdicts::scorecard;\n");
+    write(
+        "experiments/k/render/cost.rs",
+        "use crate::experiments::k::verdicts::scorecard;\n",
+    );
     assert!(verdicts_importing_render(src).is_empty());
 }

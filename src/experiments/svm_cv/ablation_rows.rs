@@ -24,7 +24,6 @@ use crate::experiments::timing::Spread;
 use crate::svm::SolverKind;
 use std::collections::BTreeMap;
 
-
 /// One CV run in the ablation.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AblationRow {
@@ -237,7 +236,13 @@ pub(crate) mod tests {
 
     /// A test fixture: a fabricated record of one round of a CV run (walls:
     /// the cell's fastest, median and slowest timed runs).
-    pub(crate) fn row(method: &str, seeder: &str, cache: &str, threads: u64, walls: [f64; 3]) -> SvmRow {
+    pub(crate) fn row(
+        method: &str,
+        seeder: &str,
+        cache: &str,
+        threads: u64,
+        walls: [f64; 3],
+    ) -> SvmRow {
         let mut r = SvmRow {
             setting: "s".into(),
             k: "10".into(),

@@ -242,4 +242,3 @@ pub(crate) mod tests {
         assert!(cost(&[row("sir", "sir", "round", 2, 1.0)]).is_empty());
     }
 }
-

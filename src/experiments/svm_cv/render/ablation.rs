@@ -95,7 +95,6 @@ pub fn markdown(rows: &[AblationRow]) -> String {
     )
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

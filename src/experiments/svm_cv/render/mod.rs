@@ -26,8 +26,9 @@ mod seeding_totals;
 pub mod training;
 mod vs_libsvm;
 
+use crate::experiments::svm_cv::ablation_rows;
 use crate::experiments::svm_cv::config::SvmCvConfig;
-use crate::experiments::svm_cv::{ablation_rows, cost_rows};
+use crate::experiments::svm_cv::cost_rows;
 use crate::experiments::svm_cv::rows::{by_run, k_num, v_checks, write_rows};
 use crate::experiments::svm_cv::rows::{RunKey, SummaryRow, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
