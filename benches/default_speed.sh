@@ -25,19 +25,7 @@ prepare() { # $1 = set name -> path of its LibSVM file
     letter) f=letter.scale ;;
     a9a) f=a9a ;;
     mnist)
-      [ -f "$WORK/mnist10k.scale" ] || python3 - "$DATA" "$WORK/mnist10k.scale" <<'PY'
-import lzma, struct, sys
-data, out = sys.argv[1], sys.argv[2]
-img = lzma.open(f"{data}/train-images-idx3-ubyte.xz").read()
-lab = lzma.open(f"{data}/train-labels-idx1-ubyte.xz").read()
-_, _, r, c = struct.unpack(">IIII", img[:16])
-d = r * c
-with open(out, "w") as f:
-    for i in range(10000):
-        px = img[16 + i * d:16 + (i + 1) * d]
-        feats = " ".join(f"{j + 1}:{v / 255!r}" for j, v in enumerate(px) if v)
-        f.write(f"{lab[8 + i]} {feats}\n")
-PY
+      [ -f "$WORK/mnist10k.scale" ] || python3 "$(dirname "$0")/mnist_libsvm.py" "$DATA" 10000 "$WORK/mnist10k.scale"
       echo "$WORK/mnist10k.scale"; return ;;
     *) echo "unknown set $1" >&2; exit 2 ;;
   esac

@@ -1,11 +1,14 @@
 //! The crate's architecture, checked: lower layers never import higher ones,
-//! and no two source files import each other, directly or around a loop.
+//! no two source files import each other, directly or around a loop, and no
+//! file under a kind's `verdicts/` folder imports anything under a
+//! `render/` folder (a folder rule, checked on every line of those files).
 //!
 //! Imports are read from the source text: `crate::`, `super::` and `self::`
 //! paths (with `{...}` groups), and paths that start with a child module's
 //! name, in the whole file. Comments, unit-test modules (wherever they are
 //! in the file) and `pub use` re-exports (a parent naming what its children
-//! offer) are not imports.
+//! offer) are not imports for the layer and cycle rules; for the folder rule
+//! only comments are not.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -348,4 +351,141 @@ fn lower_layers_never_import_higher_ones_and_no_file_cycle() {
     wrong.sort();
     wrong.dedup();
     assert!(wrong.is_empty(), "architecture:\n{}", wrong.join("\n"));
+}
+
+/// The text of a file without its comments (line, doc and block comments);
+/// unlike [`code`], unit-test modules and `pub use` lines are kept: the
+/// folder rule below holds for every line of a file.
+fn without_comments(text: &str) -> String {
+    // Line comments first: a doc line may hold `/*` (`src/experiments/*/`).
+    let lines = text
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = String::new();
+    let mut rest = lines.as_str();
+    while let Some(at) = rest.find("/*") {
+        out.push_str(&rest[..at]);
+        rest = rest[at + 2..]
+            .find("*/")
+            .map_or("", |e| &rest[at + 2 + e + 2..]);
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Whether `text` names `render::` as a path segment (`render::x`,
+/// `super::render::x`, `crate::experiments::k::render::x`, a group's
+/// `{render::x}`), not as the end of a longer name (`prerender::`).
+fn names_render_path(text: &str) -> bool {
+    text.match_indices("render::").any(|(at, _)| {
+        !text[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// Every file under `<src>/experiments/<kind>/verdicts/` that imports
+/// anything under a kind's `render/`: by the words `render::`, or by a path
+/// (`super::render`, `crate::experiments::<kind>::render`, a group that
+/// holds `render`) that resolves into a `render` module of a kind; with
+/// the import, in words.
+fn verdicts_importing_render(src: &Path) -> Vec<String> {
+    let files = modules(src);
+    let mut out = Vec::new();
+    for (m, text) in &files {
+        if !(m.len() >= 3 && m[0] == "experiments" && m[2] == "verdicts") {
+            continue;
+        }
+        let children: BTreeSet<String> = files
+            .keys()
+            .filter(|k| k.len() == m.len() + 1 && k.starts_with(m))
+            .map(|k| k[m.len()].clone())
+            .collect();
+        let code = without_comments(text);
+        let by_path = imports(m, &code, &children)
+            .into_iter()
+            .find(|p| p.len() >= 3 && p[0] == "experiments" && p[2] == "render");
+        if let Some(p) = by_path {
+            out.push(format!("{} imports {}", m.join("/"), p.join("/")));
+        } else if names_render_path(&code) {
+            out.push(format!("{} names `render::`", m.join("/")));
+        }
+    }
+    out
+}
+
+/// CONTRIBUTING.md: `render/` imports `verdicts/` where a table prints the
+/// paper's numbers or a rule's words, never the reverse. A folder rule: no
+/// file under any kind's `verdicts/` (its unit tests included) imports
+/// anything under a `render/`; what both need (rows computed from the
+/// records, evidence floors, groupings) lives at the kind's top (issue 55).
+#[test]
+fn no_verdicts_file_imports_render() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let verdicts = modules(&src)
+        .keys()
+        .filter(|m| m.len() >= 3 && m[0] == "experiments" && m[2] == "verdicts")
+        .count();
+    // The four kinds' verdicts, at least: a rule that finds no file checks
+    // nothing.
+    assert!(verdicts >= 8, "only {verdicts} files under verdicts/");
+    let wrong = verdicts_importing_render(&src);
+    assert!(
+        wrong.is_empty(),
+        "verdicts/ imports render/ (move what both need to the kind's top):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn a_verdicts_file_importing_render_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = src.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "experiments/k/mod.rs",
+        "pub mod render;\npub mod verdicts;\n",
+    );
+    write("experiments/k/render/mod.rs", "pub mod cost;\n");
+    write("experiments/k/render/cost.rs", "pub fn cost() {}\n");
+    write("experiments/k/levels.rs", "pub fn levels() {}\n");
+    let cases = [
+        "use crate::experiments::k::render::cost::cost;\n",
+        "use super::super::render::cost;\n",
+        "use crate::experiments::k::{levels, render};\n",
+        "use super::super::{render as r};\n",
+        "#[cfg(test)]\nmod tests {\n    use crate::experiments::k::render::cost::cost;\n}\n",
+        "pub use crate::experiments::other::render::x;\n",
+        "fn f() { render::cost::cost() }\n",
+    ];
+    for case in cases {
+        write("experiments/k/verdicts/mod.rs", "pub mod scorecard;\n");
+        write("experiments/k/verdicts/scorecard.rs", case);
+        let found = verdicts_importing_render(src);
+        assert_eq!(found.len(), 1, "{case}: {found:?}");
+        assert!(
+            found[0].starts_with("experiments/k/verdicts/scorecard"),
+            "{found:?}"
+        );
+    }
+    // What is not an import of a renderer: comments, other modules, a
+    // longer name, a function named render.
+    write(
+        "experiments/k/verdicts/scorecard.rs",
+        "//! Printed by render::cost.\n/* render::cost */\nuse crate::experiments::k::levels::levels;\nuse crate::x::prerender::y;\nfn f() { figures::render(1) }\n",
+    );
+    assert!(verdicts_importing_render(src).is_empty());
+    // The same import from render/ into verdicts/ is allowed.
+    write(
+        "experiments/k/render/cost.rs",
+        "use crate::experiments::k::verdicts::scorecard;\n",
+    );
+    assert!(verdicts_importing_render(src).is_empty());
 }

@@ -274,6 +274,13 @@ fn default_output_is_svm_train_stdout_and_extras_need_stats() {
     }
     if on_path("svm-train") {
         assert_eq!(out, run("svm-train", &["-v", "3", data], dir.path()));
+        // Shrinking, the unshrink, the -h 0 warning and probability CVs:
+        // glass with -b 1, every line and mark.
+        if let Some(glass) = relabelled("glass.scale", dir.path(), |y| y.to_string()) {
+            let ours = ok(&cvbench(&["svm", "-b", "1", &glass, "g.model"], dir.path()));
+            let theirs = run("svm-train", &["-b", "1", &glass, "t.model"], dir.path());
+            assert_eq!(ours, theirs);
+        }
     } else {
         skip("svm-train not installed: stdout not compared");
     }

@@ -19,7 +19,7 @@ Runs of ours (seconds) are repeated (``--repeat``, median reported); the
 peers' (tens of seconds) run once. Writes a Markdown table to ``--out``
 and stdout. Usage (``make bench-python``):
 
-    CVBENCH_DATA_DIR=/work/shared/datasets python bench_sklearn.py --out docs/python-benchmark.md
+    CVBENCH_DATA_DIR=/work/shared/datasets python bench_sklearn.py --out experiments/engine/logs/$(date -u +%F)-python-vs-scikit-learn.md
 """
 
 import argparse

@@ -24,7 +24,7 @@ def _labels(y, class_weight):
 
 
 def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0,
-                       tol=1e-3, cache_size=200, class_weight=None, shrinking=True,
+                       tol=1e-3, cache_size=None, class_weight=None, shrinking=True,
                        max_iter=-1, cv=10, seeding="auto", order=None, seeder=None,
                        cache="shared", n_jobs=None, solver="smo", fit_params=None):
     """k-fold CV of ``SVC(C=..., gamma=..., ...)``.
@@ -42,7 +42,9 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     ``--order`` and ``--seeder`` (override the preset's) and ``--cache``
     (``shared``, the default, or ``per_solve``), with the same names (an
     unknown one is a ``ValueError`` listing them); the cache is
-    ``cache_size`` MB in all. Returns a dict of per-fold arrays:
+    ``cache_size`` MB in all (default None: the whole kernel matrix where it
+    fits in half the available memory, at least 100 MB, as ``cvbench svm
+    -v``'s default ``-m``; it changes no number). Returns a dict of per-fold arrays:
     ``test_score`` (accuracy), ``n_iter`` (SMO iterations of the fold's
     class pairs; the tree order's inner nodes belong to no fold),
     ``fit_time`` (seconds), and ``seeding``, the name of the preset that ran
@@ -64,6 +66,8 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     """
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     check_classification_targets(y)
+    if cache_size is None:
+        cache_size = _native.default_cache_mb(X.shape[0])
     classes, y_enc, y_native = _labels(y, class_weight)
     if len(classes) < 2:
         raise ValueError(f"The number of classes has to be greater than one; got {len(classes)} class")

@@ -334,6 +334,14 @@ fn grid<'py>(
 }
 
 /// The extension module.
+/// The kernel cache in MB a CV of `n` rows takes by default: the whole
+/// kernel matrix within half the available memory, at least LIBSVM's
+/// 100 MB (`cvbench svm -v`'s default `-m`).
+#[pyfunction]
+fn default_cache_mb(n: usize) -> f64 {
+    cvbench::svm::budget::default_cache_mb(n)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit, m)?)?;
@@ -343,6 +351,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(grid, m)?)?;
     m.add_function(wrap_pyfunction!(libsvm_folds, m)?)?;
     m.add_function(wrap_pyfunction!(cv_method, m)?)?;
+    m.add_function(wrap_pyfunction!(default_cache_mb, m)?)?;
     // The solvers' names, from the library's registry.
     let solvers: Vec<&str> = cvbench::svm::SolverKind::ALL
         .iter()

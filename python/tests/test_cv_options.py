@@ -29,6 +29,19 @@ def test_cache_changes_no_number(iris):
     np.testing.assert_array_equal(a["n_iter"], b["n_iter"])
 
 
+def test_default_cache_holds_the_matrix_and_changes_no_number(iris):
+    # The default cache_size (None) is sized from the data and the free
+    # memory, as cvbench svm -v's -m: at least LIBSVM's 100 MB.
+    from cvbench import _native
+    assert _native.default_cache_mb(150) >= 100.0
+    assert _native.default_cache_mb(40000) > _native.default_cache_mb(150)
+    X, y = iris
+    a = cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5)
+    b = cvbench.cross_validate_svc(X, y, gamma=0.5, cv=5, cache_size=1)
+    np.testing.assert_array_equal(a["test_score"], b["test_score"])
+    np.testing.assert_array_equal(a["n_iter"], b["n_iter"])
+
+
 def test_unknown_names_list_the_known_ones(binary):
     X, y = binary
     with pytest.raises(ValueError, match=r"unknown seeding method `fast`: use auto, none, .*tree"):

@@ -17,7 +17,7 @@
 //! Seeding runs on two classes without class
 //! weights only (more classes are refused), and per-pair seeding was slower
 //! than the unseeded shared cache on letter
-//! (`experiments/svm/multiclass-cv-timing.md`: tree 108.6 s and SIR 101.7 s
+//! (`experiments/engine/logs/2026-11-27-multiclass-cv.md`: tree 108.6 s and SIR 101.7 s
 //! against 81.9 s). A seeded round reaches LIBSVM's optimum within the
 //! stopping tolerance, not its iterations: its accuracy is `svm-train -v`'s
 //! within one held-out row per fold; `none` gives it bit for bit.

@@ -238,11 +238,11 @@ fn run_time(m: &Manifest, from_records: Option<f64>) -> String {
     match compute {
         Some(c) if m.seconds * (m.machine.cpus.max(1) as f64) < 0.5 * c => format!(
             "{} in the cells (resumed: the last invocation took {} wall, loading the cells an earlier one computed)",
-            fmt_secs(c),
-            fmt_secs(m.seconds)
+            summary::duration(c),
+            summary::duration(m.seconds)
         ),
-        Some(c) => format!("{} compute, {} wall", fmt_secs(c), fmt_secs(m.seconds)),
-        None => fmt_secs(m.seconds),
+        Some(c) => format!("{} compute, {} wall", summary::duration(c), summary::duration(m.seconds)),
+        None => summary::duration(m.seconds),
     }
 }
 
@@ -269,16 +269,6 @@ fn footer(m: &Manifest, prov: &Provenance, cells_secs: Option<f64>) -> String {
         m.versions.profile,
         secs
     )
-}
-
-fn fmt_secs(s: f64) -> String {
-    if s >= 3600.0 {
-        format!("{:.1} h", s / 3600.0)
-    } else if s >= 120.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{s:.1} s")
-    }
 }
 
 /// A table of contents: a link to every `##` and `###` heading of `md`.

@@ -37,8 +37,8 @@ fn note(r: &StoredRun) -> Option<String> {
     v.get("note")?.as_str().map(str::to_string)
 }
 
-/// Seconds in words.
-fn duration(s: f64) -> String {
+/// Seconds in words (`12.0 s`, `3.5 min`, `1.2 h`).
+pub(super) fn duration(s: f64) -> String {
     if s >= 3600.0 {
         format!("{:.1} h", s / 3600.0)
     } else if s >= 120.0 {

@@ -14,6 +14,7 @@
 
 use super::table::write_atomic;
 use super::ResultsError;
+use crate::data::atomic::same_file;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -31,25 +32,6 @@ fn refuse(path: &Path, message: impl Into<String>, fix: impl Into<String>) -> Re
         path: path.to_path_buf(),
         message: message.into(),
         fix: fix.into(),
-    }
-}
-
-/// The same file (device and inode), when both exist.
-fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        matches!(
-            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
-            (Ok(x), Ok(y)) if x == y
-        )
     }
 }
 

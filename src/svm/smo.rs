@@ -318,6 +318,7 @@ impl<'k> Solver<'k> {
             self.unshrink = true;
             self.reconstruct_gradient();
             self.active_size = self.l;
+            self.stats.progress.push('*');
         }
         let before = self.active_size;
         let mut i = 0;

@@ -39,7 +39,8 @@ pub struct SolveStats {
     #[serde(default)]
     pub h0_warnings: u64,
     /// What `svm-train` prints during this solve, in order: `.` each
-    /// shrinking check, `*` each gradient reconstruction of the whole set,
+    /// shrinking check, `*` each return to the whole set (the unshrink and
+    /// each time the active set is optimal),
     /// `W` each "WARNING: using -h 0 may be faster" (empty for the batched
     /// solver, which prints nothing there).
     #[serde(default)]

@@ -339,6 +339,21 @@ pub fn moment_rows(records: &[KFoldRecord], ms: &[u32]) -> Vec<MomentRow> {
     out
 }
 
+/// The records of each `(n, k)` setting, in sorted order: Theorem 3's
+/// groups, which its table (`render/theorems.rs`) and its verdict
+/// (`verdicts/theorems.rs`) both read.
+pub fn by_n_k(recs: &[KFoldRecord]) -> Vec<(usize, usize, Vec<&KFoldRecord>)> {
+    let mut nk: Vec<(usize, usize)> = recs.iter().map(|r| (r.n, r.k)).collect();
+    nk.sort_unstable();
+    nk.dedup();
+    nk.into_iter()
+        .map(|(n, k)| {
+            let sel = recs.iter().filter(|r| r.n == n && r.k == k).collect();
+            (n, k, sel)
+        })
+        .collect()
+}
+
 /// Theorems 3–4 for one estimator and one `a`: tail frequencies and the
 /// Hoeffding bound.
 #[derive(Clone, Debug, PartialEq)]

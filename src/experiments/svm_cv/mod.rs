@@ -11,11 +11,16 @@
 //! classes, `variants.rs` the method names of cache / thread / solver
 //! variants), `run.rs`, `seeded.rs` and `multiclass.rs` (a cell → rows),
 //! `rows.rs` (the typed rows, and the tables derived from them), and from
-//! stored rows only: `render/` (a run's section, one file per table or
+//! stored rows only: `ablation_rows.rs` and `cost_rows.rs` (the ablation's
+//! and the cost table's rows, with `solver_axis.rs`: what both `render/`
+//! and `verdicts/` read), `render/` (a run's section, one file per table or
 //! figure, and the overview of every run) and `verdicts/` (the paper's
-//! published numbers, the scorecard and its rules).
+//! published numbers, the scorecard and its rules; they never import
+//! `render/`).
 
+pub mod ablation_rows;
 pub mod config;
+pub mod cost_rows;
 mod multiclass;
 mod one_vs_one;
 mod plan;
@@ -24,6 +29,7 @@ pub mod rows;
 mod run;
 mod seeded;
 mod setting;
+pub mod solver_axis;
 mod variants;
 pub mod verdicts;
 

@@ -10,10 +10,13 @@
 //! Files: `config.rs` (schema, published numbers), `plan.rs` (config →
 //! cells), `run.rs` (a cell → rows; `ovo.rs` on more than two classes),
 //! `rows.rs` (the typed rows), and from
-//! stored rows only: `render/` (the section, tables, contour) and
-//! `verdicts/` (the scorecard and its rules).
+//! stored rows only: `levels.rs` (the rows per reuse level and grid.py's
+//! choice, read by both of the next), `render/` (the section, tables,
+//! contour) and `verdicts/` (the scorecard and its rules; they never import
+//! `render/`).
 
 pub mod config;
+pub mod levels;
 mod ovo;
 mod plan;
 mod render;

@@ -167,6 +167,17 @@ mod tests {
     }
 
     #[test]
+    fn fractional_labels_join_the_class_of_their_integer_part() {
+        // svm-train's (int)label: 1.5 is class 1, 2.5 and 2 are one class.
+        let d = ds(&[1.5, 2.0, 1.0, 2.5, 3.7]);
+        let g = Groups::new(&d, &(0..5).collect::<Vec<_>>()).unwrap();
+        assert_eq!(g.labels, vec![1.0, 2.0, 3.0]);
+        assert_eq!(g.count, vec![2, 2, 1]);
+        assert!(!is_multiclass(&ds(&[2.5, 2.0, 2.0, 2.5, -1.0])));
+        assert!(is_multiclass(&ds(&[1.5, 2.0, 3.2])));
+    }
+
+    #[test]
     fn a_minus_one_plus_one_pair_is_swapped_only_with_two_classes() {
         let d = ds(&[-1.0, 1.0, -1.0]);
         let g = Groups::new(&d, &[0, 1, 2]).unwrap();

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::super::config::ProgressiveConfig;
 use super::super::rows::{kfold_groups, pv_groups, Row};
 use super::super::stats::Summary;
-use super::super::theorems::{moment_rows, tail_rows, theorem5_row, KFoldRecord, TailRow};
+use super::super::theorems::{by_n_k, moment_rows, tail_rows, theorem5_row, TailRow};
 use super::out::{ci, Out};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series, Style};
@@ -225,19 +225,6 @@ pub(super) fn kfold_section(
     out.figure(&fig, "theorem3")?;
     let _ = writeln!(out.md, "**Theorem 3** — the frequency of ê − ē > a for the k-fold estimate and for the hold-out of n/k, against exp(−2a²·n/k), for a in {:?} (`theorem3_tails.csv` has both tails and Wilson intervals). Rows where the lower end of the 95% interval exceeds the bound: {}.\n\n![Theorem 3, run {run}]({run}/theorem3.svg)\n", c.tail_a, violations(&tails_table));
     Ok(())
-}
-
-/// The records of each `(n, k)` setting, in sorted order.
-pub(in super::super) fn by_n_k(recs: &[KFoldRecord]) -> Vec<(usize, usize, Vec<&KFoldRecord>)> {
-    let mut nk: Vec<(usize, usize)> = recs.iter().map(|r| (r.n, r.k)).collect();
-    nk.sort_unstable();
-    nk.dedup();
-    nk.into_iter()
-        .map(|(n, k)| {
-            let sel = recs.iter().filter(|r| r.n == n && r.k == k).collect();
-            (n, k, sel)
-        })
-        .collect()
 }
 
 fn tail_panel(title: &str, tails: &[&Vec<TailRow>], s: usize) -> Panel {

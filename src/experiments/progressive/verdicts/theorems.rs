@@ -2,9 +2,8 @@
 //! rows that contradict each theorem at 95%.
 
 use super::stored::TypedRun;
-use crate::experiments::progressive::render::theorems::by_n_k;
 use crate::experiments::progressive::rows::{kfold_groups, pv_groups, study, Row};
-use crate::experiments::progressive::theorems::{moment_rows, tail_rows, theorem5_row};
+use crate::experiments::progressive::theorems::{by_n_k, moment_rows, tail_rows, theorem5_row};
 
 /// What the theorem checks found over every run.
 pub struct TheoremOutcome {

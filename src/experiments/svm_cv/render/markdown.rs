@@ -1,4 +1,5 @@
-//! Markdown helpers shared by the renderers of the `svm_cv` kind.
+//! Markdown helpers shared by the renderers of the `svm_cv` kind: a table
+//! row's cells, a linked figure, and a speed-up cell with its interval.
 
 use crate::experiments::ExperimentError;
 use crate::results::figures::{self, Figure};
@@ -22,4 +23,20 @@ pub(super) fn link_figure(
     let files = figures::render(fig, dir, stem)?;
     let _ = writeln!(md, "![{alt}, run {run}]({run}/{stem}.svg)\n");
     Ok(files)
+}
+
+/// A speed-up with its 95% interval (`lo`, `hi`; NaN when timed once) as
+/// the tables write it: `2.00x [1.50, 2.75]`, marked inconclusive where
+/// the interval holds 1.
+pub(super) fn speedup_cell(x: f64, lo: f64, hi: f64) -> String {
+    if lo.is_nan() {
+        format!("{x:.2}x (timed once: no interval, inconclusive)")
+    } else {
+        let holds = if lo <= 1.0 && 1.0 <= hi {
+            " (inconclusive: the interval holds 1)"
+        } else {
+            ""
+        };
+        format!("{x:.2}x [{lo:.2}, {hi:.2}]{holds}")
+    }
 }

@@ -6,10 +6,12 @@
 //! (`benchmark.rs`), the flipped held-out rows (`flips.rs`) and our SMO
 //! against `svm-train` (`overview.rs`, from the per-fold checks of
 //! `vs_libsvm.rs`); the ablation, cost and training tables of our solver
-//! (`ablation.rs`, `cost.rs`, `training.rs`, the solver axis in
-//! `solver_axis.rs`); Markdown helpers in `markdown.rs`. Each file reads
-//! the kind's `config` and `rows`, and the published numbers and timing
-//! rules of `verdicts/`.
+//! (`ablation.rs`, `cost.rs`, `training.rs`; the ablation's and cost's rows
+//! are computed at the kind's top, `ablation_rows.rs` and `cost_rows.rs`,
+//! which `verdicts/targets.rs` reads too); Markdown helpers in
+//! `markdown.rs`. Each file reads the kind's `config`, `rows` and the rows
+//! computed at its top, and the published numbers and timing rules of
+//! `verdicts/` (never the reverse: a verdict imports no renderer).
 
 pub mod ablation;
 pub mod benchmark;
@@ -21,11 +23,12 @@ pub mod overview;
 mod paper_tables;
 pub mod seeding;
 mod seeding_totals;
-pub mod solver_axis;
 pub mod training;
 mod vs_libsvm;
 
+use crate::experiments::svm_cv::ablation_rows;
 use crate::experiments::svm_cv::config::SvmCvConfig;
+use crate::experiments::svm_cv::cost_rows;
 use crate::experiments::svm_cv::rows::{by_run, k_num, v_checks, write_rows};
 use crate::experiments::svm_cv::rows::{RunKey, SummaryRow, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
@@ -355,12 +358,12 @@ pub(crate) fn render(
         let same = v.iter().filter(|r| r.verdict == "identical").count();
         let _ = writeln!(md, "LIBSVM-compatible folds: our CV accuracy equals what `svm-train -v k` prints in {same} of {} cases (table of every run above).\n", v.len());
     }
-    let abl = ablation::ablation(records);
+    let abl = ablation_rows::ablation(records);
     if !abl.is_empty() {
         md.push_str(&ablation::markdown(&abl));
         files.extend(write_rows(&abl, dir, "ablation")?);
     }
-    let cost = cost::cost(records);
+    let cost = cost_rows::cost(records);
     if !cost.is_empty() {
         md.push_str(&cost::markdown(&cost));
         files.extend(write_rows(&cost, dir, "cost")?);

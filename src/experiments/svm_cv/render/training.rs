@@ -7,10 +7,11 @@
 //! the SMO (a run of the SMO alone has the cost table's one-training
 //! column).
 
-use super::solver_axis::{has_solver_axis, solver_rank, speedup_cell};
+use super::markdown::speedup_cell;
 use crate::experiments::evidence;
 use crate::experiments::svm_cv::config::Method;
 use crate::experiments::svm_cv::rows::SvmRow;
+use crate::experiments::svm_cv::solver_axis::{has_solver_axis, solver_rank};
 use crate::experiments::svm_cv::variants::base_method;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;

@@ -2,13 +2,13 @@
 //! rows (checks of ours, not a paper's verdicts): the fastest exact CV in
 //! trainings, against `svm-train -v k` and oneDAL's CV, the shares of
 //! prediction and seeding, and SIR against the unseeded run at equal cache
-//! and threads. The rows are the cost and ablation tables of the run's
-//! render (`render/cost.rs`, `render/ablation.rs`), which prints these lines
-//! below them.
+//! and threads. The rows are those of the run's cost and ablation tables
+//! (`cost_rows.rs`, `ablation_rows.rs` at the kind's top, which the render
+//! reads too); the render prints these lines below the tables.
 
-use crate::experiments::svm_cv::render::ablation::AblationRow;
-use crate::experiments::svm_cv::render::cost::{CostRow, MIN_EVIDENCE_S};
-use crate::experiments::svm_cv::render::solver_axis::has_solver_axis;
+use crate::experiments::svm_cv::ablation_rows::AblationRow;
+use crate::experiments::svm_cv::cost_rows::{CostRow, MIN_EVIDENCE_S};
+use crate::experiments::svm_cv::solver_axis::has_solver_axis;
 use crate::svm::RoundOrder;
 
 // The SVM engine's targets, each checked on the measured rows.
@@ -174,9 +174,9 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::experiments::svm_cv::render::ablation::ablation;
-    use crate::experiments::svm_cv::render::cost::cost;
-    use crate::experiments::svm_cv::render::cost::tests::row;
+    use crate::experiments::svm_cv::ablation_rows::ablation;
+    use crate::experiments::svm_cv::cost_rows::cost;
+    use crate::experiments::svm_cv::cost_rows::tests::row;
 
     #[test]
     fn each_target_flips_on_its_number() {

@@ -1,9 +1,9 @@
 //! The best (C, gamma) per reuse level beside `svm-grid`'s, with the
 //! agreement of every point's rate with `svm-grid`'s.
 
-use super::levels::{choose, LevelStats};
 use super::peers::Peers;
 use crate::experiments::svm_grid::config::SvmGridConfig;
+use crate::experiments::svm_grid::levels::{choose, LevelStats};
 use crate::results::md_table::MdTable;
 use crate::svm::grid::pyfmt::{grid_rate, py_float};
 use crate::svm::grid::Grid;

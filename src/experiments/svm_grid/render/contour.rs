@@ -1,8 +1,8 @@
 //! The contour figure per dataset: the CV rate over (C, gamma) of the first
 //! exact reuse level (else the first level).
 
-use super::levels::{choose, pkey, LevelStats};
 use crate::experiments::svm_grid::config::SvmGridConfig;
+use crate::experiments::svm_grid::levels::{choose, pkey, LevelStats};
 use crate::experiments::svm_grid::rows::GridRow;
 use crate::experiments::ExperimentError;
 use crate::results::grid_contour::{render_to, ContourData};

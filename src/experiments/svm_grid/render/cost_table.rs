@@ -2,8 +2,8 @@
 //! the speed-ups against `none`, `svm-grid` and scikit-learn timed in the
 //! same run.
 
-use super::levels::LevelStats;
 use super::peers::Peers;
+use crate::experiments::svm_grid::levels::LevelStats;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
 use crate::svm::grid::pyfmt::py_float;

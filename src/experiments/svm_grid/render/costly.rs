@@ -1,7 +1,7 @@
 //! The costliest points table: per dataset, the points with the most SMO
 //! iterations and every reuse level's count there.
 
-use super::levels::{LevelStats, PKey};
+use crate::experiments::svm_grid::levels::{LevelStats, PKey};
 use crate::results::md_table::MdTable;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

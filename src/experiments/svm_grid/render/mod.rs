@@ -4,17 +4,18 @@
 //! reuse level (`cost_table.rs`), the costliest points (`costly.rs`), the
 //! contour figure per dataset (`contour.rs`) and the practical guide table
 //! beside the published numbers (`guide.rs`); the rows grouped per level in
-//! [`levels`], the peers' rows per dataset in `peers.rs`.
+//! `levels.rs` at the kind's top (the scorecard reads them too), the peers'
+//! rows per dataset in `peers.rs`.
 
 mod best;
 mod contour;
 mod cost_table;
 mod costly;
 mod guide;
-pub mod levels;
 mod peers;
 
 use super::config::SvmGridConfig;
+use super::levels::levels;
 use super::rows::GridRow;
 use crate::experiments::ExperimentError;
 use crate::svm::grid::Grid;
@@ -23,7 +24,6 @@ use contour::contours;
 use cost_table::cost_table;
 use costly::costly_points;
 use guide::guide_table;
-use levels::levels;
 use peers::Peers;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

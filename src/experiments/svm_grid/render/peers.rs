@@ -1,7 +1,7 @@
 //! The peers' rows of a run, per dataset: `svm-grid`'s choice and its rate
 //! at every grid point, and scikit-learn's choice.
 
-use super::levels::{pkey, PKey};
+use crate::experiments::svm_grid::levels::{pkey, PKey};
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_PEER, ROLE_PEER_POINT};
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@ use super::published::{GuideRow, Published};
 use crate::config::ConfigFile;
 use crate::experiments::evidence::{self, evidence_rule, Sample, Side};
 use crate::experiments::published::PublishedError;
-use crate::experiments::svm_grid::render::levels::{choose, levels};
+use crate::experiments::svm_grid::levels::{choose, levels};
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::experiments::timing::Spread;
 use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};

@@ -29,8 +29,11 @@ fn figure2_runs(runs: &[(String, Vec<TreecvRow>)]) -> Vec<(String, Timings)> {
 /// Whether a timing run shows Figure 2's pattern: for every learner and
 /// order, standard/TreeCV grows with k at the largest n; and PEGASOS TreeCV
 /// LOOCV at its largest n is faster than standard LOOCV at n = 10,000.
-fn figure2_pattern(f: &Timings) -> (bool, String) {
+/// `None` where the run cannot decide: the ratios grow but it has no LOOCV
+/// cells to compare (a run without them says nothing of that half).
+fn figure2_pattern(f: &Timings) -> (Option<bool>, String) {
     let mut ok = true;
+    let mut loocv = true;
     let mut words = Vec::new();
     for l in f.learners() {
         for o in ["fixed", "randomized"] {
@@ -57,11 +60,18 @@ fn figure2_pattern(f: &Timings) -> (bool, String) {
             ));
         }
         _ => {
-            ok = false;
-            words.push("no PEGASOS LOOCV cells".into());
+            loocv = false;
+            words.push("no PEGASOS LOOCV cells (the run cannot decide that half)".into());
         }
     }
-    (ok, words.join("; "))
+    let decided = if !ok {
+        Some(false)
+    } else if loocv {
+        Some(true)
+    } else {
+        None
+    };
+    (decided, words.join("; "))
 }
 
 /// The paper's quoted times beside ours (at the paper's n, else at our
@@ -158,12 +168,14 @@ pub(super) fn paper_row(
 /// The Figure 2 verdict: the pattern (growing ratio, fast TreeCV LOOCV)
 /// and whether our randomization factors agree with the paper's: "partly
 /// reproduced" when the pattern holds but `differ` rows of the factor table
-/// are off the paper's by more than 1.5x.
-pub fn figure2_verdict(pattern_holds: bool, differ: usize) -> Verdict {
-    match (pattern_holds, differ) {
-        (false, _) => Verdict::NotReproduced,
-        (true, 0) => Verdict::PatternReproduced,
-        (true, _) => Verdict::PartlyReproduced,
+/// are off the paper's by more than 1.5x; inconclusive where the run cannot
+/// decide the pattern (`None`: no LOOCV cells).
+pub fn figure2_verdict(pattern: Option<bool>, differ: usize) -> Verdict {
+    match (pattern, differ) {
+        (Some(false), _) => Verdict::NotReproduced,
+        (None, _) => Verdict::Inconclusive,
+        (Some(true), 0) => Verdict::PatternReproduced,
+        (Some(true), _) => Verdict::PartlyReproduced,
     }
 }
 
@@ -258,7 +270,7 @@ pub fn overview(runs: &[(String, Vec<TreecvRow>)], p: &Published) -> String {
             md.push('\n');
         }
         let (ok, words) = figure2_pattern(f);
-        let _ = writeln!(md, "Pattern (standard/TreeCV grows with k at the largest n, and TreeCV LOOCV on the full stand-in is faster than standard LOOCV at n = 10,000): **{}** — {words}. Verdict with the randomization factor: **{}**.\n", if ok { "holds" } else { "does NOT hold" }, figure2_verdict(ok, differ.len()).label());
+        let _ = writeln!(md, "Pattern (standard/TreeCV grows with k at the largest n, and TreeCV LOOCV on the full stand-in is faster than standard LOOCV at n = 10,000): **{}** — {words}. Verdict with the randomization factor: **{}**.\n", match ok { Some(true) => "holds", Some(false) => "does NOT hold", None => "cannot be decided by this run" }, figure2_verdict(ok, differ.len()).label());
     }
     md
 }
@@ -355,9 +367,11 @@ pub(crate) mod tests {
     /// "partly reproduced".
     #[test]
     fn figure2_verdict_counts_the_randomization_factor() {
-        assert_eq!(figure2_verdict(true, 0), Verdict::PatternReproduced);
-        assert_eq!(figure2_verdict(true, 10), Verdict::PartlyReproduced);
-        assert_eq!(figure2_verdict(false, 0), Verdict::NotReproduced);
+        assert_eq!(figure2_verdict(Some(true), 0), Verdict::PatternReproduced);
+        assert_eq!(figure2_verdict(Some(true), 10), Verdict::PartlyReproduced);
+        assert_eq!(figure2_verdict(Some(false), 0), Verdict::NotReproduced);
+        // A run without LOOCV cells (the quick config) cannot decide.
+        assert_eq!(figure2_verdict(None, 10), Verdict::Inconclusive);
     }
 
     #[test]
@@ -385,7 +399,13 @@ pub(crate) mod tests {
             groups: groups(&rows),
         };
         let (ok, words) = figure2_pattern(&f);
-        assert!(ok, "{words}");
+        assert_eq!(ok, Some(true), "{words}");
+        // Without the LOOCV cells the run cannot decide.
+        let no_loocv: Vec<_> = rows.iter().filter(|r| r.k != "n").cloned().collect();
+        let (none, words) = figure2_pattern(&Timings {
+            groups: groups(&no_loocv),
+        });
+        assert_eq!(none, None, "{words}");
         // Standard LOOCV at 10,000 now faster than TreeCV LOOCV at 50,000: flips.
         let mut slow = rows.clone();
         for r in slow
@@ -397,7 +417,7 @@ pub(crate) mod tests {
         let (ok, _) = figure2_pattern(&Timings {
             groups: groups(&slow),
         });
-        assert!(!ok);
+        assert_eq!(ok, Some(false));
         let md = overview(&[("fig2".into(), rows)], &Published::load().unwrap());
         assert!(
             md.contains(FIGURE2_SECTION) && md.contains("| 20 |"),

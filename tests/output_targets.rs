@@ -1,12 +1,14 @@
-//! Regression tests for the third hostile probe's output items (issue 40):
-//! `export -o` onto devices, pipes, links, its own input and Parquet tables;
-//! concurrent `report`s and `run`s sharing a run folder; temporary files
-//! after an interruption or a full disk; `report` and `collect` on a folder
-//! they cannot write. Each runs the built binary on a tiny run of its own.
+//! Where the harness's outputs go: `export -o` onto devices, pipes, links,
+//! its own input and Parquet tables; concurrent `report`s and `run`s
+//! sharing a run folder; temporary files after an interruption or a full
+//! disk; `report` and `collect` on a folder they cannot write; `validate`
+//! into a pipe closed early. Each runs the built binary on a tiny run of
+//! its own.
 //!
 //! The full-disk and read-only cases mount a small tmpfs, which needs root:
 //! elsewhere they print `SKIPPED` (the read-only case then uses `chmod`).
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
@@ -422,4 +424,33 @@ fn collect_into_a_folder_it_cannot_write_exits_2() {
             assert_exit(&o, 2, &["permission denied", "fix:"]);
         }
     }
+}
+
+/// `validate --cells` into a pipe its reader closes after one line (like
+/// `| head -1`) ends without a panic or a "Broken pipe" message.
+#[test]
+fn validate_into_a_closed_pipe_ends_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        TINY.replace("repetitions = 1", "repetitions = 5000"),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["validate", "c.toml", "--cells"])
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("rep=0"), "{first}");
+    // The reader is dropped here, closing the pipe (like `| head -1`).
+    let o = child.wait_with_output().unwrap();
+    let e = stderr(&o);
+    assert!(!e.contains("panicked") && !e.contains("Broken pipe"), "{e}");
+    assert_ne!(o.status.code(), Some(101));
 }

@@ -1,6 +1,7 @@
 //! A run's rows grouped per dataset and reuse level (`levels`), and
 //! grid.py's choice over a level's points (`choose`): what the section's
-//! tables and the scorecard read.
+//! tables (`render/`) and the scorecard (`verdicts/`) both read, so it lives
+//! at the kind's top (a verdict never imports a renderer, issue 55).
 
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_CELL, ROLE_FOLD};
 use crate::experiments::timing::Spread;
@@ -12,6 +13,7 @@ use std::collections::BTreeMap;
 /// Key of a point: `(log2c, log2g)` as bits.
 pub type PKey = (Option<u64>, Option<u64>);
 
+/// The key of the point `(log2c, log2g)`.
 pub fn pkey(c: Option<f64>, g: Option<f64>) -> PKey {
     (c.map(f64::to_bits), g.map(f64::to_bits))
 }
@@ -21,23 +23,34 @@ pub fn pkey(c: Option<f64>, g: Option<f64>) -> PKey {
 pub struct LevelStats {
     /// `(correct, n)` per point.
     pub points: BTreeMap<PKey, (u64, u64)>,
+    /// SMO iterations (summed over points and folds).
     pub iterations: u64,
     /// SMO iterations per point (summed over folds).
     pub point_iters: BTreeMap<PKey, u64>,
+    /// Newton steps on the free sets (`newton` reuse; summed over points and
+    /// folds).
     pub newton_steps: u64,
+    /// Kernel evaluations of the solves (summed over points and folds).
     pub kernel_evals: u64,
+    /// Kernel values filled from distances (summed over cells).
     pub kernel_fills: u64,
+    /// Distance pairs computed (the most of any cell).
     pub distance_pairs: u64,
     /// Median wall seconds of the level's cells (summed over its cells).
     pub wall_s: f64,
-    /// The cells' fastest and slowest timed runs, summed.
+    /// The cells' fastest timed runs, summed.
     pub wall_min_s: f64,
+    /// The cells' slowest timed runs, summed.
     pub wall_max_s: f64,
     /// The fewest timed runs of any of its cells.
     pub runs: u64,
+    /// Seconds on distance blocks and kernel fills (summed over cells).
     pub block_s: f64,
+    /// Whether the level's rates are bit-identical to the baseline's.
     pub exact: bool,
+    /// Threads of the level (1 without the threads reuse).
     pub threads: u64,
+    /// Free text of its cells (the last one that has any).
     pub note: String,
     /// Cells the level ran in.
     pub cells: u64,

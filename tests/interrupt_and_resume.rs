@@ -1,17 +1,19 @@
-//! Regression tests for issue 40 (hardening round 3), interruption and
-//! `cvbench grid`'s outputs: an interruption stops and reaps the children
-//! before removing what they write, and says so (exit 130) rather than
-//! reporting a failed cell; an interrupted grid keeps every finished point
-//! and goes on with `-resume`; output paths are checked before any work;
-//! `--json -` is standard output. Runs the built binary; no timing races:
-//! the runs are held by test hooks (`CVBENCH_TEST_HOLD_*`) or by a fake
-//! `svm-train` that never ends, and the tests poll with generous deadlines.
+//! Interruption and resume: an interruption (SIGINT, or a terminal's
+//! Ctrl-C to the process group) stops and reaps the children before
+//! removing what they write, and says so (exit 130) rather than reporting a
+//! failed cell; the finished cells stay and the same command resumes them;
+//! no temporary file or folder is left behind (nor by a peer run on a
+//! compressed file), and the temporary folders of a killed process are
+//! removed when the next run starts. Runs the built binary; no timing
+//! races where they can be avoided: the runs are held by test hooks
+//! (`CVBENCH_TEST_HOLD_*`) or by a fake `svm-train` that never ends, and
+//! the tests poll with generous deadlines.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 
 mod common;
-use common::{assert_exit, command, stderr, stdout, wait_for};
+use common::{assert_exit, command, cvbench_env, stderr, stdout, wait_for};
 
 #[cfg(unix)]
 fn sigint(pid: i32) {
@@ -219,175 +221,197 @@ fn sigint_between_cells_keeps_the_finished_ones_for_the_next_run() {
     assert!(stdout(&o).contains("2 resumed") || stderr(&o).contains("2 of 4"));
 }
 
-/// A small two-class LibSVM file.
-fn small_data(dir: &Path) -> PathBuf {
-    let mut text = String::new();
-    for i in 0..60 {
-        let y = if i % 2 == 0 { 1 } else { -1 };
-        let x = f64::from(y) * 0.3 + f64::from(i % 7) * 0.1;
-        text.push_str(&format!("{y} 1:{x} 2:{}\n", f64::from(i % 5) * 0.2));
+/// A treecv config of `reps` repetitions of a tiny grid: many small cells,
+/// so that an interruption comes while cells are written.
+fn many_cells(reps: u32) -> String {
+    format!(
+        r#"kind = "treecv"
+name = "x"
+seed = 1
+repetitions = {reps}
+
+[[datasets]]
+synthetic = {{ generator = "linear-classification", n = 60, d = 3 }}
+label = "a"
+
+[[learners]]
+type = "pegasos"
+lambda = 1e-3
+
+[[grid]]
+methods = ["standard"]
+orders = ["fixed"]
+k = [3]
+n = ["all"]
+"#
+    )
+}
+
+fn files_named(dir: &Path, pred: &dyn Fn(&str) -> bool) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(files_named(&p, pred));
+            } else if pred(&e.file_name().to_string_lossy()) {
+                out.push(p.display().to_string());
+            }
+        }
     }
-    let p = dir.join("small");
-    std::fs::write(&p, text).unwrap();
-    p
+    out
 }
 
-const RANGES: [&str; 4] = ["-log2c", "-1,5,2", "-log2g", "-5,1,2"];
-
-fn out_lines(p: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_to_string(p)
-        .unwrap_or_default()
-        .lines()
-        .map(String::from)
-        .collect();
-    v.sort();
-    v
+#[test]
+fn peer_on_a_compressed_file_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let p = dir.path().join("d.gz");
+    let mut w = flate2::write::GzEncoder::new(
+        std::fs::File::create(&p).unwrap(),
+        flate2::Compression::default(),
+    );
+    std::io::Write::write_all(&mut w, b"1 1:1\n-1 1:-1\n1 1:2\n-1 1:-2\n").unwrap();
+    w.finish().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["svm", "d.gz", "--peer"])
+        .current_dir(dir.path())
+        .env("TMPDIR", tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
-/// Issue 40, B: an interrupted grid has written every point it finished (in
-/// the order they finish, not only grid.py's visiting prefix), says to go on
-/// with `-resume`, and the resumed run completes the grid with each point
-/// once and the full run's choice.
 #[cfg(unix)]
 #[test]
-fn an_interrupted_grid_keeps_its_finished_points_and_goes_on_with_resume() {
+fn sigint_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
-    small_data(dir.path());
-    let grid = |extra: &[&str]| {
-        let mut c = command(dir.path());
-        c.args(["grid", "-png", "null", "--reuse", "gamma"])
-            .args(RANGES)
-            .args(extra)
-            .arg("small");
-        c
-    };
-    let full = grid(&["-out", "full.out"]).output().unwrap();
-    assert_exit(&full, 0, &[]);
-    let all = out_lines(&dir.path().join("full.out"));
-    assert_eq!(all.len(), 16);
-    // Held after 4 finished points (one gamma's), then interrupted.
-    let child = grid(&[])
-        .env("CVBENCH_TEST_HOLD_GRID_POINTS", "4")
+    // Many small cells, so that the interruption comes while cells are written.
+    let c = many_cells(2000);
+    std::fs::write(dir.path().join("c.toml"), c).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "c.toml", "--out", "out", "--threads", "2"])
+        .current_dir(dir.path())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let out = dir.path().join("small.out");
-    wait_for("4 points in small.out", || out_lines(&out).len() == 4);
-    sigint(child.id() as i32);
-    let o = child.wait_with_output().unwrap();
-    assert_exit(
-        &o,
-        130,
-        &[
-            "the finished grid points are in small.out",
-            "-resume small.out",
-        ],
-    );
-    assert!(!stderr(&o).contains("cells"), "{}", stderr(&o));
-    let kept = out_lines(&out);
-    assert_eq!(kept.len(), 4);
-    assert!(
-        kept.iter().all(|l| all.contains(l)),
-        "{kept:?} not in {all:?}"
-    );
-    // Resume: the 4 are not recomputed, the other 12 are added.
-    let resumed = grid(&["-resume", "small.out"]).output().unwrap();
-    assert_exit(&resumed, 0, &[]);
-    let text = stdout(&resumed);
-    assert_eq!(
-        text.lines().filter(|l| l.starts_with("[resumed]")).count(),
-        4
-    );
-    assert_eq!(text.lines().last(), stdout(&full).lines().last());
-    assert_eq!(out_lines(&out), all);
-}
-
-/// Issue 40, C: `-png` without `.png`, a folder or in a missing folder, and
-/// `--json` into a missing folder fail before any work (no `.out` written).
-#[test]
-fn grid_output_paths_are_checked_before_any_work() {
-    let dir = tempfile::tempdir().unwrap();
-    small_data(dir.path());
-    std::fs::create_dir_all(dir.path().join("folder.png")).unwrap();
-    for (args, needles) in [
-        (
-            vec!["-png", "figure"],
-            vec!["-png figure", "must end in .png", "-png figure.png"],
-        ),
-        (
-            vec!["-png", "folder.png"],
-            vec!["-png folder.png", "is a folder"],
-        ),
-        (
-            vec!["-png", "gone/f.png"],
-            vec!["-png gone/f.png", "folder gone does not exist"],
-        ),
-        (
-            vec!["--json", "gone/x.json"],
-            vec!["--json gone/x.json", "folder gone does not exist"],
-        ),
-        (
-            vec!["-out", "gone/x.out"],
-            vec!["-out gone/x.out", "folder gone does not exist"],
-        ),
-        (vec!["-out", "small"], vec!["-out small is the dataset"]),
-        (
-            vec!["--json", "small.out"],
-            vec!["-out and --json name the same file small.out"],
-        ),
-    ] {
-        let o = command(dir.path())
-            .arg("grid")
-            .args(RANGES)
-            .args(&args)
-            .arg("small")
-            .output()
-            .unwrap();
-        assert_exit(&o, 2, &needles);
-        assert!(!dir.path().join("small.out").exists(), "{args:?}");
-        assert!(
-            stdout(&o).is_empty(),
-            "{args:?}: work was done: {}",
-            stdout(&o)
-        );
+    let cells = dir.path().join("out/x/cells");
+    let json = |s: &str| s.ends_with(".json");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while files_named(&cells, &json).len() < 5 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
     }
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    if o.status.success() {
+        eprintln!("SKIPPED: the run finished before the interruption");
+        return;
+    }
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains("interrupted"), "{}", stderr(&o));
+    let tmp = files_named(dir.path(), &|s: &str| s.ends_with(".tmp"));
+    assert!(tmp.is_empty(), "temporary files left: {tmp:?}");
+    assert!(!files_named(&cells, &json).is_empty());
 }
 
-/// Issue 40, D: a word before the dataset is too many arguments (the dataset
-/// is the last one), not an unknown option.
+const SYNTH: &str = r#"synthetic = { generator = "linear-classification", n = 40, d = 3 }"#;
+
+fn tiny_treecv() -> String {
+    format!("kind = \"treecv\"\nname = \"t\"\nseed = 1\nrepetitions = 1\n[[datasets]]\n{SYNTH}\n[[learners]]\ntype = \"pegasos\"\n[[grid]]\nmethods = [\"standard\"]\norders = [\"fixed\"]\nk = [2]\n")
+}
+
+/// Issue 21, 8: temporary folders of a killed process are removed when the
+/// next run starts.
 #[test]
-fn a_stray_word_before_the_dataset_is_too_many_arguments() {
+fn orphaned_temporary_folders_are_removed_on_resume() {
     let dir = tempfile::tempdir().unwrap();
-    let o = command(dir.path())
-        .args(["grid", "-v", "3", "ff", "extra"])
-        .output()
-        .unwrap();
-    assert_exit(
-        &o,
-        2,
-        &[
-            "too many arguments: `ff`",
-            "the dataset (`extra`) is the last argument",
-        ],
+    let tmp = tempfile::tempdir().unwrap();
+    let orphan = tmp.path().join("cvbench-svm-00ff00ff00ff00ff-999999999");
+    std::fs::create_dir_all(&orphan).unwrap();
+    std::fs::write(orphan.join("0.train"), "1 1:1\n").unwrap();
+    let alive = tmp.path().join(format!(
+        "cvbench-svm-00ff00ff00ff00ff-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&alive).unwrap();
+    std::fs::write(dir.path().join("c.toml"), tiny_treecv()).unwrap();
+    let tmps = tmp.path().to_string_lossy().into_owned();
+    let o = cvbench_env(
+        &["run", "c.toml", "--out", "out"],
+        dir.path(),
+        &[("TMPDIR", &tmps)],
     );
-    assert!(!stderr(&o).contains("unknown option"), "{}", stderr(&o));
+    assert_exit(&o, 0, &[]);
+    assert!(!orphan.exists(), "the killed process's folder is left");
+    assert!(alive.exists(), "a running process's folder was removed");
 }
 
-/// Issue 40, D: `grid --json -` prints the JSON document on standard output
-/// (grid.py's lines go to standard error) and creates no file named `-`.
+/// Issue 21, 8: SIGINT during an svm_cv `libsvm` cell leaves no
+/// `cvbench-svm-*` folder with copies of the data.
+#[cfg(unix)]
 #[test]
-fn grid_json_dash_is_standard_output() {
+fn sigint_during_a_peer_cell_leaves_no_temporary_folder() {
+    let on_path = |p: &str| {
+        std::env::var_os("PATH")
+            .is_some_and(|path| std::env::split_paths(&path).any(|d| d.join(p).is_file()))
+    };
+    if !on_path("svm-train") || !on_path("svm-predict") {
+        eprintln!("SKIPPED: svm-train/svm-predict not installed (make peers)");
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
-    small_data(dir.path());
-    let o = command(dir.path())
-        .args(["grid", "-out", "null", "-png", "null", "--json", "-"])
-        .args(RANGES)
-        .arg("small")
-        .output()
+    let tmp = tempfile::tempdir().unwrap();
+    let c = "kind = \"svm_cv\"\nname = \"s\"\nseed = 1\nk = [10]\nmethods = [\"libsvm\"]\n[[datasets]]\nsynthetic = { generator = \"linear-classification\", n = 3000, d = 20 }\n[[settings]]\nlabel = \"p\"\nc = 100\n";
+    std::fs::write(dir.path().join("c.toml"), c).unwrap();
+    let child = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "c.toml", "--out", "out"])
+        .current_dir(dir.path())
+        .env_remove("CVBENCH_DATA_DIR")
+        .env("TMPDIR", tmp.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
-    assert_exit(&o, 0, &["[local] "]);
-    let doc: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("stdout is JSON");
-    assert_eq!(doc["points"].as_array().map(Vec::len), Some(16));
-    assert!(!dir.path().join("-").exists());
+    let ours = || -> Vec<std::path::PathBuf> {
+        std::fs::read_dir(tmp.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("cvbench-svm-"))
+            })
+            .collect()
+    };
+    // Interrupt once the peer's folder holds a file (svm-train is at work or
+    // about to be); the interruption stops and reaps it before removing the
+    // folder (issue 40), so when it comes does not matter.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let busy = || {
+        ours()
+            .iter()
+            .any(|d| std::fs::read_dir(d).is_ok_and(|mut e| e.next().is_some()))
+    };
+    while !busy() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap();
+    if o.status.success() {
+        eprintln!("SKIPPED: the run finished before the interruption");
+        return;
+    }
+    assert_exit(&o, 130, &["interrupted: stopped (finished cells are kept"]);
+    assert!(!stderr(&o).contains("error"), "{}", stderr(&o));
+    assert!(ours().is_empty(), "left behind: {:?}", ours());
 }

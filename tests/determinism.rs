@@ -1,10 +1,10 @@
-//! Hardening round 3 (issue 40, item 14): a run's records do not depend on
-//! scheduling. Small equivalents of the quick configs (every kind; the SVM
-//! runs with a kernel cache shared by parallel solves, the tree order, the
-//! chains, and the cache and thread axes) run with `--threads 1`, twice with
-//! `--threads 2`, and as three shards plus `collect`; every column of
-//! `records.parquet` but the timing and `_sched` ones
-//! (`cvbench::results::columns`) must be the same, row for row.
+//! A run's records do not depend on scheduling. Small equivalents of the
+//! quick configs (every kind; the SVM runs with a kernel cache shared by
+//! parallel solves, the tree order, the chains, and the cache and thread
+//! axes) run with `--threads 1`, twice with `--threads 2`, and as three
+//! shards plus `collect`; every column of `records.parquet` but the timing
+//! and `_sched` ones (`cvbench::results::columns`) must be the same, row for
+//! row.
 
 use cvbench::results::columns::is_reproducible;
 use std::path::Path;

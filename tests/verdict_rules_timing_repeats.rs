@@ -1,6 +1,7 @@
-//! Issue 43's leftovers end to end: short cells timed again until their
-//! timed runs total `min_timed_seconds` (capped by `max_timing_repeats`),
-//! with the same numbers as a run without the keys, and the keys' errors.
+//! The timing repeats behind every speed-up's interval, end to end: short
+//! cells are timed again until their timed runs total `min_timed_seconds`
+//! (capped by `max_timing_repeats`), with the same numbers as a run without
+//! the keys, and the keys' errors name their line and a fix.
 
 mod common;
 

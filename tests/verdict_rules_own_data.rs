@@ -1,8 +1,7 @@
-//! Issue 43, section 3, end to end: a report of one's own run on one's own
-//! data file says no more than the data: no NaN in any rendered cell, no
-//! speed-up between cells of another kernel cache or thread count (the
-//! cell says what differs), and no paper-substitute label on the user's
-//! dataset.
+//! A report of one's own run on one's own data file says no more than the
+//! data, end to end: no NaN in any rendered cell, no speed-up between cells
+//! of another kernel cache or thread count (the cell says what differs),
+//! and no paper-substitute label on the user's dataset.
 
 mod common;
 

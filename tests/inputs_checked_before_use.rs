@@ -1,16 +1,18 @@
-//! Regression tests for the third hostile probe (issue 40), the config side:
-//! bounded reads of configs, grid `.out` files and model files (and configs
-//! that are folders, FIFOs or devices), grid ranges whose 2^x overflows,
-//! environment values checked before anything is deleted, registry files
-//! checked against their sha256, and clearer errors (`k`, `slurm` options,
-//! `threads = 0`). Each runs the built binary (or the library) and checks
-//! for a clear error with exit code 2, or for the right result.
+//! Inputs checked before they are used: reads of configs, grid `.out`
+//! files and model files are bounded (configs that are folders, FIFOs or
+//! devices are refused from their type), grid ranges whose 2^x overflows
+//! are refused up front, every `CVBENCH_*` value is checked before anything
+//! is deleted, registry files are checked against their sha256 (and the
+//! check is cached until the file changes), `fetch` without a network says
+//! what to do, and `k`, `slurm` options and `threads = 0` have clear errors.
+//! Each runs the built binary (or the library) and checks for a clear error
+//! with its exit code, or for the right result.
 
 use std::path::Path;
 use std::process::{Command, Output};
 
 mod common;
-use common::{assert_exit, command};
+use common::{assert_exit, command, stderr};
 
 fn cvbench_env(args: &[&str], cwd: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Output {
     let mut c = command(cwd);
@@ -323,4 +325,29 @@ fn k_slurm_options_and_threads_have_clear_errors() {
         2,
         &["c.toml:6:11:", "threads = 0 is out of range", "1 to 256"],
     );
+}
+
+#[test]
+fn fetch_without_network_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["fetch", "heart_scale", "--data-dir", "data"])
+        .current_dir(dir.path())
+        .env_remove("CVBENCH_DATA_DIR")
+        // An unreachable proxy: no download can succeed, as without network.
+        .env("HTTPS_PROXY", "http://127.0.0.1:9")
+        .env("HTTP_PROXY", "http://127.0.0.1:9")
+        .env("https_proxy", "http://127.0.0.1:9")
+        .env("http_proxy", "http://127.0.0.1:9")
+        .env("ALL_PROXY", "http://127.0.0.1:9")
+        .output()
+        .unwrap();
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("could not download"), "{e}");
+    assert!(
+        e.contains("by hand") && e.contains("cvbench datasets"),
+        "{e}"
+    );
+    assert!(e.contains("heart_scale"), "{e}");
 }

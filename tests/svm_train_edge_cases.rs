@@ -1,7 +1,6 @@
-//! Regression tests for the third hardening round's SVM items (issue 40):
-//! `cvbench svm` and the `svm_cv` kind do what `svm-train` does with
-//! `-g 0`, a training fold of one class, labels that are not C ints, and
-//! unclear inputs (a folder, a pipe, a BOM, more than two classes, more
+//! `cvbench svm` and the `svm_cv` kind do what `svm-train` does at its
+//! edges: `-g 0`, a training fold of one class, labels that are not C ints,
+//! and unclear inputs (a folder, a pipe, a BOM, more than two classes, more
 //! folds than rows). Where `svm-train` is installed the numbers are checked
 //! against it; otherwise that part prints `SKIPPED: ...`.
 

@@ -1,0 +1,24 @@
+//! The solver axis of the `svm_cv` rows (issue 44): the solvers' order in
+//! the registry, and whether a run has another solver than the SMO (only
+//! then do the tables, and the lines of our speed targets, name the
+//! solver). Read by `render/` and `verdicts/` alike; the speed-up cell the
+//! tables write is in `render/markdown.rs`.
+
+use crate::svm::SolverKind;
+
+/// A solver's place in the registry's order (unknown names last), so that
+/// a method's runs on each solver are listed side by side, the SMO first.
+pub fn solver_rank(name: &str) -> usize {
+    SolverKind::parse(name)
+        .and_then(|k| SolverKind::ALL.iter().position(|&s| s == k))
+        .unwrap_or(SolverKind::ALL.len())
+}
+
+/// Whether the rows hold a run of another solver than the SMO: only then
+/// do the tables show the solver (a run of the SMO alone renders as it did
+/// before the axis).
+pub fn has_solver_axis<'a>(solvers: impl IntoIterator<Item = &'a str>) -> bool {
+    solvers
+        .into_iter()
+        .any(|s| !s.is_empty() && s != SolverKind::Smo.as_str())
+}
