@@ -31,7 +31,7 @@ mod multi;
 pub use multi::svm_weight_args;
 mod output;
 pub use output::fmt_g;
-use output::{jnum, Out};
+use output::{folds_json, jnum, Out};
 
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
@@ -277,16 +277,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 predict_s,
                 share(predict_s)
             ));
-            json["folds"] = serde_json::json!({
-                "k": folds.k(),
-                "kind": folds.kind,
-                "seeding": strategy.label(),
-                "order": strategy.order.as_str(),
-                "seeder": strategy.seeder.as_str(),
-                "cache": strategy.cache.as_str(),
-                "cache_mb": jnum(budget),
-                "threads": strategy.threads,
-            });
+            json["folds"] = folds_json(&folds, &strategy, budget);
             json["cv_accuracy_pct"] = jnum(accuracy_pct);
             json["correct"] = correct.into();
             json["iterations"] = seeded.total_iterations().into();

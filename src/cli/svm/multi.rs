@@ -15,7 +15,7 @@ use crate::svm::multiclass::{
 use crate::svm::{train_log, CacheMode, SolveStats, SvmParams};
 
 use super::args::{SvmArgs, SvmUsage};
-use super::output::{fmt_g, jnum, Out};
+use super::output::{fmt_g, folds_json, jnum, Out};
 
 impl SvmArgs {
     /// The kernel `-t` asks for with the given gamma, and `-d` / `-r`
@@ -327,16 +327,7 @@ pub(super) fn run_multi(
                 res.shared_hits,
                 res.wall_s
             ));
-            json["folds"] = serde_json::json!({
-                "k": folds.k(),
-                "kind": folds.kind,
-                "seeding": strategy.label(),
-                "order": strategy.order.as_str(),
-                "seeder": strategy.seeder.as_str(),
-                "cache": strategy.cache.as_str(),
-                "cache_mb": jnum(budget),
-                "threads": strategy.threads,
-            });
+            json["folds"] = folds_json(&folds, &strategy, budget);
             json["cv_accuracy_pct"] = jnum(res.accuracy_pct);
             json["correct"] = res.correct.into();
             json["iterations"] = res.total_iterations().into();

@@ -115,6 +115,25 @@ impl Out {
     }
 }
 
+/// The `--json` object of a cross-validation's folds and strategy (binary
+/// or one-vs-one alike).
+pub(super) fn folds_json(
+    folds: &crate::svm::folds::Folds,
+    strategy: &crate::svm::CvStrategy,
+    budget: f64,
+) -> serde_json::Value {
+    serde_json::json!({
+        "k": folds.k(),
+        "kind": folds.kind,
+        "seeding": strategy.label(),
+        "order": strategy.order.as_str(),
+        "seeder": strategy.seeder.as_str(),
+        "cache": strategy.cache.as_str(),
+        "cache_mb": jnum(budget),
+        "threads": strategy.threads,
+    })
+}
+
 /// A number for JSON (`null` when not finite).
 pub(super) fn jnum(x: f64) -> serde_json::Value {
     serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)

@@ -210,12 +210,9 @@ pub(crate) mod tests {
         r
     }
 
-    /// The fastest CV run at each thread count over the one training at
-    /// those threads, beside the peers of the same run (the table's
-    /// rendering is tested in `render/cost.rs`).
-    #[test]
-    fn the_fastest_cv_at_equal_threads_over_one_training() {
-        let recs = [
+    /// CV runs at one and two threads, one training at two, and the peers.
+    pub(crate) fn sample_records() -> Vec<SvmRow> {
+        vec![
             row("ours [shared, 2t]", "zero", "round", 2, 30.0),
             row("sir [shared, 2t]", "sir", "round", 2, 12.0),
             row("sir [shared, 1t]", "sir", "round", 1, 20.0),
@@ -223,8 +220,15 @@ pub(crate) mod tests {
             row("libsvm_v", "", "cv", 1, 240.0),
             row("onedal [2t]", "", "cv", 2, 24.0),
             row("onedal_fit [2t]", "", "train", 2, 3.0),
-        ];
-        let c = cost(&recs);
+        ]
+    }
+
+    /// The fastest CV run at each thread count over the one training at
+    /// those threads, beside the peers of the same run (the table's
+    /// rendering is tested in `render/cost.rs`).
+    #[test]
+    fn the_fastest_cv_at_equal_threads_over_one_training() {
+        let c = cost(&sample_records());
         // Only threads = 2 has a one-training cell.
         assert_eq!(c.len(), 1, "{c:?}");
         let r = &c[0];
