@@ -2,12 +2,12 @@
 //! standard k-CV at fixed n, d, k (SYNTHETIC dense data, seeded).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use cvbench::cv::standard::standard_cv;
-use cvbench::cv::treecv::{treecv, Strategy};
-use cvbench::cv::{Chunks, Order};
-use cvbench::data::Dataset;
-use cvbench::learners::{IncrementalLearner, Lsqsgd, Pegasos};
-use cvbench::seed;
+use cvbench_engine::cv::standard::standard_cv;
+use cvbench_engine::cv::treecv::{treecv, Strategy};
+use cvbench_engine::cv::{Chunks, Order};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::learners::{IncrementalLearner, Lsqsgd, Pegasos};
+use cvbench_engine::seed;
 use std::hint::black_box;
 
 fn synthetic(n: usize, d: usize, classification: bool) -> Dataset {

@@ -24,14 +24,16 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use cvbench::data::{read_libsvm, Dataset};
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
-use cvbench::svm::cv::{cross_validate, CvOptions};
-use cvbench::svm::folds::Folds;
-use cvbench::svm::kernel::KernelData;
-use cvbench::svm::rounds::predict_rows;
-use cvbench::svm::solution::train;
-use cvbench::svm::{run_cv, CacheMode, CvStrategy, SeedingMethod, SharedKernelCache, SvmParams};
+use cvbench_engine::data::{read_libsvm, Dataset};
+use cvbench_engine::svm::cv::{cross_validate, CvOptions};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::kernel::KernelData;
+use cvbench_engine::svm::rounds::predict_rows;
+use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::{
+    run_cv, CacheMode, CvStrategy, SeedingMethod, SharedKernelCache, SvmParams,
+};
 
 fn load(name: &str) -> Option<Dataset> {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {

@@ -10,10 +10,10 @@
 //! [flips]`; with `flips`, a seeded run is compared with the unseeded one
 //! on the same cache: held-out rows voted otherwise, per fold.
 
-use cvbench::svm::multiclass::{
+use cvbench_engine::svm::multiclass::{
     cross_validate_ovo, cross_validate_ovo_seeded, seeds, OvoCvOptions,
 };
-use cvbench::svm::{
+use cvbench_engine::svm::{
     CacheMode, CvStrategy, Folds, KernelKind, SeedingMethod, SolverKind, SvmParams,
 };
 
@@ -23,7 +23,7 @@ fn main() {
         eprintln!("usage: multiclass_cv FILE K M per_solve|shared none|SEEDING THREADS [flips]");
         std::process::exit(2);
     }
-    let ds = cvbench::data::libsvm::read_libsvm(std::path::Path::new(&a[1]), None)
+    let ds = cvbench_engine::data::libsvm::read_libsvm(std::path::Path::new(&a[1]), None)
         .unwrap_or_else(|e| panic!("{}: {e}", a[1]));
     let k: usize = a[2].parse().expect("K");
     let m: f64 = a[3].parse().expect("M");

@@ -1,13 +1,13 @@
-//! Cooperative cancellation of the library's calls (`cvbench::cancel`, what
+//! Cooperative cancellation of the library's calls (`cvbench_engine::cancel`, what
 //! the Python package's Ctrl-C uses): a cancelled call returns
 //! `SvmError::Cancelled`, before or during its solves, and leaves nothing
 //! behind that stops the next call. One test: a cancelled token in scope
 //! stops every call of the process, so no other test may run beside it.
 
-use cvbench::api::{cross_validate, fit, CvMethod, SvcSpec};
-use cvbench::cancel::{check, scope, CancelToken, Cancelled};
-use cvbench::data::Dataset;
-use cvbench::svm::{Folds, SvmError, SvmParams};
+use cvbench_engine::api::{cross_validate, fit, CvMethod, SvcSpec};
+use cvbench_engine::cancel::{check, scope, CancelToken, Cancelled};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::svm::{Folds, SvmError, SvmParams};
 
 /// Two overlapping classes: many support vectors, a slow CV at a large C.
 fn overlapping(n: usize) -> Dataset {

@@ -2,12 +2,12 @@
 //! order-insensitive learner; update counts match the paper's cost formulas;
 //! the three TreeCV strategies and thread counts give identical results.
 
-use cvbench::cv::standard::{standard_cv, standard_cv_parallel};
-use cvbench::cv::treecv::{depth, treecv, Strategy};
-use cvbench::cv::{Chunks, Order};
-use cvbench::data::Dataset;
-use cvbench::learners::{Lsqsgd, Pegasos, Ridge};
-use cvbench::seed;
+use cvbench_engine::cv::standard::{standard_cv, standard_cv_parallel};
+use cvbench_engine::cv::treecv::{depth, treecv, Strategy};
+use cvbench_engine::cv::{Chunks, Order};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::learners::{Lsqsgd, Pegasos, Ridge};
+use cvbench_engine::seed;
 
 fn regression(n: usize, d: usize, s: u64) -> Dataset {
     let mut state = seed::mix64(s);
@@ -123,7 +123,7 @@ fn loocv_with_treecv_matches_brute_force_for_ridge() {
     let chunks = Chunks::new((0..n).collect(), n).unwrap();
     let t = treecv(&ridge, &data, &chunks, Order::Fixed, Strategy::Copy, 0);
     // Brute force LOOCV from scratch.
-    use cvbench::learners::IncrementalLearner;
+    use cvbench_engine::learners::IncrementalLearner;
     let mut total = 0.0;
     for i in 0..n {
         let mut m = ridge.init(&data);

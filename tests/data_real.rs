@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use cvbench::data::registry::{DataDir, Registry, Verification, DATA_DIR_ENV};
-use cvbench::data::Dataset;
+use cvbench_engine::data::registry::{DataDir, Registry, Verification, DATA_DIR_ENV};
+use cvbench_engine::data::Dataset;
 
 /// Print a skip notice straight to stderr: libtest captures `eprintln!` of
 /// passing tests, but not direct writes, so the notice is always visible.
@@ -179,7 +179,7 @@ fn status_lists_shared_and_missing_datasets() {
     let Some(dir) = data_dir("status_lists_shared_and_missing_datasets") else {
         return;
     };
-    let st = cvbench::data::registry::status(&dir);
+    let st = cvbench_engine::data::registry::status(&dir);
     let get = |n: &str| st.iter().find(|s| s.name == n).unwrap();
     assert!(get("a9a").available());
     assert!(get("mnist-even-odd").available());

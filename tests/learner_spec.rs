@@ -5,9 +5,9 @@
 //! changes.
 
 use cvbench::config::ConfigFile;
-use cvbench::data::DataDir;
 use cvbench::experiments::Context;
-use cvbench::learners::{
+use cvbench_engine::data::DataDir;
+use cvbench_engine::learners::{
     AnyLearner, LearnerError, LearnerSpec, LearnerType, Lsqsgd, Pegasos, Ridge,
 };
 

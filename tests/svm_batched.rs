@@ -10,12 +10,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use cvbench::data::Dataset;
-use cvbench::svm::kernel::{KernelData, KernelKind};
-use cvbench::svm::pool::with_threads;
-use cvbench::svm::smo::{SolveInput, SolveOutput};
-use cvbench::svm::solution::train;
-use cvbench::svm::{SolverKind, SvmParams};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::svm::kernel::{KernelData, KernelKind};
+use cvbench_engine::svm::pool::with_threads;
+use cvbench_engine::svm::smo::{SolveInput, SolveOutput};
+use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::{SolverKind, SvmParams};
 
 /// Two overlapping classes in `d` features (labels +1/-1), `n` rows, with a
 /// deterministic pseudo-random stream: many bounded and free support
@@ -244,7 +244,7 @@ fn write_libsvm(ds: &Dataset, path: &Path) {
     let mut s = String::new();
     for i in 0..ds.n() {
         s.push_str(&format!("{}", ds.y[i]));
-        if let cvbench::data::Row::Dense(x) = ds.row(i) {
+        if let cvbench_engine::data::Row::Dense(x) = ds.row(i) {
             for (j, v) in x.iter().enumerate() {
                 s.push_str(&format!(" {}:{v}", j + 1));
             }

@@ -5,12 +5,12 @@
 
 use std::path::PathBuf;
 
-use cvbench::data::{read_libsvm, Dataset};
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
-use cvbench::svm::cv::{cross_validate, CvOptions};
-use cvbench::svm::folds::Folds;
-use cvbench::svm::solution::train;
-use cvbench::svm::SvmParams;
+use cvbench_engine::data::{read_libsvm, Dataset};
+use cvbench_engine::svm::cv::{cross_validate, CvOptions};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::SvmParams;
 
 fn data(name: &str) -> Option<Dataset> {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {

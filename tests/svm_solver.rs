@@ -1,17 +1,17 @@
 //! Solver tests on small generated problems: known solutions, KKT at exit,
 //! warm starts, degenerate inputs, CV plumbing.
 
-use cvbench::data::{Dataset, Features};
-use cvbench::svm::cv::{cross_validate, CvOptions};
-use cvbench::svm::folds::Folds;
-use cvbench::svm::kernel::{KernelData, KernelKind};
-use cvbench::svm::solution::train;
-use cvbench::svm::{SvmError, SvmParams};
+use cvbench_engine::data::{Dataset, Features};
+use cvbench_engine::svm::cv::{cross_validate, CvOptions};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::kernel::{KernelData, KernelKind};
+use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::{SvmError, SvmParams};
 use rand::RngExt;
 
 /// Two Gaussian blobs in `d` dimensions, overlapping (not separable).
 fn blobs(n: usize, d: usize, seed: u64, sep: f64) -> Dataset {
-    let mut rng = cvbench::seed::rng(seed);
+    let mut rng = cvbench_engine::seed::rng(seed);
     let mut rows = Vec::new();
     let mut y = Vec::new();
     for i in 0..n {

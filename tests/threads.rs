@@ -5,9 +5,9 @@
 //! other test touches the global pool.
 
 use cvbench::config::ConfigFile;
-use cvbench::data::DataDir;
 use cvbench::experiments::Context;
 use cvbench::runner::{run, RunOptions};
+use cvbench_engine::data::DataDir;
 
 /// This process's threads but Polars' own pool (which writes the tables,
 /// sized by `POLARS_MAX_THREADS`, and is not rayon work of ours), by name.

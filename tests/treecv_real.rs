@@ -2,12 +2,12 @@
 //! TreeCV equals standard CV for exact ridge on housing; PEGASOS and LSQSGD
 //! give the paper's pattern (TreeCV ≈ standard CV) on a9a.
 
-use cvbench::cv::standard::standard_cv;
-use cvbench::cv::treecv::{treecv, Strategy};
-use cvbench::cv::{Chunks, Order};
-use cvbench::data::{DataDir, Dataset, DatasetSpec};
-use cvbench::learners::{Lsqsgd, Pegasos, Ridge};
-use cvbench::seed;
+use cvbench_engine::cv::standard::standard_cv;
+use cvbench_engine::cv::treecv::{treecv, Strategy};
+use cvbench_engine::cv::{Chunks, Order};
+use cvbench_engine::data::{DataDir, Dataset, DatasetSpec};
+use cvbench_engine::learners::{Lsqsgd, Pegasos, Ridge};
+use cvbench_engine::seed;
 
 fn load(spec: &str) -> Option<Dataset> {
     let Ok(dir) = std::env::var("CVBENCH_DATA_DIR") else {

@@ -2,10 +2,10 @@
 //! dense C-contiguous `float64` matrix or the parts of a CSR matrix, the
 //! SVC parameters, a model rebuilt from the fitted arrays, folds.
 
-use cvbench::api::{ClassOrder, SvcSpec};
-use cvbench::data::{Dataset, Features};
-use cvbench::svm::multiclass::{ClassWeight, MultiModel};
-use cvbench::svm::{Folds, KernelKind, SolverKind, SvmParams};
+use cvbench_engine::api::{ClassOrder, SvcSpec};
+use cvbench_engine::data::{Dataset, Features};
+use cvbench_engine::svm::multiclass::{ClassWeight, MultiModel};
+use cvbench_engine::svm::{Folds, KernelKind, SolverKind, SvmParams};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -103,7 +103,7 @@ pub fn dataset(
         name: "python".into(),
         x,
         y,
-        index_base: cvbench::data::IndexBase::One,
+        index_base: cvbench_engine::data::IndexBase::One,
     })
 }
 

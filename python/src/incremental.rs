@@ -1,15 +1,15 @@
 //! TreeCV and standard k-fold CV of the incremental learners
-//! (`cvbench::api::incremental`): the learner by its registry name with
+//! (`cvbench_engine::api::incremental`): the learner by its registry name with
 //! its hyper-parameters, the estimate and the work counters. The names
 //! (learners and their keys, orders, strategies) come from the library's
 //! registries as module constants.
 
-use cvbench::api::incremental::{
+use cvbench_engine::api::incremental::{
     self as inc, IncrementalError, IncrementalReport, IncrementalSpec, ParamValue,
 };
-use cvbench::cv::treecv::Strategy;
-use cvbench::cv::Order;
-use cvbench::learners::{AnyLearner, LearnerType};
+use cvbench_engine::cv::treecv::Strategy;
+use cvbench_engine::cv::Order;
+use cvbench_engine::learners::{AnyLearner, LearnerType};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -1,5 +1,5 @@
 //! `cvbench._native`: the Python extension. It converts arrays
-//! ([`convert`]) and calls `cvbench::api`; the Python package `cvbench`
+//! ([`convert`]) and calls `cvbench_engine::api`; the Python package `cvbench`
 //! validates arguments the scikit-learn way. The GIL is released while the
 //! library works; a fit, CV or grid stops on Ctrl-C with `KeyboardInterrupt`
 //! ([`cancellable`]); every library error is a `ValueError` with its
@@ -11,9 +11,9 @@ mod incremental;
 
 use cancellable::run;
 use convert::{dataset, folds, value_error, Csr, ModelArgs, Spec};
-use cvbench::api;
-use cvbench::svm::grid::{FoldStat, Reuse};
-use cvbench::svm::{Folds, SvmError};
+use cvbench_engine::api;
+use cvbench_engine::svm::grid::{FoldStat, Reuse};
+use cvbench_engine::svm::{Folds, SvmError};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -40,8 +40,8 @@ type FitOut<'py> = (
 
 /// One solve's progress marks and lines as scikit-learn's LIBSVM prints
 /// them (no `nu` line), from the engine's counters.
-fn solve_lines(out: &mut Vec<String>, stats: &cvbench::svm::smo::SolveStats) {
-    use cvbench::svm::train_log;
+fn solve_lines(out: &mut Vec<String>, stats: &cvbench_engine::svm::smo::SolveStats) {
+    use cvbench_engine::svm::train_log;
     if !stats.progress.is_empty() {
         out.push(train_log::progress_text(stats));
     }
@@ -177,7 +177,7 @@ fn data_and_model(
     dense: Option<PyReadonlyArray2<'_, f64>>,
     csr: Option<Csr<'_>>,
     model: ModelArgs<'_>,
-) -> PyResult<(cvbench::data::Dataset, cvbench::svm::multiclass::MultiModel)> {
+) -> PyResult<(cvbench_engine::data::Dataset, cvbench_engine::svm::multiclass::MultiModel)> {
     let ds = dataset(dense, csr, Vec::new())?;
     let m = model.into_model()?;
     if m.sv.d() != ds.d() {
@@ -192,7 +192,7 @@ fn data_and_model(
 
 /// Folds: explicit test rows, or LIBSVM's `k` folds of the labels.
 fn make_folds(
-    ds: &cvbench::data::Dataset,
+    ds: &cvbench_engine::data::Dataset,
     k: usize,
     test: Option<Vec<Vec<usize>>>,
 ) -> PyResult<Folds> {
@@ -339,7 +339,7 @@ fn grid<'py>(
 /// 100 MB (`cvbench svm -v`'s default `-m`).
 #[pyfunction]
 fn default_cache_mb(n: usize) -> f64 {
-    cvbench::svm::budget::default_cache_mb(n)
+    cvbench_engine::svm::budget::default_cache_mb(n)
 }
 
 #[pymodule]
@@ -353,7 +353,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cv_method, m)?)?;
     m.add_function(wrap_pyfunction!(default_cache_mb, m)?)?;
     // The solvers' names, from the library's registry.
-    let solvers: Vec<&str> = cvbench::svm::SolverKind::ALL
+    let solvers: Vec<&str> = cvbench_engine::svm::SolverKind::ALL
         .iter()
         .map(|s| s.as_str())
         .collect();

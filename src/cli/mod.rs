@@ -187,9 +187,12 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Datasets { data_dir } => inspect::datasets(data_dir),
         Command::Grid(args) => grid::run(&args).map_err(|e| {
             // Bad options, ranges, data or parameters are usage errors.
-            let code = if e.downcast_ref::<crate::svm::grid::GridError>().is_some()
-                || e.downcast_ref::<crate::svm::SvmError>().is_some()
-                || e.downcast_ref::<crate::data::DataError>().is_some()
+            let code = if e
+                .downcast_ref::<cvbench_engine::svm::grid::GridError>()
+                .is_some()
+                || e.downcast_ref::<cvbench_engine::svm::SvmError>().is_some()
+                || e.downcast_ref::<cvbench_engine::data::DataError>()
+                    .is_some()
                 || e.downcast_ref::<std::io::Error>().is_some()
             {
                 2
@@ -200,10 +203,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }),
         Command::Svm(args) => svm::run(&args).map_err(|e| {
             // Bad data or parameters are usage errors; a failed solve is a run failure.
-            let code = if e.downcast_ref::<crate::svm::SvmError>().is_some()
-                || e.downcast_ref::<crate::data::DataError>().is_some()
+            let code = if e.downcast_ref::<cvbench_engine::svm::SvmError>().is_some()
+                || e.downcast_ref::<cvbench_engine::data::DataError>()
+                    .is_some()
                 || e.downcast_ref::<svm::SvmUsage>().is_some()
-                || e.downcast_ref::<crate::svm::model_file::ModelFileError>()
+                || e.downcast_ref::<cvbench_engine::svm::model_file::ModelFileError>()
                     .is_some()
             {
                 2

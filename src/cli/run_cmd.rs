@@ -4,9 +4,9 @@
 use super::args::{OutputFlags, RunIo};
 use super::failure::{check_threads, classify, read_configs, usage, Failure};
 use crate::config::ConfigFile;
-use crate::data::DataDir;
 use crate::experiments::Context;
 use crate::runner::{self, RunOptions};
+use cvbench_engine::data::DataDir;
 
 /// `cvbench run`: validate every config, then run each (or its shard).
 pub(super) fn run_configs(

@@ -15,7 +15,7 @@
 
 use super::Cell;
 use crate::config::{ConfigError, ConfigFile};
-use crate::seed;
+use cvbench_engine::seed;
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::ops::Range;

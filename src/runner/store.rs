@@ -47,8 +47,10 @@ pub struct StoredCell {
 
 /// The file of the cell with key `key`.
 pub fn cell_path(dir: &Path, key: &str) -> PathBuf {
-    dir.join("cells")
-        .join(format!("{:016x}.json", crate::seed::derive(0, key)))
+    dir.join("cells").join(format!(
+        "{:016x}.json",
+        cvbench_engine::seed::derive(0, key)
+    ))
 }
 
 /// A config's content without presentational keys (`name`, `description`,
@@ -94,8 +96,8 @@ pub fn identities(
             );
             format!(
                 "{:016x}{:016x}",
-                crate::seed::derive(1, &text),
-                crate::seed::derive(2, &text)
+                cvbench_engine::seed::derive(1, &text),
+                cvbench_engine::seed::derive(2, &text)
             )
         })
         .collect()
@@ -118,7 +120,7 @@ pub fn save(dir: &Path, cell: &StoredCell) -> Result<(), ResultsError> {
 /// An exclusive lock on a run folder's assembly (`<run>/.assemble.lock`,
 /// created with `create_new`, holding host, pid and the process's start
 /// time). Released on drop and on SIGINT/SIGTERM (it is registered with
-/// [`crate::interrupt`]).
+/// [`cvbench_engine::interrupt`]).
 ///
 /// A lock is taken over when its holder is gone: on this host, a dead pid,
 /// a pid now running another process (its start time differs: pid reuse), or
@@ -129,7 +131,7 @@ pub fn save(dir: &Path, cell: &StoredCell) -> Result<(), ResultsError> {
 /// the lock file and how to remove it.
 pub struct AssemblyLock {
     path: PathBuf,
-    _registered: crate::interrupt::Registered,
+    _registered: cvbench_engine::interrupt::Registered,
 }
 
 /// How long a waiter waits for a lock held by a live process.
@@ -186,7 +188,7 @@ impl Holder {
         if self.pid == std::process::id() {
             return Some("it names this process's own pid (left by an earlier process)");
         }
-        if !crate::interrupt::pid_alive(self.pid) {
+        if !cvbench_engine::interrupt::pid_alive(self.pid) {
             return Some("its process is no longer running");
         }
         match (self.start, start_time(self.pid)) {
@@ -235,12 +237,12 @@ impl AssemblyLock {
             let created = {
                 // Create and register under the write lock: an interruption
                 // either comes before the lock exists or removes it.
-                let _writes = crate::interrupt::write_guard();
+                let _writes = cvbench_engine::interrupt::write_guard();
                 std::fs::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .open(&path)
-                    .map(|f| (f, crate::interrupt::register(&path)))
+                    .map(|f| (f, cvbench_engine::interrupt::register(&path)))
             };
             match created {
                 Ok((mut f, registered)) => {

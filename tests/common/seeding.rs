@@ -4,16 +4,16 @@
 
 use std::path::PathBuf;
 
-use cvbench::data::{read_libsvm, Dataset};
-use cvbench::svm::folds::Folds;
-use cvbench::svm::{
+use cvbench_engine::data::{read_libsvm, Dataset};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::{
     seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
 };
 use rand::RngExt;
 
 /// Two overlapping Gaussian blobs (synthetic).
 pub fn blobs(n: usize, d: usize, seed: u64, sep: f64) -> Dataset {
-    let mut rng = cvbench::seed::rng(seed);
+    let mut rng = cvbench_engine::seed::rng(seed);
     let mut rows = Vec::new();
     let mut y = Vec::new();
     for i in 0..n {

@@ -4,8 +4,8 @@
 
 use super::{cases, report, runner, SERIAL};
 use cvbench::config::ConfigFile;
-use cvbench::data::DataDir;
 use cvbench::experiments::Context;
+use cvbench_engine::data::DataDir;
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

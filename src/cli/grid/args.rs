@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::svm::grid::{Axis, GridError, Reuse};
-use crate::svm::SolverKind;
+use cvbench_engine::svm::grid::{Axis, GridError, Reuse};
+use cvbench_engine::svm::SolverKind;
 
 /// The raw arguments of `cvbench grid` (grid.py's single-dash options are
 /// parsed here, not by clap).

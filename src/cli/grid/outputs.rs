@@ -88,9 +88,9 @@ pub(super) fn check(o: &Opts) -> anyhow::Result<()> {
 
 /// Whether `a` and `b` are one file: the same path, or (both existing) the
 /// same device and inode, so that a hard or symbolic link to the dataset is
-/// caught ([`crate::data::atomic::same_file`]).
+/// caught ([`cvbench_engine::data::atomic::same_file`]).
 fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || crate::data::atomic::same_file(a, b)
+    a == b || cvbench_engine::data::atomic::same_file(a, b)
 }
 
 /// What an interruption says: where the finished points are and that
@@ -114,7 +114,7 @@ pub(super) fn interrupt_message(o: &Opts) -> String {
 
 /// The `.out` file, one `log2c=.. log2g=.. rate=..` line per finished point.
 /// It is replaced whole after every point (a temporary file renamed over
-/// it, [`crate::data::atomic`]), so that a full disk or an interruption
+/// it, [`cvbench_engine::data::atomic`]), so that a full disk or an interruption
 /// never leaves a partial line or a truncated file: it holds every point
 /// finished before the failure, and `-resume` goes on from them.
 pub(super) struct OutFile {
@@ -129,12 +129,14 @@ impl OutFile {
     /// a killed run left unfinished), else started afresh (as grid.py).
     pub(super) fn open(path: &Path, append: bool) -> anyhow::Result<OutFile> {
         let mut text = Vec::new();
-        let stream = crate::data::atomic::is_stream(path);
+        let stream = cvbench_engine::data::atomic::is_stream(path);
         if append && !stream && path.exists() {
-            text =
-                crate::data::limits::read_text_limited(path, &crate::data::limits::GRID_OUT_FILE)
-                    .with_context(|| format!("cannot read the output file {}", path.display()))?
-                    .into_bytes();
+            text = cvbench_engine::data::limits::read_text_limited(
+                path,
+                &cvbench_engine::data::limits::GRID_OUT_FILE,
+            )
+            .with_context(|| format!("cannot read the output file {}", path.display()))?
+            .into_bytes();
             if text.last().is_some_and(|&b| b != b'\n') {
                 text.push(b'\n');
             }
@@ -145,26 +147,25 @@ impl OutFile {
             stream,
         };
         if !stream {
-            crate::data::atomic::write_atomic(&f.path, &f.text)?;
+            cvbench_engine::data::atomic::write_atomic(&f.path, &f.text)?;
         }
         Ok(f)
     }
 
     /// Add one point's line (`line` ends with a newline): the file is
     /// replaced by one holding it, or left as it was on an error.
-    pub(super) fn write_line(&mut self, line: &str) -> Result<(), crate::data::DataError> {
+    pub(super) fn write_line(&mut self, line: &str) -> Result<(), cvbench_engine::data::DataError> {
         if self.stream {
-            let _writing = crate::interrupt::write_guard();
-            return crate::data::atomic::write_stream(&self.path, line.as_bytes()).map_err(
-                |source| crate::data::DataError::Output {
+            let _writing = cvbench_engine::interrupt::write_guard();
+            return cvbench_engine::data::atomic::write_stream(&self.path, line.as_bytes())
+                .map_err(|source| cvbench_engine::data::DataError::Output {
                     path: self.path.clone(),
                     source,
-                },
-            );
+                });
         }
         let before = self.text.len();
         self.text.extend_from_slice(line.as_bytes());
-        let done = crate::data::atomic::replace_unsynced(&self.path, &self.text);
+        let done = cvbench_engine::data::atomic::replace_unsynced(&self.path, &self.text);
         if done.is_err() {
             self.text.truncate(before);
         }
@@ -172,11 +173,11 @@ impl OutFile {
     }
 
     /// Write the file a last time and sync it to disk.
-    pub(super) fn finish(self) -> Result<(), crate::data::DataError> {
+    pub(super) fn finish(self) -> Result<(), cvbench_engine::data::DataError> {
         if self.stream {
             return Ok(());
         }
-        crate::data::atomic::write_atomic(&self.path, &self.text)
+        cvbench_engine::data::atomic::write_atomic(&self.path, &self.text)
     }
 }
 
@@ -187,13 +188,16 @@ pub(super) type Resumed = Vec<((Option<f64>, Option<f64>), f64)>;
 
 /// Read a resume file (grid.py's `-resume`): every line with `rate=`.
 pub(super) fn read_resume(path: &Path) -> anyhow::Result<Resumed> {
-    let text = crate::data::limits::read_text_limited(path, &crate::data::limits::GRID_OUT_FILE)
-        .with_context(|| {
-            format!(
-                "file for resumption not found or unreadable: {}",
-                path.display()
-            )
-        })?;
+    let text = cvbench_engine::data::limits::read_text_limited(
+        path,
+        &cvbench_engine::data::limits::GRID_OUT_FILE,
+    )
+    .with_context(|| {
+        format!(
+            "file for resumption not found or unreadable: {}",
+            path.display()
+        )
+    })?;
     let mut out: Resumed = Vec::new();
     let grab = |line: &str, key: &str, extra: &str| -> Option<String> {
         let at = line.find(key)? + key.len();

@@ -3,7 +3,9 @@
 
 use std::path::PathBuf;
 
-use crate::svm::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod, SolverKind};
+use cvbench_engine::svm::{
+    CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod, SolverKind,
+};
 
 /// A command line that asks for something `cvbench svm` does not do, or for
 /// an option that would do nothing (exit code 2).
@@ -357,10 +359,10 @@ impl SvmArgs {
     }
 
     /// The kernel cache in MB for `n` training rows: `-m` where given, else
-    /// [`crate::svm::budget::default_cache_mb`].
+    /// [`cvbench_engine::svm::budget::default_cache_mb`].
     pub fn cache_mb_for(&self, n: usize) -> f64 {
         self.cache_mb
-            .unwrap_or_else(|| crate::svm::budget::default_cache_mb(n))
+            .unwrap_or_else(|| cvbench_engine::svm::budget::default_cache_mb(n))
     }
 
     /// The model file: as given, else `svm-train`'s default (the data file's

@@ -13,14 +13,14 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::data::{read_libsvm, Dataset};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
-use crate::svm::folds::Folds;
-use crate::svm::model_file::{read_model, write_model};
-use crate::svm::multiclass::MultiModel;
-use crate::svm::run_cv;
-use crate::svm::solution::train;
-use crate::svm::SvmParams;
+use cvbench_engine::data::{read_libsvm, Dataset};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::model_file::{read_model, write_model};
+use cvbench_engine::svm::multiclass::MultiModel;
+use cvbench_engine::svm::run_cv;
+use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::SvmParams;
 
 mod args;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
@@ -36,7 +36,7 @@ use output::{folds_json, jnum, Out};
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
 fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, SvmParams)> {
-    let kernel = args.kernel_kind(crate::svm::gamma_or_default(
+    let kernel = args.kernel_kind(cvbench_engine::svm::gamma_or_default(
         args.gamma,
         ds.libsvm_max_index(),
     ))?;
@@ -57,14 +57,14 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
     };
     if let Some(mb) = args.cv.shared_cache_mb {
         if !(mb.is_finite() && mb > 0.0) {
-            return Err(crate::svm::SvmError::InvalidParam(format!(
+            return Err(cvbench_engine::svm::SvmError::InvalidParam(format!(
                 "--shared-cache-mb must be finite and > 0, got {}",
-                crate::svm::fmt_param(mb)
+                cvbench_engine::svm::fmt_param(mb)
             ))
             .into());
         }
     }
-    if crate::svm::is_default_gamma(args.gamma) {
+    if cvbench_engine::svm::is_default_gamma(args.gamma) {
         // svm-train computes the default 1/num_features in double.
         params.kernel = params
             .kernel
@@ -79,7 +79,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
 fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsage> {
     if let Some((what, input)) = inputs
         .iter()
-        .find(|(_, i)| *i == path || crate::data::atomic::same_file(i, path))
+        .find(|(_, i)| *i == path || cvbench_engine::data::atomic::same_file(i, path))
     {
         return Err(SvmUsage(format!(
             "model file {} is the {what} {}: writing the model would destroy it; give another model file",
@@ -151,7 +151,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "solver": params.solver.as_str(),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
-    let one_vs_one = crate::svm::multiclass::is_multiclass(ds)
+    let one_vs_one = cvbench_engine::svm::multiclass::is_multiclass(ds)
         || !args.weight.is_empty()
         || args.probability == "1";
     if one_vs_one && args.peer && !args.weight.is_empty() {
@@ -161,7 +161,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         .into());
     }
     if args.folds.is_some_and(|k| k > ds.n()) && !args.json {
-        eprintln!("{}", crate::svm::folds::FOLDS_OVER_DATA_WARNING);
+        eprintln!("{}", cvbench_engine::svm::folds::FOLDS_OVER_DATA_WARNING);
     }
     let last = match (one_vs_one, args.folds) {
         (_, Some(k)) if ds.n() == 1 => {
@@ -199,7 +199,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                     // Predict with the model as written, read back (its
                     // indices numbered as the test file's).
                     let mut model = read_model(&model_path)?;
-                    crate::data::align_index_bases(&mut model.sv, &mut td);
+                    cvbench_engine::data::align_index_bases(&mut model.sv, &mut td);
                     let t = std::time::Instant::now();
                     let correct = count_correct(&model, &td);
                     out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
@@ -230,7 +230,12 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 Folds::libsvm(ds, k)?
             };
             let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
-            crate::svm::strategy::check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
+            cvbench_engine::svm::strategy::check_axes(
+                strategy.order,
+                strategy.seeder,
+                folds.k(),
+                ds.n(),
+            )?;
             let mut cv_params = params.clone();
             cv_params.cache_mb = budget;
             let seeded = run_cv(ds, &folds, &cv_params, &strategy, args.cv.seed.unwrap_or(1))?;
@@ -259,7 +264,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 strategy.order,
                 strategy.seeder,
                 strategy.cache,
-                crate::svm::fmt_param(budget),
+                cvbench_engine::svm::fmt_param(budget),
                 strategy.threads,
                 res.total_iterations,
                 seeded.extra.len(),
@@ -315,12 +320,11 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     // svm-train writes a model without -v: into a temporary file, not beside ours.
     let model_tmp = if args.folds.is_none() {
         Some(
-            crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".model", b"").map_err(
-                |source| crate::svm::SvmError::Io {
+            cvbench_engine::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".model", b"")
+                .map_err(|source| cvbench_engine::svm::SvmError::Io {
                     what: "creating a temporary model file for svm-train".into(),
                     source,
-                },
-            )?,
+                })?,
         )
     } else {
         None
@@ -328,7 +332,7 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     // svm-train's own default gamma (1/num_features in double, from the
     // same file): `-g 0`, as a run without -g.
     let mut given = given.clone();
-    if crate::svm::is_default_gamma(args.gamma) && given.kernel.gamma().is_some() {
+    if cvbench_engine::svm::is_default_gamma(args.gamma) && given.kernel.gamma().is_some() {
         given.kernel = given.kernel.with_gamma(0.0);
     }
     let outcome = peer::run_svm_train(
@@ -364,17 +368,23 @@ impl SvmArgs {
     /// The data file as `svm-train` can read it: the file itself, or a
     /// decompressed temporary copy (removed when the returned guard drops,
     /// also on error or Ctrl-C).
-    fn datafile_plain(&self) -> anyhow::Result<(PathBuf, Option<crate::interrupt::TempFile>)> {
-        use crate::data::compress::Compression;
+    fn datafile_plain(
+        &self,
+    ) -> anyhow::Result<(PathBuf, Option<cvbench_engine::interrupt::TempFile>)> {
+        use cvbench_engine::data::compress::Compression;
         if Compression::from_path(&self.datafile) == Compression::None {
             return Ok((self.datafile.clone(), None));
         }
-        let bytes = crate::data::compress::read_all(&self.datafile)?;
-        let tmp = crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".libsvm", &bytes)
-            .map_err(|source| crate::svm::SvmError::Io {
-                what: "writing a decompressed copy for svm-train".into(),
-                source,
-            })?;
+        let bytes = cvbench_engine::data::compress::read_all(&self.datafile)?;
+        let tmp = cvbench_engine::interrupt::TempFile::with_contents(
+            "cvbench-svm-peer-",
+            ".libsvm",
+            &bytes,
+        )
+        .map_err(|source| cvbench_engine::svm::SvmError::Io {
+            what: "writing a decompressed copy for svm-train".into(),
+            source,
+        })?;
         Ok((tmp.path().to_path_buf(), Some(tmp)))
     }
 }

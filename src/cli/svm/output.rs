@@ -3,8 +3,8 @@
 //! `svm-train`'s text (quiet or not), our `--stats` lines, or JSON; with the
 //! lines of one solve as `svm-train` prints them.
 
-use crate::svm::smo::SolveStats;
-use crate::svm::train_log;
+use cvbench_engine::svm::smo::SolveStats;
+use cvbench_engine::svm::train_log;
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -118,8 +118,8 @@ impl Out {
 /// The `--json` object of a cross-validation's folds and strategy (binary
 /// or one-vs-one alike).
 pub(super) fn folds_json(
-    folds: &crate::svm::folds::Folds,
-    strategy: &crate::svm::CvStrategy,
+    folds: &cvbench_engine::svm::folds::Folds,
+    strategy: &cvbench_engine::svm::CvStrategy,
     budget: f64,
 ) -> serde_json::Value {
     serde_json::json!({

@@ -16,10 +16,10 @@ use super::rows::procedure_name;
 use super::theorems::BklPopulation;
 use super::verdicts::published::Published;
 use crate::config::{ConfigError, ConfigFile};
-use crate::data::Dataset;
 use crate::experiments::cell_key::{CellKey, CellList};
 use crate::experiments::{Context, ExperimentError, PlanHead, MAX_CELLS, MAX_REPETITIONS};
-use crate::learners::{AnyLearner, LearnerSpec};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::learners::{AnyLearner, LearnerSpec};
 use std::ops::Range;
 
 /// A loaded population.

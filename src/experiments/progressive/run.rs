@@ -11,12 +11,12 @@ use super::theorems::{
     run_kfold_check, run_progressive_check, DatasetPopulation, KFoldCheck, ProgressiveCheck,
 };
 use super::ProgressiveError;
-use crate::data::Dataset;
 use crate::experiments::{finite_or_fail, ExperimentError, Plan, PlanHead};
-use crate::learners::AnyLearner;
 use crate::results::rows::{to_records, Core};
 use crate::results::Record;
-use crate::seed;
+use cvbench_engine::data::Dataset;
+use cvbench_engine::learners::AnyLearner;
+use cvbench_engine::seed;
 
 /// A cell's error, naming the cell.
 pub(super) fn cell_err(key: &str, e: impl std::fmt::Display) -> ExperimentError {

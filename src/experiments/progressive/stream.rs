@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use super::stats::Summary;
 use super::theorems::same_features;
 use super::ProgressiveError;
-use crate::cv::holdout::hold_out;
-use crate::cv::progressive::progressive;
-use crate::data::Dataset;
-use crate::learners::IncrementalLearner;
-use crate::seed;
+use cvbench_engine::cv::holdout::hold_out;
+use cvbench_engine::cv::progressive::progressive;
+use cvbench_engine::data::Dataset;
+use cvbench_engine::learners::IncrementalLearner;
+use cvbench_engine::seed;
 
 /// Settings of one stream run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,10 +2,10 @@
 //! data, and the paper's published numbers (`experiments/svm/published.toml`).
 
 use crate::config::{ConfigError, ConfigFile, KValue};
-use crate::data::DatasetSpec;
 use crate::experiments::timing::Repeats;
 use crate::peers::libsvm as peer;
-use crate::svm::{CacheMode, SeedingMethod, SolverKind};
+use cvbench_engine::data::DatasetSpec;
+use cvbench_engine::svm::{CacheMode, SeedingMethod, SolverKind};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -453,7 +453,7 @@ impl SvmCvConfig {
             return Ok(());
         }
         for s in self.settings.get_ref() {
-            if crate::svm::is_default_gamma(s.get_ref().gamma)
+            if cvbench_engine::svm::is_default_gamma(s.get_ref().gamma)
                 && s.get_ref().uses_gamma()
                 && dims.iter().any(|&d| d != dims[0])
             {

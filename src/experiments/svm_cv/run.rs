@@ -7,16 +7,18 @@ use super::rows::SvmRow;
 use super::seeded::{
     estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND,
 };
-use crate::data::Dataset;
 use crate::experiments::timing::{timed, Repeats, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::peers::onedal;
 use crate::results::rows::to_records;
 use crate::results::Record;
-use crate::seed;
-use crate::svm::folds::Folds;
-use crate::svm::{run_cv_first_rounds, train, CacheMode, CvStrategy, SeedingMethod, SvmParams};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::seed;
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::{
+    run_cv_first_rounds, train, CacheMode, CvStrategy, SeedingMethod, SvmParams,
+};
 use std::time::Instant;
 
 /// The tail of a LIBSVM row (nothing seeded, nothing shared).
@@ -397,6 +399,6 @@ impl SvmPlan {
 
 /// The peer's folder for this cell's files (fold files, models), removed
 /// when it drops and on an interruption (after the peer is stopped).
-fn tempdir(key: &str) -> std::io::Result<crate::interrupt::TempDir> {
-    crate::interrupt::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
+fn tempdir(key: &str) -> std::io::Result<cvbench_engine::interrupt::TempDir> {
+    cvbench_engine::interrupt::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
 }

@@ -5,11 +5,11 @@
 //! row parts every method's rows share.
 
 use super::rows::SvmRow;
-use crate::data::Dataset;
-use crate::svm::cv::{CvResult, CvRound};
-use crate::svm::folds::Folds;
-use crate::svm::smo::SolveStats;
-use crate::svm::SeededCvResult;
+use cvbench_engine::data::Dataset;
+use cvbench_engine::svm::cv::{CvResult, CvRound};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::smo::SolveStats;
+use cvbench_engine::svm::SeededCvResult;
 
 /// How a row's solves ran: the columns every `svm_cv` row ends with.
 pub(super) struct Tail {

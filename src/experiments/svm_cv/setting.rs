@@ -4,10 +4,10 @@
 //! `svm-train` (with `libsvm_float_params`, as `svm-train` parses them).
 
 use crate::peers::libsvm as peer;
-use crate::svm::kernel::KernelKind;
-use crate::svm::kernel_fn::{kernel_code_of_name, KERNEL_NAMES};
-use crate::svm::multiclass::{check_weights, ClassWeight};
-use crate::svm::SvmParams;
+use cvbench_engine::svm::kernel::KernelKind;
+use cvbench_engine::svm::kernel_fn::{kernel_code_of_name, KERNEL_NAMES};
+use cvbench_engine::svm::multiclass::{check_weights, ClassWeight};
+use cvbench_engine::svm::SvmParams;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -122,7 +122,7 @@ impl Setting {
     /// The kernel is RBF where [`Setting::kernel_code`] fails (which the
     /// plan checks first).
     pub fn params(&self, d: usize, float: bool) -> SvmParams {
-        let gamma = crate::svm::gamma_or_default(self.gamma, d);
+        let gamma = cvbench_engine::svm::gamma_or_default(self.gamma, d);
         let degree = self.degree.and_then(|v| i32::try_from(v).ok()).unwrap_or(3);
         let kernel = self
             .kernel_code()

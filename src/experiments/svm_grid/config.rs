@@ -2,9 +2,9 @@
 //! guide's published numbers are in `verdicts/published.rs`.
 
 use crate::config::{ConfigError, ConfigFile};
-use crate::data::DatasetSpec;
-use crate::svm::grid::range::{EXPONENTS, MAX_POINTS};
-use crate::svm::grid::{Axis, Grid, Reuse};
+use cvbench_engine::data::DatasetSpec;
+use cvbench_engine::svm::grid::range::{EXPONENTS, MAX_POINTS};
+use cvbench_engine::svm::grid::{Axis, Grid, Reuse};
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -6,14 +6,14 @@
 //! levels' binary machinery (gamma blocks, C paths, seeded folds) does not
 //! apply per pair, which the cell's note says.
 
-use crate::data::Dataset;
-use crate::svm::folds::Folds;
-use crate::svm::grid::{GridCost, PointResult};
-use crate::svm::kernel::KernelData;
-use crate::svm::multiclass::grid::run_grid_ovo;
-use crate::svm::multiclass::train_ovo;
-use crate::svm::solution::check_finite_features;
-use crate::svm::{SvmError, SvmParams};
+use cvbench_engine::data::Dataset;
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::grid::{GridCost, PointResult};
+use cvbench_engine::svm::kernel::KernelData;
+use cvbench_engine::svm::multiclass::grid::run_grid_ovo;
+use cvbench_engine::svm::multiclass::train_ovo;
+use cvbench_engine::svm::solution::check_finite_features;
+use cvbench_engine::svm::{SvmError, SvmParams};
 use std::time::Instant;
 
 /// The note on a one-vs-one cell's row.

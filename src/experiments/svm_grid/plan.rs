@@ -7,14 +7,14 @@
 
 use super::config::SvmGridConfig;
 use crate::config::ConfigFile;
-use crate::data::scale::ScaleRanges;
-use crate::data::Dataset;
 use crate::experiments::cell_key::CellKey;
 use crate::experiments::timing::check_repeats;
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
-use crate::seed;
-use crate::svm::grid::pyfmt::py_float;
-use crate::svm::grid::{Grid, Reuse};
+use cvbench_engine::data::scale::ScaleRanges;
+use cvbench_engine::data::Dataset;
+use cvbench_engine::seed;
+use cvbench_engine::svm::grid::pyfmt::py_float;
+use cvbench_engine::svm::grid::{Grid, Reuse};
 use std::sync::Arc;
 
 /// What a cell does.
@@ -81,7 +81,11 @@ pub(super) struct GridPlan {
 }
 
 /// A cached distance-block entry: dataset index, level name, the blocks.
-pub(super) type DistEntry = (usize, String, Arc<crate::svm::grid::distances::Distances>);
+pub(super) type DistEntry = (
+    usize,
+    String,
+    Arc<cvbench_engine::svm::grid::distances::Distances>,
+);
 
 /// Parse, check and expand a config (loads and scales its datasets).
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, ExperimentError> {

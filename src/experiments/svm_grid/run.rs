@@ -5,21 +5,21 @@
 use super::plan::{GridPlan, Work};
 use super::rows::{records, GridRow, ROLE_CELL, ROLE_FOLD, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use super::verdicts::published::Published;
-use crate::data::{Dataset, Row};
 use crate::experiments::timing::{timed_by, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
 use crate::results::Record;
-use crate::svm::folds::Folds;
-use crate::svm::grid::distances::{bytes_needed, Distances};
-use crate::svm::grid::fold_order::{self, FoldOrder};
-use crate::svm::grid::pyfmt::grid_rate;
-use crate::svm::grid::select::Best;
-use crate::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
-use crate::svm::multiclass::is_multiclass;
-use crate::svm::solution::train;
-use crate::svm::{KernelKind, SvmParams};
+use cvbench_engine::data::{Dataset, Row};
+use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::grid::distances::{bytes_needed, Distances};
+use cvbench_engine::svm::grid::fold_order::{self, FoldOrder};
+use cvbench_engine::svm::grid::pyfmt::grid_rate;
+use cvbench_engine::svm::grid::select::Best;
+use cvbench_engine::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
+use cvbench_engine::svm::multiclass::is_multiclass;
+use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::{KernelKind, SvmParams};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -39,7 +39,7 @@ pub(super) fn default_gamma(ds: &Dataset) -> f64 {
         };
         max = max.max(hi);
     }
-    crate::svm::default_gamma(max)
+    cvbench_engine::svm::default_gamma(max)
 }
 
 /// `(C, gamma)` of a point as `svm-train` reads them (single precision; the
@@ -318,12 +318,12 @@ impl GridPlan {
 
     fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir =
-            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
+        let dir = cvbench_engine::interrupt::TempDir::unique("grid-peer")
+            .map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
-        crate::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        cvbench_engine::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
         let (run, walls) = timed_by(self.repeats, || {
             crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
                 .map(|r| {
@@ -365,12 +365,12 @@ impl GridPlan {
 
     fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir =
-            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
+        let dir = cvbench_engine::interrupt::TempDir::unique("grid-peer")
+            .map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
-        crate::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        cvbench_engine::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
         let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
         let mut fold_of = vec![0usize; ds.n()];
         for h in 0..folds.k() {

@@ -3,10 +3,10 @@
 //! paper's published numbers are in `verdicts/published.rs`.
 
 use crate::config::{ConfigError, ConfigFile, KValue, NValue};
-use crate::cv::Order;
-use crate::data::DatasetSpec;
 use crate::experiments::cell_key::no_duplicates;
-use crate::learners::{AnyLearner, LearnerSpec};
+use cvbench_engine::cv::Order;
+use cvbench_engine::data::DatasetSpec;
+use cvbench_engine::learners::{AnyLearner, LearnerSpec};
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -4,11 +4,11 @@
 
 use super::config::{applies, Method, TreecvConfig};
 use crate::config::{ConfigError, ConfigFile, KValue, NValue};
-use crate::cv::Order;
-use crate::data::Dataset;
 use crate::experiments::cell_key::{CellKey, CellList};
 use crate::experiments::{Context, ExperimentError, PlanHead};
-use crate::learners::AnyLearner;
+use cvbench_engine::cv::Order;
+use cvbench_engine::data::Dataset;
+use cvbench_engine::learners::AnyLearner;
 use std::sync::Arc;
 use toml::Spanned;
 

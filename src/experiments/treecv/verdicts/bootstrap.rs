@@ -8,7 +8,7 @@
 //! every render.
 
 use crate::experiments::treecv::rows::{TreecvRow, COLS};
-use crate::seed;
+use cvbench_engine::seed;
 use rand::RngExt as _;
 use std::collections::BTreeMap;
 

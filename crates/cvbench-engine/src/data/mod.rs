@@ -11,7 +11,6 @@
 //! - [`registry`]: named datasets (`registry.toml`), the data directory,
 //!   checksum verification and availability status (its unit tests in
 //!   `registry_tests`).
-//! - [`fetch`]: verified, atomic downloads of registry datasets.
 //! - [`verified`]: registry files checked against their sha256 on first use (cached).
 //! - [`synthetic`]: seeded generators (names always contain "synthetic").
 //! - [`spec`]: the config-facing [`DatasetSpec`] tying it all together.
@@ -24,8 +23,6 @@ mod columns;
 pub mod compress;
 pub mod data_dir;
 pub mod error;
-#[cfg(feature = "harness")]
-pub mod fetch;
 pub mod idx;
 pub mod libsvm;
 pub mod limits;

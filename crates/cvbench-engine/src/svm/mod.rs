@@ -70,8 +70,8 @@
 //!   - [`grid`]: model selection over a (C, gamma) grid (`grid.py` with reuse across
 //!     grid points and folds).
 //!
-//! The solver layer only: LIBSVM as a peer is `crate::peers::libsvm`, the
-//! `cvbench svm` command `crate::cli::svm`.
+//! The solver layer only: LIBSVM as a peer is the harness's `peers::libsvm`, the
+//! `cvbench svm` command its `cli::svm`.
 //!
 //! Numeric choice: like LIBSVM (`Qfloat = float`), cached `Q` columns are
 //! stored as `f32`; gradients, alphas, the diagonal `QD` and everything else

@@ -18,10 +18,12 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use sha2::{Digest, Sha256};
 
-use super::compress::{self, to_hex};
-use super::data_dir::DataDir;
-use super::registry::{verify_file, DatasetEntry, FileEntry, Registry, Verification};
-use super::DataError;
+use cvbench_engine::data::compress::{self, to_hex};
+use cvbench_engine::data::data_dir::DataDir;
+use cvbench_engine::data::registry::{
+    verify_file, DatasetEntry, FileEntry, Registry, Verification,
+};
+use cvbench_engine::data::DataError;
 
 /// Options of [`fetch`].
 #[derive(Clone, Debug)]

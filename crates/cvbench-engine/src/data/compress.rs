@@ -162,7 +162,7 @@ pub fn sha256_decompressed(path: &Path) -> Result<String, DataError> {
 }
 
 /// Lower-case hex encoding.
-pub(crate) fn to_hex(bytes: &[u8]) -> String {
+pub fn to_hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
