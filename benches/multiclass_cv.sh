@@ -10,7 +10,7 @@
 # Usage: benches/multiclass_cv.sh [letter] [mnist]   (default: both)
 # Env: CVBENCH_DATA_DIR (xz LIBSVM sets and MNIST's IDX files), BIN (release
 # cvbench, default target/release/cvbench), or EXAMPLE (the release
-# examples/multiclass_cv.rs binary: the same library calls without the
+# crates/cvbench-engine/examples/multiclass_cv.rs binary: the same engine calls without the
 # harness, where the harness cannot be built in release), THREADS (2), REPS
 # (3: runs under SHORT_S seconds are repeated, the median kept), SHORT_S
 # (30), WORK (temp), VARIANTS (our runs as cache:seeding, default
@@ -31,7 +31,7 @@ SVM_TRAIN=${SVM_TRAIN:-1}
 ONEDAL=${ONEDAL:-1}
 EXAMPLE=${EXAMPLE:-}
 if [ -n "$EXAMPLE" ]; then
-  [ -x "$EXAMPLE" ] || { echo "no $EXAMPLE: cargo build --release --locked --no-default-features --example multiclass_cv" >&2; exit 2; }
+  [ -x "$EXAMPLE" ] || { echo "no $EXAMPLE: cargo build --release --locked -p cvbench-engine --example multiclass_cv" >&2; exit 2; }
 else
   [ -x "$BIN" ] || { echo "no $BIN: run cargo build --release --locked" >&2; exit 2; }
 fi

@@ -1,5 +1,5 @@
 //! `cvbench svm -v K -m M [--cache C] [--seeding S] --threads T FILE`'s
-//! one-vs-one CV on the lean library (no harness features), for timing it
+//! one-vs-one CV on the engine crate alone (no harness), for timing it
 //! where the harness cannot be built in release (benches/multiclass_cv.sh,
 //! `BIN_KIND=example`): the same calls with svm-train's defaults (C = 1,
 //! gamma = 1 / the largest feature index, eps = 0.001, shrinking), LIBSVM's
