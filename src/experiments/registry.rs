@@ -37,4 +37,22 @@ mod tests {
         assert!(grid.required_columns().contains(&"iterations"));
         assert!(kind_named("treecv").unwrap().cost_unit().is_some());
     }
+
+    /// The provenance check reads the commits that touched a kind's
+    /// sources: a path that does not exist (a folder moved, say into the
+    /// engine crate) would hide every later change to that code.
+    #[test]
+    fn every_kind_s_sources_exist() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for k in kinds() {
+            assert!(!k.sources().is_empty(), "{}", k.name());
+            for s in k.sources() {
+                assert!(
+                    root.join(s).exists(),
+                    "{}: source {s} does not exist",
+                    k.name()
+                );
+            }
+        }
+    }
 }

@@ -38,7 +38,11 @@ impl Kind for ProgressiveKind {
         "progressive"
     }
     fn sources(&self) -> &'static [&'static str] {
-        &["src/experiments/progressive", "src/cv", "src/learners"]
+        &[
+            "src/experiments/progressive",
+            "crates/cvbench-engine/src/cv",
+            "crates/cvbench-engine/src/learners",
+        ]
     }
 
     fn cost_unit(&self) -> Option<&'static str> {

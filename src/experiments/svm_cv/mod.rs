@@ -59,7 +59,7 @@ impl Kind for SvmCvKind {
         &[
             "src/experiments/svm_cv",
             "src/experiments/timing.rs",
-            "src/svm",
+            "crates/cvbench-engine/src/svm",
         ]
     }
 

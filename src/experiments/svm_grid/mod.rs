@@ -49,7 +49,7 @@ impl Kind for SvmGridKind {
         &[
             "src/experiments/svm_grid",
             "src/experiments/timing.rs",
-            "src/svm",
+            "crates/cvbench-engine/src/svm",
         ]
     }
 

@@ -43,7 +43,11 @@ impl Kind for TreecvKind {
         "treecv"
     }
     fn sources(&self) -> &'static [&'static str] {
-        &["src/experiments/treecv", "src/cv", "src/learners"]
+        &[
+            "src/experiments/treecv",
+            "crates/cvbench-engine/src/cv",
+            "crates/cvbench-engine/src/learners",
+        ]
     }
 
     fn cost_unit(&self) -> Option<&'static str> {
