@@ -223,20 +223,63 @@ pub const MAX_CELLS: usize = 1_000_000;
 /// every kind.
 pub const MAX_REPETITIONS: usize = 100_000;
 
-/// An experiment kind (one per paper).
-pub trait Kind: Sync {
+/// What a kind is, in words and names: one constant per kind
+/// ([`Kind::about`]), read through [`Kind`]'s accessors.
+#[derive(Debug)]
+pub struct About {
     /// The `kind = "..."` value.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// The paper's section heading in the report.
-    fn title(&self) -> &'static str;
+    pub title: &'static str,
     /// The folder under `experiments/` with the paper's protocol notes.
-    fn notes_folder(&self) -> &'static str;
+    pub notes_folder: &'static str,
     /// The source folders this kind's numbers depend on (the report's
     /// provenance check flags runs made before a change to them).
-    fn sources(&self) -> &'static [&'static str];
+    pub sources: &'static [&'static str],
     /// What one unit of [`Plan::cost`] is, as `validate` and `--dry-run`
     /// print it (`None`: this kind's plans estimate no cost).
-    fn cost_unit(&self) -> Option<&'static str>;
+    pub cost_unit: Option<&'static str>,
+    /// The names of the unnamed parts of this kind's cell keys, by position
+    /// (`validate` counts the cells per part; parts written `name=value`
+    /// name themselves).
+    pub key_parts: &'static [&'static str],
+    /// The columns every record of this kind carries (what its tables are
+    /// made of): the report skips a stored run whose records lack one.
+    pub required_columns: &'static [&'static str],
+}
+
+/// An experiment kind (one per paper).
+pub trait Kind: Sync {
+    /// This kind's names and words.
+    fn about(&self) -> &'static About;
+    /// [`About::name`].
+    fn name(&self) -> &'static str {
+        self.about().name
+    }
+    /// [`About::title`].
+    fn title(&self) -> &'static str {
+        self.about().title
+    }
+    /// [`About::notes_folder`].
+    fn notes_folder(&self) -> &'static str {
+        self.about().notes_folder
+    }
+    /// [`About::sources`].
+    fn sources(&self) -> &'static [&'static str] {
+        self.about().sources
+    }
+    /// [`About::cost_unit`].
+    fn cost_unit(&self) -> Option<&'static str> {
+        self.about().cost_unit
+    }
+    /// [`About::key_parts`].
+    fn key_parts(&self) -> &'static [&'static str] {
+        self.about().key_parts
+    }
+    /// [`About::required_columns`].
+    fn required_columns(&self) -> &'static [&'static str] {
+        self.about().required_columns
+    }
     /// The cost, in [`Plan::cost`]'s units, of the cells a stored run's
     /// records hold, so that the stored runs' seconds give a rate per unit
     /// (`validate` and `--dry-run` turn a plan's cost into minutes with it);
@@ -245,13 +288,6 @@ pub trait Kind: Sync {
         let _ = records;
         None
     }
-    /// The names of the unnamed parts of this kind's cell keys, by position
-    /// (`validate` counts the cells per part; parts written `name=value`
-    /// name themselves).
-    fn key_parts(&self) -> &'static [&'static str];
-    /// The columns every record of this kind carries (what its tables are
-    /// made of): the report skips a stored run whose records lack one.
-    fn required_columns(&self) -> &'static [&'static str];
     /// Parse, validate and expand a config into a plan (loads its datasets).
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError>;
     /// Render tables, figures and a report section from a run's stored records.

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use super::plan;
 use crate::config::ConfigFile;
-use crate::experiments::{Context, ExperimentError, Kind, Plan, Rendered};
+use crate::experiments::{About, Context, ExperimentError, Kind, Plan, Rendered};
 use crate::results::Record;
 
 pub use super::config::{
@@ -27,34 +27,24 @@ pub use super::verdicts::published::PUBLISHED;
 /// The `progressive` experiment kind.
 pub struct ProgressiveKind;
 
+/// What the report and the runner say of this kind.
+const ABOUT: About = About {
+    name: "progressive",
+    title: "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)",
+    notes_folder: "progressive",
+    sources: &[
+        "src/experiments/progressive",
+        "crates/cvbench-engine/src/cv",
+        "crates/cvbench-engine/src/learners",
+    ],
+    cost_unit: None,
+    key_parts: &["study"],
+    required_columns: &["study", "procedure", "n", "estimate"],
+};
+
 impl Kind for ProgressiveKind {
-    fn name(&self) -> &'static str {
-        "progressive"
-    }
-    fn title(&self) -> &'static str {
-        "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)"
-    }
-    fn notes_folder(&self) -> &'static str {
-        "progressive"
-    }
-    fn sources(&self) -> &'static [&'static str] {
-        &[
-            "src/experiments/progressive",
-            "crates/cvbench-engine/src/cv",
-            "crates/cvbench-engine/src/learners",
-        ]
-    }
-
-    fn cost_unit(&self) -> Option<&'static str> {
-        None
-    }
-
-    fn key_parts(&self) -> &'static [&'static str] {
-        &["study"]
-    }
-
-    fn required_columns(&self) -> &'static [&'static str] {
-        &["study", "procedure", "n", "estimate"]
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {

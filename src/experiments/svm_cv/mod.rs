@@ -35,7 +35,7 @@ pub mod verdicts;
 
 pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 
-use super::{Context, ExperimentError, Kind, Plan, Rendered};
+use super::{About, Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
@@ -45,26 +45,32 @@ use std::path::{Path, PathBuf};
 /// The `svm_cv` experiment kind.
 pub struct SvmCvKind;
 
-impl Kind for SvmCvKind {
-    fn name(&self) -> &'static str {
-        "svm_cv"
-    }
-    fn title(&self) -> &'static str {
-        "SVM k-fold CV — Wen et al. (AAAI 2017)"
-    }
-    fn notes_folder(&self) -> &'static str {
-        "svm"
-    }
-    fn sources(&self) -> &'static [&'static str] {
-        &[
-            "src/experiments/svm_cv",
-            "src/experiments/timing.rs",
-            "crates/cvbench-engine/src/svm",
-        ]
-    }
+/// What the report and the runner say of this kind.
+const ABOUT: About = About {
+    name: "svm_cv",
+    title: "SVM k-fold CV — Wen et al. (AAAI 2017)",
+    notes_folder: "svm",
+    sources: &[
+        "src/experiments/svm_cv",
+        "src/experiments/timing.rs",
+        "crates/cvbench-engine/src/svm",
+    ],
+    cost_unit: Some("training rows x rounds x timed repetitions"),
+    key_parts: &["dataset", "setting", "k", "method"],
+    required_columns: &[
+        "dataset",
+        "setting",
+        "method",
+        "k",
+        "fold",
+        "correct",
+        "iterations",
+    ],
+};
 
-    fn cost_unit(&self) -> Option<&'static str> {
-        Some("training rows x rounds x timed repetitions")
+impl Kind for SvmCvKind {
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     /// Training rows summed over the stored rounds, times their timed
@@ -77,22 +83,6 @@ impl Kind for SvmCvKind {
             .map(|r| r.n_train as f64 * r.timing_repeats.max(1) as f64)
             .sum();
         (cost > 0.0).then_some(cost)
-    }
-
-    fn key_parts(&self) -> &'static [&'static str] {
-        &["dataset", "setting", "k", "method"]
-    }
-
-    fn required_columns(&self) -> &'static [&'static str] {
-        &[
-            "dataset",
-            "setting",
-            "method",
-            "k",
-            "fold",
-            "correct",
-            "iterations",
-        ]
     }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {

@@ -24,7 +24,7 @@ pub mod rows;
 mod run;
 pub mod verdicts;
 
-use super::{Context, ExperimentError, Kind, Plan, Rendered};
+use super::{About, Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
@@ -35,34 +35,24 @@ use std::path::Path;
 /// The `svm_grid` experiment kind.
 pub struct SvmGridKind;
 
+/// What the report and the runner say of this kind.
+const ABOUT: About = About {
+    name: "svm_grid",
+    title: "Model selection — Hsu, Chang & Lin's practical guide and grid.py",
+    notes_folder: "guide",
+    sources: &[
+        "src/experiments/svm_grid",
+        "src/experiments/timing.rs",
+        "crates/cvbench-engine/src/svm",
+    ],
+    cost_unit: None,
+    key_parts: &["dataset", "reuse level or peer", "test set"],
+    required_columns: &["dataset", "role", "k", "iterations", "kernel_evals"],
+};
+
 impl Kind for SvmGridKind {
-    fn name(&self) -> &'static str {
-        "svm_grid"
-    }
-    fn title(&self) -> &'static str {
-        "Model selection — Hsu, Chang & Lin's practical guide and grid.py"
-    }
-    fn notes_folder(&self) -> &'static str {
-        "guide"
-    }
-    fn sources(&self) -> &'static [&'static str] {
-        &[
-            "src/experiments/svm_grid",
-            "src/experiments/timing.rs",
-            "crates/cvbench-engine/src/svm",
-        ]
-    }
-
-    fn cost_unit(&self) -> Option<&'static str> {
-        None
-    }
-
-    fn key_parts(&self) -> &'static [&'static str] {
-        &["dataset", "reuse level or peer", "test set"]
-    }
-
-    fn required_columns(&self) -> &'static [&'static str] {
-        &["dataset", "role", "k", "iterations", "kernel_evals"]
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {

@@ -9,7 +9,7 @@
 //! rendering a run in `render/` and the comparisons with the paper in
 //! [`verdicts`].
 
-use super::{Context, ExperimentError, Kind, Plan, Rendered};
+use super::{About, Context, ExperimentError, Kind, Plan, Rendered};
 use crate::config::ConfigFile;
 use crate::results::rows::from_records;
 use crate::results::scorecard::{ScoreRow, StoredRun};
@@ -32,34 +32,24 @@ pub use cvbench_engine::learners::{LearnerSpec, LearnerType};
 /// The `treecv` experiment kind.
 pub struct TreecvKind;
 
+/// What the report and the runner say of this kind.
+const ABOUT: About = About {
+    name: "treecv",
+    title: "TreeCV vs standard k-CV — Joulani, György, Szepesvári (IJCAI 2015)",
+    notes_folder: "treecv",
+    sources: &[
+        "src/experiments/treecv",
+        "crates/cvbench-engine/src/cv",
+        "crates/cvbench-engine/src/learners",
+    ],
+    cost_unit: Some("point updates x stored features per row"),
+    key_parts: &["dataset", "learner", "method", "order"],
+    required_columns: &["dataset", "learner", "method", "k", "n", "estimate"],
+};
+
 impl Kind for TreecvKind {
-    fn name(&self) -> &'static str {
-        "treecv"
-    }
-    fn title(&self) -> &'static str {
-        "TreeCV vs standard k-CV — Joulani, György, Szepesvári (IJCAI 2015)"
-    }
-    fn notes_folder(&self) -> &'static str {
-        "treecv"
-    }
-    fn sources(&self) -> &'static [&'static str] {
-        &[
-            "src/experiments/treecv",
-            "crates/cvbench-engine/src/cv",
-            "crates/cvbench-engine/src/learners",
-        ]
-    }
-
-    fn cost_unit(&self) -> Option<&'static str> {
-        Some("point updates x stored features per row")
-    }
-
-    fn key_parts(&self) -> &'static [&'static str] {
-        &["dataset", "learner", "method", "order"]
-    }
-
-    fn required_columns(&self) -> &'static [&'static str] {
-        &["dataset", "learner", "method", "k", "n", "estimate"]
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
