@@ -196,6 +196,34 @@ fn check_whole(cfg: &ConfigFile, c: &ProgressiveConfig) -> Result<(), ConfigErro
     }
 }
 
+/// A BKL study's `repetitions` (1 or more) and `fresh_examples` (0 or
+/// more) within their limits; `study` names its table (`figure1`, `table`).
+fn repetitions_in_range(
+    cfg: &ConfigFile,
+    span: &Range<usize>,
+    study: &str,
+    repetitions: usize,
+    fresh_examples: usize,
+) -> Result<(), ConfigError> {
+    let key = |k: &str| format!("{study}.{k}");
+    in_range(
+        cfg,
+        span,
+        &key("repetitions"),
+        repetitions,
+        1,
+        MAX_REPETITIONS,
+    )?;
+    in_range(
+        cfg,
+        span,
+        &key("fresh_examples"),
+        fresh_examples,
+        0,
+        MAX_FRESH_EXAMPLES,
+    )
+}
+
 /// `value` (of the key `what`) must be in `lo..=hi`: an error at `span` otherwise.
 fn in_range(
     cfg: &ConfigFile,
@@ -246,22 +274,7 @@ fn plan_figure1(
     cells: &mut Cells,
 ) -> Result<(), ExperimentError> {
     let span = span.clone();
-    in_range(
-        cfg,
-        &span,
-        "figure1.repetitions",
-        f.repetitions,
-        1,
-        MAX_REPETITIONS,
-    )?;
-    in_range(
-        cfg,
-        &span,
-        "figure1.fresh_examples",
-        f.fresh_examples,
-        0,
-        MAX_FRESH_EXAMPLES,
-    )?;
+    repetitions_in_range(cfg, &span, "figure1", f.repetitions, f.fresh_examples)?;
     in_range(cfg, &span, "figure1.n_max", f.n_max, 1, MAX_POINTS)?;
     if f.s == 0 || f.n_min < f.s || f.n_max < f.n_min {
         return Err(cfg
@@ -321,22 +334,7 @@ fn plan_table(
     cells: &mut Cells,
 ) -> Result<(), ExperimentError> {
     let span = span.clone();
-    in_range(
-        cfg,
-        &span,
-        "table.repetitions",
-        t.repetitions,
-        1,
-        MAX_REPETITIONS,
-    )?;
-    in_range(
-        cfg,
-        &span,
-        "table.fresh_examples",
-        t.fresh_examples,
-        0,
-        MAX_FRESH_EXAMPLES,
-    )?;
+    repetitions_in_range(cfg, &span, "table", t.repetitions, t.fresh_examples)?;
     for &d in &t.delays {
         in_range(cfg, &span, "a table delay", d, 0, MAX_POINTS)?;
     }
