@@ -9,8 +9,8 @@
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use cvbench_engine::cancel::{scope, CancelToken};
-use cvbench_engine::svm::SvmError;
+use cvbench_engine::api::interrupt::{scope, CancelToken};
+use cvbench_engine::api::errors::SvmError;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 

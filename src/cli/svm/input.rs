@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use super::args::SvmUsage;
-use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::model_file::libsvm_class_label;
+use cvbench_engine::api::data::{read_libsvm, Dataset};
+use cvbench_engine::api::training::libsvm_class_label;
 
 /// Refuse a training or test file that cannot be read as one: a missing
 /// path or a folder. A pipe or a device is read, as `svm-train` reads it.
@@ -88,7 +88,7 @@ fn cast_warning(path: &Path, y: &[f64]) -> String {
         .map(|&v| {
             format!(
                 "{} -> {}",
-                cvbench_engine::svm::fmt_param(v),
+                cvbench_engine::api::params::fmt_param(v),
                 libsvm_class_label(v)
             )
         })

@@ -4,15 +4,15 @@
 //! `Cross Validation Accuracy` line), its model file and `--test` line.
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
 
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::{Folds, GlibcRand};
-use cvbench_engine::svm::kernel::{KernelData, KernelKind};
-use cvbench_engine::svm::model_file::{read_model, write_model};
-use cvbench_engine::svm::multiclass::{
-    check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, seeds, train_ovo,
-    ClassWeight, OvoCvOptions, PairFit,
+use cvbench_engine::api::cv::{
+    cross_validate_ovo, cross_validate_ovo_seeded, Folds, GlibcRand, OvoCvOptions,
 };
-use cvbench_engine::svm::{train_log, CacheMode, SolveStats, SvmParams};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::{check_weights, ClassWeight, KernelData, KernelKind, SvmParams};
+use cvbench_engine::api::strategies::{seeds, CacheMode};
+use cvbench_engine::api::training::{
+    is_multiclass, read_model, train_log, train_ovo, write_model, PairFit, SolveStats,
+};
 
 use super::args::{SvmArgs, SvmUsage};
 use super::output::{fmt_g, folds_json, jnum, Out};
@@ -49,7 +49,8 @@ impl SvmArgs {
             "3" => KernelKind::Sigmoid { gamma, coef0 },
             _ => KernelKind::Rbf { gamma },
         };
-        cvbench_engine::svm::kernel_fn::check_kernel(&kind).map_err(|e| SvmUsage(e.to_string()))?;
+        cvbench_engine::api::strategies::check_kernel(&kind)
+            .map_err(|e| SvmUsage(e.to_string()))?;
         Ok(kind)
     }
 
@@ -193,7 +194,7 @@ pub(super) fn run_multi(
     // svm-train never seeds rand(): the folds and the probability CVs draw
     // from its default state, in that order.
     let mut rng = GlibcRand::default_seed();
-    cvbench_engine::svm::solution::check_finite_features(ds)?;
+    cvbench_engine::api::training::check_finite_features(ds)?;
     json["classes"] = "one-vs-one".into();
     match args.folds {
         None => {
@@ -236,7 +237,7 @@ pub(super) fn run_multi(
             // Predict with the model as written, read back (its indices
             // numbered as the test file's).
             let mut model = read_model(&model_path)?;
-            cvbench_engine::data::align_index_bases(&mut model.sv, &mut td);
+            cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
             let correct = (0..td.n())
                 .filter(|&i| model.predict(td.row(i)) == td.y[i])
                 .count();
@@ -317,7 +318,7 @@ pub(super) fn run_multi(
                 folds.kind,
                 strategy.label(),
                 strategy.cache,
-                cvbench_engine::svm::fmt_param(budget),
+                cvbench_engine::api::params::fmt_param(budget),
                 strategy.threads,
                 res.folds.iter().map(|f| f.pairs.len()).sum::<usize>(),
                 res.extra.len(),

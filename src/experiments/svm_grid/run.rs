@@ -10,16 +10,14 @@ use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
 use crate::results::Record;
-use cvbench_engine::data::{Dataset, Row};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::grid::distances::{bytes_needed, Distances};
-use cvbench_engine::svm::grid::fold_order::{self, FoldOrder};
-use cvbench_engine::svm::grid::pyfmt::grid_rate;
-use cvbench_engine::svm::grid::select::Best;
-use cvbench_engine::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
-use cvbench_engine::svm::multiclass::is_multiclass;
-use cvbench_engine::svm::solution::train;
-use cvbench_engine::svm::{KernelKind, SvmParams};
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::{Dataset, Row};
+use cvbench_engine::api::grid_search::{
+    bytes_needed, fold_distances, grid_rate, run_grid, Best, Distances, FoldOrder, GridCost,
+    GridOptions, Point, PointResult, Reuse,
+};
+use cvbench_engine::api::params::{KernelKind, SvmParams};
+use cvbench_engine::api::training::{is_multiclass, train};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -39,7 +37,7 @@ pub(super) fn default_gamma(ds: &Dataset) -> f64 {
         };
         max = max.max(hi);
     }
-    cvbench_engine::svm::default_gamma(max)
+    cvbench_engine::api::params::default_gamma(max)
 }
 
 /// `(C, gamma)` of a point as `svm-train` reads them (single precision; the
@@ -226,8 +224,7 @@ impl GridPlan {
         }
         *cache = None; // free the previous level's blocks first
         let order = FoldOrder::new(ds, folds);
-        let dist =
-            Arc::new(pool.install(|| fold_order::distances(&order, base.kernel, reuse.threads)));
+        let dist = Arc::new(pool.install(|| fold_distances(&order, base.kernel, reuse.threads)));
         let pairs = dist.pairs;
         *cache = Some((key.0, key.1, Arc::clone(&dist)));
         (Some(dist), Some(pairs))
@@ -318,12 +315,12 @@ impl GridPlan {
 
     fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = cvbench_engine::interrupt::TempDir::unique("grid-peer")
+        let dir = cvbench_engine::api::interrupt::TempDir::unique("grid-peer")
             .map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
-        cvbench_engine::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        cvbench_engine::api::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
         let (run, walls) = timed_by(self.repeats, || {
             crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
                 .map(|r| {
@@ -365,12 +362,12 @@ impl GridPlan {
 
     fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = cvbench_engine::interrupt::TempDir::unique("grid-peer")
+        let dir = cvbench_engine::api::interrupt::TempDir::unique("grid-peer")
             .map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
-        cvbench_engine::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        cvbench_engine::api::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
         let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
         let mut fold_of = vec![0usize; ds.n()];
         for h in 0..folds.k() {
