@@ -94,7 +94,7 @@ struct Header {
 
 impl ConfigFile {
     /// Read a config file: a regular file of UTF-8 text within
-    /// [`CONFIG_FILE`](cvbench_engine::data::limits::CONFIG_FILE)'s size (a folder,
+    /// [`CONFIG_FILE`](cvbench_engine::api::files::CONFIG_FILE)'s size (a folder,
     /// FIFO or device, or a larger file, is an error naming the limit).
     pub fn read(path: &Path) -> Result<ConfigFile, ConfigError> {
         let limit = &cvbench_engine::api::files::CONFIG_FILE;

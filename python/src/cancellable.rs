@@ -1,5 +1,5 @@
 //! A library call that Ctrl-C stops: the call runs on a thread of its own
-//! inside a [`cvbench_engine::cancel::scope`], while the calling thread, the GIL
+//! inside a [`cvbench_engine::api::interrupt::scope`], while the calling thread, the GIL
 //! released, waits for it in slices and between them runs Python's signal
 //! handlers (`py.check_signals()`). When one raises (`KeyboardInterrupt`
 //! on SIGINT), the call's token is cancelled, the call stops at its solves'

@@ -42,7 +42,7 @@ pub fn temp_path(path: &Path) -> PathBuf {
     ))
 }
 
-/// Whether process `pid` runs on this machine (see [`cvbench_engine::interrupt::pid_alive`]).
+/// Whether process `pid` runs on this machine (see [`cvbench_engine::api::interrupt::pid_alive`]).
 pub fn pid_alive(pid: u32) -> bool {
     cvbench_engine::api::interrupt::pid_alive(pid)
 }

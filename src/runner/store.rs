@@ -120,7 +120,7 @@ pub fn save(dir: &Path, cell: &StoredCell) -> Result<(), ResultsError> {
 /// An exclusive lock on a run folder's assembly (`<run>/.assemble.lock`,
 /// created with `create_new`, holding host, pid and the process's start
 /// time). Released on drop and on SIGINT/SIGTERM (it is registered with
-/// [`cvbench_engine::interrupt`]).
+/// [`cvbench_engine::api::interrupt`]).
 ///
 /// A lock is taken over when its holder is gone: on this host, a dead pid,
 /// a pid now running another process (its start time differs: pid reuse), or

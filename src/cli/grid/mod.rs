@@ -31,6 +31,7 @@ use cvbench_engine::api::grid_search::{
     PointResult,
 };
 use cvbench_engine::api::params::{KernelKind, SvmParams};
+use cvbench_engine::api::{solver_path, SolverPath};
 
 /// One point as `--json` writes it: every point of the search, those read
 /// from the `-resume` file (`resumed: true`: only their rate is known, the
@@ -68,7 +69,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
     crate::cli::svm::warn_cast_labels(&o.dataset, &ds.y);
     // More than two classes: LIBSVM's one-vs-one CV at every point.
-    let one_vs_one = cvbench_engine::api::training::is_multiclass(&ds);
+    let one_vs_one = solver_path(&ds, false, false) == SolverPath::OneVsOne;
     // The reuse levels as they apply per class pair (checked before any work).
     let ovo = if one_vs_one {
         OvoGridOptions::from_reuse(&o.reuse, o.memory_mb).map_err(|e| {

@@ -88,7 +88,7 @@ pub(super) fn check(o: &Opts) -> anyhow::Result<()> {
 
 /// Whether `a` and `b` are one file: the same path, or (both existing) the
 /// same device and inode, so that a hard or symbolic link to the dataset is
-/// caught ([`cvbench_engine::data::atomic::same_file`]).
+/// caught ([`cvbench_engine::api::files::same_file`]).
 fn same_file(a: &Path, b: &Path) -> bool {
     a == b || cvbench_engine::api::files::same_file(a, b)
 }
@@ -114,7 +114,7 @@ pub(super) fn interrupt_message(o: &Opts) -> String {
 
 /// The `.out` file, one `log2c=.. log2g=.. rate=..` line per finished point.
 /// It is replaced whole after every point (a temporary file renamed over
-/// it, [`cvbench_engine::data::atomic`]), so that a full disk or an interruption
+/// it, [`cvbench_engine::api::files`]), so that a full disk or an interruption
 /// never leaves a partial line or a truncated file: it holds every point
 /// finished before the failure, and `-resume` goes on from them.
 pub(super) struct OutFile {

@@ -359,7 +359,7 @@ impl SvmArgs {
     }
 
     /// The kernel cache in MB for `n` training rows: `-m` where given, else
-    /// [`cvbench_engine::svm::budget::default_cache_mb`].
+    /// [`cvbench_engine::api::params::default_cache_mb`].
     pub fn cache_mb_for(&self, n: usize) -> f64 {
         self.cache_mb
             .unwrap_or_else(|| cvbench_engine::api::params::default_cache_mb(n))

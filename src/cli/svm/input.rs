@@ -35,7 +35,7 @@ pub fn check_input_file(what: &str, f: &Path) -> Result<(), SvmUsage> {
 /// The training data of `cvbench svm`.
 pub struct Training {
     /// The data with every label as written: the engine groups classes by
-    /// `(int)label` ([`cvbench_engine::svm::label::class_label`]) and counts a
+    /// `(int)label` ([`cvbench_engine::api::training::class_label`]) and counts a
     /// prediction correct only when it equals the label as written (as
     /// `svm-train -v` and `svm-predict` count).
     pub ds: Dataset,

@@ -18,6 +18,7 @@ use cvbench_engine::api::cv::{run_cv, Folds};
 use cvbench_engine::api::data::{read_libsvm, Dataset};
 use cvbench_engine::api::params::SvmParams;
 use cvbench_engine::api::training::{read_model, train, write_model, MultiModel};
+use cvbench_engine::api::{solver_path, SolverPath};
 
 mod args;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
@@ -148,9 +149,8 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "solver": params.solver.as_str(),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
-    let one_vs_one = cvbench_engine::api::training::is_multiclass(ds)
-        || !args.weight.is_empty()
-        || args.probability == "1";
+    let one_vs_one =
+        solver_path(ds, !args.weight.is_empty(), args.probability == "1") == SolverPath::OneVsOne;
     if one_vs_one && args.peer && !args.weight.is_empty() {
         return Err(SvmUsage(
             "--peer does not pass -wi to svm-train: drop --peer, or run svm-train itself".into(),

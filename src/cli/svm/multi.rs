@@ -1,5 +1,5 @@
 //! `cvbench svm` on more than two classes, or with class weights (`-wi`):
-//! LIBSVM's one-vs-one C-SVC ([`cvbench_engine::svm::multiclass`]), with
+//! LIBSVM's one-vs-one C-SVC ([`cvbench_engine::api::training`]), with
 //! `svm-train`'s output (each pair's optimization lines, `Total nSV`, the
 //! `Cross Validation Accuracy` line), its model file and `--test` line.
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
@@ -11,8 +11,9 @@ use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::params::{check_weights, ClassWeight, KernelData, KernelKind, SvmParams};
 use cvbench_engine::api::strategies::{seeds, CacheMode};
 use cvbench_engine::api::training::{
-    is_multiclass, read_model, train_log, train_ovo, write_model, PairFit, SolveStats,
+    read_model, train_log, train_ovo, write_model, PairFit, SolveStats,
 };
+use cvbench_engine::api::{solver_path, SolverPath};
 
 use super::args::{SvmArgs, SvmUsage};
 use super::output::{fmt_g, folds_json, jnum, Out};
@@ -258,7 +259,10 @@ pub(super) fn run_multi(
             let (mut strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
             // More than two classes: one kernel cache for every (fold, pair)
             // solve unless asked otherwise (it changes no number).
-            if args.cv.cache.is_none() && args.cv.shared_cache_mb.is_none() && is_multiclass(ds) {
+            if args.cv.cache.is_none()
+                && args.cv.shared_cache_mb.is_none()
+                && solver_path(ds, false, false) == SolverPath::OneVsOne
+            {
                 strategy.cache = CacheMode::Shared;
             }
             let seeded = seeds(&strategy);

@@ -43,7 +43,7 @@ pub struct AblationRow {
     pub order: String,
     /// Seeder.
     pub seeder: String,
-    /// The solver of the dual ([`cvbench_engine::svm::SolverKind`]; `smo` for runs
+    /// The solver of the dual ([`cvbench_engine::api::strategies::SolverKind`]; `smo` for runs
     /// stored before the axis).
     pub solver: String,
     /// Timed repetitions.

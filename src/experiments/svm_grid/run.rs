@@ -17,7 +17,13 @@ use cvbench_engine::api::grid_search::{
     GridOptions, Point, PointResult, Reuse,
 };
 use cvbench_engine::api::params::{KernelKind, SvmParams};
-use cvbench_engine::api::training::{is_multiclass, train};
+use cvbench_engine::api::training::train;
+use cvbench_engine::api::{solver_path, SolverPath};
+
+/// More than two classes: the one-vs-one grid ([`solver_path`] decides).
+fn one_vs_one(ds: &Dataset) -> bool {
+    solver_path(ds, false, false) == SolverPath::OneVsOne
+}
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -115,7 +121,7 @@ impl GridPlan {
             .map_err(|e| self.cell_err(i, e))?;
         let mut out: Vec<Option<PointResult>> = vec![None; points.len()];
         let t0 = std::time::Instant::now();
-        let (distances, fresh) = if is_multiclass(ds) {
+        let (distances, fresh) = if one_vs_one(ds) {
             (None, None) // the one-vs-one grid shares a cache per gamma instead
         } else {
             self.distances(i, ds, &folds, reuse, &base, &pool)
@@ -133,7 +139,7 @@ impl GridPlan {
         };
         let mut cost = pool
             .install(|| {
-                if is_multiclass(ds) {
+                if one_vs_one(ds) {
                     super::ovo::solve_ovo(ds, &folds, &base, &values, self.memory_mb, &mut sink)
                 } else {
                     run_grid(ds, &folds, &base, &values, &opts, &mut sink)
@@ -428,7 +434,7 @@ impl GridPlan {
         let params = peer::as_parsed_by_svm_train(&SvmParams::rbf(c, gamma));
         let all: Vec<usize> = (0..train_ds.n()).collect();
         let t = Instant::now();
-        let correct = if is_multiclass(train_ds) {
+        let correct = if one_vs_one(train_ds) {
             super::ovo::ovo_correct(train_ds, test, &params).map_err(|e| self.cell_err(i, e))?
         } else {
             let out = train(train_ds, &all, &params, None).map_err(|e| self.cell_err(i, e))?;

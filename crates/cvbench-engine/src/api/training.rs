@@ -6,7 +6,7 @@
 pub use crate::svm::{train, SvmModel, TrainOutput};
 
 /// Train one-vs-one on chosen rows: each pair's fit, the model.
-pub use crate::svm::multiclass::{is_multiclass, train_ovo, MultiModel, PairFit};
+pub use crate::svm::multiclass::{train_ovo, MultiModel, PairFit};
 
 /// A solve's statistics and timings; a solve's input and output (the
 /// batched solver's tests and benches).
