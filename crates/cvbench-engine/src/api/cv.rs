@@ -6,17 +6,19 @@
 /// Folds and glibc's `rand()` they are drawn with; the one check of a fold
 /// count (the folds against their dataset: [`Folds::check_for`]); LIBSVM's
 /// warning when `-v K` asks for more folds than rows.
-pub use crate::svm::folds::{check_fold_count, FOLDS_OVER_DATA_WARNING};
-/// (See the line above.)
-pub use crate::svm::{Folds, GlibcRand};
+pub use crate::{
+    svm::folds::{check_fold_count, FOLDS_OVER_DATA_WARNING},
+    svm::{Folds, GlibcRand},
+};
 
 /// The binary CV: the baseline's rounds ([`CvOptions`]), seeded rounds,
 /// a strategy's run (and its first rounds only), their results.
-pub use crate::svm::cv::cross_validate as cross_validate_rounds;
-/// (See the line above.)
-pub use crate::svm::{
-    run_cv, run_cv_first_rounds, seeded_cross_validate, CvOptions, CvResult, CvRound,
-    SeededCvResult, SeededOptions,
+pub use crate::{
+    svm::cv::cross_validate as cross_validate_rounds,
+    svm::{
+        run_cv, run_cv_first_rounds, seeded_cross_validate, CvOptions, CvResult, CvRound,
+        SeededCvResult, SeededOptions,
+    },
 };
 
 /// Whether a fold's rounds are degenerate (most held-out rows on the

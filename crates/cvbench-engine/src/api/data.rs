@@ -10,14 +10,16 @@ pub use crate::data::{Dataset, Features, IndexBase, Row};
 /// LIBSVM's sparse text format: read a file (any compression) or a
 /// stream, write one; align two datasets' feature numbering (a model's
 /// support vectors and a test file).
-pub use crate::data::libsvm::read_libsvm_from;
-/// (See the line above.)
-pub use crate::data::{align_index_bases, read_libsvm, write_libsvm};
+pub use crate::{
+    data::libsvm::read_libsvm_from,
+    data::{align_index_bases, read_libsvm, write_libsvm},
+};
 
 /// The other readers: MNIST's IDX files and dense text (UCI) files.
-pub use crate::data::idx::{read_idx_images_from, read_idx_labels_from, read_mnist};
-/// (See the line above.)
-pub use crate::data::uci::{read_dense_text_from, LabelColumn, Separator};
+pub use crate::{
+    data::idx::{read_idx_images_from, read_idx_labels_from, read_mnist},
+    data::uci::{read_dense_text_from, LabelColumn, Separator},
+};
 
 /// `svm-scale`'s per-feature ranges (a range file read and applied).
 pub use crate::data::scale::ScaleRanges;
@@ -26,11 +28,11 @@ pub use crate::data::scale::ScaleRanges;
 /// its path came from), a dataset by name, the status of every dataset,
 /// one file checked against its pinned SHA-256, the file caching verified
 /// checksums in a data folder.
-pub use crate::data::registry::{
-    load as load_dataset, status as dataset_status, verify_file, DataDirSource, FileEntry,
-    Verification,
+pub use crate::{
+    data::registry::{
+        load as load_dataset, status as dataset_status, verify_file, DataDirSource, FileEntry,
+        Verification,
+    },
+    data::verified::CACHE_FILE as VERIFIED_CACHE_FILE,
+    data::{DataDir, DatasetEntry, DatasetSpec, Registry},
 };
-/// (See the line above.)
-pub use crate::data::verified::CACHE_FILE as VERIFIED_CACHE_FILE;
-/// (See the line above.)
-pub use crate::data::{DataDir, DatasetEntry, DatasetSpec, Registry};

@@ -15,9 +15,7 @@ pub use crate::svm::grid::GridError;
 pub use crate::svm::model_file::ModelFileError;
 
 /// The incremental CVs' and learners' errors.
-pub use crate::cv::CvError;
-/// (See the line above.)
-pub use crate::learners::LearnerError;
+pub use crate::{cv::CvError, learners::LearnerError};
 
 /// A call stopped by its [`super::interrupt::CancelToken`].
 pub use crate::cancel::Cancelled;

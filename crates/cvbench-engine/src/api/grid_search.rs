@@ -5,9 +5,10 @@
 
 /// Ranges (`-log2c`'s begin, end, step), points, a grid; the limits on
 /// exponents and points.
-pub use crate::svm::grid::range::{EXPONENTS, MAX_POINTS};
-/// (See the line above.)
-pub use crate::svm::grid::{Axis, Grid, Point};
+pub use crate::{
+    svm::grid::range::{EXPONENTS, MAX_POINTS},
+    svm::grid::{Axis, Grid, Point},
+};
 
 /// The grid engine: its options, reuse levels, a point's result, a fold's
 /// statistics, the cost counters.
@@ -21,9 +22,10 @@ pub use crate::svm::grid::select::Best;
 
 /// The pairwise distances a grid shares across gammas: the table, its
 /// size, the rows in fold order and the table of that order.
-pub use crate::svm::grid::distances::{bytes_needed, Distances};
-/// (See the line above.)
-pub use crate::svm::grid::fold_order::{distances as fold_distances, FoldOrder};
+pub use crate::{
+    svm::grid::distances::{bytes_needed, Distances},
+    svm::grid::fold_order::{distances as fold_distances, FoldOrder},
+};
 
 /// `grid.py`'s printing: a float as Python's `str`, an exponent, a rate.
 pub use crate::svm::grid::pyfmt::{grid_rate, py_exponent, py_float};

@@ -10,9 +10,10 @@ pub use crate::svm::multiclass::{train_ovo, MultiModel, PairFit};
 
 /// A solve's statistics and timings; a solve's input and output (the
 /// batched solver's tests and benches).
-pub use crate::svm::smo::{SolveInput, SolveOutput};
-/// (See the line above.)
-pub use crate::svm::{SolveStats, Timings};
+pub use crate::{
+    svm::smo::{SolveInput, SolveOutput},
+    svm::{SolveStats, Timings},
+};
 
 /// `svm-train`'s printed lines of a solve (progress, `optimization
 /// finished`, warnings).
@@ -23,12 +24,11 @@ pub use crate::svm::solution::check_finite_features;
 
 /// Predict held-out rows of a binary model in blocks (the kernel block);
 /// the kernel cache shared by a CV's solves.
-pub use crate::svm::rounds::predict_rows;
-/// (See the line above.)
-pub use crate::svm::SharedKernelCache;
+pub use crate::{svm::rounds::predict_rows, svm::SharedKernelCache};
 
 /// Model files in `svm-train`'s format; a label as LIBSVM prints it and
 /// as it classes it.
-pub use crate::svm::label::class_label;
-/// (See the line above.)
-pub use crate::svm::model_file::{libsvm_class_label, read_model, write_model};
+pub use crate::{
+    svm::label::class_label,
+    svm::model_file::{libsvm_class_label, read_model, write_model},
+};
