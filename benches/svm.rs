@@ -25,15 +25,11 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
-use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::cv::{cross_validate, CvOptions};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::kernel::KernelData;
-use cvbench_engine::svm::rounds::predict_rows;
-use cvbench_engine::svm::solution::train;
-use cvbench_engine::svm::{
-    run_cv, CacheMode, CvStrategy, SeedingMethod, SharedKernelCache, SvmParams,
-};
+use cvbench_engine::api::cv::{cross_validate_rounds as cross_validate, run_cv, CvOptions, Folds};
+use cvbench_engine::api::data::{read_libsvm, Dataset};
+use cvbench_engine::api::params::{KernelData, SvmParams};
+use cvbench_engine::api::strategies::{CacheMode, CvStrategy, SeedingMethod};
+use cvbench_engine::api::training::{predict_rows, train, SharedKernelCache};
 
 fn load(name: &str) -> Option<Dataset> {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {

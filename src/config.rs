@@ -74,7 +74,7 @@ pub enum ConfigError {
         /// The data error, prefixed with the dataset's name unless it names it.
         message: String,
         /// Why it could not be loaded (the message says how to fix it).
-        source: Box<cvbench_engine::data::DataError>,
+        source: Box<cvbench_engine::api::errors::DataError>,
     },
 }
 
@@ -94,12 +94,12 @@ struct Header {
 
 impl ConfigFile {
     /// Read a config file: a regular file of UTF-8 text within
-    /// [`CONFIG_FILE`](cvbench_engine::data::limits::CONFIG_FILE)'s size (a folder,
+    /// [`CONFIG_FILE`](cvbench_engine::api::files::CONFIG_FILE)'s size (a folder,
     /// FIFO or device, or a larger file, is an error naming the limit).
     pub fn read(path: &Path) -> Result<ConfigFile, ConfigError> {
-        let limit = &cvbench_engine::data::limits::CONFIG_FILE;
+        let limit = &cvbench_engine::api::files::CONFIG_FILE;
         let text =
-            cvbench_engine::data::limits::read_text_limited(path, limit).map_err(|source| {
+            cvbench_engine::api::files::read_text_limited(path, limit).map_err(|source| {
                 ConfigError::Io {
                     path: path.to_path_buf(),
                     source,

@@ -18,12 +18,12 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressStyle};
 use sha2::{Digest, Sha256};
 
-use cvbench_engine::data::compress::{self, to_hex};
-use cvbench_engine::data::data_dir::DataDir;
-use cvbench_engine::data::registry::{
-    verify_file, DatasetEntry, FileEntry, Registry, Verification,
+use cvbench_engine::api::data::{
+    verify_file, DataDir, DatasetEntry, FileEntry, Registry, Verification,
 };
-use cvbench_engine::data::DataError;
+use cvbench_engine::api::errors::DataError;
+use cvbench_engine::api::files as compress;
+use cvbench_engine::api::files::to_hex;
 
 /// Options of [`fetch`].
 #[derive(Clone, Debug)]

@@ -31,7 +31,7 @@ fn heart_plain(dir: &Path) -> Option<PathBuf> {
         println!("SKIPPED: heart_scale not in {}", data.display());
         return None;
     };
-    let bytes = cvbench_engine::data::compress::read_all(&src).expect("readable heart_scale");
+    let bytes = cvbench_engine::api::files::read_all(&src).expect("readable heart_scale");
     let out = dir.join("heart_scale");
     std::fs::write(&out, bytes).unwrap();
     Some(out)

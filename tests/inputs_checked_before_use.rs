@@ -82,7 +82,7 @@ fn config_model_and_grid_out_reads_are_bounded() {
     assert_exit(&o, 2, &["big.out", "larger than 64 MiB"]);
 
     // A model file without newlines stops at its line limit.
-    let e = cvbench_engine::svm::model_file::read_model(Path::new("/dev/zero"))
+    let e = cvbench_engine::api::training::read_model(Path::new("/dev/zero"))
         .unwrap_err()
         .to_string();
     assert!(e.contains("64 MiB") && e.contains("model file"), "{e}");
@@ -192,7 +192,7 @@ fn heart_scale_config() -> String {
 }
 
 fn heart_scale_pin() -> String {
-    let e = cvbench_engine::data::Registry::builtin()
+    let e = cvbench_engine::api::data::Registry::builtin()
         .get("heart_scale")
         .unwrap();
     e.files[0].sha256.clone().expect("heart_scale is pinned")
@@ -207,7 +207,7 @@ fn a_registry_file_with_other_content_is_refused() {
     std::fs::create_dir(d.join("data")).unwrap();
     std::fs::write(d.join("data/heart_scale"), NOT_HEART_SCALE).unwrap();
     std::fs::write(d.join("c.toml"), heart_scale_config()).unwrap();
-    let actual = cvbench_engine::data::compress::sha256_reader(NOT_HEART_SCALE.as_bytes()).unwrap();
+    let actual = cvbench_engine::api::files::sha256_reader(NOT_HEART_SCALE.as_bytes()).unwrap();
     for cmd in [
         &["validate", "c.toml", "--data-dir", "data"][..],
         &["run", "c.toml", "--data-dir", "data", "--out", "out"],
@@ -245,14 +245,14 @@ fn a_verified_registry_file_is_cached_until_it_changes() {
     let d = dir.path();
     std::fs::create_dir(d.join("data")).unwrap();
     let file = d.join("data/heart_scale");
-    let text = cvbench_engine::data::compress::read_all(&src).unwrap();
+    let text = cvbench_engine::api::files::read_all(&src).unwrap();
     std::fs::write(&file, &text).unwrap();
     std::fs::write(d.join("c.toml"), heart_scale_config()).unwrap();
     let o = cvbench(&["validate", "c.toml", "--data-dir", "data"], d);
     assert_exit(&o, 0, &[]);
     let cache = d
         .join(".cache/cvbench")
-        .join(cvbench_engine::data::verified::CACHE_FILE);
+        .join(cvbench_engine::api::data::VERIFIED_CACHE_FILE);
     let cached = std::fs::read_to_string(&cache).expect("the cache file is written");
     assert!(
         cached.contains("heart_scale") && cached.contains(&heart_scale_pin()),

@@ -6,10 +6,9 @@
 
 use cvbench::config::ConfigFile;
 use cvbench::experiments::Context;
-use cvbench_engine::data::DataDir;
-use cvbench_engine::learners::{
-    AnyLearner, LearnerError, LearnerSpec, LearnerType, Lsqsgd, Pegasos, Ridge,
-};
+use cvbench_engine::api::data::DataDir;
+use cvbench_engine::api::errors::LearnerError;
+use cvbench_engine::api::learners::{AnyLearner, LearnerSpec, LearnerType, Lsqsgd, Pegasos, Ridge};
 
 fn spec(text: &str) -> LearnerSpec {
     toml::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"))

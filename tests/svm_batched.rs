@@ -10,12 +10,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::kernel::{KernelData, KernelKind};
-use cvbench_engine::svm::pool::with_threads;
-use cvbench_engine::svm::smo::{SolveInput, SolveOutput};
-use cvbench_engine::svm::solution::train;
-use cvbench_engine::svm::{SolverKind, SvmParams};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::{with_threads, KernelData, KernelKind, SvmParams};
+use cvbench_engine::api::strategies::SolverKind;
+use cvbench_engine::api::training::{train, SolveInput, SolveOutput};
 
 /// Two overlapping classes in `d` features (labels +1/-1), `n` rows, with a
 /// deterministic pseudo-random stream: many bounded and free support
@@ -244,7 +242,7 @@ fn write_libsvm(ds: &Dataset, path: &Path) {
     let mut s = String::new();
     for i in 0..ds.n() {
         s.push_str(&format!("{}", ds.y[i]));
-        if let cvbench_engine::data::Row::Dense(x) = ds.row(i) {
+        if let cvbench_engine::api::data::Row::Dense(x) = ds.row(i) {
             for (j, v) in x.iter().enumerate() {
                 s.push_str(&format!(" {}:{v}", j + 1));
             }

@@ -41,7 +41,7 @@ fn line<'a>(out: &'a str, start: &str) -> &'a str {
 /// `relabel` (None where the dataset is not installed).
 fn relabelled(name: &str, dir: &Path, relabel: impl Fn(&str) -> String) -> Option<String> {
     let src = data_source(name)?;
-    let bytes = cvbench_engine::data::compress::read_all(&src).expect("read dataset");
+    let bytes = cvbench_engine::api::files::read_all(&src).expect("read dataset");
     let text = String::from_utf8(bytes).expect("a text file");
     let out: String = text
         .lines()

@@ -6,11 +6,10 @@
 use std::path::PathBuf;
 
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
-use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::cv::{cross_validate, CvOptions};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::solution::train;
-use cvbench_engine::svm::SvmParams;
+use cvbench_engine::api::cv::{cross_validate_rounds as cross_validate, CvOptions, Folds};
+use cvbench_engine::api::data::{read_libsvm, Dataset};
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::training::train;
 
 fn data(name: &str) -> Option<Dataset> {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {

@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use cvbench::peers::libsvm as peer;
-use cvbench_engine::data::read_libsvm;
-use cvbench_engine::svm::model_file::read_model;
+use cvbench_engine::api::data::read_libsvm;
+use cvbench_engine::api::training::read_model;
 
 fn cvbench(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cvbench"))
@@ -34,7 +34,7 @@ fn plain_copy(name: &str, dir: &Path, rows: Option<usize>) -> Option<PathBuf> {
         return None;
     }
     let src = common::data_source(name)?;
-    let bytes = cvbench_engine::data::compress::read_all(&src).unwrap();
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
     let mut s = String::from_utf8(bytes).unwrap();
     if let Some(k) = rows {
         s = s.lines().take(k).map(|l| format!("{l}\n")).collect();

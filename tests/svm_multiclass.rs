@@ -150,14 +150,14 @@ fn mnist_ten_digits_give_svm_train_s_numbers() {
         println!("SKIPPED: MNIST's IDX files not found in {}", data.display());
         return;
     }
-    let mut ds = cvbench_engine::data::idx::read_mnist(&images, &labels, "mnist").unwrap();
-    if let cvbench_engine::data::Features::Dense { values, .. } = &mut ds.x {
+    let mut ds = cvbench_engine::api::data::read_mnist(&images, &labels, "mnist").unwrap();
+    if let cvbench_engine::api::data::Features::Dense { values, .. } = &mut ds.x {
         values.iter_mut().for_each(|v| *v /= 255.0);
     }
     let rows: Vec<usize> = (0..400).collect();
     let dir = tempfile::tempdir().unwrap();
     let f = std::fs::File::create(dir.path().join("mnist400")).unwrap();
-    cvbench_engine::data::libsvm::write_libsvm(&ds, &rows, f).unwrap();
+    cvbench_engine::api::data::write_libsvm(&ds, &rows, f).unwrap();
     same_as_svm_train(dir.path(), "mnist400", &[], 3);
 }
 
@@ -277,8 +277,9 @@ fn bad_kernel_options_and_weights_are_refused_with_exit_2() {
 
 #[test]
 fn cache_and_threads_change_no_number_and_sharing_saves_kernel_evaluations() {
-    use cvbench_engine::svm::multiclass::{cross_validate_ovo, OvoCvOptions};
-    use cvbench_engine::svm::{CacheMode, Folds, SvmParams};
+    use cvbench_engine::api::cv::{cross_validate_ovo, Folds, OvoCvOptions};
+    use cvbench_engine::api::params::SvmParams;
+    use cvbench_engine::api::strategies::CacheMode;
     let ds = blobs();
     let folds = Folds::libsvm(&ds, 5).unwrap();
     let params = SvmParams::rbf(4.0, 0.5);
@@ -298,7 +299,7 @@ fn cache_and_threads_change_no_number_and_sharing_saves_kernel_evaluations() {
     };
     let base = run(CacheMode::PerSolve, 1);
     assert_eq!(base.folds[0].labels.len(), 5);
-    let numbers = |r: &cvbench_engine::svm::multiclass::OvoCvResult| {
+    let numbers = |r: &cvbench_engine::api::cv::OvoCvResult| {
         let pairs: Vec<(u64, u64, u64)> = r
             .folds
             .iter()

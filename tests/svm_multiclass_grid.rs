@@ -31,11 +31,7 @@ fn data_file(name: &str, dir: &Path) -> Option<PathBuf> {
     }
     let src = common::data_source(name)?;
     let out = dir.join(name);
-    std::fs::write(
-        &out,
-        cvbench_engine::data::compress::read_all(&src).unwrap(),
-    )
-    .unwrap();
+    std::fs::write(&out, cvbench_engine::api::files::read_all(&src).unwrap()).unwrap();
     Some(out)
 }
 

@@ -490,7 +490,7 @@ fn libsvm_multiclass_sets_are_in_the_registry() {
     let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
         return skip("set CVBENCH_DATA_DIR to the datasets folder");
     };
-    use cvbench_engine::data::registry::{DataDir, Registry, Verification};
+    use cvbench_engine::api::data::{DataDir, Registry, Verification};
     let dir = DataDir::resolve(Some(std::path::PathBuf::from(&data)));
     for (name, n, d, classes) in [
         ("vowel.scale", 528, 10, 11),

@@ -13,12 +13,12 @@ use std::path::Path;
 
 use common::svm::{blobs, blobs_file, records, run_config, svm};
 use common::text;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::multiclass::OvoCvResult;
-use cvbench_engine::svm::multiclass::{
-    cross_validate_ovo, cross_validate_ovo_seeded, OvoCvOptions,
+use cvbench_engine::api::cv::{
+    cross_validate_ovo, cross_validate_ovo_seeded, Folds, OvoCvOptions, OvoCvResult,
 };
-use cvbench_engine::svm::{CacheMode, CvStrategy, Folds, SeedingMethod, SvmParams};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::{CacheMode, CvStrategy, SeedingMethod};
 
 /// The seeded methods that run k-fold (AVG and TOP are leave-one-out only).
 const METHODS: [SeedingMethod; 5] = [
@@ -160,7 +160,7 @@ fn a_fold_without_a_class_and_class_weights_are_refused() {
         "{err}"
     );
     let ds = blobs();
-    let w = [cvbench_engine::svm::multiclass::ClassWeight {
+    let w = [cvbench_engine::api::params::ClassWeight {
         label: 2,
         weight: 2.0,
     }];
@@ -227,9 +227,9 @@ fn vowel_seeded_per_pair_is_exact() {
     let Some(src) = common::data_source("vowel.scale") else {
         return;
     };
-    let bytes = cvbench_engine::data::compress::read_all(&src).unwrap();
-    let ds = cvbench_engine::data::libsvm::read_libsvm_from(&bytes[..], Path::new("vowel"), None)
-        .unwrap();
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
+    let ds =
+        cvbench_engine::api::data::read_libsvm_from(&bytes[..], Path::new("vowel"), None).unwrap();
     let folds = Folds::libsvm(&ds, 10).unwrap();
     let params = SvmParams::rbf(1.0, 1.0 / ds.d() as f64);
     let base = unseeded(&ds, &folds, &params);

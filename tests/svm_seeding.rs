@@ -12,11 +12,10 @@ mod common;
 use std::path::PathBuf;
 
 use common::seeding::{assert_same_optimum, blobs, heart, run};
-use cvbench_engine::data::read_libsvm;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::{
-    seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
-};
+use cvbench_engine::api::cv::{seeded_cross_validate, Folds, SeededCvResult, SeededOptions};
+use cvbench_engine::api::data::read_libsvm;
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SeedingMethod;
 
 #[test]
 fn every_method_reaches_the_baseline_optimum_k_fold() {
@@ -205,7 +204,8 @@ fn write_plain(xz: &std::path::Path) -> (tempfile::TempDir, PathBuf) {
 /// for bit, for either cache.
 #[test]
 fn every_axis_combination_is_exact_and_threads_change_nothing() {
-    use cvbench_engine::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::cv::run_cv;
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy, RoundOrder, SeederKind};
     let ds = blobs(90, 4, 11, 0.6);
     let p = SvmParams::rbf(2.0, 0.5);
     let folds = Folds::stratified(&ds, 6, 3).expect("folds");
@@ -267,7 +267,8 @@ fn every_axis_combination_is_exact_and_threads_change_nothing() {
 /// whose cost is not in proportion to their rounds refuse it.
 #[test]
 fn first_rounds_are_the_whole_runs_first_rounds() {
-    use cvbench_engine::svm::{run_cv, run_cv_first_rounds, CacheMode, CvStrategy};
+    use cvbench_engine::api::cv::{run_cv, run_cv_first_rounds};
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy};
     let ds = blobs(40, 3, 11, 0.8);
     let folds = Folds::loocv(ds.n());
     let p = SvmParams::rbf(1.0, 0.5);

@@ -6,10 +6,9 @@
 mod common;
 
 use common::seeding::{assert_same_optimum, blobs};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::{
-    seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
-};
+use cvbench_engine::api::cv::{seeded_cross_validate, Folds, SeededCvResult, SeededOptions};
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SeedingMethod;
 
 /// Parallel solves change no number, with or without a shared cache. A
 /// shared cache may change a seeded round's iterations against per-solve
@@ -62,7 +61,8 @@ fn parallel_solves_change_no_number_and_the_cache_no_optimum() {
 /// values as with per-solve caches.
 #[test]
 fn a_chain_reads_a_partial_shared_cache_and_threads_change_nothing() {
-    use cvbench_engine::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::cv::run_cv;
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy, RoundOrder, SeederKind};
     let ds = blobs(240, 30, 9, 0.2);
     let mut p = SvmParams::rbf(2.0, 0.03);
     // About 60 of the 240 columns fit in the shared cache's 3/4.
@@ -133,7 +133,8 @@ fn a_chain_reads_a_partial_shared_cache_and_threads_change_nothing() {
 /// with per-solve caches, on any thread count.
 #[test]
 fn prediction_from_the_shared_cache_changes_no_label() {
-    use cvbench_engine::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::cv::run_cv;
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy, RoundOrder, SeederKind};
     let ds = blobs(160, 40, 5, 0.15);
     let p = SvmParams::rbf(2.0, 0.02);
     let folds = Folds::libsvm(&ds, 5).expect("folds");

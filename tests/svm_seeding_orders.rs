@@ -5,9 +5,10 @@
 mod common;
 
 use common::seeding::{assert_same_optimum, blobs, run};
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::{SeedingMethod, SvmParams};
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SeedingMethod;
 use rand::RngExt;
 
 /// A kernel close to the identity (gamma so large that every off-diagonal
@@ -18,9 +19,10 @@ use rand::RngExt;
 /// predicts, and says so in `cold_resolve`; the baseline never re-solves.
 #[test]
 fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
-    use cvbench_engine::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::cv::run_cv;
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy, RoundOrder, SeederKind};
     // Balanced classes, so that `rho` is 0 up to rounding.
-    let mut rng = cvbench_engine::seed::rng(11);
+    let mut rng = cvbench_engine::api::seed::rng(11);
     let rows: Vec<Vec<f64>> = (0..150)
         .map(|_| (0..50).map(|_| rng.random_range(-1.0..1.0)).collect())
         .collect();
@@ -120,7 +122,8 @@ fn warm_rounds_on_a_near_identity_kernel_are_solved_again_from_zero() {
 /// baseline's in total), and the halves' split does not depend on threads.
 #[test]
 fn two_chains_start_each_half_from_zero_and_seed_the_rest() {
-    use cvbench_engine::svm::{run_cv, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::cv::run_cv;
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy, RoundOrder, SeederKind};
     let ds = blobs(120, 4, 5, 0.6);
     let p = SvmParams::rbf(2.0, 0.5);
     let folds = Folds::stratified(&ds, 7, 3).expect("folds");
@@ -159,7 +162,9 @@ fn two_chains_start_each_half_from_zero_and_seed_the_rest() {
 /// rows and predicting its held-out rows with LIBSVM's prediction kernel.
 #[test]
 fn predictions_come_back_in_the_callers_row_order() {
-    use cvbench_engine::svm::{run_cv, train, CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::cv::run_cv;
+    use cvbench_engine::api::strategies::{CacheMode, CvStrategy, RoundOrder, SeederKind};
+    use cvbench_engine::api::training::train;
     let ds = blobs(120, 6, 4, 0.4);
     let p = SvmParams::rbf(1.0, 0.3);
     let folds = Folds::libsvm(&ds, 5).expect("folds");

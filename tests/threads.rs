@@ -7,7 +7,7 @@
 use cvbench::config::ConfigFile;
 use cvbench::experiments::Context;
 use cvbench::runner::{run, RunOptions};
-use cvbench_engine::data::DataDir;
+use cvbench_engine::api::data::DataDir;
 
 /// This process's threads but Polars' own pool (which writes the tables,
 /// sized by `POLARS_MAX_THREADS`, and is not rayon work of ours), by name.

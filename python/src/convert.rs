@@ -2,10 +2,13 @@
 //! dense C-contiguous `float64` matrix or the parts of a CSR matrix, the
 //! SVC parameters, a model rebuilt from the fitted arrays, folds.
 
-use cvbench_engine::api::{ClassOrder, SvcSpec};
-use cvbench_engine::data::{Dataset, Features};
-use cvbench_engine::svm::multiclass::{ClassWeight, MultiModel};
-use cvbench_engine::svm::{Folds, KernelKind, SolverKind, SvmParams};
+use cvbench_engine::api::ClassOrder;
+use cvbench_engine::api::SvcSpec;
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::{Dataset, Features};
+use cvbench_engine::api::params::{ClassWeight, KernelKind, SvmParams};
+use cvbench_engine::api::strategies::SolverKind;
+use cvbench_engine::api::training::MultiModel;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -103,7 +106,7 @@ pub fn dataset(
         name: "python".into(),
         x,
         y,
-        index_base: cvbench_engine::data::IndexBase::One,
+        index_base: cvbench_engine::api::data::IndexBase::One,
     })
 }
 

@@ -4,12 +4,8 @@
 //! (learners and their keys, orders, strategies) come from the library's
 //! registries as module constants.
 
-use cvbench_engine::api::incremental::{
-    self as inc, IncrementalError, IncrementalReport, IncrementalSpec, ParamValue,
-};
-use cvbench_engine::cv::treecv::Strategy;
-use cvbench_engine::cv::Order;
-use cvbench_engine::learners::{AnyLearner, LearnerType};
+use cvbench_engine::api::incremental::{self as inc, IncrementalError, IncrementalReport, IncrementalSpec, ParamValue};
+use cvbench_engine::api::learners::{AnyLearner, LearnerType, Order, Strategy};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;

@@ -12,8 +12,9 @@ mod incremental;
 use cancellable::run;
 use convert::{dataset, folds, value_error, Csr, ModelArgs, Spec};
 use cvbench_engine::api;
-use cvbench_engine::svm::grid::{FoldStat, Reuse};
-use cvbench_engine::svm::{Folds, SvmError};
+use cvbench_engine::api::grid_search::{FoldStat, Reuse};
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::errors::SvmError;
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -40,8 +41,8 @@ type FitOut<'py> = (
 
 /// One solve's progress marks and lines as scikit-learn's LIBSVM prints
 /// them (no `nu` line), from the engine's counters.
-fn solve_lines(out: &mut Vec<String>, stats: &cvbench_engine::svm::smo::SolveStats) {
-    use cvbench_engine::svm::train_log;
+fn solve_lines(out: &mut Vec<String>, stats: &cvbench_engine::api::training::SolveStats) {
+    use cvbench_engine::api::training::train_log;
     if !stats.progress.is_empty() {
         out.push(train_log::progress_text(stats));
     }
@@ -177,7 +178,7 @@ fn data_and_model(
     dense: Option<PyReadonlyArray2<'_, f64>>,
     csr: Option<Csr<'_>>,
     model: ModelArgs<'_>,
-) -> PyResult<(cvbench_engine::data::Dataset, cvbench_engine::svm::multiclass::MultiModel)> {
+) -> PyResult<(cvbench_engine::api::data::Dataset, cvbench_engine::api::training::MultiModel)> {
     let ds = dataset(dense, csr, Vec::new())?;
     let m = model.into_model()?;
     if m.sv.d() != ds.d() {
@@ -192,7 +193,7 @@ fn data_and_model(
 
 /// Folds: explicit test rows, or LIBSVM's `k` folds of the labels.
 fn make_folds(
-    ds: &cvbench_engine::data::Dataset,
+    ds: &cvbench_engine::api::data::Dataset,
     k: usize,
     test: Option<Vec<Vec<usize>>>,
 ) -> PyResult<Folds> {
@@ -339,7 +340,7 @@ fn grid<'py>(
 /// 100 MB (`cvbench svm -v`'s default `-m`).
 #[pyfunction]
 fn default_cache_mb(n: usize) -> f64 {
-    cvbench_engine::svm::budget::default_cache_mb(n)
+    cvbench_engine::api::params::default_cache_mb(n)
 }
 
 #[pymodule]
@@ -353,7 +354,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cv_method, m)?)?;
     m.add_function(wrap_pyfunction!(default_cache_mb, m)?)?;
     // The solvers' names, from the library's registry.
-    let solvers: Vec<&str> = cvbench_engine::svm::SolverKind::ALL
+    let solvers: Vec<&str> = cvbench_engine::api::strategies::SolverKind::ALL
         .iter()
         .map(|s| s.as_str())
         .collect();

@@ -8,7 +8,7 @@ use super::failure::{classify, usage, Failure};
 use crate::config::ConfigFile;
 use crate::experiments::Context;
 use crate::runner;
-use cvbench_engine::data::DataDir;
+use cvbench_engine::api::data::DataDir;
 
 /// `cvbench validate`: parse a config, load its data, expand its cells and
 /// summarise them with their estimated cost (in minutes at the rate of the
@@ -86,12 +86,12 @@ pub(super) fn report(dir: &Path, csv: bool) -> Result<(), Failure> {
 pub(super) fn datasets(data_dir: Option<PathBuf>) -> Result<(), Failure> {
     let dir = DataDir::resolve(data_dir);
     let from = match dir.source() {
-        cvbench_engine::data::data_dir::DataDirSource::Flag => "from --data-dir",
-        cvbench_engine::data::data_dir::DataDirSource::Env => "from $CVBENCH_DATA_DIR",
-        cvbench_engine::data::data_dir::DataDirSource::Default => "the default",
+        cvbench_engine::api::data::DataDirSource::Flag => "from --data-dir",
+        cvbench_engine::api::data::DataDirSource::Env => "from $CVBENCH_DATA_DIR",
+        cvbench_engine::api::data::DataDirSource::Default => "the default",
     };
     println!("data directory: {} ({from})", dir.path().display());
-    for st in cvbench_engine::data::registry::status(&dir) {
+    for st in cvbench_engine::api::data::dataset_status(&dir) {
         print!("{st}");
     }
     Ok(())
@@ -101,7 +101,7 @@ pub(super) fn datasets(data_dir: Option<PathBuf>) -> Result<(), Failure> {
 pub(super) fn fetch(names: Vec<String>, data_dir: Option<PathBuf>) -> Result<(), Failure> {
     let dir = DataDir::resolve(data_dir);
     let names = if names.is_empty() {
-        cvbench_engine::data::Registry::builtin().names()
+        cvbench_engine::api::data::Registry::builtin().names()
     } else {
         names
     };
@@ -119,18 +119,18 @@ pub(super) fn fetch(names: Vec<String>, data_dir: Option<PathBuf>) -> Result<(),
                     dir.path().display()
                 );
             }
-            Err(e @ cvbench_engine::data::DataError::UnknownDataset { .. }) => {
+            Err(e @ cvbench_engine::api::errors::DataError::UnknownDataset { .. }) => {
                 return Err(usage(e));
             }
             Err(e) => {
                 eprintln!("{name}: {e}");
-                if matches!(e, cvbench_engine::data::DataError::Download { .. }) {
+                if matches!(e, cvbench_engine::api::errors::DataError::Download { .. }) {
                     // No network (or the source moved): say how else to get it.
                     eprintln!(
                         "{name}: could not download. Without network access, put the files into {} by hand:",
                         dir.path().display()
                     );
-                    for st in cvbench_engine::data::registry::status(&dir) {
+                    for st in cvbench_engine::api::data::dataset_status(&dir) {
                         if st.name == *name {
                             eprint!("{st}");
                         }

@@ -188,10 +188,11 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         Command::Grid(args) => grid::run(&args).map_err(|e| {
             // Bad options, ranges, data or parameters are usage errors.
             let code = if e
-                .downcast_ref::<cvbench_engine::svm::grid::GridError>()
+                .downcast_ref::<cvbench_engine::api::errors::GridError>()
                 .is_some()
-                || e.downcast_ref::<cvbench_engine::svm::SvmError>().is_some()
-                || e.downcast_ref::<cvbench_engine::data::DataError>()
+                || e.downcast_ref::<cvbench_engine::api::errors::SvmError>()
+                    .is_some()
+                || e.downcast_ref::<cvbench_engine::api::errors::DataError>()
                     .is_some()
                 || e.downcast_ref::<std::io::Error>().is_some()
             {
@@ -203,11 +204,13 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
         }),
         Command::Svm(args) => svm::run(&args).map_err(|e| {
             // Bad data or parameters are usage errors; a failed solve is a run failure.
-            let code = if e.downcast_ref::<cvbench_engine::svm::SvmError>().is_some()
-                || e.downcast_ref::<cvbench_engine::data::DataError>()
+            let code = if e
+                .downcast_ref::<cvbench_engine::api::errors::SvmError>()
+                .is_some()
+                || e.downcast_ref::<cvbench_engine::api::errors::DataError>()
                     .is_some()
                 || e.downcast_ref::<svm::SvmUsage>().is_some()
-                || e.downcast_ref::<cvbench_engine::svm::model_file::ModelFileError>()
+                || e.downcast_ref::<cvbench_engine::api::errors::ModelFileError>()
                     .is_some()
             {
                 2

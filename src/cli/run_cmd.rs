@@ -6,7 +6,7 @@ use super::failure::{check_threads, classify, read_configs, usage, Failure};
 use crate::config::ConfigFile;
 use crate::experiments::Context;
 use crate::runner::{self, RunOptions};
-use cvbench_engine::data::DataDir;
+use cvbench_engine::api::data::DataDir;
 
 /// `cvbench run`: validate every config, then run each (or its shard).
 pub(super) fn run_configs(

@@ -15,7 +15,7 @@
 
 use super::Cell;
 use crate::config::{ConfigError, ConfigFile};
-use cvbench_engine::seed;
+use cvbench_engine::api::seed;
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::ops::Range;

@@ -18,7 +18,7 @@
 //! timed once has no interval: its comparisons are inconclusive.
 
 use super::timing::Spread;
-use cvbench_engine::seed;
+use cvbench_engine::api::seed;
 use rand::RngExt as _;
 
 /// Confidence level of the intervals.

@@ -26,7 +26,8 @@ use crate::config::{ConfigError, ConfigFile};
 use crate::results::rows::Core;
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::{Record, ResultsError};
-use cvbench_engine::data::{DataDir, DataError, Dataset, DatasetSpec};
+use cvbench_engine::api::data::{DataDir, Dataset, DatasetSpec};
+use cvbench_engine::api::errors::DataError;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -478,9 +479,9 @@ impl Context {
 /// every feature value and label (bit patterns), so that any change to a data
 /// file, a transform or a generator parameter changes it.
 pub fn fingerprint(d: &Dataset) -> u64 {
-    use cvbench_engine::data::Features;
-    use cvbench_engine::seed::mix64;
-    let mut h = cvbench_engine::seed::derive(0, &d.name);
+    use cvbench_engine::api::data::Features;
+    use cvbench_engine::api::seed::mix64;
+    let mut h = cvbench_engine::api::seed::derive(0, &d.name);
     let mut put = |w: u64| h = mix64(h ^ w);
     put(d.n() as u64);
     put(d.d() as u64);

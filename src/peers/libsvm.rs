@@ -11,10 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use cvbench_engine::data::{write_libsvm, Dataset};
-use cvbench_engine::svm::kernel::KernelKind;
-use cvbench_engine::svm::multiclass::ClassWeight;
-use cvbench_engine::svm::{SvmError, SvmParams};
+use cvbench_engine::api::data::{write_libsvm, Dataset};
+use cvbench_engine::api::errors::SvmError;
+use cvbench_engine::api::params::{ClassWeight, KernelKind, SvmParams};
 
 /// The message printed when `svm-train` is missing.
 pub const SKIPPED_NO_SVM_TRAIN: &str = "skipped: svm-train not found (make peers installs it)";
@@ -156,7 +155,7 @@ pub fn as_parsed_checked(given: &SvmParams) -> Result<SvmParams, SvmError> {
         if g != 0.0 && (r == 0.0 || !r.is_finite()) {
             return Err(SvmError::InvalidParam(format!(
                 "{what} = {} is {} in single precision, which is how svm-train reads it: use a value between 1.2e-38 and 3.4e38, or exact parameters (`cvbench svm --exact-params`; `libsvm_float_params = false` in a config)",
-                cvbench_engine::svm::fmt_param(g),
+                cvbench_engine::api::params::fmt_param(g),
                 if r == 0.0 { "0" } else { "infinite" }
             )));
         }
@@ -258,12 +257,13 @@ pub fn parse_svm_predict_output(text: &str) -> Result<PeerPredict, SvmError> {
 
 fn run(program: &str, args: &[String]) -> Result<(String, f64), SvmError> {
     let t = Instant::now();
-    let out = cvbench_engine::interrupt::output(Command::new(program).args(args)).map_err(|e| {
-        SvmError::Io {
-            what: format!("running {program}"),
-            source: e,
-        }
-    })?;
+    let out =
+        cvbench_engine::api::interrupt::output(Command::new(program).args(args)).map_err(|e| {
+            SvmError::Io {
+                what: format!("running {program}"),
+                source: e,
+            }
+        })?;
     let wall = t.elapsed().as_secs_f64();
     if !out.status.success() {
         return Err(SvmError::Peer(format!(

@@ -16,8 +16,8 @@ use std::path::Path;
 use std::process::Command;
 
 use super::libsvm::find_program;
-use cvbench_engine::svm::kernel::KernelKind;
-use cvbench_engine::svm::{SvmError, SvmParams};
+use cvbench_engine::api::errors::SvmError;
+use cvbench_engine::api::params::{KernelKind, SvmParams};
 
 /// The message printed when scikit-learn-intelex cannot be imported.
 pub const SKIPPED_NO_ONEDAL: &str =
@@ -88,7 +88,7 @@ pub struct OnedalRun {
 /// Whether `python3` can import scikit-learn-intelex and daal4py.
 pub fn available() -> bool {
     find_program("python3").is_some_and(|py| {
-        cvbench_engine::interrupt::output(
+        cvbench_engine::api::interrupt::output(
             Command::new(py).args(["-c", "import sklearnex, daal4py"]),
         )
         .is_ok_and(|o| o.status.success())
@@ -111,7 +111,7 @@ pub fn run(
         let what = what.to_string();
         move |source| SvmError::Io { what, source }
     };
-    let work = cvbench_engine::interrupt::TempDir::unique("onedal")
+    let work = cvbench_engine::api::interrupt::TempDir::unique("onedal")
         .map_err(io("a temporary folder for oneDAL"))?;
     let folds = match fold_of {
         Some(f) => {
@@ -132,7 +132,7 @@ pub fn run(
             )))
         }
     };
-    let out = cvbench_engine::interrupt::output(
+    let out = cvbench_engine::api::interrupt::output(
         Command::new(py)
             .args(["-c", SCRIPT])
             .arg(file)

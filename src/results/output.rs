@@ -14,7 +14,7 @@
 
 use super::table::write_atomic;
 use super::ResultsError;
-use cvbench_engine::data::atomic::same_file;
+use cvbench_engine::api::files::same_file;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -109,7 +109,7 @@ impl Shard {
                     .unwrap_or(1.0)
             })
             .collect();
-        let start = (cvbench_engine::seed::derive(0, plan.name()) % count as u64) as usize;
+        let start = (cvbench_engine::api::seed::derive(0, plan.name()) % count as u64) as usize;
         let mut order: Vec<usize> = (0..n).collect();
         // Largest first; ties keep the plan's order (a stable sort).
         order.sort_by(|&a, &b| costs[b].total_cmp(&costs[a]));

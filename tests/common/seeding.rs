@@ -4,16 +4,15 @@
 
 use std::path::PathBuf;
 
-use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::{
-    seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
-};
+use cvbench_engine::api::cv::{seeded_cross_validate, Folds, SeededCvResult, SeededOptions};
+use cvbench_engine::api::data::{read_libsvm, Dataset};
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SeedingMethod;
 use rand::RngExt;
 
 /// Two overlapping Gaussian blobs (synthetic).
 pub fn blobs(n: usize, d: usize, seed: u64, sep: f64) -> Dataset {
-    let mut rng = cvbench_engine::seed::rng(seed);
+    let mut rng = cvbench_engine::api::seed::rng(seed);
     let mut rows = Vec::new();
     let mut y = Vec::new();
     for i in 0..n {

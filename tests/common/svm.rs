@@ -38,7 +38,7 @@ pub fn records(dir: &Path, name: &str) -> Vec<BTreeMap<String, String>> {
 /// without the data.
 pub fn data_file(name: &str, dir: &Path, step: usize) -> Option<PathBuf> {
     let src = data_source(name)?;
-    let bytes = cvbench_engine::data::compress::read_all(&src).unwrap();
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
     let s: String = String::from_utf8(bytes)
         .unwrap()
         .lines()
@@ -52,7 +52,7 @@ pub fn data_file(name: &str, dir: &Path, step: usize) -> Option<PathBuf> {
 
 /// A five-class problem in three features, uneven class sizes, labels in
 /// any order (2, -1, 8, 0, 5).
-pub fn blobs() -> cvbench_engine::data::Dataset {
+pub fn blobs() -> cvbench_engine::api::data::Dataset {
     let mut rows = Vec::new();
     let mut y = Vec::new();
     let mut t = 0.61f64;
@@ -70,7 +70,7 @@ pub fn blobs() -> cvbench_engine::data::Dataset {
         ]);
         y.push([2.0, -1.0, 8.0, 0.0, 5.0][c]);
     }
-    cvbench_engine::data::Dataset::from_dense_rows("synthetic-blobs5", &rows, y)
+    cvbench_engine::api::data::Dataset::from_dense_rows("synthetic-blobs5", &rows, y)
 }
 
 /// [`blobs`] as a LibSVM file `dir/blobs5.txt`.

@@ -5,7 +5,7 @@
 use super::{cases, report, runner, SERIAL};
 use cvbench::config::ConfigFile;
 use cvbench::experiments::Context;
-use cvbench_engine::data::DataDir;
+use cvbench_engine::api::data::DataDir;
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

@@ -6,7 +6,7 @@
 use super::{bounded, cases, input, report, runner, SERIAL};
 use cvbench::config::ConfigFile;
 use cvbench::experiments::Context;
-use cvbench_engine::data::DataDir;
+use cvbench_engine::api::data::DataDir;
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -212,7 +212,7 @@ fn fuzz_config_file_reads_are_bounded() {
         .unwrap();
     // A sparse file of zeros at the limit and one byte over it: read into a
     // buffer that grows by doubling, so at most 4x the limit.
-    let limit = cvbench_engine::data::limits::CONFIG_FILE.bytes;
+    let limit = cvbench_engine::api::files::CONFIG_FILE.bytes;
     for (len, ok) in [(limit, true), (limit + 1, false)] {
         std::fs::File::create(&path)
             .unwrap()
@@ -235,8 +235,8 @@ fn fuzz_config_file_reads_are_bounded() {
             "{e}"
         );
     }
-    let model = bounded(cvbench_engine::data::limits::MODEL_LINE.bytes, 3, || {
-        cvbench_engine::svm::model_file::read_model(Path::new("/dev/zero")).map(|_| ())
+    let model = bounded(cvbench_engine::api::files::MODEL_LINE.bytes, 3, || {
+        cvbench_engine::api::training::read_model(Path::new("/dev/zero")).map(|_| ())
     })
     .unwrap();
     assert!(model.is_err());

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// gamma finite and > 0 in single precision and at most 10,000 points.
 #[test]
 fn fuzz_grid_ranges() {
-    use cvbench_engine::svm::grid::range::{Axis, MAX_POINTS};
+    use cvbench_engine::api::grid_search::{Axis, MAX_POINTS};
     let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let count = AtomicUsize::new(0);
     let exponent = prop_oneof![

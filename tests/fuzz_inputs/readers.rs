@@ -2,9 +2,10 @@
 //! mutations of small valid files.
 
 use super::{bounded, cases, input, report, runner, NUMBER_TOKENS, SERIAL};
-use cvbench_engine::data::idx::{read_idx_images_from, read_idx_labels_from};
-use cvbench_engine::data::libsvm::read_libsvm_from;
-use cvbench_engine::data::uci::{read_dense_text_from, LabelColumn, Separator};
+use cvbench_engine::api::data::{
+    read_dense_text_from, read_idx_images_from, read_idx_labels_from, read_libsvm_from,
+    LabelColumn, Separator,
+};
 use proptest::prelude::*;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,7 +30,7 @@ fn fuzz_libsvm_reader() {
                 })?;
                 if let Ok(ds) = r {
                     // Whatever parses is a consistent dataset of bounded width.
-                    prop_assert!(ds.d() <= cvbench_engine::data::limits::MAX_FEATURES);
+                    prop_assert!(ds.d() <= cvbench_engine::api::files::MAX_FEATURES);
                     for i in 0..ds.n() {
                         let _ = ds.row(i).norm_sq();
                     }

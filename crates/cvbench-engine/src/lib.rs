@@ -8,20 +8,34 @@
 //!
 //! Layers (arrows point one way; lower layers never import higher ones):
 //!
-//! - [`seed`], [`interrupt`], [`cancel`]: seeds, Ctrl-C handling, the
+//! - `seed`, `interrupt`, `cancel`: seeds, Ctrl-C handling, the
 //!   library calls' cooperative cancellation.
-//! - [`data`]: datasets (dense/CSR), readers, registry, synthetic data.
-//! - [`learners`]: the incremental-learner interface and its learners.
-//! - [`cv`]: folds, standard k-CV, TreeCV, hold-out, progressive validation.
-//! - [`svm`]: kernels, kernel cache, SMO solver, SVM k-fold CV, alpha seeding.
-//! - [`api`]: the public face for training, CV and grids from outside
-//!   (the command line, the harness, the Python package).
+//! - `data`: datasets (dense/CSR), readers, registry, synthetic data.
+//! - `learners`: the incremental-learner interface and its learners.
+//! - `cv`: folds, standard k-CV, TreeCV, hold-out, progressive validation.
+//! - `svm`: kernels, kernel cache, SMO solver, SVM k-fold CV, alpha seeding.
+//! - [`api`]: the public face, the only way in for the harness, the Python
+//!   package and any other crate (a root test, `tests/engine_face.rs`,
+//!   fails when one of them names anything else).
+//!
+//! The rooms below `api` are hidden: `interrupt` is private to the crate;
+//! the others stay `pub` (and `#[doc(hidden)]`) only because the engine's
+//! own tests, benches and examples (`crates/cvbench-engine/{tests,benches,
+//! examples}`) reach into them.
 
 pub mod api;
+// Only the engine's own tests, benches and examples use the modules below
+// directly; every other caller goes through `api`.
+#[doc(hidden)]
 pub mod cancel;
+#[doc(hidden)]
 pub mod cv;
+#[doc(hidden)]
 pub mod data;
-pub mod interrupt;
+pub(crate) mod interrupt;
+#[doc(hidden)]
 pub mod learners;
+#[doc(hidden)]
 pub mod seed;
+#[doc(hidden)]
 pub mod svm;

@@ -3,8 +3,9 @@
 
 use std::path::PathBuf;
 
-use cvbench_engine::svm::grid::{Axis, GridError, Reuse};
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::errors::GridError;
+use cvbench_engine::api::grid_search::{Axis, Reuse};
+use cvbench_engine::api::strategies::SolverKind;
 
 /// The raw arguments of `cvbench grid` (grid.py's single-dash options are
 /// parsed here, not by clap).

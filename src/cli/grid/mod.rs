@@ -24,14 +24,14 @@ use outputs::{is_stdout, read_resume, OutFile};
 
 use crate::peers::libsvm as peer;
 use crate::results::grid_contour::{self, ContourData};
-use cvbench_engine::data::read_libsvm;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::grid::pyfmt::{grid_rate, py_exponent, py_float};
-use cvbench_engine::svm::grid::select::Best;
-use cvbench_engine::svm::grid::{run_grid, Axis, Grid, GridOptions, PointResult};
-use cvbench_engine::svm::kernel::KernelKind;
-use cvbench_engine::svm::multiclass::grid::OvoGridOptions;
-use cvbench_engine::svm::SvmParams;
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::read_libsvm;
+use cvbench_engine::api::grid_search::{
+    grid_rate, py_exponent, py_float, run_grid, Axis, Best, Grid, GridOptions, OvoGridOptions,
+    PointResult,
+};
+use cvbench_engine::api::params::{KernelKind, SvmParams};
+use cvbench_engine::api::{solver_path, SolverPath};
 
 /// One point as `--json` writes it: every point of the search, those read
 /// from the `-resume` file (`resumed: true`: only their rate is known, the
@@ -49,7 +49,7 @@ struct JsonPoint<'a> {
     iterations: Option<u64>,
     kernel_evals: Option<u64>,
     seconds: Option<f64>,
-    folds: &'a [cvbench_engine::svm::grid::FoldStat],
+    folds: &'a [cvbench_engine::api::grid_search::FoldStat],
 }
 
 /// Run `cvbench grid` with its raw arguments.
@@ -69,7 +69,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
     crate::cli::svm::warn_cast_labels(&o.dataset, &ds.y);
     // More than two classes: LIBSVM's one-vs-one CV at every point.
-    let one_vs_one = cvbench_engine::svm::multiclass::is_multiclass(&ds);
+    let one_vs_one = solver_path(&ds, false, false) == SolverPath::OneVsOne;
     // The reuse levels as they apply per class pair (checked before any work).
     let ovo = if one_vs_one {
         OvoGridOptions::from_reuse(&o.reuse, o.memory_mb).map_err(|e| {
@@ -81,7 +81,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     } else {
         OvoGridOptions::exact(o.memory_mb)
     };
-    let default_gamma = cvbench_engine::svm::default_gamma(ds.libsvm_max_index());
+    let default_gamma = cvbench_engine::api::params::default_gamma(ds.libsvm_max_index());
     let base = SvmParams {
         kernel: if o.kernel_type == 0 {
             KernelKind::Linear
@@ -98,7 +98,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         solver: o.solver,
     };
     // Each point's parameters as svm-train reads them (checked before any work).
-    let is_resumed = |p: &cvbench_engine::svm::grid::Point| {
+    let is_resumed = |p: &cvbench_engine::api::grid_search::Point| {
         resumed.iter().any(|(k, _)| *k == (p.log2c, p.log2g))
     };
     let todo: Vec<usize> = (0..grid.points.len())
@@ -139,14 +139,14 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     base_parsed.c = 1.0;
     let folds = Folds::libsvm(&ds, o.fold)?;
     if o.fold > ds.n() {
-        eprintln!("{}", cvbench_engine::svm::folds::FOLDS_OVER_DATA_WARNING);
+        eprintln!("{}", cvbench_engine::api::cv::FOLDS_OVER_DATA_WARNING);
     }
 
     let mut out_file = match &o.out {
         Some(p) => Some(OutFile::open(p, o.resume.is_some())?),
         None => None,
     };
-    cvbench_engine::interrupt::set_message(outputs::interrupt_message(&o));
+    cvbench_engine::api::interrupt::set_message(outputs::interrupt_message(&o));
 
     let fmt_exp = |v: Option<f64>, axis: &Option<Axis>, resumed: bool| -> Option<String> {
         v.map(|x| {
@@ -224,29 +224,30 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let mut all_rates: HashMap<usize, f64> = HashMap::new();
     let io_err = |what: &str| {
         let what = what.to_string();
-        move |source| cvbench_engine::svm::SvmError::Io { what, source }
+        move |source| cvbench_engine::api::errors::SvmError::Io { what, source }
     };
     let mut finished = 0u64;
-    let mut sink = |k: usize, r: PointResult| -> Result<(), cvbench_engine::svm::SvmError> {
-        if let Some(f) = out_file.as_mut() {
-            let p = grid.points[todo[k]];
-            f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))?;
-        }
-        done[k] = Some(r);
-        pb.inc(1);
-        finished += 1;
-        test_hold(finished);
-        while next < todo.len() {
-            let Some(r) = &done[next] else { break };
-            let p = grid.points[todo[next]];
-            let rate = grid_rate(r.correct, r.n);
-            all_rates.insert(todo[next], rate);
-            pb.suspend(|| emit(p.log2c, p.log2g, rate, "local", false, &mut best))
-                .map_err(io_err("writing grid output"))?;
-            next += 1;
-        }
-        Ok(())
-    };
+    let mut sink =
+        |k: usize, r: PointResult| -> Result<(), cvbench_engine::api::errors::SvmError> {
+            if let Some(f) = out_file.as_mut() {
+                let p = grid.points[todo[k]];
+                f.write_line(&out_line(p.log2c, p.log2g, grid_rate(r.correct, r.n)))?;
+            }
+            done[k] = Some(r);
+            pb.inc(1);
+            finished += 1;
+            test_hold(finished);
+            while next < todo.len() {
+                let Some(r) = &done[next] else { break };
+                let p = grid.points[todo[next]];
+                let rate = grid_rate(r.correct, r.n);
+                all_rates.insert(todo[next], rate);
+                pb.suspend(|| emit(p.log2c, p.log2g, rate, "local", false, &mut best))
+                    .map_err(io_err("writing grid output"))?;
+                next += 1;
+            }
+            Ok(())
+        };
     let gopts = GridOptions {
         reuse: o.reuse.clone(),
         memory_mb: o.memory_mb,
@@ -257,10 +258,10 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     // A pool that cannot start is a failure of the run (exit 1), not bad input.
-    let pool = cvbench_engine::svm::pool::build(threads).map_err(|e| anyhow!("{e}"))?;
+    let pool = cvbench_engine::api::params::thread_pool(threads).map_err(|e| anyhow!("{e}"))?;
     let cost = if one_vs_one {
         pool.install(|| {
-            cvbench_engine::svm::multiclass::grid::run_grid_ovo_with(
+            cvbench_engine::api::grid_search::run_grid_ovo_with(
                 &ds,
                 &folds,
                 &base_parsed,
@@ -269,7 +270,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
                 &mut sink,
             )
         })?;
-        cvbench_engine::svm::grid::GridCost::default()
+        cvbench_engine::api::grid_search::GridCost::default()
     } else {
         pool.install(|| run_grid(&ds, &folds, &base_parsed, &values, &gopts, &mut sink))?
     };
@@ -341,7 +342,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
             so.write_all(text.as_bytes())?;
             so.flush()?;
         } else {
-            cvbench_engine::data::atomic::write_atomic(path, text.as_bytes())?;
+            cvbench_engine::api::files::write_atomic(path, text.as_bytes())?;
         }
     }
 

@@ -88,9 +88,9 @@ pub(super) fn check(o: &Opts) -> anyhow::Result<()> {
 
 /// Whether `a` and `b` are one file: the same path, or (both existing) the
 /// same device and inode, so that a hard or symbolic link to the dataset is
-/// caught ([`cvbench_engine::data::atomic::same_file`]).
+/// caught ([`cvbench_engine::api::files::same_file`]).
 fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || cvbench_engine::data::atomic::same_file(a, b)
+    a == b || cvbench_engine::api::files::same_file(a, b)
 }
 
 /// What an interruption says: where the finished points are and that
@@ -114,7 +114,7 @@ pub(super) fn interrupt_message(o: &Opts) -> String {
 
 /// The `.out` file, one `log2c=.. log2g=.. rate=..` line per finished point.
 /// It is replaced whole after every point (a temporary file renamed over
-/// it, [`cvbench_engine::data::atomic`]), so that a full disk or an interruption
+/// it, [`cvbench_engine::api::files`]), so that a full disk or an interruption
 /// never leaves a partial line or a truncated file: it holds every point
 /// finished before the failure, and `-resume` goes on from them.
 pub(super) struct OutFile {
@@ -129,11 +129,11 @@ impl OutFile {
     /// a killed run left unfinished), else started afresh (as grid.py).
     pub(super) fn open(path: &Path, append: bool) -> anyhow::Result<OutFile> {
         let mut text = Vec::new();
-        let stream = cvbench_engine::data::atomic::is_stream(path);
+        let stream = cvbench_engine::api::files::is_stream(path);
         if append && !stream && path.exists() {
-            text = cvbench_engine::data::limits::read_text_limited(
+            text = cvbench_engine::api::files::read_text_limited(
                 path,
-                &cvbench_engine::data::limits::GRID_OUT_FILE,
+                &cvbench_engine::api::files::GRID_OUT_FILE,
             )
             .with_context(|| format!("cannot read the output file {}", path.display()))?
             .into_bytes();
@@ -147,25 +147,29 @@ impl OutFile {
             stream,
         };
         if !stream {
-            cvbench_engine::data::atomic::write_atomic(&f.path, &f.text)?;
+            cvbench_engine::api::files::write_atomic(&f.path, &f.text)?;
         }
         Ok(f)
     }
 
     /// Add one point's line (`line` ends with a newline): the file is
     /// replaced by one holding it, or left as it was on an error.
-    pub(super) fn write_line(&mut self, line: &str) -> Result<(), cvbench_engine::data::DataError> {
+    pub(super) fn write_line(
+        &mut self,
+        line: &str,
+    ) -> Result<(), cvbench_engine::api::errors::DataError> {
         if self.stream {
-            let _writing = cvbench_engine::interrupt::write_guard();
-            return cvbench_engine::data::atomic::write_stream(&self.path, line.as_bytes())
-                .map_err(|source| cvbench_engine::data::DataError::Output {
+            let _writing = cvbench_engine::api::interrupt::write_guard();
+            return cvbench_engine::api::files::write_stream(&self.path, line.as_bytes()).map_err(
+                |source| cvbench_engine::api::errors::DataError::Output {
                     path: self.path.clone(),
                     source,
-                });
+                },
+            );
         }
         let before = self.text.len();
         self.text.extend_from_slice(line.as_bytes());
-        let done = cvbench_engine::data::atomic::replace_unsynced(&self.path, &self.text);
+        let done = cvbench_engine::api::files::replace_unsynced(&self.path, &self.text);
         if done.is_err() {
             self.text.truncate(before);
         }
@@ -173,11 +177,11 @@ impl OutFile {
     }
 
     /// Write the file a last time and sync it to disk.
-    pub(super) fn finish(self) -> Result<(), cvbench_engine::data::DataError> {
+    pub(super) fn finish(self) -> Result<(), cvbench_engine::api::errors::DataError> {
         if self.stream {
             return Ok(());
         }
-        cvbench_engine::data::atomic::write_atomic(&self.path, &self.text)
+        cvbench_engine::api::files::write_atomic(&self.path, &self.text)
     }
 }
 
@@ -188,9 +192,9 @@ pub(super) type Resumed = Vec<((Option<f64>, Option<f64>), f64)>;
 
 /// Read a resume file (grid.py's `-resume`): every line with `rate=`.
 pub(super) fn read_resume(path: &Path) -> anyhow::Result<Resumed> {
-    let text = cvbench_engine::data::limits::read_text_limited(
+    let text = cvbench_engine::api::files::read_text_limited(
         path,
-        &cvbench_engine::data::limits::GRID_OUT_FILE,
+        &cvbench_engine::api::files::GRID_OUT_FILE,
     )
     .with_context(|| {
         format!(

@@ -14,13 +14,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
-use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::model_file::{read_model, write_model};
-use cvbench_engine::svm::multiclass::MultiModel;
-use cvbench_engine::svm::run_cv;
-use cvbench_engine::svm::solution::train;
-use cvbench_engine::svm::SvmParams;
+use cvbench_engine::api::cv::{run_cv, Folds};
+use cvbench_engine::api::data::{read_libsvm, Dataset};
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::training::{read_model, train, write_model, MultiModel};
+use cvbench_engine::api::{solver_path, SolverPath};
 
 mod args;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
@@ -36,7 +34,7 @@ use output::{folds_json, jnum, Out};
 /// The parameters the solver uses: as given with `--exact-params`, else as
 /// `svm-train` parses them.
 fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, SvmParams)> {
-    let kernel = args.kernel_kind(cvbench_engine::svm::gamma_or_default(
+    let kernel = args.kernel_kind(cvbench_engine::api::params::gamma_or_default(
         args.gamma,
         ds.libsvm_max_index(),
     ))?;
@@ -57,14 +55,14 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
     };
     if let Some(mb) = args.cv.shared_cache_mb {
         if !(mb.is_finite() && mb > 0.0) {
-            return Err(cvbench_engine::svm::SvmError::InvalidParam(format!(
+            return Err(cvbench_engine::api::errors::SvmError::InvalidParam(format!(
                 "--shared-cache-mb must be finite and > 0, got {}",
-                cvbench_engine::svm::fmt_param(mb)
+                cvbench_engine::api::params::fmt_param(mb)
             ))
             .into());
         }
     }
-    if cvbench_engine::svm::is_default_gamma(args.gamma) {
+    if cvbench_engine::api::params::is_default_gamma(args.gamma) {
         // svm-train computes the default 1/num_features in double.
         params.kernel = params
             .kernel
@@ -79,7 +77,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
 fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsage> {
     if let Some((what, input)) = inputs
         .iter()
-        .find(|(_, i)| *i == path || cvbench_engine::data::atomic::same_file(i, path))
+        .find(|(_, i)| *i == path || cvbench_engine::api::files::same_file(i, path))
     {
         return Err(SvmUsage(format!(
             "model file {} is the {what} {}: writing the model would destroy it; give another model file",
@@ -151,9 +149,8 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         "solver": params.solver.as_str(),
     });
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
-    let one_vs_one = cvbench_engine::svm::multiclass::is_multiclass(ds)
-        || !args.weight.is_empty()
-        || args.probability == "1";
+    let one_vs_one =
+        solver_path(ds, !args.weight.is_empty(), args.probability == "1") == SolverPath::OneVsOne;
     if one_vs_one && args.peer && !args.weight.is_empty() {
         return Err(SvmUsage(
             "--peer does not pass -wi to svm-train: drop --peer, or run svm-train itself".into(),
@@ -161,7 +158,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         .into());
     }
     if args.folds.is_some_and(|k| k > ds.n()) && !args.json {
-        eprintln!("{}", cvbench_engine::svm::folds::FOLDS_OVER_DATA_WARNING);
+        eprintln!("{}", cvbench_engine::api::cv::FOLDS_OVER_DATA_WARNING);
     }
     let last = match (one_vs_one, args.folds) {
         (_, Some(k)) if ds.n() == 1 => {
@@ -199,7 +196,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                     // Predict with the model as written, read back (its
                     // indices numbered as the test file's).
                     let mut model = read_model(&model_path)?;
-                    cvbench_engine::data::align_index_bases(&mut model.sv, &mut td);
+                    cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
                     let t = std::time::Instant::now();
                     let correct = count_correct(&model, &td);
                     out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
@@ -230,7 +227,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 Folds::libsvm(ds, k)?
             };
             let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
-            cvbench_engine::svm::strategy::check_axes(
+            cvbench_engine::api::strategies::check_axes(
                 strategy.order,
                 strategy.seeder,
                 folds.k(),
@@ -264,7 +261,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 strategy.order,
                 strategy.seeder,
                 strategy.cache,
-                cvbench_engine::svm::fmt_param(budget),
+                cvbench_engine::api::params::fmt_param(budget),
                 strategy.threads,
                 res.total_iterations,
                 seeded.extra.len(),
@@ -320,11 +317,15 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     // svm-train writes a model without -v: into a temporary file, not beside ours.
     let model_tmp = if args.folds.is_none() {
         Some(
-            cvbench_engine::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".model", b"")
-                .map_err(|source| cvbench_engine::svm::SvmError::Io {
-                    what: "creating a temporary model file for svm-train".into(),
-                    source,
-                })?,
+            cvbench_engine::api::interrupt::TempFile::with_contents(
+                "cvbench-svm-peer-",
+                ".model",
+                b"",
+            )
+            .map_err(|source| cvbench_engine::api::errors::SvmError::Io {
+                what: "creating a temporary model file for svm-train".into(),
+                source,
+            })?,
         )
     } else {
         None
@@ -332,7 +333,7 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     // svm-train's own default gamma (1/num_features in double, from the
     // same file): `-g 0`, as a run without -g.
     let mut given = given.clone();
-    if cvbench_engine::svm::is_default_gamma(args.gamma) && given.kernel.gamma().is_some() {
+    if cvbench_engine::api::params::is_default_gamma(args.gamma) && given.kernel.gamma().is_some() {
         given.kernel = given.kernel.with_gamma(0.0);
     }
     let outcome = peer::run_svm_train(
@@ -370,18 +371,18 @@ impl SvmArgs {
     /// also on error or Ctrl-C).
     fn datafile_plain(
         &self,
-    ) -> anyhow::Result<(PathBuf, Option<cvbench_engine::interrupt::TempFile>)> {
-        use cvbench_engine::data::compress::Compression;
+    ) -> anyhow::Result<(PathBuf, Option<cvbench_engine::api::interrupt::TempFile>)> {
+        use cvbench_engine::api::files::Compression;
         if Compression::from_path(&self.datafile) == Compression::None {
             return Ok((self.datafile.clone(), None));
         }
-        let bytes = cvbench_engine::data::compress::read_all(&self.datafile)?;
-        let tmp = cvbench_engine::interrupt::TempFile::with_contents(
+        let bytes = cvbench_engine::api::files::read_all(&self.datafile)?;
+        let tmp = cvbench_engine::api::interrupt::TempFile::with_contents(
             "cvbench-svm-peer-",
             ".libsvm",
             &bytes,
         )
-        .map_err(|source| cvbench_engine::svm::SvmError::Io {
+        .map_err(|source| cvbench_engine::api::errors::SvmError::Io {
             what: "writing a decompressed copy for svm-train".into(),
             source,
         })?;

@@ -1,18 +1,19 @@
 //! `cvbench svm` on more than two classes, or with class weights (`-wi`):
-//! LIBSVM's one-vs-one C-SVC ([`cvbench_engine::svm::multiclass`]), with
+//! LIBSVM's one-vs-one C-SVC ([`cvbench_engine::api::training`]), with
 //! `svm-train`'s output (each pair's optimization lines, `Total nSV`, the
 //! `Cross Validation Accuracy` line), its model file and `--test` line.
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
 
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::{Folds, GlibcRand};
-use cvbench_engine::svm::kernel::{KernelData, KernelKind};
-use cvbench_engine::svm::model_file::{read_model, write_model};
-use cvbench_engine::svm::multiclass::{
-    check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, seeds, train_ovo,
-    ClassWeight, OvoCvOptions, PairFit,
+use cvbench_engine::api::cv::{
+    cross_validate_ovo, cross_validate_ovo_seeded, Folds, GlibcRand, OvoCvOptions,
 };
-use cvbench_engine::svm::{train_log, CacheMode, SolveStats, SvmParams};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::{check_weights, ClassWeight, KernelData, KernelKind, SvmParams};
+use cvbench_engine::api::strategies::{seeds, CacheMode};
+use cvbench_engine::api::training::{
+    read_model, train_log, train_ovo, write_model, PairFit, SolveStats,
+};
+use cvbench_engine::api::{solver_path, SolverPath};
 
 use super::args::{SvmArgs, SvmUsage};
 use super::output::{fmt_g, folds_json, jnum, Out};
@@ -49,7 +50,8 @@ impl SvmArgs {
             "3" => KernelKind::Sigmoid { gamma, coef0 },
             _ => KernelKind::Rbf { gamma },
         };
-        cvbench_engine::svm::kernel_fn::check_kernel(&kind).map_err(|e| SvmUsage(e.to_string()))?;
+        cvbench_engine::api::strategies::check_kernel(&kind)
+            .map_err(|e| SvmUsage(e.to_string()))?;
         Ok(kind)
     }
 
@@ -193,7 +195,7 @@ pub(super) fn run_multi(
     // svm-train never seeds rand(): the folds and the probability CVs draw
     // from its default state, in that order.
     let mut rng = GlibcRand::default_seed();
-    cvbench_engine::svm::solution::check_finite_features(ds)?;
+    cvbench_engine::api::training::check_finite_features(ds)?;
     json["classes"] = "one-vs-one".into();
     match args.folds {
         None => {
@@ -236,7 +238,7 @@ pub(super) fn run_multi(
             // Predict with the model as written, read back (its indices
             // numbered as the test file's).
             let mut model = read_model(&model_path)?;
-            cvbench_engine::data::align_index_bases(&mut model.sv, &mut td);
+            cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
             let correct = (0..td.n())
                 .filter(|&i| model.predict(td.row(i)) == td.y[i])
                 .count();
@@ -257,7 +259,10 @@ pub(super) fn run_multi(
             let (mut strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
             // More than two classes: one kernel cache for every (fold, pair)
             // solve unless asked otherwise (it changes no number).
-            if args.cv.cache.is_none() && args.cv.shared_cache_mb.is_none() && is_multiclass(ds) {
+            if args.cv.cache.is_none()
+                && args.cv.shared_cache_mb.is_none()
+                && solver_path(ds, false, false) == SolverPath::OneVsOne
+            {
                 strategy.cache = CacheMode::Shared;
             }
             let seeded = seeds(&strategy);
@@ -317,7 +322,7 @@ pub(super) fn run_multi(
                 folds.kind,
                 strategy.label(),
                 strategy.cache,
-                cvbench_engine::svm::fmt_param(budget),
+                cvbench_engine::api::params::fmt_param(budget),
                 strategy.threads,
                 res.folds.iter().map(|f| f.pairs.len()).sum::<usize>(),
                 res.extra.len(),

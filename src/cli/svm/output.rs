@@ -3,8 +3,7 @@
 //! `svm-train`'s text (quiet or not), our `--stats` lines, or JSON; with the
 //! lines of one solve as `svm-train` prints them.
 
-use cvbench_engine::svm::smo::SolveStats;
-use cvbench_engine::svm::train_log;
+use cvbench_engine::api::training::{train_log, SolveStats};
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -118,8 +117,8 @@ impl Out {
 /// The `--json` object of a cross-validation's folds and strategy (binary
 /// or one-vs-one alike).
 pub(super) fn folds_json(
-    folds: &cvbench_engine::svm::folds::Folds,
-    strategy: &cvbench_engine::svm::CvStrategy,
+    folds: &cvbench_engine::api::cv::Folds,
+    strategy: &cvbench_engine::api::strategies::CvStrategy,
     budget: f64,
 ) -> serde_json::Value {
     serde_json::json!({

@@ -9,7 +9,7 @@ use toml::Spanned;
 
 use super::paper::TieKind;
 use crate::config::{ConfigError, ConfigFile};
-use cvbench_engine::learners::LearnerSpec;
+use cvbench_engine::api::learners::LearnerSpec;
 
 /// The most points a theorem setting or BKL size may ask for (`n`, `n_max`,
 /// `n_train + s`, a delay): more would run for days.

@@ -10,5 +10,5 @@ pub enum ProgressiveError {
     Invalid(String),
     /// A cross-validation procedure rejected its input.
     #[error(transparent)]
-    Cv(#[from] cvbench_engine::cv::CvError),
+    Cv(#[from] cvbench_engine::api::errors::CvError),
 }

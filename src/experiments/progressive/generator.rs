@@ -9,8 +9,8 @@
 use rand::{Rng, RngExt};
 
 use super::ProgressiveError;
-use cvbench_engine::data::{Dataset, Features};
-use cvbench_engine::learners::eliminator::{EliminatorModel, TieRule, Vote};
+use cvbench_engine::api::data::{Dataset, Features};
+use cvbench_engine::api::learners::{EliminatorModel, TieRule, Vote};
 
 /// The most features of a BKL problem (the paper: 1000).
 pub const MAX_BKL_FEATURES: usize = 1_000_000;
@@ -27,7 +27,7 @@ fn random_rows<R: Rng>(
 ) -> Result<(usize, Vec<u64>, Vec<bool>), ProgressiveError> {
     let words = bits.div_ceil(64);
     let tail = bits % 64;
-    cvbench_engine::data::limits::check_alloc(
+    cvbench_engine::api::files::check_alloc(
         &format!("{rows} BKL examples of {words} words"),
         rows as u128 * words as u128,
         8,
@@ -147,7 +147,7 @@ impl BoolSample {
             }
         }
         Dataset {
-            index_base: cvbench_engine::data::IndexBase::One,
+            index_base: cvbench_engine::api::data::IndexBase::One,
             name: format!("synthetic-bkl(N={d})"),
             x: Features::Dense { d, values },
             y: self

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use crate::experiments::Context;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::seed;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::seed;
 
 /// Load `train` and either `test` or a split of `train` (seeded).
 pub(super) fn load_pair(
@@ -16,7 +16,7 @@ pub(super) fn load_pair(
     seed: u64,
 ) -> Result<(Arc<Dataset>, Arc<Dataset>), String> {
     let load = |name: &str| {
-        cvbench_engine::data::registry::load(name, &ctx.data_dir)
+        cvbench_engine::api::data::load_dataset(name, &ctx.data_dir)
             .inspect(|d| ctx.note_use(&format!("registry:{name}"), d))
             .map(Arc::new)
             .map_err(|e| e.to_string())

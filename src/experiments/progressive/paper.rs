@@ -23,10 +23,8 @@ use super::exact::{expected_progressive_true_error, expected_true_error, true_er
 use super::generator::{BklProblem, FreshSet};
 use super::stats::Summary;
 use super::ProgressiveError;
-use cvbench_engine::cv::holdout::hold_out;
-use cvbench_engine::cv::progressive::progressive;
-use cvbench_engine::learners::eliminator::{Eliminator, EliminatorModel, TieRule};
-use cvbench_engine::seed;
+use cvbench_engine::api::learners::{hold_out, progressive, Eliminator, EliminatorModel, TieRule};
+use cvbench_engine::api::seed;
 
 /// Which procedure produced a hypothesis and its estimate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

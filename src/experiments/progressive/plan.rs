@@ -18,8 +18,8 @@ use super::verdicts::published::Published;
 use crate::config::{ConfigError, ConfigFile};
 use crate::experiments::cell_key::{CellKey, CellList};
 use crate::experiments::{Context, ExperimentError, PlanHead, MAX_CELLS, MAX_REPETITIONS};
-use cvbench_engine::data::Dataset;
-use cvbench_engine::learners::{AnyLearner, LearnerSpec};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::learners::{AnyLearner, LearnerSpec};
 use std::ops::Range;
 
 /// A loaded population.

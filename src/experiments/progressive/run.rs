@@ -14,9 +14,9 @@ use super::ProgressiveError;
 use crate::experiments::{finite_or_fail, ExperimentError, Plan, PlanHead};
 use crate::results::rows::{to_records, Core};
 use crate::results::Record;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::learners::AnyLearner;
-use cvbench_engine::seed;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::learners::AnyLearner;
+use cvbench_engine::api::seed;
 
 /// A cell's error, naming the cell.
 pub(super) fn cell_err(key: &str, e: impl std::fmt::Display) -> ExperimentError {

@@ -9,11 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::stats::Summary;
 use super::theorems::same_features;
 use super::ProgressiveError;
-use cvbench_engine::cv::holdout::hold_out;
-use cvbench_engine::cv::progressive::progressive;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::learners::IncrementalLearner;
-use cvbench_engine::seed;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::learners::{hold_out, progressive, IncrementalLearner};
+use cvbench_engine::api::seed;
 
 /// Settings of one stream run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -6,13 +6,12 @@ use rand::RngExt;
 use super::exact::{expected_true_error, true_error_of_survivors};
 use super::generator::{BklProblem, FreshSet};
 use super::paper::{run_bkl, run_rep, summarize, BklRun, Procedure, TieKind};
-use cvbench_engine::cv::holdout::hold_out;
-use cvbench_engine::cv::kfold_hypothesis::{contiguous_folds, kfold_hypothesis, meta_loss};
-use cvbench_engine::cv::progressive::{progressive, progressive_with_truth};
-use cvbench_engine::data::Dataset;
-use cvbench_engine::learners::eliminator::{Eliminator, EliminatorModel, TieRule};
-use cvbench_engine::learners::IncrementalLearner;
-use cvbench_engine::seed;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::learners::{
+    contiguous_folds, hold_out, kfold_hypothesis, meta_loss, progressive, progressive_with_truth,
+    Eliminator, EliminatorModel, IncrementalLearner, TieRule,
+};
+use cvbench_engine::api::seed;
 
 /// Train the eliminator (through the `Dataset` path) on `m` fresh examples.
 fn trained(problem: &BklProblem, m: usize, s: u64) -> (usize, EliminatorModel) {
@@ -311,8 +310,8 @@ mod theorem_checks {
     use super::super::paper::TieKind;
     use super::super::stream::{log_spaced, progressive_stream, StreamSpec};
     use super::super::theorems::*;
-    use cvbench_engine::learners::Pegasos;
-    use cvbench_engine::seed;
+    use cvbench_engine::api::learners::Pegasos;
+    use cvbench_engine::api::seed;
 
     fn pop(n_features: usize) -> BklPopulation {
         BklPopulation {
@@ -506,7 +505,7 @@ progressive = [{ n_train = 3, s = 4 }]
 "#;
     let cfg = ConfigFile::from_text("tiny.toml", text);
     let dir = tempfile::tempdir().unwrap();
-    let ctx = Context::new(cvbench_engine::data::DataDir::new(dir.path()));
+    let ctx = Context::new(cvbench_engine::api::data::DataDir::new(dir.path()));
     let kind = super::kind::ProgressiveKind;
     let plan = kind.plan(&cfg, &ctx).unwrap();
     // figure1: 2 n × 2 procedures; table: 3 rows + 1 delay; theorems: 2.

@@ -23,13 +23,12 @@ use super::generator::{BklProblem, FreshSet};
 use super::paper::TieKind;
 use super::stats::{wilson95, Summary};
 use super::ProgressiveError;
-use cvbench_engine::cv::holdout::hold_out;
-use cvbench_engine::cv::kfold_hypothesis::{contiguous_folds, kfold_hypothesis};
-use cvbench_engine::cv::progressive::progressive;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::learners::eliminator::{Eliminator, EliminatorModel};
-use cvbench_engine::learners::IncrementalLearner;
-use cvbench_engine::seed;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::learners::{
+    contiguous_folds, hold_out, kfold_hypothesis, progressive, Eliminator, EliminatorModel,
+    IncrementalLearner,
+};
+use cvbench_engine::api::seed;
 
 /// A data distribution with a learner: what the theorem checks need.
 pub trait Population: Sync {

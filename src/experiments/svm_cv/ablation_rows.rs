@@ -21,7 +21,7 @@ use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::experiments::svm_cv::solver_axis::solver_rank;
 use crate::experiments::svm_cv::variants::base_method;
 use crate::experiments::timing::Spread;
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::strategies::SolverKind;
 use std::collections::BTreeMap;
 
 /// One CV run in the ablation.
@@ -43,7 +43,7 @@ pub struct AblationRow {
     pub order: String,
     /// Seeder.
     pub seeder: String,
-    /// The solver of the dual ([`cvbench_engine::svm::SolverKind`]; `smo` for runs
+    /// The solver of the dual ([`cvbench_engine::api::strategies::SolverKind`]; `smo` for runs
     /// stored before the axis).
     pub solver: String,
     /// Timed repetitions.

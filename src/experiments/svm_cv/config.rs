@@ -4,8 +4,8 @@
 use crate::config::{ConfigError, ConfigFile, KValue};
 use crate::experiments::timing::Repeats;
 use crate::peers::libsvm as peer;
-use cvbench_engine::data::DatasetSpec;
-use cvbench_engine::svm::{CacheMode, SeedingMethod, SolverKind};
+use cvbench_engine::api::data::DatasetSpec;
+use cvbench_engine::api::strategies::{CacheMode, SeedingMethod, SolverKind};
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -453,7 +453,7 @@ impl SvmCvConfig {
             return Ok(());
         }
         for s in self.settings.get_ref() {
-            if cvbench_engine::svm::is_default_gamma(s.get_ref().gamma)
+            if cvbench_engine::api::params::is_default_gamma(s.get_ref().gamma)
                 && s.get_ref().uses_gamma()
                 && dims.iter().any(|&d| d != dims[0])
             {

@@ -60,7 +60,7 @@ pub struct CostRow {
     /// oneDAL's one fit, median wall seconds.
     pub onedal_fit_s: f64,
     /// The solver of our CV runs and of our one training
-    /// ([`cvbench_engine::svm::SolverKind`]; one row per solver).
+    /// ([`cvbench_engine::api::strategies::SolverKind`]; one row per solver).
     pub solver: String,
 }
 

@@ -19,13 +19,10 @@ use super::rows::SvmRow;
 use super::run::{peer_tail, stamp, CellRun};
 use super::seeded::{finish, fold_row, pair_iterations, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND};
 use crate::experiments::timing::timed;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::kernel::KernelData;
-use cvbench_engine::svm::multiclass::{
-    cross_validate_ovo, cross_validate_ovo_seeded, seeds, train_ovo, OvoCvOptions, PairFit,
-};
-use cvbench_engine::svm::solution::check_finite_features;
-use cvbench_engine::svm::CacheMode;
+use cvbench_engine::api::cv::{cross_validate_ovo, cross_validate_ovo_seeded, Folds, OvoCvOptions};
+use cvbench_engine::api::params::KernelData;
+use cvbench_engine::api::strategies::{seeds, CacheMode};
+use cvbench_engine::api::training::{check_finite_features, train_ovo, PairFit};
 
 /// `row` with the sums of the pairs' statistics (iterations, objective,
 /// support vectors, counters, seconds), their iterations listed, and the

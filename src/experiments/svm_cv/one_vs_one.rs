@@ -7,8 +7,8 @@
 
 use super::config::{Method, SvmCvConfig};
 use crate::config::{ConfigError, ConfigFile};
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::multiclass::{weighted_c, ClassWeight};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::{weighted_c, ClassWeight};
 use std::sync::Arc;
 
 /// The distinct labels of `ds`, in order of first appearance.

@@ -11,10 +11,10 @@ use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::peers::onedal;
 use crate::results::rows::Core;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::multiclass::ClassWeight;
-use cvbench_engine::svm::{CacheMode, SolverKind, SvmParams};
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::{ClassWeight, SvmParams};
+use cvbench_engine::api::strategies::{CacheMode, SolverKind};
 use std::sync::Arc;
 
 /// What one cell runs: indices into the plan's datasets and settings, k and
@@ -122,7 +122,7 @@ impl SvmPlan {
 
     /// The folds of a cell: LOOCV when k = n, else by the plan's fold mode.
     pub fn folds(&self, data: &Dataset, k: usize, cell: &Cell) -> Result<Folds, ExperimentError> {
-        let err = |e: cvbench_engine::svm::SvmError| ExperimentError::Cell {
+        let err = |e: cvbench_engine::api::errors::SvmError| ExperimentError::Cell {
             cell: cell.key.clone(),
             message: e.to_string(),
         };

@@ -11,7 +11,7 @@
 use crate::results::rows::{nan_none, to_records, Core};
 use crate::results::table::{to_frame, write_table};
 use crate::results::{Record, ResultsError};
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::strategies::SolverKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -13,12 +13,12 @@ use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use crate::peers::onedal;
 use crate::results::rows::to_records;
 use crate::results::Record;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::seed;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::{
-    run_cv_first_rounds, train, CacheMode, CvStrategy, SeedingMethod, SvmParams,
-};
+use cvbench_engine::api::cv::{run_cv_first_rounds, Folds};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::seed;
+use cvbench_engine::api::strategies::{CacheMode, CvStrategy, SeedingMethod};
+use cvbench_engine::api::training::train;
 use std::time::Instant;
 
 /// The tail of a LIBSVM row (nothing seeded, nothing shared).
@@ -399,6 +399,9 @@ impl SvmPlan {
 
 /// The peer's folder for this cell's files (fold files, models), removed
 /// when it drops and on an interruption (after the peer is stopped).
-fn tempdir(key: &str) -> std::io::Result<cvbench_engine::interrupt::TempDir> {
-    cvbench_engine::interrupt::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
+fn tempdir(key: &str) -> std::io::Result<cvbench_engine::api::interrupt::TempDir> {
+    cvbench_engine::api::interrupt::TempDir::new(&format!(
+        "cvbench-svm-{:016x}",
+        seed::derive(0, key)
+    ))
 }

@@ -5,11 +5,9 @@
 //! row parts every method's rows share.
 
 use super::rows::SvmRow;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::cv::{CvResult, CvRound};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::smo::SolveStats;
-use cvbench_engine::svm::SeededCvResult;
+use cvbench_engine::api::cv::{CvResult, CvRound, Folds, SeededCvResult};
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::training::SolveStats;
 
 /// How a row's solves ran: the columns every `svm_cv` row ends with.
 pub(super) struct Tail {

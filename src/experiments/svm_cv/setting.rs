@@ -4,10 +4,8 @@
 //! `svm-train` (with `libsvm_float_params`, as `svm-train` parses them).
 
 use crate::peers::libsvm as peer;
-use cvbench_engine::svm::kernel::KernelKind;
-use cvbench_engine::svm::kernel_fn::{kernel_code_of_name, KERNEL_NAMES};
-use cvbench_engine::svm::multiclass::{check_weights, ClassWeight};
-use cvbench_engine::svm::SvmParams;
+use cvbench_engine::api::params::{check_weights, ClassWeight, KernelKind, SvmParams};
+use cvbench_engine::api::strategies::{kernel_code_of_name, KERNEL_NAMES};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -122,7 +120,7 @@ impl Setting {
     /// The kernel is RBF where [`Setting::kernel_code`] fails (which the
     /// plan checks first).
     pub fn params(&self, d: usize, float: bool) -> SvmParams {
-        let gamma = cvbench_engine::svm::gamma_or_default(self.gamma, d);
+        let gamma = cvbench_engine::api::params::gamma_or_default(self.gamma, d);
         let degree = self.degree.and_then(|v| i32::try_from(v).ok()).unwrap_or(3);
         let kernel = self
             .kernel_code()

@@ -4,7 +4,7 @@
 //! solver). Read by `render/` and `verdicts/` alike; the speed-up cell the
 //! tables write is in `render/markdown.rs`.
 
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::strategies::SolverKind;
 
 /// A solver's place in the registry's order (unknown names last), so that
 /// a method's runs on each solver are listed side by side, the SMO first.

@@ -14,7 +14,7 @@
 //! comparisons with `svm-train` and the paper's tables read.
 
 use super::rows::SvmRow;
-use cvbench_engine::svm::{CacheMode, SolverKind};
+use cvbench_engine::api::strategies::{CacheMode, SolverKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The name of a cell's method in its records: `method` with its

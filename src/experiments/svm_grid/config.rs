@@ -2,9 +2,8 @@
 //! guide's published numbers are in `verdicts/published.rs`.
 
 use crate::config::{ConfigError, ConfigFile};
-use cvbench_engine::data::DatasetSpec;
-use cvbench_engine::svm::grid::range::{EXPONENTS, MAX_POINTS};
-use cvbench_engine::svm::grid::{Axis, Grid, Reuse};
+use cvbench_engine::api::data::DatasetSpec;
+use cvbench_engine::api::grid_search::{Axis, Grid, Reuse, EXPONENTS, MAX_POINTS};
 use serde::Deserialize;
 use toml::Spanned;
 

@@ -5,9 +5,7 @@
 
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_CELL, ROLE_FOLD};
 use crate::experiments::timing::Spread;
-use cvbench_engine::svm::grid::pyfmt::grid_rate;
-use cvbench_engine::svm::grid::select::Best;
-use cvbench_engine::svm::grid::Grid;
+use cvbench_engine::api::grid_search::{grid_rate, Best, Grid};
 use std::collections::BTreeMap;
 
 /// Key of a point: `(log2c, log2g)` as bits.

@@ -6,14 +6,12 @@
 //! levels' binary machinery (gamma blocks, C paths, seeded folds) does not
 //! apply per pair, which the cell's note says.
 
-use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::grid::{GridCost, PointResult};
-use cvbench_engine::svm::kernel::KernelData;
-use cvbench_engine::svm::multiclass::grid::run_grid_ovo;
-use cvbench_engine::svm::multiclass::train_ovo;
-use cvbench_engine::svm::solution::check_finite_features;
-use cvbench_engine::svm::{SvmError, SvmParams};
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::errors::SvmError;
+use cvbench_engine::api::grid_search::{run_grid_ovo, GridCost, PointResult};
+use cvbench_engine::api::params::{KernelData, SvmParams};
+use cvbench_engine::api::training::{check_finite_features, train_ovo};
 use std::time::Instant;
 
 /// The note on a one-vs-one cell's row.

@@ -10,11 +10,9 @@ use crate::config::ConfigFile;
 use crate::experiments::cell_key::CellKey;
 use crate::experiments::timing::check_repeats;
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
-use cvbench_engine::data::scale::ScaleRanges;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::seed;
-use cvbench_engine::svm::grid::pyfmt::py_float;
-use cvbench_engine::svm::grid::{Grid, Reuse};
+use cvbench_engine::api::data::{Dataset, ScaleRanges};
+use cvbench_engine::api::grid_search::{py_float, Grid, Reuse};
+use cvbench_engine::api::seed;
 use std::sync::Arc;
 
 /// What a cell does.
@@ -84,7 +82,7 @@ pub(super) struct GridPlan {
 pub(super) type DistEntry = (
     usize,
     String,
-    Arc<cvbench_engine::svm::grid::distances::Distances>,
+    Arc<cvbench_engine::api::grid_search::Distances>,
 );
 
 /// Parse, check and expand a config (loads and scales its datasets).

@@ -10,16 +10,20 @@ use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm as peer;
 use crate::results::rows::Core;
 use crate::results::Record;
-use cvbench_engine::data::{Dataset, Row};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::grid::distances::{bytes_needed, Distances};
-use cvbench_engine::svm::grid::fold_order::{self, FoldOrder};
-use cvbench_engine::svm::grid::pyfmt::grid_rate;
-use cvbench_engine::svm::grid::select::Best;
-use cvbench_engine::svm::grid::{run_grid, GridCost, GridOptions, Point, PointResult, Reuse};
-use cvbench_engine::svm::multiclass::is_multiclass;
-use cvbench_engine::svm::solution::train;
-use cvbench_engine::svm::{KernelKind, SvmParams};
+use cvbench_engine::api::cv::Folds;
+use cvbench_engine::api::data::{Dataset, Row};
+use cvbench_engine::api::grid_search::{
+    bytes_needed, fold_distances, grid_rate, run_grid, Best, Distances, FoldOrder, GridCost,
+    GridOptions, Point, PointResult, Reuse,
+};
+use cvbench_engine::api::params::{KernelKind, SvmParams};
+use cvbench_engine::api::training::train;
+use cvbench_engine::api::{solver_path, SolverPath};
+
+/// More than two classes: the one-vs-one grid ([`solver_path`] decides).
+fn one_vs_one(ds: &Dataset) -> bool {
+    solver_path(ds, false, false) == SolverPath::OneVsOne
+}
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -39,7 +43,7 @@ pub(super) fn default_gamma(ds: &Dataset) -> f64 {
         };
         max = max.max(hi);
     }
-    cvbench_engine::svm::default_gamma(max)
+    cvbench_engine::api::params::default_gamma(max)
 }
 
 /// `(C, gamma)` of a point as `svm-train` reads them (single precision; the
@@ -117,7 +121,7 @@ impl GridPlan {
             .map_err(|e| self.cell_err(i, e))?;
         let mut out: Vec<Option<PointResult>> = vec![None; points.len()];
         let t0 = std::time::Instant::now();
-        let (distances, fresh) = if is_multiclass(ds) {
+        let (distances, fresh) = if one_vs_one(ds) {
             (None, None) // the one-vs-one grid shares a cache per gamma instead
         } else {
             self.distances(i, ds, &folds, reuse, &base, &pool)
@@ -135,7 +139,7 @@ impl GridPlan {
         };
         let mut cost = pool
             .install(|| {
-                if is_multiclass(ds) {
+                if one_vs_one(ds) {
                     super::ovo::solve_ovo(ds, &folds, &base, &values, self.memory_mb, &mut sink)
                 } else {
                     run_grid(ds, &folds, &base, &values, &opts, &mut sink)
@@ -226,8 +230,7 @@ impl GridPlan {
         }
         *cache = None; // free the previous level's blocks first
         let order = FoldOrder::new(ds, folds);
-        let dist =
-            Arc::new(pool.install(|| fold_order::distances(&order, base.kernel, reuse.threads)));
+        let dist = Arc::new(pool.install(|| fold_distances(&order, base.kernel, reuse.threads)));
         let pairs = dist.pairs;
         *cache = Some((key.0, key.1, Arc::clone(&dist)));
         (Some(dist), Some(pairs))
@@ -318,12 +321,12 @@ impl GridPlan {
 
     fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = cvbench_engine::interrupt::TempDir::unique("grid-peer")
+        let dir = cvbench_engine::api::interrupt::TempDir::unique("grid-peer")
             .map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
-        cvbench_engine::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        cvbench_engine::api::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
         let (run, walls) = timed_by(self.repeats, || {
             crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
                 .map(|r| {
@@ -365,12 +368,12 @@ impl GridPlan {
 
     fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = cvbench_engine::interrupt::TempDir::unique("grid-peer")
+        let dir = cvbench_engine::api::interrupt::TempDir::unique("grid-peer")
             .map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
-        cvbench_engine::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        cvbench_engine::api::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
         let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
         let mut fold_of = vec![0usize; ds.n()];
         for h in 0..folds.k() {
@@ -431,7 +434,7 @@ impl GridPlan {
         let params = peer::as_parsed_by_svm_train(&SvmParams::rbf(c, gamma));
         let all: Vec<usize> = (0..train_ds.n()).collect();
         let t = Instant::now();
-        let correct = if is_multiclass(train_ds) {
+        let correct = if one_vs_one(train_ds) {
             super::ovo::ovo_correct(train_ds, test, &params).map_err(|e| self.cell_err(i, e))?
         } else {
             let out = train(train_ds, &all, &params, None).map_err(|e| self.cell_err(i, e))?;

@@ -4,9 +4,8 @@
 
 use crate::config::{ConfigError, ConfigFile, KValue, NValue};
 use crate::experiments::cell_key::no_duplicates;
-use cvbench_engine::cv::Order;
-use cvbench_engine::data::DatasetSpec;
-use cvbench_engine::learners::{AnyLearner, LearnerSpec};
+use cvbench_engine::api::data::DatasetSpec;
+use cvbench_engine::api::learners::{AnyLearner, LearnerSpec, Order};
 use serde::Deserialize;
 use toml::Spanned;
 

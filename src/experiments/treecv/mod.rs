@@ -27,7 +27,7 @@ pub use self::config::{Grid, Method, TreecvConfig, MAX_REPETITIONS};
 pub use self::rows::TreecvRow;
 pub use super::MAX_CELLS;
 /// The learner spec of `[[learners]]` (shared with other kinds).
-pub use cvbench_engine::learners::{LearnerSpec, LearnerType};
+pub use cvbench_engine::api::learners::{LearnerSpec, LearnerType};
 
 /// The `treecv` experiment kind.
 pub struct TreecvKind;

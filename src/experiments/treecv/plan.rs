@@ -6,9 +6,8 @@ use super::config::{applies, Method, TreecvConfig};
 use crate::config::{ConfigError, ConfigFile, KValue, NValue};
 use crate::experiments::cell_key::{CellKey, CellList};
 use crate::experiments::{Context, ExperimentError, PlanHead};
-use cvbench_engine::cv::Order;
-use cvbench_engine::data::Dataset;
-use cvbench_engine::learners::AnyLearner;
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::learners::{AnyLearner, Order};
 use std::sync::Arc;
 use toml::Spanned;
 

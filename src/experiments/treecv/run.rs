@@ -7,12 +7,12 @@ use super::rows::TreecvRow;
 use crate::experiments::{finite_or_fail, ExperimentError, Plan, PlanHead};
 use crate::results::rows::{to_records, Core};
 use crate::results::Record;
-use cvbench_engine::cv::standard::{standard_cv, standard_cv_parallel};
-use cvbench_engine::cv::treecv::{treecv, Strategy};
-use cvbench_engine::cv::{Chunks, Counters, CvOutcome, Order};
-use cvbench_engine::data::{Dataset, Features};
-use cvbench_engine::learners::{AnyLearner, IncrementalLearner};
-use cvbench_engine::seed;
+use cvbench_engine::api::data::{Dataset, Features};
+use cvbench_engine::api::learners::{
+    standard_cv, standard_cv_parallel, treecv, AnyLearner, Chunks, Counters, CvOutcome,
+    IncrementalLearner, Order, Strategy,
+};
+use cvbench_engine::api::seed;
 use rand::seq::SliceRandom;
 use std::time::Instant;
 
@@ -138,7 +138,7 @@ fn train_once<L: IncrementalLearner>(l: &L, data: &Dataset, order: Order, seed: 
     let mut m = l.init(data);
     counters.born();
     let all: Vec<usize> = (0..data.n()).collect();
-    cvbench_engine::cv::feed_points(l, &mut m, data, &all, order, seed, &counters);
+    cvbench_engine::api::learners::feed_points(l, &mut m, data, &all, order, seed, &counters);
     let estimate = l.mean_loss(&m, data, &all);
     CvOutcome {
         estimate,

@@ -1,28 +1,63 @@
-//! A small public API over the solver for callers outside the harness (the
-//! Python package in `python/`, Rust programs): train a C-SVC of any number
-//! of classes on a [`Dataset`], its decision values and predictions, k-fold
-//! CV on LIBSVM's or explicit folds, and a (C, gamma) grid. Everything here
-//! calls [`crate::svm`]; nothing is computed a second way.
+//! The engine's public face: the only way in for the harness (`cvbench`),
+//! the Python package in `python/` and any Rust program. Everything here
+//! calls the engine's rooms; nothing is computed a second way.
+//!
+//! The verbs, at the top:
 //!
 //! - [`SvcSpec`]: the parameters of a fit (kernel, C, tolerance, cache,
 //!   shrinking, iteration cap, class weights, threads, class order).
 //! - [`fit`] → [`Fit`] (a [`MultiModel`] and each pair's iterations);
 //!   [`decision_values`], [`predict`] and (a model trained with
 //!   [`SvcSpec::probability`]) [`probabilities`] for the rows of a dataset.
+//! - [`solver_path`]: the one place that decides between the binary solver
+//!   and one-vs-one ([`SolverPath`]); every front door asks it.
 //! - [`cross_validate`] → [`CvReport`] (per-fold correct rows, iterations,
 //!   seconds), its rounds run as [`CvMethod`] says (`cvbench svm -v`'s
 //!   round order, seeder and cache; [`CvMethod::parse_for`] also takes
 //!   [`AUTO_SEEDING`], the preset [`auto_seeding`] picks for the data).
+//!   [`Folds::check_for`] and [`cv::check_fold_count`] are the one check
+//!   of a CV's folds against its data.
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
+//!
+//! The rooms of the face, one submodule each:
+//!
+//! - [`data`]: [`data::Dataset`], its readers and writer, the registry.
+//! - [`files`]: atomic writes, whole-file reads, read limits.
+//! - [`params`]: a solve's parameters, default gamma, class weights,
+//!   cache size, thread pools.
+//! - [`strategies`]: the registries of solver kinds, seeding methods,
+//!   round orders, seeders and cache modes, and kernel names.
+//! - [`training`]: binary and one-vs-one training on chosen rows, a
+//!   solve's statistics and printed lines, predicting rows, model files.
+//! - [`cv`]: folds, the binary CV (baseline, seeded, batched), the
+//!   one-vs-one CV (plain, seeded).
+//! - [`grid_search`]: ranges and points, the grid engine and the
+//!   one-vs-one grid, the best point, distance tables, `grid.py`'s numbers.
 //! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
-//!   learners (PEGASOS, LSQSGD, ridge) with their work counters.
+//!   learners (PEGASOS, LSQSGD, ridge) with their work counters, by name.
+//! - [`learners`]: the incremental learners and their CV strategies
+//!   (TreeCV, standard, hold-out, progressive validation).
+//! - [`errors`]: every error type the engine returns.
+//! - [`interrupt`]: Ctrl-C handling, temporary files, cancellation.
+//! - [`seed`]: seeds derived by name and the generator.
 
 mod auto_seeding;
+pub mod cv;
 mod cv_method;
+pub mod data;
+pub mod errors;
+pub mod files;
+pub mod grid_search;
 pub mod incremental;
+pub mod interrupt;
+pub mod learners;
+pub mod params;
+pub mod seed;
 mod sorted_grid;
+pub mod strategies;
+pub mod training;
 
 pub use auto_seeding::{auto_seeding, AUTO_SEEDING};
 pub use cv_method::CvMethod;
@@ -54,6 +89,29 @@ pub enum ClassOrder {
     /// Ascending label (scikit-learn's `SVC`): the rows are grouped by
     /// class in ascending order, each class's rows in their given order.
     Sorted,
+}
+
+/// The two solver paths of a fit, CV or grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolverPath {
+    /// Two classes, one binary solve per fit or round (seeding, the grid
+    /// engine's reuse and the batched solver apply).
+    Binary,
+    /// LIBSVM's one-vs-one: a solve per class pair.
+    OneVsOne,
+}
+
+/// The one place that decides between the binary solver and one-vs-one:
+/// more than two classes, class weights (`-wi`) or a probability model
+/// (`-b 1`) take LIBSVM's one-vs-one path; two classes without them the
+/// binary path. Every front door (this module, `cvbench svm`, `cvbench
+/// grid`, the experiments) asks it.
+pub fn solver_path(ds: &Dataset, class_weights: bool, probability: bool) -> SolverPath {
+    if is_multiclass(ds) || class_weights || probability {
+        SolverPath::OneVsOne
+    } else {
+        SolverPath::Binary
+    }
 }
 
 /// Everything a fit, CV or grid point needs besides the data.
@@ -262,7 +320,7 @@ pub fn cross_validate(
     method: &CvMethod,
 ) -> Result<CvReport, SvmError> {
     let t0 = Instant::now();
-    let binary = !is_multiclass(ds) && spec.weights.is_empty();
+    let binary = solver_path(ds, !spec.weights.is_empty(), false) == SolverPath::Binary;
     let (predictions, iterations, extra_iterations) = if binary {
         let strategy = CvStrategy {
             order: method.order,
@@ -348,7 +406,7 @@ pub fn grid(
     if spec.order == ClassOrder::Sorted && reuse.exact() {
         return spec.in_pool(|| sorted_grid::grid_sorted(ds, folds, &spec.params, points, reuse));
     }
-    let binary = !is_multiclass(ds);
+    let binary = solver_path(ds, false, false) == SolverPath::Binary;
     let rbf_or_linear = matches!(
         spec.params.kernel,
         KernelKind::Rbf { .. } | KernelKind::Linear
@@ -379,111 +437,4 @@ pub fn grid(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::svm::{CacheMode, RoundOrder, SeederKind, SeedingMethod};
-
-    fn blobs() -> Dataset {
-        let mut rows = Vec::new();
-        let mut y = Vec::new();
-        for i in 0..30 {
-            let t = i as f64 * 0.37;
-            let c = (i % 3) as f64;
-            rows.push(vec![c * 2.0 + t.sin(), c - t.cos()]);
-            y.push(c);
-        }
-        Dataset::from_dense_rows("api-synthetic", &rows, y)
-    }
-
-    #[test]
-    fn fit_predict_cv_and_grid_agree_with_the_solver() {
-        let ds = blobs();
-        let mut spec = SvcSpec::new(SvmParams::rbf(1.0, 0.5));
-        spec.order = ClassOrder::Sorted;
-        let f = fit(&ds, &spec).unwrap();
-        assert_eq!(f.model.labels, vec![0.0, 1.0, 2.0]);
-        assert_eq!(f.iterations.len(), 3);
-        let p = predict(&f.model, &ds, 2).unwrap();
-        let right = p.iter().zip(&ds.y).filter(|(a, b)| a == b).count();
-        assert!(right >= 27, "{right}");
-        let folds = Folds::libsvm(&ds, 5).unwrap();
-        let cv = cross_validate(&ds, &folds, &spec, &CvMethod::default()).unwrap();
-        let g = grid(&ds, &folds, &spec, &[(1.0, 0.5)], &Reuse::all()).unwrap();
-        let cv_right: usize = cv.folds.iter().map(|f| f.correct).sum();
-        assert_eq!(g[0].correct, cv_right);
-    }
-
-    #[test]
-    fn probabilities_need_a_probability_fit_and_sum_to_one() {
-        let ds = blobs();
-        let mut spec = SvcSpec::new(SvmParams::rbf(1.0, 0.5));
-        let plain = fit(&ds, &spec).unwrap();
-        assert!(plain.model.prob.is_none());
-        assert!(probabilities(&plain.model, &ds, 1).is_err());
-        spec.probability = Some(1);
-        let f = fit(&ds, &spec).unwrap();
-        let (a, b) = f.model.prob.as_ref().unwrap();
-        assert_eq!((a.len(), b.len()), (3, 3));
-        let p = probabilities(&f.model, &ds, 2).unwrap();
-        assert_eq!(p.len(), 3 * ds.n());
-        for row in p.chunks(3) {
-            assert!((row.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{row:?}");
-        }
-        // Another seed, other shuffles: other sigmoids.
-        spec.probability = Some(7);
-        assert_ne!(fit(&ds, &spec).unwrap().model.prob, f.model.prob);
-    }
-
-    #[test]
-    fn cv_methods_are_the_cli_names_and_seeding_is_exact_to_tolerance() {
-        let m = CvMethod::parse("tree", None, None, "shared").unwrap();
-        assert_eq!((m.order, m.seeder), (RoundOrder::Tree, SeederKind::Carry));
-        let m = CvMethod::parse("none", None, Some("sir"), "per_solve").unwrap();
-        assert_eq!((m.order, m.seeder), (RoundOrder::Chain, SeederKind::Sir));
-        assert_eq!(m.cache, CacheMode::PerSolve);
-        let m = CvMethod::parse("sir", Some("two_chains"), None, "shared").unwrap();
-        assert_eq!(
-            (m.order, m.seeder),
-            (RoundOrder::TwoChains, SeederKind::Sir)
-        );
-        let e = CvMethod::parse("fast", None, None, "shared").unwrap_err();
-        assert!(e.to_string().contains(&SeedingMethod::names()), "{e}");
-        let e = CvMethod::parse("none", Some("up"), None, "shared").unwrap_err();
-        assert!(e.to_string().contains("round order `up`"), "{e}");
-
-        // Two classes: every seeding reaches the same folds' accuracy
-        // within one row per fold; more classes: seeding is refused.
-        let mut ds = blobs();
-        let folds = Folds::libsvm(&ds, 5).unwrap();
-        let spec = SvcSpec::new(SvmParams::rbf(1.0, 0.5));
-        let multi = cross_validate(
-            &ds,
-            &folds,
-            &spec,
-            &CvMethod::parse("tree", None, None, "shared").unwrap(),
-        );
-        assert!(multi.unwrap_err().to_string().contains("two classes"));
-        for y in ds.y.iter_mut() {
-            *y = if *y == 0.0 { 1.0 } else { -1.0 };
-        }
-        let base = cross_validate(&ds, &folds, &spec, &CvMethod::default()).unwrap();
-        for name in ["tree", "sir", "ato"] {
-            let m = CvMethod::parse(name, None, None, "per_solve").unwrap();
-            let r = cross_validate(&ds, &folds, &spec, &m).unwrap();
-            for (a, b) in r.folds.iter().zip(&base.folds) {
-                assert!(a.correct.abs_diff(b.correct) <= 1, "{name}");
-            }
-        }
-    }
-
-    #[test]
-    fn bad_threads_and_labels_are_errors() {
-        let mut ds = blobs();
-        let mut spec = SvcSpec::new(SvmParams::rbf(1.0, 0.5));
-        spec.threads = 0;
-        assert!(fit(&ds, &spec).is_err());
-        spec.threads = 1;
-        ds.y[0] = f64::NAN;
-        assert!(fit(&ds, &spec).is_err());
-    }
-}
+mod tests;

@@ -94,6 +94,21 @@ impl Folds {
         &self.folds[h]
     }
 
+    /// The one check of a CV's folds against its dataset (every CV, grid
+    /// and seeded run calls it): the folds partition their rows, `k >= 2`
+    /// ([`Folds::validate`]), and their rows are the dataset's.
+    pub fn check_for(&self, ds: &Dataset) -> Result<(), SvmError> {
+        self.validate()?;
+        if self.n != ds.n() {
+            return Err(SvmError::InvalidFolds(format!(
+                "folds over {} rows for a dataset of {}: build the folds from this dataset",
+                self.n,
+                ds.n()
+            )));
+        }
+        Ok(())
+    }
+
     /// Training rows of round `h`, in LIBSVM's order.
     pub fn train_rows(&self, h: usize) -> Vec<usize> {
         let mut out = Vec::with_capacity(self.n - self.folds[h].len());
@@ -107,12 +122,7 @@ impl Folds {
 
     /// Check that the folds partition `0..n` and that `k >= 2`.
     pub fn validate(&self) -> Result<(), SvmError> {
-        if self.k() < 2 {
-            return Err(SvmError::InvalidFolds(format!(
-                "need at least 2 folds, got {}",
-                self.k()
-            )));
-        }
+        check_fold_count(self.n, self.k())?;
         let mut seen = vec![false; self.n];
         let mut count = 0;
         for f in &self.folds {
@@ -160,11 +170,7 @@ impl Folds {
             group_and_shuffle(ds, k, |m| (rng.next_i32() % m as i32) as usize)?.0
         } else {
             let l = ds.n();
-            if l < 2 {
-                return Err(SvmError::InvalidFolds(format!(
-                    "{l} rows cannot be split into folds"
-                )));
-            }
+            check_fold_count(l, k)?;
             let mut perm: Vec<usize> = (0..l).collect();
             for i in 0..l {
                 let j = i + (rng.next_i32() % (l - i) as i32) as usize;
@@ -190,6 +196,17 @@ impl Folds {
     }
 }
 
+/// The one check of a fold count: `k >= 2` folds of `n >= 2` rows (a `k`
+/// over `n` is LIBSVM's leave-one-out, `k` lowered to `n`).
+pub fn check_fold_count(n: usize, k: usize) -> Result<(), SvmError> {
+    if k < 2 || n < 2 {
+        return Err(SvmError::InvalidFolds(format!(
+            "cannot split {n} rows into {k} folds: use k >= 2 folds of at least 2 rows"
+        )));
+    }
+    Ok(())
+}
+
 /// LIBSVM's stratified layout: group rows by class (label order of
 /// `svm_group_classes`), shuffle within each class with `draw(m) in 0..m`
 /// (`j = i + draw(count - i)`), then fold `i` takes part `i` of every class.
@@ -199,16 +216,7 @@ fn group_and_shuffle(
     mut draw: impl FnMut(usize) -> usize,
 ) -> Result<(Folds, usize), SvmError> {
     let l = ds.n();
-    if k < 2 {
-        return Err(SvmError::InvalidFolds(format!(
-            "need at least 2 folds, got {k}"
-        )));
-    }
-    if l < 2 {
-        return Err(SvmError::InvalidFolds(format!(
-            "{l} rows cannot be split into folds"
-        )));
-    }
+    check_fold_count(l, k)?;
     let k = k.min(l);
     // Labels by first appearance; LIBSVM swaps a (-1, +1) pair.
     let mut labels: Vec<f64> = Vec::new();

@@ -394,14 +394,7 @@ pub(crate) fn check_inputs(
     params: &SvmParams,
 ) -> Result<CheckedParams, SvmError> {
     let checked = params.check()?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds are for {} rows, the dataset has {}",
-            folds.n,
-            ds.n()
-        )));
-    }
-    folds.validate()?;
+    folds.check_for(ds)?;
     check_finite_features(ds)?;
     Ok(checked)
 }

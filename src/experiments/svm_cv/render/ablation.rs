@@ -10,7 +10,7 @@ use crate::experiments::evidence;
 use crate::experiments::svm_cv::ablation_rows::AblationRow;
 use crate::experiments::svm_cv::solver_axis::has_solver_axis;
 use crate::results::md_table::MdTable;
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::strategies::SolverKind;
 
 /// The ablation as a Markdown table with its lead paragraph (empty without
 /// rows).

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::experiments::svm_cv::rows::{Key, SvmRow};
 use crate::experiments::svm_cv::verdicts::scorecard_rules::{compare_times, Spread};
-use cvbench_engine::svm::SeedingMethod;
+use cvbench_engine::api::strategies::SeedingMethod;
 
 /// The baseline and the seeded methods, in table order: `ours` and every
 /// seeded preset of the registry ([`SeedingMethod::ALL`]).

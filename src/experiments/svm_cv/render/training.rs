@@ -15,7 +15,7 @@ use crate::experiments::svm_cv::solver_axis::{has_solver_axis, solver_rank};
 use crate::experiments::svm_cv::variants::base_method;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::strategies::SolverKind;
 
 /// One training of one solver.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

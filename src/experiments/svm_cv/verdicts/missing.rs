@@ -8,7 +8,7 @@ use crate::experiments::svm_cv::rows::{RunKey, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::experiments::svm_cv::variants::base_method;
 use crate::experiments::timing::planning_minutes;
-use cvbench_engine::svm::SolverKind;
+use cvbench_engine::api::strategies::SolverKind;
 use std::collections::BTreeMap;
 
 /// How a missing run's cost is estimated, in words, for the rules' texts.

@@ -9,7 +9,7 @@
 use crate::experiments::svm_cv::ablation_rows::AblationRow;
 use crate::experiments::svm_cv::cost_rows::{CostRow, MIN_EVIDENCE_S};
 use crate::experiments::svm_cv::solver_axis::has_solver_axis;
-use cvbench_engine::svm::RoundOrder;
+use cvbench_engine::api::strategies::RoundOrder;
 
 // The SVM engine's targets, each checked on the measured rows.
 

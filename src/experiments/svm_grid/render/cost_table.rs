@@ -6,7 +6,7 @@ use super::peers::Peers;
 use crate::experiments::svm_grid::levels::LevelStats;
 use crate::experiments::timing::Spread;
 use crate::results::md_table::MdTable;
-use cvbench_engine::svm::grid::pyfmt::py_float;
+use cvbench_engine::api::grid_search::py_float;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

@@ -22,7 +22,7 @@ use best::best_table;
 use contour::contours;
 use cost_table::cost_table;
 use costly::costly_points;
-use cvbench_engine::svm::grid::Grid;
+use cvbench_engine::api::grid_search::Grid;
 use guide::guide_table;
 use peers::Peers;
 use std::fmt::Write as _;

@@ -9,7 +9,7 @@ use crate::experiments::svm_grid::levels::{choose, levels};
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::experiments::timing::Spread;
 use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
-use cvbench_engine::svm::grid::pyfmt::grid_rate;
+use cvbench_engine::api::grid_search::grid_rate;
 
 const PAPER: &str = "Hsu, Chang & Lin, A Practical Guide to SVC";
 const SECTION: &str = "Model selection — Hsu, Chang & Lin's practical guide and grid.py";
@@ -291,7 +291,7 @@ pub fn speed_verdict(peer: &Spread, ours: &Spread, same: bool) -> (Verdict, Stri
     (v, text)
 }
 
-fn grid_of(runs: &[&StoredRun], name: &str) -> Option<cvbench_engine::svm::grid::Grid> {
+fn grid_of(runs: &[&StoredRun], name: &str) -> Option<cvbench_engine::api::grid_search::Grid> {
     let r = runs.iter().find(|r| r.name == name)?;
     let cfg = ConfigFile::from_text(&r.manifest.config_path, r.manifest.config.clone());
     let c: crate::experiments::svm_grid::config::SvmGridConfig = cfg.parse().ok()?;

@@ -8,7 +8,7 @@
 //! every render.
 
 use crate::experiments::treecv::rows::{TreecvRow, COLS};
-use cvbench_engine::seed;
+use cvbench_engine::api::seed;
 use rand::RngExt as _;
 use std::collections::BTreeMap;
 

@@ -170,14 +170,7 @@ pub fn run_grid(
 ) -> Result<GridCost, SvmError> {
     let t0 = Instant::now();
     opts.reuse.check().map_err(SvmError::InvalidParam)?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds are for {} rows, the dataset has {}",
-            folds.n,
-            ds.n()
-        )));
-    }
-    folds.validate()?;
+    folds.check_for(ds)?;
     check_finite_features(ds)?;
     for &(c, g) in points {
         params_at(base, c, g).validate()?;

@@ -107,14 +107,7 @@ pub fn cross_validate_ovo(
 ) -> Result<OvoCvResult, SvmError> {
     let params = params.check()?;
     check_weights(weights)?;
-    folds.validate()?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds over {} rows for a dataset of {}",
-            folds.n,
-            ds.n()
-        )));
-    }
+    folds.check_for(ds)?;
     check_finite_features(ds)?;
     if opts.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));

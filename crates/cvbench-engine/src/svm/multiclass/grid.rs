@@ -112,14 +112,7 @@ pub fn run_grid_ovo_with(
     opts: &OvoGridOptions,
     sink: &mut dyn FnMut(usize, PointResult) -> Result<(), SvmError>,
 ) -> Result<(), SvmError> {
-    folds.validate()?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds over {} rows for a dataset of {}",
-            folds.n,
-            ds.n()
-        )));
-    }
+    folds.check_for(ds)?;
     check_finite_features(ds)?;
     // The rows grouped by class: the same solves, cheaper reads
     // ([`ClassOrder`]; a point's results hold no row numbers).

@@ -55,14 +55,7 @@ pub fn cross_validate_ovo_seeded(
             "alpha seeding per class pair runs with one C for every class: class weights (-wi) are not built with it; drop the weights or the seeding".into(),
         ));
     }
-    folds.validate()?;
-    if folds.n != ds.n() {
-        return Err(SvmError::InvalidFolds(format!(
-            "folds over {} rows for a dataset of {}",
-            folds.n,
-            ds.n()
-        )));
-    }
+    folds.check_for(ds)?;
     check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
     check_finite_features(ds)?;
     if strategy.threads == 0 {

@@ -1,0 +1,34 @@
+//! Solves and models below [`super::fit`]: one binary training on chosen
+//! rows, one-vs-one training, a solve's statistics and `svm-train`'s printed
+//! lines, predicting rows, and model files.
+
+/// Train a binary C-SVC on chosen rows (its model, statistics, `nu`).
+pub use crate::svm::{train, SvmModel, TrainOutput};
+
+/// Train one-vs-one on chosen rows: each pair's fit, the model.
+pub use crate::svm::multiclass::{train_ovo, MultiModel, PairFit};
+
+/// A solve's statistics and timings; a solve's input and output (the
+/// batched solver's tests and benches).
+pub use crate::{
+    svm::smo::{SolveInput, SolveOutput},
+    svm::{SolveStats, Timings},
+};
+
+/// `svm-train`'s printed lines of a solve (progress, `optimization
+/// finished`, warnings).
+pub use crate::svm::train_log;
+
+/// Check that every feature is finite.
+pub use crate::svm::solution::check_finite_features;
+
+/// Predict held-out rows of a binary model in blocks (the kernel block);
+/// the kernel cache shared by a CV's solves.
+pub use crate::{svm::rounds::predict_rows, svm::SharedKernelCache};
+
+/// Model files in `svm-train`'s format; a label as LIBSVM prints it and
+/// as it classes it.
+pub use crate::{
+    svm::label::class_label,
+    svm::model_file::{libsvm_class_label, read_model, write_model},
+};
