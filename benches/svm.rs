@@ -26,11 +26,11 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, criterion_main, Criterion};
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
 use cvbench_engine::data::{read_libsvm, Dataset};
+use cvbench_engine::svm::cv::folds::Folds;
+use cvbench_engine::svm::cv::rounds::predict_rows;
 use cvbench_engine::svm::cv::{cross_validate, CvOptions};
-use cvbench_engine::svm::folds::Folds;
 use cvbench_engine::svm::kernel::KernelData;
-use cvbench_engine::svm::rounds::predict_rows;
-use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::model::solution::train;
 use cvbench_engine::svm::{
     run_cv, CacheMode, CvStrategy, SeedingMethod, SharedKernelCache, SvmParams,
 };

@@ -82,7 +82,7 @@ fn config_model_and_grid_out_reads_are_bounded() {
     assert_exit(&o, 2, &["big.out", "larger than 64 MiB"]);
 
     // A model file without newlines stops at its line limit.
-    let e = cvbench_engine::svm::model_file::read_model(Path::new("/dev/zero"))
+    let e = cvbench_engine::svm::model::file::read_model(Path::new("/dev/zero"))
         .unwrap_err()
         .to_string();
     assert!(e.contains("64 MiB") && e.contains("model file"), "{e}");

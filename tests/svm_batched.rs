@@ -11,10 +11,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use cvbench_engine::data::Dataset;
+use cvbench_engine::svm::cv::pool::with_threads;
 use cvbench_engine::svm::kernel::{KernelData, KernelKind};
-use cvbench_engine::svm::pool::with_threads;
+use cvbench_engine::svm::model::solution::train;
 use cvbench_engine::svm::smo::{SolveInput, SolveOutput};
-use cvbench_engine::svm::solution::train;
 use cvbench_engine::svm::{SolverKind, SvmParams};
 
 /// Two overlapping classes in `d` features (labels +1/-1), `n` rows, with a

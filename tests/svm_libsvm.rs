@@ -7,9 +7,9 @@ use std::path::PathBuf;
 
 use cvbench::peers::libsvm::{self as peer, PeerOutcome};
 use cvbench_engine::data::{read_libsvm, Dataset};
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::cv::{cross_validate, CvOptions};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::model::solution::train;
 use cvbench_engine::svm::SvmParams;
 
 fn data(name: &str) -> Option<Dataset> {

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 
 use cvbench::peers::libsvm as peer;
 use cvbench_engine::data::read_libsvm;
-use cvbench_engine::svm::model_file::read_model;
+use cvbench_engine::svm::model::file::read_model;
 
 fn cvbench(args: &[&str], dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_cvbench"))

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use common::seeding::{assert_same_optimum, blobs, heart, run};
 use cvbench_engine::data::read_libsvm;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::{
     seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
 };

@@ -6,7 +6,7 @@
 mod common;
 
 use common::seeding::{assert_same_optimum, blobs};
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::{
     seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
 };

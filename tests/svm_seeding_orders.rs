@@ -6,7 +6,7 @@ mod common;
 
 use common::seeding::{assert_same_optimum, blobs, run};
 use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::{SeedingMethod, SvmParams};
 use rand::RngExt;
 

@@ -41,7 +41,7 @@ type FitOut<'py> = (
 /// One solve's progress marks and lines as scikit-learn's LIBSVM prints
 /// them (no `nu` line), from the engine's counters.
 fn solve_lines(out: &mut Vec<String>, stats: &cvbench_engine::svm::smo::SolveStats) {
-    use cvbench_engine::svm::train_log;
+    use cvbench_engine::svm::smo::train_log;
     if !stats.progress.is_empty() {
         out.push(train_log::progress_text(stats));
     }
@@ -339,7 +339,7 @@ fn grid<'py>(
 /// 100 MB (`cvbench svm -v`'s default `-m`).
 #[pyfunction]
 fn default_cache_mb(n: usize) -> f64 {
-    cvbench_engine::svm::budget::default_cache_mb(n)
+    cvbench_engine::svm::cache::budget::default_cache_mb(n)
 }
 
 #[pymodule]

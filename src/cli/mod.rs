@@ -207,7 +207,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
                 || e.downcast_ref::<cvbench_engine::data::DataError>()
                     .is_some()
                 || e.downcast_ref::<svm::SvmUsage>().is_some()
-                || e.downcast_ref::<cvbench_engine::svm::model_file::ModelFileError>()
+                || e.downcast_ref::<cvbench_engine::svm::model::file::ModelFileError>()
                     .is_some()
             {
                 2

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::{
     seeded_cross_validate, SeededCvResult, SeededOptions, SeedingMethod, SvmParams,
 };

@@ -236,7 +236,7 @@ fn fuzz_config_file_reads_are_bounded() {
         );
     }
     let model = bounded(cvbench_engine::data::limits::MODEL_LINE.bytes, 3, || {
-        cvbench_engine::svm::model_file::read_model(Path::new("/dev/zero")).map(|_| ())
+        cvbench_engine::svm::model::file::read_model(Path::new("/dev/zero")).map(|_| ())
     })
     .unwrap();
     assert!(model.is_err());

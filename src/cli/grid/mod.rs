@@ -25,7 +25,7 @@ use outputs::{is_stdout, read_resume, OutFile};
 use crate::peers::libsvm as peer;
 use crate::results::grid_contour::{self, ContourData};
 use cvbench_engine::data::read_libsvm;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::grid::pyfmt::{grid_rate, py_exponent, py_float};
 use cvbench_engine::svm::grid::select::Best;
 use cvbench_engine::svm::grid::{run_grid, Axis, Grid, GridOptions, PointResult};
@@ -139,7 +139,10 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     base_parsed.c = 1.0;
     let folds = Folds::libsvm(&ds, o.fold)?;
     if o.fold > ds.n() {
-        eprintln!("{}", cvbench_engine::svm::folds::FOLDS_OVER_DATA_WARNING);
+        eprintln!(
+            "{}",
+            cvbench_engine::svm::cv::folds::FOLDS_OVER_DATA_WARNING
+        );
     }
 
     let mut out_file = match &o.out {
@@ -257,7 +260,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     // A pool that cannot start is a failure of the run (exit 1), not bad input.
-    let pool = cvbench_engine::svm::pool::build(threads).map_err(|e| anyhow!("{e}"))?;
+    let pool = cvbench_engine::svm::cv::pool::build(threads).map_err(|e| anyhow!("{e}"))?;
     let cost = if one_vs_one {
         pool.install(|| {
             cvbench_engine::svm::multiclass::grid::run_grid_ovo_with(

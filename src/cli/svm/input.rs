@@ -9,7 +9,7 @@ use std::path::Path;
 
 use super::args::SvmUsage;
 use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::model_file::libsvm_class_label;
+use cvbench_engine::svm::model::file::libsvm_class_label;
 
 /// Refuse a training or test file that cannot be read as one: a missing
 /// path or a folder. A pipe or a device is read, as `svm-train` reads it.
@@ -35,7 +35,7 @@ pub fn check_input_file(what: &str, f: &Path) -> Result<(), SvmUsage> {
 /// The training data of `cvbench svm`.
 pub struct Training {
     /// The data with every label as written: the engine groups classes by
-    /// `(int)label` ([`cvbench_engine::svm::label::class_label`]) and counts a
+    /// `(int)label` ([`cvbench_engine::svm::model::label::class_label`]) and counts a
     /// prediction correct only when it equals the label as written (as
     /// `svm-train -v` and `svm-predict` count).
     pub ds: Dataset,

@@ -15,11 +15,11 @@ use std::path::{Path, PathBuf};
 
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use cvbench_engine::data::{read_libsvm, Dataset};
-use cvbench_engine::svm::folds::Folds;
-use cvbench_engine::svm::model_file::{read_model, write_model};
+use cvbench_engine::svm::cv::folds::Folds;
+use cvbench_engine::svm::model::file::{read_model, write_model};
+use cvbench_engine::svm::model::solution::train;
 use cvbench_engine::svm::multiclass::MultiModel;
 use cvbench_engine::svm::run_cv;
-use cvbench_engine::svm::solution::train;
 use cvbench_engine::svm::SvmParams;
 
 mod args;
@@ -161,7 +161,10 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         .into());
     }
     if args.folds.is_some_and(|k| k > ds.n()) && !args.json {
-        eprintln!("{}", cvbench_engine::svm::folds::FOLDS_OVER_DATA_WARNING);
+        eprintln!(
+            "{}",
+            cvbench_engine::svm::cv::folds::FOLDS_OVER_DATA_WARNING
+        );
     }
     let last = match (one_vs_one, args.folds) {
         (_, Some(k)) if ds.n() == 1 => {
@@ -230,7 +233,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
                 Folds::libsvm(ds, k)?
             };
             let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
-            cvbench_engine::svm::strategy::check_axes(
+            cvbench_engine::svm::cv::strategy::check_axes(
                 strategy.order,
                 strategy.seeder,
                 folds.k(),

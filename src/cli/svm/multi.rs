@@ -5,14 +5,14 @@
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
 
 use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::{Folds, GlibcRand};
+use cvbench_engine::svm::cv::folds::{Folds, GlibcRand};
 use cvbench_engine::svm::kernel::{KernelData, KernelKind};
-use cvbench_engine::svm::model_file::{read_model, write_model};
+use cvbench_engine::svm::model::file::{read_model, write_model};
 use cvbench_engine::svm::multiclass::{
     check_weights, cross_validate_ovo, cross_validate_ovo_seeded, is_multiclass, seeds, train_ovo,
     ClassWeight, OvoCvOptions, PairFit,
 };
-use cvbench_engine::svm::{train_log, CacheMode, SolveStats, SvmParams};
+use cvbench_engine::svm::{smo::train_log, CacheMode, SolveStats, SvmParams};
 
 use super::args::{SvmArgs, SvmUsage};
 use super::output::{fmt_g, folds_json, jnum, Out};
@@ -49,7 +49,8 @@ impl SvmArgs {
             "3" => KernelKind::Sigmoid { gamma, coef0 },
             _ => KernelKind::Rbf { gamma },
         };
-        cvbench_engine::svm::kernel_fn::check_kernel(&kind).map_err(|e| SvmUsage(e.to_string()))?;
+        cvbench_engine::svm::kernel::kind::check_kernel(&kind)
+            .map_err(|e| SvmUsage(e.to_string()))?;
         Ok(kind)
     }
 
@@ -193,7 +194,7 @@ pub(super) fn run_multi(
     // svm-train never seeds rand(): the folds and the probability CVs draw
     // from its default state, in that order.
     let mut rng = GlibcRand::default_seed();
-    cvbench_engine::svm::solution::check_finite_features(ds)?;
+    cvbench_engine::svm::model::solution::check_finite_features(ds)?;
     json["classes"] = "one-vs-one".into();
     match args.folds {
         None => {

@@ -3,8 +3,8 @@
 //! `svm-train`'s text (quiet or not), our `--stats` lines, or JSON; with the
 //! lines of one solve as `svm-train` prints them.
 
+use cvbench_engine::svm::smo::train_log;
 use cvbench_engine::svm::smo::SolveStats;
-use cvbench_engine::svm::train_log;
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -118,7 +118,7 @@ impl Out {
 /// The `--json` object of a cross-validation's folds and strategy (binary
 /// or one-vs-one alike).
 pub(super) fn folds_json(
-    folds: &cvbench_engine::svm::folds::Folds,
+    folds: &cvbench_engine::svm::cv::folds::Folds,
     strategy: &cvbench_engine::svm::CvStrategy,
     budget: f64,
 ) -> serde_json::Value {

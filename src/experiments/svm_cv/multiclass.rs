@@ -19,12 +19,12 @@ use super::rows::SvmRow;
 use super::run::{peer_tail, stamp, CellRun};
 use super::seeded::{finish, fold_row, pair_iterations, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND};
 use crate::experiments::timing::timed;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::kernel::KernelData;
+use cvbench_engine::svm::model::solution::check_finite_features;
 use cvbench_engine::svm::multiclass::{
     cross_validate_ovo, cross_validate_ovo_seeded, seeds, train_ovo, OvoCvOptions, PairFit,
 };
-use cvbench_engine::svm::solution::check_finite_features;
 use cvbench_engine::svm::CacheMode;
 
 /// `row` with the sums of the pairs' statistics (iterations, objective,

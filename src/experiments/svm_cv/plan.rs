@@ -12,7 +12,7 @@ use crate::peers::libsvm as peer;
 use crate::peers::onedal;
 use crate::results::rows::Core;
 use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::multiclass::ClassWeight;
 use cvbench_engine::svm::{CacheMode, SolverKind, SvmParams};
 use std::sync::Arc;

@@ -15,7 +15,7 @@ use crate::results::rows::to_records;
 use crate::results::Record;
 use cvbench_engine::data::Dataset;
 use cvbench_engine::seed;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::{
     run_cv_first_rounds, train, CacheMode, CvStrategy, SeedingMethod, SvmParams,
 };

@@ -6,8 +6,8 @@
 
 use super::rows::SvmRow;
 use cvbench_engine::data::Dataset;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::cv::{CvResult, CvRound};
-use cvbench_engine::svm::folds::Folds;
 use cvbench_engine::svm::smo::SolveStats;
 use cvbench_engine::svm::SeededCvResult;
 

@@ -4,8 +4,8 @@
 //! `svm-train` (with `libsvm_float_params`, as `svm-train` parses them).
 
 use crate::peers::libsvm as peer;
+use cvbench_engine::svm::kernel::kind::{kernel_code_of_name, KERNEL_NAMES};
 use cvbench_engine::svm::kernel::KernelKind;
-use cvbench_engine::svm::kernel_fn::{kernel_code_of_name, KERNEL_NAMES};
 use cvbench_engine::svm::multiclass::{check_weights, ClassWeight};
 use cvbench_engine::svm::SvmParams;
 use serde::Deserialize;

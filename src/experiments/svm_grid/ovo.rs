@@ -7,12 +7,12 @@
 //! apply per pair, which the cell's note says.
 
 use cvbench_engine::data::Dataset;
-use cvbench_engine::svm::folds::Folds;
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::grid::{GridCost, PointResult};
 use cvbench_engine::svm::kernel::KernelData;
+use cvbench_engine::svm::model::solution::check_finite_features;
 use cvbench_engine::svm::multiclass::grid::run_grid_ovo;
 use cvbench_engine::svm::multiclass::train_ovo;
-use cvbench_engine::svm::solution::check_finite_features;
 use cvbench_engine::svm::{SvmError, SvmParams};
 use std::time::Instant;
 

@@ -84,7 +84,7 @@ pub(super) struct GridPlan {
 pub(super) type DistEntry = (
     usize,
     String,
-    Arc<cvbench_engine::svm::grid::distances::Distances>,
+    Arc<cvbench_engine::svm::kernel::distances::Distances>,
 );
 
 /// Parse, check and expand a config (loads and scales its datasets).

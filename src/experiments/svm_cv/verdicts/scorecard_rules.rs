@@ -313,7 +313,7 @@ pub const LOOCV_RULE: &str = concat!("pattern reproduced: the baseline slower th
 /// puts a held-out decision value within `eps` of 0 (more than one row in
 /// ten, or the one row of a leave-one-out round), the round is solved again
 /// from `alpha = 0` so that its labels are `svm-train`'s
-/// ([`cvbench_engine::svm::rounds::is_degenerate`]), and it costs its seeded solve
+/// ([`cvbench_engine::svm::cv::rounds::is_degenerate`]), and it costs its seeded solve
 /// and a baseline solve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resolved {

@@ -23,8 +23,8 @@
 //! - [`gradient`]: the seed's `G` and `G_bar`, updated from the previous round.
 //!
 //! The registries of seeders, round orders and the paper's presets live in
-//! [`crate::svm::strategy`]; the round orders themselves in
-//! [`crate::svm::seeded_cv`].
+//! [`crate::svm::cv::strategy`]; the round orders themselves in
+//! [`crate::svm::cv::seeded`].
 
 pub mod adjust;
 pub mod ato;
@@ -40,7 +40,7 @@ pub mod zero;
 
 pub use round::{Previous, Round, SeedContext, Seeder, Transition};
 
-pub use crate::svm::strategy::SeedingMethod;
+pub use crate::svm::cv::strategy::SeedingMethod;
 
 #[cfg(test)]
 mod tests;
