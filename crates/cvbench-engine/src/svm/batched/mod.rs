@@ -27,6 +27,10 @@
 //! Everything is a function of the inputs alone: sets are sorted with ties
 //! broken by position, blocks of rows are cut by length, and every sum runs
 //! in a fixed order, so the result is bit-identical for any thread count.
+//!
+//! Modules: `select` (step 1), `rows` (step 2; the kernel rows themselves
+//! are [`crate::svm::kernel::basis_rows`]'s), `inner` (step 3), `lanes` (the
+//! element-wise hot loops, compiled for the widest vector unit).
 
 mod inner;
 pub(super) mod lanes;

@@ -4,7 +4,12 @@
 //!   grouped by class) and the weighted C of each class (`-wi`).
 //! - [`train`]: one binary problem per class pair on the same SMO, laid out
 //!   as LIBSVM's model.
-//! - [`model`]: the model and its one-vs-one vote.
+//! - [`model`]: the model and its one-vs-one vote (where the votes are
+//!   counted).
+//! - [`predict_rows`]: decision values and votes for many rows at once.
+//! - [`class_order`]: a CV's rows laid out class by class.
+//! - [`cached_votes`]: a CV's held-out votes read from the kernel matrix its
+//!   solves used.
 //! - The model file for any number of classes: [`crate::svm::model::file`].
 //! - [`probability`]: probability estimates (`-b 1`): Platt's sigmoid per
 //!   pair from an internal 5-fold CV, pairwise coupling.

@@ -21,6 +21,9 @@
 //!   constraint (MIR's "AdjustAlpha", also used by SIR and AVG).
 //! - [`linalg`]: the dense solves (faer) that ATO and MIR need.
 //! - [`gradient`]: the seed's `G` and `G_bar`, updated from the previous round.
+//! - [`round`]: what a seeder works with (context, previous optimum, the
+//!   step to the next round) and the [`Seeder`] trait.
+//! - `tests`: the seeders' invariants.
 //!
 //! The registries of seeders, round orders and the paper's presets live in
 //! [`crate::svm::cv::strategy`]; the round orders themselves in
