@@ -34,6 +34,13 @@
 //! - [`grid`]: model selection over a (C, gamma) grid (`grid.py` with reuse
 //!   across grid points and folds).
 //!
+//! Where to look: a kernel row is computed in `kernel/mod.rs`
+//! (`KernelData::fill_column`; every other producer is listed in
+//! [`kernel`]'s doc); the SMO's working set is chosen in `smo/rows.rs` (the
+//! WSS 3 scans), the batched solver's in `batched/select.rs`; one-vs-one
+//! votes are counted in `multiclass/model.rs` (`MultiModel::vote`) and, many
+//! rows at once, `multiclass/predict_rows.rs`.
+//!
 //! The solver layer only: LIBSVM as a peer is the harness's `peers::libsvm`, the
 //! `cvbench svm` command its `cli::svm`.
 //!
