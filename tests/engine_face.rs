@@ -119,7 +119,7 @@ fn the_scanner_catches_every_form() {
             vec!["cvbench_engine::self"],
         ),
         (
-            "let f = cvbench_engine::svm::folds::Folds::libsvm(&ds, 5);",
+            "let f = cvbench_engine::svm::cv::folds::Folds::libsvm(&ds, 5);",
             vec!["cvbench_engine::svm"],
         ),
         (

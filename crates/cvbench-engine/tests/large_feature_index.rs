@@ -70,8 +70,8 @@ fn a_huge_feature_index_costs_memory_by_non_zeros_not_by_index() {
     let model = format!(
         "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 {MAX_FEATURES}:1\n-1 1:1\n"
     );
-    let m =
-        cvbench_engine::svm::model_file::read_model_from(model.as_bytes(), Path::new("m")).unwrap();
+    let m = cvbench_engine::svm::model::file::read_model_from(model.as_bytes(), Path::new("m"))
+        .unwrap();
     assert_eq!(m.sv.d(), MAX_FEATURES);
     let largest = LARGEST.load(Ordering::Relaxed);
     assert!(largest < CAP, "largest allocation {largest} bytes");

@@ -2,10 +2,10 @@
 //! warm starts, degenerate inputs, CV plumbing.
 
 use cvbench_engine::data::{Dataset, Features};
+use cvbench_engine::svm::cv::folds::Folds;
 use cvbench_engine::svm::cv::{cross_validate, CvOptions};
-use cvbench_engine::svm::folds::Folds;
 use cvbench_engine::svm::kernel::{KernelData, KernelKind};
-use cvbench_engine::svm::solution::train;
+use cvbench_engine::svm::model::solution::train;
 use cvbench_engine::svm::{SvmError, SvmParams};
 use rand::RngExt;
 

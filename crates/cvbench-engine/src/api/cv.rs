@@ -7,7 +7,7 @@
 /// count (the folds against their dataset: [`Folds::check_for`]); LIBSVM's
 /// warning when `-v K` asks for more folds than rows.
 pub use crate::{
-    svm::folds::{check_fold_count, FOLDS_OVER_DATA_WARNING},
+    svm::cv::folds::{check_fold_count, FOLDS_OVER_DATA_WARNING},
     svm::{Folds, GlibcRand},
 };
 
@@ -23,7 +23,7 @@ pub use crate::{
 
 /// Whether a fold's rounds are degenerate (most held-out rows on the
 /// boundary).
-pub use crate::svm::rounds::is_degenerate;
+pub use crate::svm::cv::rounds::is_degenerate;
 
 /// The one-vs-one CV (plain and seeded), its options and result.
 pub use crate::svm::multiclass::{

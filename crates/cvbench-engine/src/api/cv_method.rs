@@ -33,7 +33,7 @@ impl Default for CvMethod {
 impl CvMethod {
     /// The method of `cvbench svm -v --seeding S [--order O] [--seeder D]
     /// --cache C`, from their names (the registries of
-    /// [`crate::svm::strategy`]); an unknown name is an error listing the
+    /// [`crate::svm::cv::strategy`]); an unknown name is an error listing the
     /// known ones.
     pub fn parse(
         seeding: &str,

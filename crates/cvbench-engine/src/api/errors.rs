@@ -12,7 +12,7 @@ pub use crate::data::DataError;
 pub use crate::svm::grid::GridError;
 
 /// A model file that cannot be read or written.
-pub use crate::svm::model_file::ModelFileError;
+pub use crate::svm::model::file::ModelFileError;
 
 /// The incremental CVs' and learners' errors.
 pub use crate::{cv::CvError, learners::LearnerError};

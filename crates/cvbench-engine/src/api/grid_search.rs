@@ -23,8 +23,8 @@ pub use crate::svm::grid::select::Best;
 /// The pairwise distances a grid shares across gammas: the table, its
 /// size, the rows in fold order and the table of that order.
 pub use crate::{
-    svm::grid::distances::{bytes_needed, Distances},
-    svm::grid::fold_order::{distances as fold_distances, FoldOrder},
+    svm::kernel::distances::{bytes_needed, Distances},
+    svm::kernel::fold_order::{distances as fold_distances, FoldOrder},
 };
 
 /// `grid.py`'s printing: a float as Python's `str`, an exponent, a rate.

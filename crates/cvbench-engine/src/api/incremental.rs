@@ -17,7 +17,7 @@ use crate::cv::{Chunks, CvOutcome, Order, Work};
 use crate::data::Dataset;
 use crate::learners::{AnyLearner, IncrementalLearner, LearnerError, LearnerSpec, LearnerType};
 use crate::seed;
-use crate::svm::solution::check_finite_features;
+use crate::svm::model::solution::check_finite_features;
 
 /// Why an incremental CV cannot run: each message names the parameter and
 /// the fix.

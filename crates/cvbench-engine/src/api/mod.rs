@@ -67,17 +67,17 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::data::Dataset;
+use crate::svm::cv::pool::with_threads;
+use crate::svm::cv::seeded::run_cv;
 use crate::svm::grid::{run_grid, GridOptions, PointResult, Reuse};
 use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::model::solution::check_finite_features;
 use crate::svm::multiclass::grid::run_grid_ovo;
 use crate::svm::multiclass::{
     check_weights, cross_validate_ovo, is_multiclass, train_ovo, ClassWeight, MultiModel,
     OvoCvOptions, PairFit,
 };
-use crate::svm::pool::with_threads;
-use crate::svm::sample_weight::SampleWeights;
-use crate::svm::seeded_cv::run_cv;
-use crate::svm::solution::check_finite_features;
+use crate::svm::smo::sample_weight::SampleWeights;
 use crate::svm::{CvStrategy, Folds, GlibcRand, SvmError, SvmParams};
 
 /// The order in which a fit sees the classes (and so the pair order, the

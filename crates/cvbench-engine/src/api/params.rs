@@ -16,7 +16,7 @@ pub use crate::svm::multiclass::{check_weights, weighted_c, ClassWeight};
 
 /// The default kernel-cache size for `n` rows (LIBSVM's 100 MB, or the
 /// whole matrix where memory allows).
-pub use crate::svm::budget::default_cache_mb;
+pub use crate::svm::cache::budget::default_cache_mb;
 
 /// A thread pool of `threads` threads; run a call on a new one.
-pub use crate::svm::pool::{build as thread_pool, with_threads};
+pub use crate::svm::cv::pool::{build as thread_pool, with_threads};

@@ -14,8 +14,8 @@ use crate::data::Dataset;
 use crate::svm::grid::engine::params_at;
 use crate::svm::grid::{FoldStat, PointResult, Reuse};
 use crate::svm::kernel::KernelData;
+use crate::svm::model::solution::check_finite_features;
 use crate::svm::multiclass::{ovo_shared_cache, train_ovo};
-use crate::svm::solution::check_finite_features;
 use crate::svm::{Folds, SvmError, SvmParams};
 
 /// Every `(C, gamma)` of `points` cross-validated on `folds` (results in

@@ -7,10 +7,10 @@
 pub use crate::svm::{CacheMode, CvStrategy, RoundOrder, SeederKind, SeedingMethod, SolverKind};
 
 /// Check that a round order and seeder fit `k` folds of `n` rows.
-pub use crate::svm::strategy::check_axes;
+pub use crate::svm::cv::strategy::check_axes;
 
 /// Whether a strategy seeds (any order but the plain one).
 pub use crate::svm::multiclass::seeds;
 
 /// Kernel names (`-t`'s order), a kernel's code by name, a kernel's check.
-pub use crate::svm::kernel_fn::{check_kernel, kernel_code_of_name, KERNEL_NAMES};
+pub use crate::svm::kernel::kind::{check_kernel, kernel_code_of_name, KERNEL_NAMES};

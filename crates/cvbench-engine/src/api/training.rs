@@ -17,18 +17,18 @@ pub use crate::{
 
 /// `svm-train`'s printed lines of a solve (progress, `optimization
 /// finished`, warnings).
-pub use crate::svm::train_log;
+pub use crate::svm::smo::train_log;
 
 /// Check that every feature is finite.
-pub use crate::svm::solution::check_finite_features;
+pub use crate::svm::model::solution::check_finite_features;
 
 /// Predict held-out rows of a binary model in blocks (the kernel block);
 /// the kernel cache shared by a CV's solves.
-pub use crate::{svm::rounds::predict_rows, svm::SharedKernelCache};
+pub use crate::{svm::cv::rounds::predict_rows, svm::SharedKernelCache};
 
 /// Model files in `svm-train`'s format; a label as LIBSVM prints it and
 /// as it classes it.
 pub use crate::{
-    svm::label::class_label,
-    svm::model_file::{libsvm_class_label, read_model, write_model},
+    svm::model::file::{libsvm_class_label, read_model, write_model},
+    svm::model::label::class_label,
 };

@@ -1,5 +1,5 @@
 //! The inner solver of the batched method: LIBSVM's SMO (WSS 3 of Fan, Chen
-//! & Lin, the two-variable update of [`crate::svm::optimality::pair_step`])
+//! & Lin, the two-variable update of [`crate::svm::smo::optimality::pair_step`])
 //! on the sub-problem of the working set `B`, every other variable fixed.
 //!
 //! The sub-problem is the dual restricted to `B`: its gradient is `G_B`
@@ -13,9 +13,9 @@
 use rayon::prelude::*;
 
 use super::rows::RowLayout;
-use crate::svm::column::Column;
-use crate::svm::optimality::{pair_step, status_of, PairVar, TAU, UPPER};
-use crate::svm::smo_rows::LOWER;
+use crate::svm::cache::column::Column;
+use crate::svm::smo::optimality::{pair_step, status_of, PairVar, TAU, UPPER};
+use crate::svm::smo::rows::LOWER;
 
 /// The block's state: alphas, gradient, labels, bounds, status, `Q_ii` and
 /// the unsigned kernel values `K_BB` (row-major `q × q`).

@@ -2,8 +2,8 @@
 //! vector unit the CPU has (AVX-512, AVX2, or portable code), picked at run
 //! time by [`crate::svm::simd`]: `acc += w * row` (the gradient's block
 //! product, [`super::rows`]) and the narrowing of kernel values to `f32`
-//! ([`super::kernel_rows`]; its sparse dot products are
-//! [`crate::svm::sparse_lanes`]'). Every
+//! ([`crate::svm::kernel::basis_rows`]; its sparse dot products are
+//! [`crate::svm::simd::sparse_lanes`]'). Every
 //! lane computes the same expression in the same order as the portable
 //! loop (no fused multiply-add, no reduction across lanes), so the values
 //! are bit-identical on every variant.
@@ -38,7 +38,7 @@ fn narrow_body(v: &[f64], out: &mut [MaybeUninit<f32>]) {
 
 by_cpu!(
     /// See [`narrow_body`].
-    pub(super) fn narrow(v: &[f64], out: &mut [MaybeUninit<f32>]) = narrow_body
+    pub(in crate::svm) fn narrow(v: &[f64], out: &mut [MaybeUninit<f32>]) = narrow_body
 );
 
 by_cpu!(

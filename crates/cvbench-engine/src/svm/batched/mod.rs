@@ -20,17 +20,20 @@
 //! (LIBSVM eq. (4.8)), computed on the maintained gradient as the SMO does,
 //! so its optimum is LIBSVM's to the stopping tolerance; the iterations (the
 //! inner two-variable steps) and the exact alphas differ. `rho`, the
-//! objective and the reported violation come from [`super::optimality`],
+//! objective and the reported violation come from [`crate::svm::smo::optimality`],
 //! as for the SMO. No shrinking: every variable stays active (each working
 //! set's gradient update is a block product over all rows anyway).
 //!
 //! Everything is a function of the inputs alone: sets are sorted with ties
 //! broken by position, blocks of rows are cut by length, and every sum runs
 //! in a fixed order, so the result is bit-identical for any thread count.
+//!
+//! Modules: `select` (step 1), `rows` (step 2; the kernel rows themselves
+//! are [`crate::svm::kernel::basis_rows`]'s), `inner` (step 3), `lanes` (the
+//! element-wise hot loops, compiled for the widest vector unit).
 
 mod inner;
-mod kernel_rows;
-mod lanes;
+pub(super) mod lanes;
 mod rows;
 mod select;
 
@@ -38,11 +41,11 @@ use std::time::Instant;
 
 use self::inner::Block;
 use self::rows::{add_block_product, RowLayout, RowStore};
-use super::optimality::{self, status_of, UPPER};
-use super::sample_weight::row_bounds;
-use super::solve_input::{check_input, SolveInput};
-use super::solve_stats::{SolveOutput, SolveStats};
 use super::SvmError;
+use crate::svm::smo::optimality::{self, status_of, UPPER};
+use crate::svm::smo::sample_weight::row_bounds;
+use crate::svm::smo::solve_input::{check_input, SolveInput};
+use crate::svm::smo::solve_stats::{SolveOutput, SolveStats};
 
 /// Variables per working set (fewer when the problem is smaller).
 pub const WORKING_SET: usize = 512;

@@ -4,7 +4,7 @@
 //!
 //! A row here is `K(x_b, x_t)` for one working-set variable `b` and every
 //! training row `t` (unsigned, `f32` as LIBSVM's `Qfloat`). Missing rows are
-//! computed as blocks on the rayon pool ([`super::kernel_rows`]: a dense
+//! computed as blocks on the rayon pool ([`crate::svm::kernel::basis_rows`]: a dense
 //! feature-major basis on sparse data, matrix products on dense data),
 //! or taken from a kernel cache shared across solves (whole dataset
 //! columns), into which the rows computed here go back. Where the training
@@ -19,11 +19,11 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::kernel_rows::kernel_rows;
+use crate::svm::cache::column::Column;
+use crate::svm::cache::runs::{few_runs, run_blocks, runs_of};
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::column::Column;
+use crate::svm::kernel::basis_rows::kernel_rows;
 use crate::svm::kernel::KernelData;
-use crate::svm::runs::{few_runs, run_blocks, runs_of};
 
 /// Training rows per block of the parallel products.
 const ROW_BLOCK: usize = 2048;

@@ -13,7 +13,7 @@
 //! row and its chance to settle. Sorting breaks ties by position, so the
 //! set is a function of the state alone.
 
-use crate::svm::optimality::{in_low, in_up};
+use crate::svm::smo::optimality::{in_low, in_up};
 
 /// The next working set of at most `q` variables: `keep` (the previous
 /// set's newer half, in order) then new ones by violation.
@@ -83,7 +83,7 @@ fn sorted_head(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::svm::optimality::{FREE, LOWER, UPPER};
+    use crate::svm::smo::optimality::{FREE, LOWER, UPPER};
 
     #[test]
     fn the_most_violating_of_each_side_come_first() {

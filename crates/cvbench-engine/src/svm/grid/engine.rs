@@ -1,7 +1,7 @@
 //! Solving every (C, gamma) point of a grid with k-fold CV, reusing work.
 //!
 //! Reuse, each switchable ([`Reuse`]):
-//! - **gamma blocks**: the squared distances ([`super::distances`]) are
+//! - **gamma blocks**: the squared distances ([`crate::svm::kernel::distances`]) are
 //!   computed once; each gamma fills the whole kernel matrix (one `exp` per
 //!   entry of one triangle, the other mirrored) into a
 //!   [`SharedKernelCache`] that holds it whole and that every C and fold of that
@@ -10,7 +10,7 @@
 //!   leaves a label unsure ([`predict_rows`]). Bit-identical to computing
 //!   from scratch (tested), so the rates are exactly those of `svm-train
 //!   -v`. Used only when
-//!   [`super::distances::bytes_needed`] fits the memory budget.
+//!   [`crate::svm::kernel::distances::bytes_needed`] fits the memory budget.
 //! - **C path**: at a fixed gamma and fold, the points are solved in
 //!   increasing C, each warm started from the previous optimum scaled by
 //!   `t = C'/C`: `alpha' = t alpha`, `G' = t (G + e) - e`, `G_bar' = t G_bar`
@@ -22,7 +22,7 @@
 //!   the last round meets LIBSVM's stopping rule. Cuts the large-C points'
 //!   millions of iterations to thousands.
 //! - **fold seeding**: each point runs the seeded CV of
-//!   [`crate::svm::seeded_cv`] (alpha seeding across folds). Exclusive with
+//!   [`crate::svm::cv::seeded`] (alpha seeding across folds). Exclusive with
 //!   the two above (the seeded CV builds its own kernel cache).
 //! - **threads**: independent solves (folds, chains) on the current rayon
 //!   pool. Each solve is single-threaded and results are collected in a
@@ -40,23 +40,23 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::distances::{bytes_needed, Distances};
-use super::fold_order::{distances, fill_kernel, FoldOrder};
 use super::newton::{train_newton, Warm};
 use super::reuse::Reuse;
 use super::schedule::run_in_order;
 use super::warm::scale_warm;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::cv::seeded_cross_validate;
-use crate::svm::folds::Folds;
-use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::rounds::{
+use crate::svm::cv::folds::Folds;
+use crate::svm::cv::rounds::{
     is_degenerate, near_boundary, predict_rows, predict_rows_with_label_sums,
 };
-use crate::svm::seeded_cv::SeededOptions;
+use crate::svm::cv::seeded::SeededOptions;
+use crate::svm::cv::seeded_cross_validate;
+use crate::svm::kernel::distances::{bytes_needed, Distances};
+use crate::svm::kernel::fold_order::{distances, fill_kernel, FoldOrder};
+use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::model::solution::{check_finite_features, train_seeded, TrainOutput};
 use crate::svm::seeding::SeedingMethod;
-use crate::svm::solution::{check_finite_features, train_seeded, TrainOutput};
 use crate::svm::{SvmError, SvmParams};
 
 /// One fold of one grid point.
@@ -150,7 +150,7 @@ pub struct GridOptions {
     pub seed: u64,
     /// Distance blocks of this dataset computed earlier (by
     /// [`Distances::new`] on it, or, faster to read, by
-    /// [`super::fold_order::distances`] with the same folds), reused instead of computed:
+    /// [`crate::svm::kernel::fold_order::distances`] with the same folds), reused instead of computed:
     /// a caller that runs a grid in parts shares them across the parts.
     pub distances: Option<Arc<Distances>>,
 }

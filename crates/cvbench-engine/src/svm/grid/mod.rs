@@ -3,8 +3,11 @@
 //!
 //! - [`range`]: grid.py's ranges, axis permutation and visiting order.
 //! - [`pyfmt`]: numbers printed as grid.py prints them.
-//! - [`distances`]: squared distances computed once for every gamma.
-//! - [`fold_order`]: the rows in fold order, and one gamma's kernel matrix.
+//! - `tests`: the reuse levels agree with each other.
+//!
+//! The squared distances every gamma reuses and a gamma's kernel matrix in
+//! fold order are kernel producers: [`crate::svm::kernel::distances`] and
+//! [`crate::svm::kernel::fold_order`].
 //! - [`reuse`]: the reuse levels and their names.
 //! - [`engine`]: the k-fold CV of every point with the reuse levels
 //!   (gamma blocks, C path warm start, fold seeding, threads) and their
@@ -16,9 +19,7 @@
 //! - [`warm`]: the C path's warm start (an optimum scaled to a larger C).
 
 pub mod cholesky;
-pub mod distances;
 pub mod engine;
-pub mod fold_order;
 pub mod newton;
 pub mod pyfmt;
 pub mod range;

@@ -26,7 +26,7 @@ use super::cholesky::Factor;
 
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::KernelData;
-use crate::svm::solution::{train_seeded, TrainOutput};
+use crate::svm::model::solution::{train_seeded, TrainOutput};
 use crate::svm::{SvmError, SvmParams};
 
 /// A warm start: alpha, and `(G, G_bar)` when known.
@@ -80,7 +80,7 @@ pub fn train_newton(
     let mut seed = warm;
     let mut iterations = 0u64;
     let mut kernel_evals = 0u64;
-    let mut timings = crate::svm::solve_stats::Timings::default();
+    let mut timings = crate::svm::smo::solve_stats::Timings::default();
     let mut give_up = false;
     for round in 0..=MAX_ROUNDS {
         let last = round == MAX_ROUNDS || give_up;

@@ -145,7 +145,7 @@ trait ChainOrTree {
 
 impl ChainOrTree for SeedingMethod {
     fn is_chain_or_tree(&self) -> bool {
-        use super::super::RoundOrder;
+        use crate::svm::RoundOrder;
         let (order, seeder) = self.axes();
         matches!(
             order,

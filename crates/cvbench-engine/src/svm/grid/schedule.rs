@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn results_arrive_in_order_whatever_the_job_lengths() {
         for threads in [1, 2, 4] {
-            let pool = crate::svm::pool::build(threads).unwrap();
+            let pool = crate::svm::cv::pool::build(threads).unwrap();
             for width in [1, 2, 3] {
                 let mut seen = Vec::new();
                 let job = |i: usize| -> Result<usize, String> {
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn the_first_error_stops_the_run() {
-        let pool = crate::svm::pool::build(2).unwrap();
+        let pool = crate::svm::cv::pool::build(2).unwrap();
         let started = AtomicUsize::new(0);
         let job = |i: usize| -> Result<usize, String> {
             started.fetch_add(1, Ordering::SeqCst);

@@ -5,7 +5,7 @@
 use super::engine::{run_grid, GridOptions, PointResult};
 use super::reuse::Reuse;
 use crate::data::Dataset;
-use crate::svm::folds::Folds;
+use crate::svm::cv::folds::Folds;
 use crate::svm::SvmParams;
 
 /// Two overlapping Gaussian-like blobs (deterministic, synthetic).
@@ -45,7 +45,7 @@ fn run(ds: &Dataset, reuse: Reuse, threads: usize) -> Vec<PointResult> {
 fn run_at(ds: &Dataset, reuse: Reuse, threads: usize, pts: &[(f64, f64)]) -> Vec<PointResult> {
     let folds = Folds::libsvm(ds, 5).unwrap();
     let base = SvmParams::rbf(1.0, 1.0);
-    let pool = crate::svm::pool::build(threads).unwrap();
+    let pool = crate::svm::cv::pool::build(threads).unwrap();
     let mut out: Vec<Option<PointResult>> = vec![None; pts.len()];
     pool.install(|| {
         run_grid(
@@ -184,7 +184,7 @@ fn reuse_names_round_trip_and_bad_ones_fail() {
 fn newton_rounds_reach_the_stopping_rule_in_fewer_iterations() {
     use super::newton::train_newton;
     use crate::svm::kernel::KernelData;
-    use crate::svm::solution::train_seeded;
+    use crate::svm::model::solution::train_seeded;
     let ds = blobs(300);
     let rows: Vec<usize> = (0..ds.n()).collect();
     for (c, g) in [(2f64.powi(12), 4.0), (2f64.powi(8), 1.0), (0.5, 0.25)] {
@@ -220,7 +220,7 @@ fn newton_rounds_reach_the_stopping_rule_in_fewer_iterations() {
 /// A kernel close to the identity (every off-diagonal value about 1e-15):
 /// every held-out decision value is of the order of rounding, and a warm
 /// start's or Newton step's labels would be rounding noise. Those folds are
-/// solved again from zero ([`crate::svm::rounds::is_degenerate`]), so the
+/// solved again from zero ([`crate::svm::cv::rounds::is_degenerate`]), so the
 /// warm-started levels give the exact level's rate at every point.
 #[test]
 fn degenerate_folds_of_a_near_identity_kernel_match_the_exact_level() {

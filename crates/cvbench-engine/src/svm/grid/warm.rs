@@ -3,7 +3,7 @@
 //! one-vs-one grid per class pair).
 
 use super::newton::Warm;
-use crate::svm::solution::TrainOutput;
+use crate::svm::model::solution::TrainOutput;
 
 /// The warm start for C' from the optimum at C: `alpha' = t alpha`,
 /// `G' = t (G + e) - e`, `G_bar' = t G_bar` with `t = C'/C` (alphas at C

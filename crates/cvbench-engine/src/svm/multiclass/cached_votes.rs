@@ -2,7 +2,7 @@
 //! used, with LIBSVM's labels guaranteed.
 //!
 //! When the shared cache holds every held-out row's column
-//! ([`crate::svm::kernel_matrix`]), each held-out row's kernel values with
+//! ([`crate::svm::kernel::matrix`]), each held-out row's kernel values with
 //! the support vectors are already there, in single precision and the
 //! training formula. Each pair's decision value is summed from them with a
 //! bound on its distance from LIBSVM's (`svm_predict_values`, the direct
@@ -16,12 +16,12 @@
 use rayon::prelude::*;
 
 use super::model::MultiModel;
+use crate::svm::cache::column::Column;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::cached_sums::{cached_error_bound, CachedMagnitudes};
-use crate::svm::column::Column;
+use crate::svm::cv::rounds::unsure_sign;
+use crate::svm::kernel::cached_sums::{cached_error_bound, CachedMagnitudes};
+use crate::svm::kernel::lane_tile::TILE;
 use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::lane_tile::TILE;
-use crate::svm::rounds::unsure_sign;
 use crate::svm::simd::by_cpu;
 
 /// The label of every row `rows` (rows of `kd`'s dataset) as
@@ -377,7 +377,7 @@ by_cpu!(lane_sums, lane_sums_body, (coef: &[f64], nb: &[f64], kv: &[f32], acc: &
 mod tests {
     use super::*;
     use crate::data::Dataset;
-    use crate::svm::kernel_matrix::fill_all;
+    use crate::svm::kernel::matrix::fill_all;
     use crate::svm::multiclass::train::train_ovo;
     use crate::svm::SvmParams;
 

@@ -14,10 +14,10 @@
 //! and the predictions are mapped back. A training set (the other folds'
 //! rows, fold after fold, grouped by class) is then a run of consecutive
 //! rows per class with one hole, the held-out fold: its `Q` columns are
-//! copies of column ranges ([`crate::svm::qmatrix`]).
+//! copies of column ranges ([`crate::svm::cache::qmatrix`]).
 
 use crate::data::Dataset;
-use crate::svm::folds::Folds;
+use crate::svm::cv::folds::Folds;
 
 /// The dataset with its rows grouped by class, and where each row went.
 #[derive(Debug)]
@@ -141,7 +141,7 @@ mod tests {
             let res = cross_validate_ovo(&ds, &folds, &params, &[], opts).expect("a CV");
             if cache == CacheMode::Shared {
                 // The kernel matrix filled up front counts (60 rows: it fits).
-                let matrix = crate::svm::kernel_matrix::matrix_evals(60);
+                let matrix = crate::svm::kernel::matrix::matrix_evals(60);
                 assert_eq!(res.shared_evals, matrix);
                 assert!(res.kernel_evals > matrix);
             }

@@ -20,12 +20,12 @@ use super::groups::{check_weights, weighted_c, ClassWeight, Groups};
 use super::train::{assemble, probability_shuffles, solve_pair, PairFit};
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::folds::{Folds, GlibcRand};
+use crate::svm::cv::folds::{Folds, GlibcRand};
+use crate::svm::cv::seeded::ExtraSolve;
+use crate::svm::kernel::matrix::{self, MatrixValues};
 use crate::svm::kernel::KernelData;
-use crate::svm::kernel_matrix::{self, MatrixValues};
-use crate::svm::params::CheckedParams;
-use crate::svm::seeded_cv::ExtraSolve;
-use crate::svm::solution::check_finite_features;
+use crate::svm::model::params::CheckedParams;
+use crate::svm::model::solution::check_finite_features;
 use crate::svm::{CacheMode, SvmError, SvmParams};
 
 /// How a one-vs-one CV runs (its results do not depend on `cache` and
@@ -112,7 +112,7 @@ pub fn cross_validate_ovo(
     if opts.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
-    crate::svm::pool::with_threads(opts.threads, || run(ds, folds, &params, weights, opts))
+    crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &params, weights, opts))
 }
 
 fn run(
@@ -157,7 +157,7 @@ fn run(
 /// A kernel cache for the pairs and folds of a one-vs-one run over the rows
 /// of `kd` within `mb` megabytes: where it keeps every column, the whole
 /// kernel matrix, computed at once on the current rayon pool
-/// ([`kernel_matrix::fill_all_into`] with `values`, the solver's: see
+/// ([`matrix::fill_all_into`] with `values`, the solver's: see
 /// [`crate::svm::SolverKind::matrix_values`]; each column serves every pair
 /// and fold holding its row, see [`SharedKernelCache::whole_columns`]);
 /// else columns on demand.
@@ -177,8 +177,8 @@ pub fn ovo_shared_cache_into(
     let sh = SharedKernelCache::new(kd.ds.n(), mb);
     let all_fit = sh.capacity_columns() >= kd.ds.n();
     let sh = sh.whole_columns(all_fit);
-    if all_fit && kernel_matrix::worth_filling(&sh) {
-        kernel_matrix::fill_all_into(kd, &sh, spare, values);
+    if all_fit && matrix::worth_filling(&sh) {
+        matrix::fill_all_into(kd, &sh, spare, values);
     }
     sh
 }

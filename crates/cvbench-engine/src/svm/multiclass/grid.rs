@@ -25,14 +25,14 @@ use super::groups::{weighted_c, Groups};
 use super::train::{solve_pair_from, PairFit};
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::folds::Folds;
+use crate::svm::cv::folds::Folds;
 use crate::svm::grid::engine::params_at;
 use crate::svm::grid::warm::ray_solution;
 use crate::svm::grid::{FoldStat, PointResult, Reuse};
 use crate::svm::kernel::KernelData;
-use crate::svm::params::CheckedParams;
-use crate::svm::solution::check_finite_features;
-use crate::svm::solve_stats::SolveOutput;
+use crate::svm::model::params::CheckedParams;
+use crate::svm::model::solution::check_finite_features;
+use crate::svm::smo::solve_stats::SolveOutput;
 use crate::svm::{SvmError, SvmParams};
 
 /// Which reuse a one-vs-one grid applies (see the module's doc).
@@ -143,7 +143,7 @@ pub fn run_grid_ovo_with(
     let serial = if opts.threads {
         None
     } else {
-        Some(crate::svm::pool::build(1)?)
+        Some(crate::svm::cv::pool::build(1)?)
     };
     let path = Path {
         ds,

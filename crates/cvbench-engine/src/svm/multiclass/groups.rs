@@ -1,7 +1,7 @@
 //! LIBSVM's `svm_group_classes` and the weighted C of each class.
 
 use crate::data::Dataset;
-use crate::svm::label::class_label;
+use crate::svm::model::label::class_label;
 use crate::svm::SvmError;
 
 /// The training rows grouped by class, as LIBSVM's `svm_group_classes`

@@ -4,8 +4,13 @@
 //!   grouped by class) and the weighted C of each class (`-wi`).
 //! - [`train`]: one binary problem per class pair on the same SMO, laid out
 //!   as LIBSVM's model.
-//! - [`model`]: the model and its one-vs-one vote.
-//! - The model file for any number of classes: [`crate::svm::model_file`].
+//! - [`model`]: the model and its one-vs-one vote (where the votes are
+//!   counted).
+//! - [`predict_rows`]: decision values and votes for many rows at once.
+//! - [`class_order`]: a CV's rows laid out class by class.
+//! - [`cached_votes`]: a CV's held-out votes read from the kernel matrix its
+//!   solves used.
+//! - The model file for any number of classes: [`crate::svm::model::file`].
 //! - [`probability`]: probability estimates (`-b 1`): Platt's sigmoid per
 //!   pair from an internal 5-fold CV, pairwise coupling.
 //! - [`cv`]: `svm-train -v K` on LIBSVM's folds, every (fold, pair) problem a
@@ -15,7 +20,7 @@
 //! - [`grid`]: a (C, gamma) grid of such CVs, one shared cache per gamma.
 //!
 //! Binary data without class weights also runs through
-//! [`crate::svm::solution`] and the seeded CV ([`crate::svm::seeded_cv`]);
+//! [`crate::svm::model::solution`] and the seeded CV ([`crate::svm::cv::seeded`]);
 //! for two classes both give the same numbers.
 
 pub mod cached_votes;

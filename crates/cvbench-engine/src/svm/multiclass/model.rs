@@ -3,7 +3,7 @@
 
 use crate::data::{Dataset, Row};
 use crate::svm::kernel::{k_function, KernelKind};
-use crate::svm::solution::SvmModel;
+use crate::svm::model::solution::SvmModel;
 
 /// A trained C-SVC with any number of classes, as LIBSVM stores it: the
 /// support vectors grouped by class (class order of `labels`), and for each

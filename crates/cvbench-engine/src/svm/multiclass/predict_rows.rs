@@ -6,7 +6,7 @@
 //! support vector (the direct squared distance for the RBF kernel), then
 //! each pair's sum over its two classes' support vectors. Here [`TILE`]
 //! rows go through both steps side by side, one SIMD lane per row
-//! ([`crate::svm::lane_tile`]): the support vectors are read once per tile
+//! ([`crate::svm::kernel::lane_tile`]): the support vectors are read once per tile
 //! instead of once per row, and every lane's sums keep LIBSVM's terms and
 //! order. Tiles are independent jobs on the current rayon pool, so the
 //! values do not depend on the thread count. Data so sparse that a dense walk
@@ -17,8 +17,8 @@ use rayon::prelude::*;
 
 use super::model::MultiModel;
 use crate::data::Dataset;
+use crate::svm::kernel::lane_tile::{Tile, TILE};
 use crate::svm::kernel::KernelKind;
-use crate::svm::lane_tile::{Tile, TILE};
 use crate::svm::simd::by_cpu;
 
 /// Dense support vectors beyond this many bytes are not built (row by row

@@ -1,7 +1,7 @@
 //! Alpha-seeded k-fold CV of a one-vs-one C-SVC: each class pair `(a, b)`
 //! is a binary problem on the rows of classes `a` and `b`, and LIBSVM's
 //! folds restricted to those rows are that pair's folds. The binary seeded
-//! CV (every round order and seeder of [`crate::svm::seeded_cv`], unchanged)
+//! CV (every round order and seeder of [`crate::svm::cv::seeded`], unchanged)
 //! runs on each pair, every pair a job of one rayon pool, all on one kernel
 //! cache keyed by the dataset's row (with [`crate::svm::CacheMode::Shared`]); each
 //! fold's model is then assembled from its pairs' final solutions and
@@ -20,12 +20,12 @@ use super::cv::{ovo_shared_cache, vote, OvoCvResult};
 use super::groups::{check_weights, ClassWeight, Groups};
 use super::train::PairFit;
 use crate::data::Dataset;
-use crate::svm::folds::Folds;
+use crate::svm::cv::folds::Folds;
+use crate::svm::cv::seeded::pairs::{run_pair, PairRun};
+use crate::svm::cv::strategy::{check_axes, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::kernel::KernelData;
-use crate::svm::params::CheckedParams;
-use crate::svm::seeded_cv::pairs::{run_pair, PairRun};
-use crate::svm::solution::check_finite_features;
-use crate::svm::strategy::{check_axes, CvStrategy, RoundOrder, SeederKind};
+use crate::svm::model::params::CheckedParams;
+use crate::svm::model::solution::check_finite_features;
 use crate::svm::{SvmError, SvmParams};
 
 /// Whether `strategy` seeds (any round order or seeder but LIBSVM's
@@ -61,7 +61,7 @@ pub fn cross_validate_ovo_seeded(
     if strategy.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
-    crate::svm::pool::with_threads(strategy.threads, || run(ds, folds, &params, strategy, seed))
+    crate::svm::cv::pool::with_threads(strategy.threads, || run(ds, folds, &params, strategy, seed))
 }
 
 /// The folds of pair `(a, b)`: each fold's rows of classes `a` and `b`, in

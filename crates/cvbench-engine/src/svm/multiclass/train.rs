@@ -10,12 +10,12 @@ use super::groups::{weighted_c, ClassWeight, Groups};
 use super::model::MultiModel;
 use super::probability::{pair_probability, shuffle, PairProbability};
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::folds::GlibcRand;
+use crate::svm::cv::folds::GlibcRand;
 use crate::svm::grid::newton::Warm;
 use crate::svm::kernel::KernelData;
-use crate::svm::params::CheckedParams;
-use crate::svm::solve_input::SolveInput;
-use crate::svm::solve_stats::{SolveOutput, SolveStats};
+use crate::svm::model::params::CheckedParams;
+use crate::svm::smo::solve_input::SolveInput;
+use crate::svm::smo::solve_stats::{SolveOutput, SolveStats};
 use crate::svm::SvmError;
 
 /// The solution of one class pair's problem.
@@ -258,7 +258,7 @@ pub fn train_ovo(
     // solver's: matrix products, its optimum to the tolerance).
     if shared.is_none() && rows.len() == kd.ds.n() {
         let values = params.solver.matrix_values();
-        if let Some(sh) = crate::svm::kernel_matrix::prefilled(kd, params.cache_mb, values) {
+        if let Some(sh) = crate::svm::kernel::matrix::prefilled(kd, params.cache_mb, values) {
             let local = params.with_cache_mb(params.cache_mb * 0.25)?;
             return train_ovo(kd, rows, &local, weights, Some(&sh), prob_rng);
         }

@@ -22,8 +22,8 @@
 //! round's iterations (not its optimum) against per-solve caches.
 
 use super::round::SeedContext;
-use crate::svm::cached_sums;
-use crate::svm::kernel_block::{KernelBlock, WeightedSums};
+use crate::svm::kernel::block::{KernelBlock, WeightedSums};
+use crate::svm::kernel::cached_sums;
 
 /// The previous round's solution by dataset row.
 pub struct PrevGradient<'a> {

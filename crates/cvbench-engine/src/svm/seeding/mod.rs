@@ -21,10 +21,13 @@
 //!   constraint (MIR's "AdjustAlpha", also used by SIR and AVG).
 //! - [`linalg`]: the dense solves (faer) that ATO and MIR need.
 //! - [`gradient`]: the seed's `G` and `G_bar`, updated from the previous round.
+//! - [`round`]: what a seeder works with (context, previous optimum, the
+//!   step to the next round) and the [`Seeder`] trait.
+//! - `tests`: the seeders' invariants.
 //!
 //! The registries of seeders, round orders and the paper's presets live in
-//! [`crate::svm::strategy`]; the round orders themselves in
-//! [`crate::svm::seeded_cv`].
+//! [`crate::svm::cv::strategy`]; the round orders themselves in
+//! [`crate::svm::cv::seeded`].
 
 pub mod adjust;
 pub mod ato;
@@ -40,7 +43,7 @@ pub mod zero;
 
 pub use round::{Previous, Round, SeedContext, Seeder, Transition};
 
-pub use crate::svm::strategy::SeedingMethod;
+pub use crate::svm::cv::strategy::SeedingMethod;
 
 #[cfg(test)]
 mod tests;

@@ -11,8 +11,8 @@
 use rand::RngExt;
 
 use super::round::{Draft, Round, Seeder};
+use crate::svm::kernel::block::KernelBlock;
 use crate::svm::kernel::KernelKind;
-use crate::svm::kernel_block::KernelBlock;
 use crate::svm::SvmError;
 
 /// Leaving rows whose similarities are computed as one block.

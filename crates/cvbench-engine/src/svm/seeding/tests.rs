@@ -4,7 +4,7 @@
 use super::adjust::{restore_equality, signed_sum, uniform_shift};
 use super::*;
 use crate::data::Dataset;
-use crate::svm::solution::train;
+use crate::svm::model::solution::train;
 use crate::svm::{KernelData, SvmParams};
 
 fn line(n: usize) -> Dataset {
