@@ -177,16 +177,27 @@ class SVC(ClassifierMixin, BaseEstimator):
         """Primal weights (linear kernel only), as scikit-learn's SVC: one
         row per class pair, in one-vs-one order ((0, 1), (0, 2), ...,
         (1, 2), ...), signed for the pair's first class (two classes: one
-        row signed for ``classes_[1]``)."""
+        row signed for ``classes_[1]``); a CSR matrix after a fit on sparse
+        data, as scikit-learn's, and read-only."""
         if self.kernel != "linear":
             raise AttributeError("coef_ is only available when using a linear kernel")
         check_is_fitted(self)
         if len(self.classes_) == 2:
             coef = self.dual_coef_ @ self.support_vectors_
-            return coef.toarray() if sp.issparse(coef) else np.asarray(coef)
-        # Pair (i, j): class i's support vectors with their coefficients in
-        # row j - 1 of sv_coef, class j's with theirs in row i (LIBSVM's
-        # layout; scikit-learn's _one_vs_one_coef).
+        else:
+            coef = self._one_vs_one_coef()
+        if sp.issparse(coef):
+            coef = sp.csr_matrix(coef)
+            coef.data.flags.writeable = False
+        else:
+            coef = np.asarray(coef)
+            coef.flags.writeable = False
+        return coef
+
+    def _one_vs_one_coef(self):
+        """Pair (i, j): class i's support vectors with their coefficients in
+        row j - 1 of sv_coef, class j's with theirs in row i (LIBSVM's
+        layout; scikit-learn's _one_vs_one_coef); sparse rows stay sparse."""
         sv = self.support_vectors_
         start = np.concatenate([[0], np.cumsum(self.n_support_)])
         rows = []
@@ -196,8 +207,9 @@ class SVC(ClassifierMixin, BaseEstimator):
             for j in range(i + 1, k):
                 sj = slice(start[j], start[j + 1])
                 rows.append(self._dual_coef_[j - 1, si] @ sv[si] + self._dual_coef_[i, sj] @ sv[sj])
-        coef = np.vstack([np.asarray(r).ravel() for r in rows])
-        return coef
+        if sp.issparse(sv):
+            return sp.vstack([sp.csr_matrix(r).reshape(1, -1) for r in rows]).tocsr()
+        return np.vstack([np.asarray(r).ravel() for r in rows])
 
     def _raw_decision(self, X):
         check_is_fitted(self)
