@@ -4,6 +4,9 @@
 //! - `rows`: the per-iteration loops over the active rows (the WSS 3 scans
 //!   that choose the working set, the gradient updates), split over the pool.
 //! - `lanes`: the WSS 3 scans written branch-free over interleaved lanes.
+//! - `general`: LIBSVM's `Solver::Solve` for any formulation (any `Q`, a
+//!   linear term, labels and bounds per variable, `Solver_NU` on demand).
+//! - `q_matrix`: the `Q` matrix as the solver reads it (LIBSVM's `QMatrix`).
 //! - `solve_input`: what a solve is given and the checks every solver makes.
 //! - `solve_stats`: what a solve gives back (alphas, gradient, [`SolveStats`],
 //!   [`Timings`]).
