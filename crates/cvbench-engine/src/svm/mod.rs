@@ -19,6 +19,9 @@
 //! - [`smo`]: the LIBSVM-identical SMO solver (working-set selection,
 //!   shrinking, its per-row loops), what a solve is given and gives back,
 //!   the dual's shared pieces (optimality), sample weights, the train log.
+//! - [`formulation`]: LIBSVM's other formulations (nu-SVC, one-class,
+//!   epsilon-SVR, nu-SVR): `Solver_NU`, `ONE_CLASS_Q`, `SVR_Q`, their
+//!   `solve_*` functions, training and the one-class / regression model.
 //! - [`batched`]: a batched working-set solver of the same dual
 //!   (ThunderSVM's method).
 //! - `simd`: run-time CPU dispatch of the vectorised loops (`by_cpu!`) and
@@ -53,6 +56,7 @@ pub mod batched;
 pub mod cache;
 pub mod cv;
 pub mod error;
+pub mod formulation;
 pub mod grid;
 pub mod kernel;
 pub mod model;

@@ -100,7 +100,7 @@ fn label_text(v: f64, path: &Path) -> Result<String, ModelFileError> {
 }
 
 /// The non-zero entries of a row as (0-based index, value).
-fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
+pub(crate) fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
     match row {
         Row::Dense(x) => x
             .iter()
@@ -118,8 +118,18 @@ fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
 
 /// The model as the text of a LIBSVM model file.
 pub fn model_text(model: &MultiModel, path: &Path) -> Result<String, ModelFileError> {
+    model_text_as(model, "c_svc", path)
+}
+
+/// [`model_text`] with another classification `svm_type` line (`nu_svc`:
+/// a nu-SVC's model has a C-SVC's layout).
+pub fn model_text_as(
+    model: &MultiModel,
+    svm_type: &str,
+    path: &Path,
+) -> Result<String, ModelFileError> {
     use std::fmt::Write as _;
-    let mut s = String::from("svm_type c_svc\n");
+    let mut s = format!("svm_type {svm_type}\n");
     s.push_str(&model.kernel.model_header(num));
     let _ = writeln!(s, "nr_class {}", model.nr_class());
     let _ = writeln!(s, "total_sv {}", model.total_sv());

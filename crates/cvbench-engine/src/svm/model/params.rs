@@ -199,3 +199,95 @@ mod tests {
         assert!(!is_default_gamma(Some(1e-30)));
     }
 }
+
+/// LIBSVM's formulation (`svm-train -s`) with its own parameter: `-n` nu
+/// for nu-SVC, one-class and nu-SVR, `-p` epsilon for epsilon-SVR (the
+/// kernel, `C`, `-e`, `-m`, `-h` stay in [`SvmParams`]). Trained by
+/// [`crate::svm::formulation`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SvmType {
+    /// `-s 0`: C-SVC.
+    CSvc,
+    /// `-s 1`: nu-SVC, `-n nu` (default 0.5).
+    NuSvc {
+        /// `nu` in `(0, 1]`.
+        nu: f64,
+    },
+    /// `-s 2`: one-class SVM, `-n nu` (default 0.5).
+    OneClass {
+        /// `nu` in `(0, 1]`.
+        nu: f64,
+    },
+    /// `-s 3`: epsilon-SVR, `-p epsilon` (default 0.1).
+    EpsilonSvr {
+        /// The epsilon of the loss, `>= 0`.
+        p: f64,
+    },
+    /// `-s 4`: nu-SVR, `-n nu` (default 0.5).
+    NuSvr {
+        /// `nu` in `(0, 1]`.
+        nu: f64,
+    },
+}
+
+impl SvmType {
+    /// The name `svm_save_model` writes on the `svm_type` line.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SvmType::CSvc => "c_svc",
+            SvmType::NuSvc { .. } => "nu_svc",
+            SvmType::OneClass { .. } => "one_class",
+            SvmType::EpsilonSvr { .. } => "epsilon_svr",
+            SvmType::NuSvr { .. } => "nu_svr",
+        }
+    }
+
+    /// `svm-train`'s `-s` number.
+    pub fn number(&self) -> u8 {
+        match self {
+            SvmType::CSvc => 0,
+            SvmType::NuSvc { .. } => 1,
+            SvmType::OneClass { .. } => 2,
+            SvmType::EpsilonSvr { .. } => 3,
+            SvmType::NuSvr { .. } => 4,
+        }
+    }
+
+    /// Whether the model predicts classes from labels (C-SVC, nu-SVC).
+    pub fn is_classification(&self) -> bool {
+        matches!(self, SvmType::CSvc | SvmType::NuSvc { .. })
+    }
+
+    /// Whether the model predicts a real value (epsilon-SVR, nu-SVR).
+    pub fn is_regression(&self) -> bool {
+        matches!(self, SvmType::EpsilonSvr { .. } | SvmType::NuSvr { .. })
+    }
+
+    /// `svm_check_parameter`'s checks of `nu` and `p` ("nu <= 0 or nu > 1",
+    /// "p < 0").
+    pub fn validate(&self) -> Result<(), SvmError> {
+        match *self {
+            SvmType::CSvc => Ok(()),
+            SvmType::NuSvc { nu } | SvmType::OneClass { nu } | SvmType::NuSvr { nu } => {
+                if nu > 0.0 && nu <= 1.0 {
+                    Ok(())
+                } else {
+                    Err(SvmError::InvalidParam(format!(
+                        "nu <= 0 or nu > 1 (nu = {})",
+                        fmt_param(nu)
+                    )))
+                }
+            }
+            SvmType::EpsilonSvr { p } => {
+                if p.is_finite() && p >= 0.0 {
+                    Ok(())
+                } else {
+                    Err(SvmError::InvalidParam(format!(
+                        "p < 0 (p = {})",
+                        fmt_param(p)
+                    )))
+                }
+            }
+        }
+    }
+}

@@ -4,6 +4,9 @@
 //! - `rows`: the per-iteration loops over the active rows (the WSS 3 scans
 //!   that choose the working set, the gradient updates), split over the pool.
 //! - `lanes`: the WSS 3 scans written branch-free over interleaved lanes.
+//! - `general`: LIBSVM's `Solver::Solve` for any formulation (any `Q`, a
+//!   linear term, labels and bounds per variable, `Solver_NU` on demand).
+//! - `q_matrix`: the `Q` matrix as the solver reads it (LIBSVM's `QMatrix`).
 //! - `solve_input`: what a solve is given and the checks every solver makes.
 //! - `solve_stats`: what a solve gives back (alphas, gradient, [`SolveStats`],
 //!   [`Timings`]).
@@ -43,9 +46,11 @@
 //! What a solve is given and the checks on it are in [`crate::svm::smo::solve_input`],
 //! what it gives back in [`crate::svm::smo::solve_stats`] (both re-exported here).
 
+pub mod general;
 pub(super) mod lanes;
 pub mod optimality;
-pub(super) mod rows;
+pub mod q_matrix;
+pub(crate) mod rows;
 pub mod sample_weight;
 pub mod solve_input;
 pub mod solve_stats;
@@ -56,6 +61,7 @@ use std::time::Instant;
 use crate::cancel::Cancelled;
 use crate::svm::cache::qmatrix::SvcQ;
 use crate::svm::smo::optimality::{pair_step, PairVar, TAU};
+use crate::svm::smo::q_matrix::QMatrix;
 use crate::svm::smo::sample_weight::row_bounds;
 use crate::svm::smo::solve_input::check_input;
 use crate::svm::SvmError;
@@ -68,26 +74,37 @@ const INF: f64 = f64::INFINITY;
 use crate::svm::smo::lanes::Pivot;
 use crate::svm::smo::rows::{Rows, FREE, LOWER, UPPER};
 
-/// The solver's state: LIBSVM's `Solver` for the C-SVC dual, over the
-/// active set `0..active_size` of the rows in solver order.
-struct Solver<'k> {
-    active_size: usize,
-    l: usize,
-    y: Vec<i8>,
-    g: Vec<f64>,
-    status: Vec<u8>,
-    alpha: Vec<f64>,
-    active_set: Vec<u32>,
-    g_bar: Vec<f64>,
-    qd: Vec<f64>,
-    c_pos: f64,
-    c_neg: f64,
-    /// Each row's C where the rows have weights (else `c_pos` / `c_neg`).
-    c_rows: Option<Vec<f64>>,
-    eps: f64,
-    unshrink: bool,
-    q: SvcQ<'k>,
-    stats: SolveStats,
+/// The solver's state: LIBSVM's `Solver` (with `nu`, its `Solver_NU`,
+/// [`crate::svm::formulation::solver_nu`]) over the active set
+/// `0..active_size` of the variables in solver order, for any `Q` matrix
+/// ([`QMatrix`]) and linear term `p` ([`general`]); the C-SVC dual is
+/// `Q = SVC_Q`, `p = -e`.
+pub(crate) struct Solver<Q: QMatrix> {
+    pub(crate) active_size: usize,
+    pub(crate) l: usize,
+    pub(crate) y: Vec<i8>,
+    pub(crate) g: Vec<f64>,
+    pub(crate) status: Vec<u8>,
+    pub(crate) alpha: Vec<f64>,
+    pub(crate) active_set: Vec<u32>,
+    pub(crate) g_bar: Vec<f64>,
+    pub(crate) qd: Vec<f64>,
+    /// The linear term `p` of the objective `1/2 a^T Q a + p^T a`.
+    pub(crate) p: Vec<f64>,
+    pub(crate) c_pos: f64,
+    pub(crate) c_neg: f64,
+    /// Each variable's C where given (rows with weights, a formulation's
+    /// bounds; else `c_pos` / `c_neg`).
+    pub(crate) c_rows: Option<Vec<f64>>,
+    pub(crate) eps: f64,
+    pub(crate) unshrink: bool,
+    /// LIBSVM's `Solver_NU`: working sets, shrinking and rho within each
+    /// label ([`crate::svm::formulation::solver_nu`]).
+    pub(crate) nu: bool,
+    /// `Solver_NU`'s `r` (set by its rho).
+    pub(crate) r: f64,
+    pub(crate) q: Q,
+    pub(crate) stats: SolveStats,
 }
 
 /// Solve the C-SVC dual (see the module doc). Inputs are checked: bad input
@@ -115,6 +132,7 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
         active_set: (0..l as u32).collect(),
         g_bar: vec![0.0; l],
         qd,
+        p: vec![-1.0; l],
         c_pos: inp.c_pos,
         c_neg: inp.c_neg,
         c_rows: inp
@@ -123,6 +141,8 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
             .map(|w| row_bounds(w, inp.rows, inp.y, inp.c_pos, inp.c_neg)),
         eps: inp.eps,
         unshrink: false,
+        nu: false,
+        r: 0.0,
         q,
         stats: SolveStats::default(),
     };
@@ -148,9 +168,9 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     Ok(s.finish())
 }
 
-impl<'k> Solver<'k> {
+impl<Q: QMatrix> Solver<Q> {
     #[inline(always)]
-    fn c_of(&self, i: usize) -> f64 {
+    pub(crate) fn c_of(&self, i: usize) -> f64 {
         if let Some(c) = &self.c_rows {
             c[i]
         } else if self.y[i] > 0 {
@@ -161,12 +181,13 @@ impl<'k> Solver<'k> {
     }
 
     #[inline(always)]
-    fn update_alpha_status(&mut self, i: usize) {
+    pub(crate) fn update_alpha_status(&mut self, i: usize) {
         self.status[i] = optimality::status_of(self.alpha[i], self.c_of(i));
     }
 
-    /// `G = -e + sum_{a_i > 0} a_i Q_i`, `G_bar = sum_{a_i = C_i} C_i Q_i`.
-    fn init_gradient(&mut self) {
+    /// `G = p + sum_{a_i > 0} a_i Q_i`, `G_bar = sum_{a_i = C_i} C_i Q_i`
+    /// (`G` starts at `p`).
+    pub(crate) fn init_gradient(&mut self) {
         let l = self.l;
         for i in 0..l {
             if self.status[i] == LOWER {
@@ -187,7 +208,7 @@ impl<'k> Solver<'k> {
         }
     }
 
-    fn swap_index(&mut self, i: usize, j: usize) {
+    pub(crate) fn swap_index(&mut self, i: usize, j: usize) {
         self.q.swap_index(i, j);
         self.y.swap(i, j);
         if let Some(c) = &mut self.c_rows {
@@ -199,18 +220,19 @@ impl<'k> Solver<'k> {
         self.active_set.swap(i, j);
         self.g_bar.swap(i, j);
         self.qd.swap(i, j);
+        self.p.swap(i, j);
     }
 
     /// LIBSVM §5.2: recompute `G` of the inactive variables from `G_bar` and
     /// the free variables, choosing the cheaper loop order.
-    fn reconstruct_gradient(&mut self) {
+    pub(crate) fn reconstruct_gradient(&mut self) {
         let (a, l) = (self.active_size, self.l);
         if a == l {
             return;
         }
         self.stats.reconstructions += 1;
         for j in a..l {
-            self.g[j] = self.g_bar[j] - 1.0;
+            self.g[j] = self.g_bar[j] + self.p[j];
         }
         let nr_free = (0..a).filter(|&j| self.status[j] == FREE).count();
         if 2 * nr_free < a {
@@ -243,6 +265,9 @@ impl<'k> Solver<'k> {
 
     /// WSS 3 (Fan et al. 2005, LIBSVM §4.1.2). Returns `None` at optimality.
     fn select_working_set(&mut self) -> Option<(usize, usize)> {
+        if self.nu {
+            return self.select_working_set_nu();
+        }
         let n = self.active_size;
         let mut gmax2 = -INF;
         let mut gmin_idx = usize::MAX;
@@ -316,6 +341,9 @@ impl<'k> Solver<'k> {
 
     /// LIBSVM §5.1: shrink the active set; unshrink once when close to optimal.
     fn do_shrinking(&mut self) {
+        if self.nu {
+            return self.do_shrinking_nu();
+        }
         let mut gmax1 = -INF; // max { -y_i G_i : i in I_up }
         let mut gmax2 = -INF; // max {  y_i G_i : i in I_low }
         for i in 0..self.active_size {
@@ -365,7 +393,7 @@ impl<'k> Solver<'k> {
 
     /// The main SMO loop (LIBSVM `Solver::Solve`); stops early on a
     /// cancellation ([`crate::cancel::check`], every shrinking period).
-    fn run(&mut self, max_iter: u64, shrinking: bool) -> Result<(), Cancelled> {
+    pub(crate) fn run(&mut self, max_iter: u64, shrinking: bool) -> Result<(), Cancelled> {
         let l = self.l;
         let mut iter: u64 = 0;
         let mut counter = l.min(1000) + 1;
@@ -462,8 +490,12 @@ impl<'k> Solver<'k> {
         }
     }
 
-    /// LIBSVM eq. (4.12)-(4.13) over the active set.
-    fn calculate_rho(&self) -> f64 {
+    /// LIBSVM eq. (4.12)-(4.13) over the active set (`Solver_NU`'s,
+    /// which also sets `r`, with `nu`).
+    pub(crate) fn calculate_rho(&mut self) -> f64 {
+        if self.nu {
+            return self.calculate_rho_nu();
+        }
         let a = self.active_size;
         optimality::rho(&self.y[..a], &self.g[..a], &self.status[..a])
     }
@@ -473,9 +505,14 @@ impl<'k> Solver<'k> {
         optimality::kkt_violation(&self.y, &self.g, &self.status)
     }
 
-    fn finish(mut self) -> SolveOutput {
+    pub(crate) fn finish(mut self) -> SolveOutput {
         let l = self.l;
-        self.stats.objective = optimality::objective(&self.alpha, &self.g);
+        // 1/2 sum_i a_i (G_i + p_i) (LIBSVM's, with p = -e for C-SVC).
+        let mut v = 0.0;
+        for ((&a, &gi), &pi) in self.alpha.iter().zip(&self.g).zip(&self.p) {
+            v += a * (gi + pi);
+        }
+        self.stats.objective = v / 2.0;
         self.stats.kkt_violation = self.kkt_violation();
         let mut alpha = vec![0.0; l];
         let mut gradient = vec![0.0; l];
@@ -495,10 +532,11 @@ impl<'k> Solver<'k> {
         }
         self.stats.n_sv = n_sv;
         self.stats.n_bsv = n_bsv;
-        self.stats.kernel_evals = self.q.kernel_evals;
-        self.stats.shared_hits = self.q.shared_hits;
-        self.stats.cache_hits = self.q.cache.hits;
-        self.stats.cache_misses = self.q.cache.misses;
+        let counts = self.q.counters();
+        self.stats.kernel_evals = counts.kernel_evals;
+        self.stats.shared_hits = counts.shared_hits;
+        self.stats.cache_hits = counts.cache_hits;
+        self.stats.cache_misses = counts.cache_misses;
         SolveOutput {
             alpha,
             gradient,

@@ -1,0 +1,208 @@
+//! `svm_train`'s branch for the formulations of one decision function
+//! (one-class, epsilon-SVR, nu-SVR): the training rows in their own order
+//! (no class grouping), one solve ([`super::one_class`], [`super::svr`]),
+//! the support vectors the rows with a non-zero coefficient; the model
+//! ([`FunctionModel`]), `svm_predict_values`' prediction (the decision
+//! value for regression, its sign for one-class) and the model file
+//! `svm_save_model` writes (`nr_class 2`, one `rho`, no `label` or `nr_sv`
+//! line).
+
+use std::path::Path;
+
+use crate::data::{Dataset, Row};
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::kernel::{k_function, KernelData, KernelKind};
+use crate::svm::model::file::{entries, num, ModelFileError};
+use crate::svm::model::params::{CheckedParams, SvmType};
+use crate::svm::model::solution::check_finite_features;
+use crate::svm::smo::solve_stats::SolveStats;
+use crate::svm::{SvmError, SvmParams};
+
+/// A one-class or regression model: `f(x) = sum_i sv_coef_i K(sv_i, x) -
+/// rho`.
+#[derive(Clone, Debug)]
+pub struct FunctionModel {
+    /// The formulation (one-class, epsilon-SVR or nu-SVR).
+    pub svm_type: SvmType,
+    /// The kernel.
+    pub kernel: KernelKind,
+    /// The support vectors, in the training rows' order.
+    pub sv: Dataset,
+    /// Row of each support vector in the training dataset.
+    pub sv_rows: Vec<usize>,
+    /// The coefficient of each support vector (`a_k - a*_k` for regression).
+    pub sv_coef: Vec<f64>,
+    /// The bias.
+    pub rho: f64,
+}
+
+impl FunctionModel {
+    /// The decision value `f(x)`, summed in the support vectors' order.
+    pub fn decision_value(&self, x: Row<'_>) -> f64 {
+        let mut sum = 0.0;
+        for (k, &c) in self.sv_coef.iter().enumerate() {
+            sum += c * k_function(self.kernel, self.sv.row(k), x);
+        }
+        sum - self.rho
+    }
+
+    /// What `svm-predict` prints: the decision value for regression, `+1`
+    /// or `-1` (`f(x) > 0`) for one-class.
+    pub fn predict(&self, x: Row<'_>) -> f64 {
+        let v = self.decision_value(x);
+        if self.svm_type.is_regression() {
+            v
+        } else if v > 0.0 {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// The text `svm_save_model` writes for this model.
+    pub fn model_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut s = format!("svm_type {}\n", self.svm_type.name());
+        s.push_str(&self.kernel.model_header(num));
+        let _ = writeln!(s, "nr_class 2");
+        let _ = writeln!(s, "total_sv {}", self.sv_coef.len());
+        let _ = writeln!(s, "rho {}", num(self.rho));
+        s.push_str("SV\n");
+        let base = self.sv.index_base.offset();
+        for (k, &c) in self.sv_coef.iter().enumerate() {
+            s.push_str(&num(c));
+            for (j, v) in entries(self.sv.row(k)) {
+                let _ = write!(s, " {}:{}", j + base, num(v));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Write the model file to `path`, atomically.
+    pub fn write(&self, path: &Path) -> Result<(), ModelFileError> {
+        crate::data::atomic::write_atomic(path, self.model_text().as_bytes())
+            .map_err(ModelFileError::Output)
+    }
+}
+
+/// What [`train_one_function`] returns.
+#[derive(Clone, Debug)]
+pub struct FunctionFit {
+    /// The model.
+    pub model: FunctionModel,
+    /// The coefficient of each training row, in the caller's order.
+    pub coef: Vec<f64>,
+    /// Iterations, objective and rho as `svm-train` prints them, and
+    /// `svm_train_one`'s `nSV` and `nBSV`.
+    pub stats: SolveStats,
+    /// What the `solve_*` function prints: `("nu", sum |coef| / (C l))` for
+    /// epsilon-SVR, `("epsilon", -r)` for nu-SVR, none for one-class.
+    pub info: Option<(&'static str, f64)>,
+}
+
+impl FunctionFit {
+    /// `svm-train`'s lines after the progress marks.
+    pub fn solve_lines(&self) -> Vec<String> {
+        solve_lines(&self.stats, self.info)
+    }
+}
+
+/// `svm-train`'s lines of one solve: "optimization finished", the `solve_*`
+/// function's line (`C = `, `nu = ` or `epsilon = `), objective and rho,
+/// support vectors.
+pub fn solve_lines(stats: &SolveStats, info: Option<(&str, f64)>) -> Vec<String> {
+    let mut out = vec![format!(
+        "optimization finished, #iter = {}",
+        stats.iterations
+    )];
+    if let Some((name, v)) = info {
+        out.push(format!("{name} = {v:.6}"));
+    }
+    out.push(format!(
+        "obj = {:.6}, rho = {:.6}",
+        stats.objective, stats.rho
+    ));
+    out.push(format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
+    out
+}
+
+/// Train a one-class SVM or an SVR on `rows` of `ds` (`svm_type` one of
+/// them), the rows in the given order (`svm-train`'s: the file's). The
+/// support vectors carry `ds`'s own feature indices.
+pub fn train_one_function(
+    ds: &Dataset,
+    rows: &[usize],
+    params: &SvmParams,
+    svm_type: SvmType,
+) -> Result<FunctionFit, SvmError> {
+    let params = params.check()?;
+    check_finite_features(ds)?;
+    let kd = KernelData::new(ds, params.kernel);
+    let mut fit = train_one_function_with(&kd, rows, &params, svm_type, None)?;
+    kd.restore_features(&mut fit.model.sv);
+    Ok(fit)
+}
+
+/// [`train_one_function`] with a prepared [`KernelData`] and an optional
+/// shared kernel cache (features assumed finite); the support vectors in
+/// `kd`'s feature numbering.
+pub fn train_one_function_with(
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    params: &CheckedParams,
+    svm_type: SvmType,
+    shared: Option<&SharedKernelCache>,
+) -> Result<FunctionFit, SvmError> {
+    svm_type.validate()?;
+    let ds: &Dataset = &kd.ds;
+    if rows.is_empty() {
+        return Err(SvmError::Empty);
+    }
+    if let Some(&r) = rows.iter().find(|&&r| r >= ds.n()) {
+        return Err(SvmError::RowOutOfRange { row: r, n: ds.n() });
+    }
+    let srows: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
+    let solved = match svm_type {
+        SvmType::OneClass { nu } => {
+            super::one_class::solve_one_class(kd, &srows, params, nu, shared)?
+        }
+        SvmType::EpsilonSvr { p } | SvmType::NuSvr { nu: p } => {
+            if let Some(&r) = rows.iter().find(|&&r| !ds.y[r].is_finite()) {
+                return Err(SvmError::NonFinite(format!(
+                    "target of row {r} is {}",
+                    ds.y[r]
+                )));
+            }
+            let nu = matches!(svm_type, SvmType::NuSvr { .. }).then_some(p);
+            super::svr::solve_svr(kd, &srows, params, p, nu, shared)?
+        }
+        SvmType::CSvc | SvmType::NuSvc { .. } => {
+            return Err(SvmError::InvalidParam(format!(
+                "{} has classes: train it one-vs-one (C-SVC: train_ovo; nu-SVC: train_nu_svc)",
+                svm_type.name()
+            )))
+        }
+    };
+    let stats = solved.counted_stats();
+    let (sv_rows, sv_coef): (Vec<usize>, Vec<f64>) = rows
+        .iter()
+        .zip(&solved.alpha)
+        .filter(|(_, a)| a.abs() > 0.0)
+        .map(|(&r, &a)| (r, a))
+        .unzip();
+    let model = FunctionModel {
+        svm_type,
+        kernel: kd.kind,
+        sv: ds.subset(&sv_rows, format!("{}-sv", ds.name)),
+        sv_rows,
+        sv_coef,
+        rho: stats.rho,
+    };
+    Ok(FunctionFit {
+        model,
+        coef: solved.alpha,
+        stats,
+        info: solved.info,
+    })
+}

@@ -1,0 +1,83 @@
+//! LIBSVM's `solve_epsilon_svr` and `solve_nu_svr`: the regression duals
+//! over `2l` variables (`a_k` with `y = +1`, `a*_k` with `y = -1`) on
+//! `SVR_Q` ([`super::svr_q`]), each row's coefficient `a_k - a*_k`.
+//!
+//! - epsilon-SVR: `a = 0`, `p_k = epsilon - z_k`, `p_{k+l} = epsilon +
+//!   z_k` (`z` the targets), `Solver`; prints `nu = sum |coef| / (C l)`.
+//! - nu-SVR: `a_k = a*_k = min(sum, C)` from `sum = C nu l / 2` down,
+//!   `p_k = -z_k`, `p_{k+l} = z_k`, `Solver_NU`; prints `epsilon = -r`.
+
+use super::svr_q::SvrQ;
+use super::Solved;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::kernel::KernelData;
+use crate::svm::model::params::CheckedParams;
+use crate::svm::smo::general::{solve_general, Problem};
+use crate::svm::SvmError;
+
+/// `solve_epsilon_svr` (`nu == None`, with `p = epsilon`) or
+/// `solve_nu_svr` (`nu == Some(nu)`) on dataset rows `rows` of `kd`.
+pub(crate) fn solve_svr(
+    kd: &KernelData<'_>,
+    rows: &[u32],
+    params: &CheckedParams,
+    epsilon: f64,
+    nu: Option<f64>,
+    shared: Option<&SharedKernelCache>,
+) -> Result<Solved, SvmError> {
+    let l = rows.len();
+    let c = params.c;
+    let z: Vec<f64> = rows.iter().map(|&r| kd.ds.y[r as usize]).collect();
+    let mut alpha2 = vec![0.0; 2 * l];
+    let mut p = vec![0.0; 2 * l];
+    let y: Vec<i8> = std::iter::repeat_n(1i8, l)
+        .chain(std::iter::repeat_n(-1i8, l))
+        .collect();
+    match nu {
+        None => {
+            for k in 0..l {
+                p[k] = epsilon - z[k];
+                p[k + l] = epsilon + z[k];
+            }
+        }
+        Some(nu) => {
+            let mut sum = c * nu * l as f64 / 2.0;
+            for k in 0..l {
+                let a = if c < sum { c } else { sum }; // std::min(sum, C)
+                alpha2[k] = a;
+                alpha2[k + l] = a;
+                sum -= a;
+                p[k] = -z[k];
+                p[k + l] = z[k];
+            }
+        }
+    }
+    let sol = solve_general(Problem {
+        q: SvrQ::new(kd, rows.to_vec(), params.cache_mb, shared),
+        p,
+        y,
+        alpha: alpha2,
+        c: vec![c; 2 * l],
+        eps: params.eps,
+        shrinking: params.shrinking,
+        max_iter: params.max_iter,
+        nu: nu.is_some(),
+    })?;
+    let alpha: Vec<f64> = (0..l).map(|k| sol.alpha[k] - sol.alpha[k + l]).collect();
+    let info = match nu {
+        None => {
+            let mut sum_alpha = 0.0;
+            for a in &alpha {
+                sum_alpha += a.abs();
+            }
+            ("nu", sum_alpha / (c * l as f64))
+        }
+        Some(_) => ("epsilon", -sol.r),
+    };
+    Ok(Solved {
+        alpha,
+        stats: sol.stats,
+        upper_bound: c,
+        info: Some(info),
+    })
+}
