@@ -40,6 +40,7 @@ const SVM_ROOMS: &[&str] = &[
     "kernel",
     "cache",
     "smo",
+    "formulation",
     "simd",
     "batched",
     "model",
