@@ -40,10 +40,11 @@
 //! - [`learners`]: the incremental learners and their CV strategies
 //!   (TreeCV, standard, hold-out, progressive validation).
 //! - [`errors`]: every error type the engine returns.
-//! - [`interrupt`]: Ctrl-C handling, temporary files, cancellation.
+//! - [`cancel`]: the cooperative cancellation of a call.
 //! - [`seed`]: seeds derived by name and the generator.
 
 mod auto_seeding;
+pub mod cancel;
 pub mod cv;
 mod cv_method;
 pub mod data;
@@ -51,7 +52,6 @@ pub mod errors;
 pub mod files;
 pub mod grid_search;
 pub mod incremental;
-pub mod interrupt;
 pub mod learners;
 pub mod params;
 pub mod seed;

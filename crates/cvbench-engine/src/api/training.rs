@@ -26,9 +26,9 @@ pub use crate::svm::model::solution::check_finite_features;
 /// the kernel cache shared by a CV's solves.
 pub use crate::{svm::cv::rounds::predict_rows, svm::SharedKernelCache};
 
-/// Model files in `svm-train`'s format; a label as LIBSVM prints it and
+/// Model files in `svm-train`'s format (the text written, a file read); a label as LIBSVM prints it and
 /// as it classes it.
 pub use crate::{
-    svm::model::file::{libsvm_class_label, read_model, write_model},
+    svm::model::file::{libsvm_class_label, model_text, read_model},
     svm::model::label::class_label,
 };
