@@ -14,9 +14,9 @@
 //! - [`cross_validate`] → [`CvReport`] (per-fold correct rows, iterations,
 //!   seconds), its rounds run as [`CvMethod`] says (`cvbench svm -v`'s
 //!   round order, seeder and cache; [`CvMethod::parse_for`] also takes
-//!   [`AUTO_SEEDING`], the preset [`auto_seeding`] picks for the data).
-//!   [`Folds::check_for`] and [`cv::check_fold_count`] are the one check
-//!   of a CV's folds against its data.
+//!   `auto`, the preset the engine picks for the data).
+//!   [`Folds::check_for`] is the one check of a CV's folds against its
+//!   data.
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
@@ -59,7 +59,6 @@ mod sorted_grid;
 pub mod strategies;
 pub mod training;
 
-pub use auto_seeding::{auto_seeding, AUTO_SEEDING};
 pub use cv_method::CvMethod;
 
 use std::time::Instant;
