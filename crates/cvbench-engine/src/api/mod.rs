@@ -21,20 +21,22 @@
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
 //!
-//! The rooms of the face, one submodule each:
+//! The rooms of the face, one submodule each (what the harness still
+//! orchestrates itself; `tests/engine_face_size.rs` caps the face's size):
 //!
 //! - [`data`]: [`data::Dataset`], its readers and writer, the registry.
-//! - [`files`]: atomic writes, whole-file reads, read limits.
+//! - [`files`]: whole-file reads (any compression), SHA-256, read limits.
 //! - [`params`]: a solve's parameters, default gamma, class weights,
 //!   cache size, thread pools.
 //! - [`strategies`]: the registries of solver kinds, seeding methods,
 //!   round orders, seeders and cache modes, and kernel names.
 //! - [`training`]: binary and one-vs-one training on chosen rows, a
-//!   solve's statistics and printed lines, predicting rows, model files.
+//!   solve's statistics and printed lines, predicting rows, model text
+//!   and model files read.
 //! - [`cv`]: folds, the binary CV (baseline, seeded, batched), the
 //!   one-vs-one CV (plain, seeded).
 //! - [`grid_search`]: ranges and points, the grid engine and the
-//!   one-vs-one grid, the best point, distance tables, `grid.py`'s numbers.
+//!   one-vs-one grid, the best point, distance tables.
 //! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
 //!   learners (PEGASOS, LSQSGD, ridge) with their work counters, by name.
 //! - [`learners`]: the incremental learners and their CV strategies
