@@ -169,7 +169,7 @@ fn run_in_pool(
     out::make(&opts.out, &dir)?;
     crate::results::atomic::clean_stale(&dir);
     // Temporary folders of earlier runs that were killed (SIGKILL).
-    cvbench_engine::api::interrupt::remove_orphan_temp_dirs();
+    crate::interrupt::remove_orphan_temp_dirs();
     let todo: Vec<usize> = mine
         .iter()
         .copied()

@@ -17,7 +17,6 @@ use std::path::Path;
 /// import its own rank and below.
 const ENGINE_LAYERS: &[(&str, u8)] = &[
     ("seed", 0),
-    ("interrupt", 0),
     ("cancel", 0),
     ("data", 1),
     ("learners", 3),
@@ -29,6 +28,9 @@ const ENGINE_LAYERS: &[(&str, u8)] = &[
 /// The harness crate's top-level modules from the bottom up (the engine
 /// crate is below them all).
 const HARNESS_LAYERS: &[(&str, u8)] = &[
+    ("interrupt", 0),
+    ("atomic_write", 1),
+    ("pyfmt", 1),
     ("config", 2),
     ("fetch", 2),
     ("peers", 5),

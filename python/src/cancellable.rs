@@ -1,5 +1,5 @@
 //! A library call that Ctrl-C stops: the call runs on a thread of its own
-//! inside a [`cvbench_engine::api::interrupt::scope`], while the calling thread, the GIL
+//! inside a [`cvbench_engine::api::cancel::scope`], while the calling thread, the GIL
 //! released, waits for it in slices and between them runs Python's signal
 //! handlers (`py.check_signals()`). When one raises (`KeyboardInterrupt`
 //! on SIGINT), the call's token is cancelled, the call stops at its solves'
@@ -9,7 +9,7 @@
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-use cvbench_engine::api::interrupt::{scope, CancelToken};
+use cvbench_engine::api::cancel::{scope, CancelToken};
 use cvbench_engine::api::errors::SvmError;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;

@@ -42,14 +42,14 @@ type FitOut<'py> = (
 /// One solve's progress marks and lines as scikit-learn's LIBSVM prints
 /// them (no `nu` line), from the engine's counters.
 fn solve_lines(out: &mut Vec<String>, stats: &cvbench_engine::api::training::SolveStats) {
-    use cvbench_engine::api::training::train_log;
+    use cvbench_engine::api::training::{progress_text, solve_lines, MAX_ITER_WARNING};
     if !stats.progress.is_empty() {
-        out.push(train_log::progress_text(stats));
+        out.push(progress_text(stats));
     }
     if stats.hit_max_iter {
-        out.push(train_log::MAX_ITER_WARNING.into());
+        out.push(MAX_ITER_WARNING.into());
     }
-    out.extend(train_log::solve_lines(stats, None));
+    out.extend(solve_lines(stats, None));
 }
 
 /// What `svm-train` prints of a training (LIBSVM's info lines; scikit-learn's

@@ -1,5 +1,5 @@
 //! What each command says when Ctrl-C (or SIGTERM) stops it: what is kept
-//! and how to go on (see [`cvbench_engine::api::interrupt::set_message`]). `grid` says its
+//! and how to go on (see [`crate::interrupt::set_message`]). `grid` says its
 //! own once it knows its output file ([`super::grid`]).
 
 use super::Command;

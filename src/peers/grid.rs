@@ -12,8 +12,9 @@ use std::process::Command;
 use std::time::Instant;
 
 use super::libsvm::find_program;
+use crate::pyfmt::py_float;
 use cvbench_engine::api::errors::SvmError;
-use cvbench_engine::api::grid_search::{py_float, Axis, Grid};
+use cvbench_engine::api::grid_search::{Axis, Grid};
 
 /// Why the peer is skipped when it is.
 pub const SKIPPED_NO_SVM_GRID: &str =
@@ -113,14 +114,12 @@ pub fn parse_output(text: &str, with_c: bool, with_g: bool) -> Result<GridPeerRu
 pub fn run_svm_grid(file: &Path, grid: &Grid, k: usize) -> Result<GridPeerRun, SvmError> {
     let (py, svm_grid, svm_train) =
         programs().ok_or_else(|| SvmError::Peer(SKIPPED_NO_SVM_GRID.into()))?;
-    let work = cvbench_engine::api::interrupt::TempDir::unique("svm-grid").map_err(|source| {
-        SvmError::Io {
-            what: "a temporary folder for svm-grid".into(),
-            source,
-        }
+    let work = crate::interrupt::TempDir::unique("svm-grid").map_err(|source| SvmError::Io {
+        what: "a temporary folder for svm-grid".into(),
+        source,
     })?;
     let t = Instant::now();
-    let out = cvbench_engine::api::interrupt::output(
+    let out = crate::interrupt::output(
         Command::new(py)
             .current_dir(work.path())
             .arg(svm_grid)
@@ -192,7 +191,7 @@ print(time.perf_counter() - t, s.best_params_["C"], s.best_params_["gamma"], 100
 /// Whether `python3` can import scikit-learn.
 pub fn sklearn_available() -> bool {
     find_program("python3").is_some_and(|py| {
-        cvbench_engine::api::interrupt::output(Command::new(py).args(["-c", "import sklearn"]))
+        crate::interrupt::output(Command::new(py).args(["-c", "import sklearn"]))
             .is_ok_and(|o| o.status.success())
     })
 }
@@ -220,11 +219,9 @@ pub fn run_sklearn_grid(
     n_jobs: usize,
 ) -> Result<SklearnRun, SvmError> {
     let py = find_program("python3").ok_or_else(|| SvmError::Peer("python3 not found".into()))?;
-    let work = cvbench_engine::api::interrupt::TempDir::unique("sklearn").map_err(|source| {
-        SvmError::Io {
-            what: "a temporary folder for scikit-learn".into(),
-            source,
-        }
+    let work = crate::interrupt::TempDir::unique("sklearn").map_err(|source| SvmError::Io {
+        what: "a temporary folder for scikit-learn".into(),
+        source,
     })?;
     let folds = work.path().join("folds.txt");
     let text: String = fold_of.iter().map(|f| format!("{f}\n")).collect();
@@ -233,7 +230,7 @@ pub fn run_sklearn_grid(
         source,
     })?;
     let list = |v: &[f64]| v.iter().map(|x| py_float(*x)).collect::<Vec<_>>().join(",");
-    let out = cvbench_engine::api::interrupt::output(
+    let out = crate::interrupt::output(
         Command::new(py)
             .args(["-c", SKLEARN_PY])
             .arg(file)

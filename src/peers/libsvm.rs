@@ -258,11 +258,9 @@ pub fn parse_svm_predict_output(text: &str) -> Result<PeerPredict, SvmError> {
 fn run(program: &str, args: &[String]) -> Result<(String, f64), SvmError> {
     let t = Instant::now();
     let out =
-        cvbench_engine::api::interrupt::output(Command::new(program).args(args)).map_err(|e| {
-            SvmError::Io {
-                what: format!("running {program}"),
-                source: e,
-            }
+        crate::interrupt::output(Command::new(program).args(args)).map_err(|e| SvmError::Io {
+            what: format!("running {program}"),
+            source: e,
         })?;
     let wall = t.elapsed().as_secs_f64();
     if !out.status.success() {

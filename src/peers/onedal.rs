@@ -88,10 +88,8 @@ pub struct OnedalRun {
 /// Whether `python3` can import scikit-learn-intelex and daal4py.
 pub fn available() -> bool {
     find_program("python3").is_some_and(|py| {
-        cvbench_engine::api::interrupt::output(
-            Command::new(py).args(["-c", "import sklearnex, daal4py"]),
-        )
-        .is_ok_and(|o| o.status.success())
+        crate::interrupt::output(Command::new(py).args(["-c", "import sklearnex, daal4py"]))
+            .is_ok_and(|o| o.status.success())
     })
 }
 
@@ -111,8 +109,8 @@ pub fn run(
         let what = what.to_string();
         move |source| SvmError::Io { what, source }
     };
-    let work = cvbench_engine::api::interrupt::TempDir::unique("onedal")
-        .map_err(io("a temporary folder for oneDAL"))?;
+    let work =
+        crate::interrupt::TempDir::unique("onedal").map_err(io("a temporary folder for oneDAL"))?;
     let folds = match fold_of {
         Some(f) => {
             let p = work.path().join("folds.txt");
@@ -132,7 +130,7 @@ pub fn run(
             )))
         }
     };
-    let out = cvbench_engine::api::interrupt::output(
+    let out = crate::interrupt::output(
         Command::new(py)
             .args(["-c", SCRIPT])
             .arg(file)

@@ -42,9 +42,9 @@ pub fn temp_path(path: &Path) -> PathBuf {
     ))
 }
 
-/// Whether process `pid` runs on this machine (see [`cvbench_engine::api::interrupt::pid_alive`]).
+/// Whether process `pid` runs on this machine (see [`crate::interrupt::pid_alive`]).
 pub fn pid_alive(pid: u32) -> bool {
-    cvbench_engine::api::interrupt::pid_alive(pid)
+    crate::interrupt::pid_alive(pid)
 }
 
 /// Whether a temporary file name (as made by [`temp_path`]) belongs to a

@@ -14,7 +14,7 @@
 
 use super::table::write_atomic;
 use super::ResultsError;
-use cvbench_engine::api::files::same_file;
+use crate::atomic_write::same_file;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 

@@ -270,8 +270,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ResultsError> {
     let tmp = super::atomic::temp_path(path);
     // An interruption waits for this write (and removes the temporary file
     // should it still exist), so no temporary file survives it.
-    let _writing = cvbench_engine::api::interrupt::write_guard();
-    let _registered = cvbench_engine::api::interrupt::register(&tmp);
+    let _writing = crate::interrupt::write_guard();
+    let _registered = crate::interrupt::register(&tmp);
     let done = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
     if done.is_err() {
         let _ = std::fs::remove_file(&tmp);

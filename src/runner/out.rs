@@ -72,7 +72,7 @@ pub fn make(out: &Path, run: &Path) -> Result<(), ExperimentError> {
 /// `out`), creating and removing a probe file there (under the write lock,
 /// so that an interruption waits until it is gone).
 pub fn probe(out: &Path, dir: &Path) -> Result<(), ExperimentError> {
-    let _writing = cvbench_engine::api::interrupt::write_guard();
+    let _writing = crate::interrupt::write_guard();
     tempfile::Builder::new()
         .prefix(".cvbench-probe-")
         .tempfile_in(dir)

@@ -120,7 +120,7 @@ pub fn save(dir: &Path, cell: &StoredCell) -> Result<(), ResultsError> {
 /// An exclusive lock on a run folder's assembly (`<run>/.assemble.lock`,
 /// created with `create_new`, holding host, pid and the process's start
 /// time). Released on drop and on SIGINT/SIGTERM (it is registered with
-/// [`cvbench_engine::api::interrupt`]).
+/// [`crate::interrupt`]).
 ///
 /// A lock is taken over when its holder is gone: on this host, a dead pid,
 /// a pid now running another process (its start time differs: pid reuse), or
@@ -131,7 +131,7 @@ pub fn save(dir: &Path, cell: &StoredCell) -> Result<(), ResultsError> {
 /// the lock file and how to remove it.
 pub struct AssemblyLock {
     path: PathBuf,
-    _registered: cvbench_engine::api::interrupt::Registered,
+    _registered: crate::interrupt::Registered,
 }
 
 /// How long a waiter waits for a lock held by a live process.
@@ -188,7 +188,7 @@ impl Holder {
         if self.pid == std::process::id() {
             return Some("it names this process's own pid (left by an earlier process)");
         }
-        if !cvbench_engine::api::interrupt::pid_alive(self.pid) {
+        if !crate::interrupt::pid_alive(self.pid) {
             return Some("its process is no longer running");
         }
         match (self.start, start_time(self.pid)) {
@@ -237,12 +237,12 @@ impl AssemblyLock {
             let created = {
                 // Create and register under the write lock: an interruption
                 // either comes before the lock exists or removes it.
-                let _writes = cvbench_engine::api::interrupt::write_guard();
+                let _writes = crate::interrupt::write_guard();
                 std::fs::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .open(&path)
-                    .map(|f| (f, cvbench_engine::api::interrupt::register(&path)))
+                    .map(|f| (f, crate::interrupt::register(&path)))
             };
             match created {
                 Ok((mut f, registered)) => {

@@ -1,6 +1,6 @@
 //! Cooperative cancellation of the library's long calls (a fit, a CV, a
 //! grid): the Python package stops one on Ctrl-C this way, where the CLI's
-//! [`crate::interrupt`] would end the process.
+//! Ctrl-C handler (the harness's `interrupt`) would end the process.
 //!
 //! A caller makes a [`CancelToken`], runs the call inside [`scope`] with it,
 //! and [`CancelToken::cancel`]s it from another thread. Every SMO solve

@@ -8,8 +8,8 @@
 //!
 //! Layers (arrows point one way; lower layers never import higher ones):
 //!
-//! - `seed`, `interrupt`, `cancel`: seeds, Ctrl-C handling, the
-//!   library calls' cooperative cancellation.
+//! - `seed`, `cancel`: seeds, the library calls' cooperative
+//!   cancellation (Ctrl-C handling and atomic writes are the harness's).
 //! - `data`: datasets (dense/CSR), readers, registry, synthetic data.
 //! - `learners`: the incremental-learner interface and its learners.
 //! - `cv`: folds, standard k-CV, TreeCV, hold-out, progressive validation.
@@ -18,8 +18,7 @@
 //!   package and any other crate (a root test, `tests/engine_face.rs`,
 //!   fails when one of them names anything else).
 //!
-//! The rooms below `api` are hidden: `interrupt` is private to the crate;
-//! the others stay `pub` (and `#[doc(hidden)]`) only because the engine's
+//! The rooms below `api` are hidden: they stay `pub` (and `#[doc(hidden)]`) only because the engine's
 //! own tests, benches and examples (`crates/cvbench-engine/{tests,benches,
 //! examples}`) reach into them.
 
@@ -32,7 +31,6 @@ pub mod cancel;
 pub mod cv;
 #[doc(hidden)]
 pub mod data;
-pub(crate) mod interrupt;
 #[doc(hidden)]
 pub mod learners;
 #[doc(hidden)]

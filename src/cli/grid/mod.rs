@@ -23,12 +23,12 @@ pub use args::{GridArgs, HELP};
 use outputs::{is_stdout, read_resume, OutFile};
 
 use crate::peers::libsvm as peer;
+use crate::pyfmt::{grid_rate, py_exponent, py_float};
 use crate::results::grid_contour::{self, ContourData};
 use cvbench_engine::api::cv::Folds;
 use cvbench_engine::api::data::read_libsvm;
 use cvbench_engine::api::grid_search::{
-    grid_rate, py_exponent, py_float, run_grid, Axis, Best, Grid, GridOptions, OvoGridOptions,
-    PointResult,
+    run_grid, Axis, Best, Grid, GridOptions, OvoGridOptions, PointResult,
 };
 use cvbench_engine::api::params::{KernelKind, SvmParams};
 use cvbench_engine::api::{solver_path, SolverPath};
@@ -146,7 +146,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         Some(p) => Some(OutFile::open(p, o.resume.is_some())?),
         None => None,
     };
-    cvbench_engine::api::interrupt::set_message(outputs::interrupt_message(&o));
+    crate::interrupt::set_message(outputs::interrupt_message(&o));
 
     let fmt_exp = |v: Option<f64>, axis: &Option<Axis>, resumed: bool| -> Option<String> {
         v.map(|x| {
@@ -342,7 +342,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
             so.write_all(text.as_bytes())?;
             so.flush()?;
         } else {
-            cvbench_engine::api::files::write_atomic(path, text.as_bytes())?;
+            crate::atomic_write::write_atomic(path, text.as_bytes())?;
         }
     }
 

@@ -88,9 +88,9 @@ pub(super) fn check(o: &Opts) -> anyhow::Result<()> {
 
 /// Whether `a` and `b` are one file: the same path, or (both existing) the
 /// same device and inode, so that a hard or symbolic link to the dataset is
-/// caught ([`cvbench_engine::api::files::same_file`]).
+/// caught ([`crate::atomic_write::same_file`]).
 fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || cvbench_engine::api::files::same_file(a, b)
+    a == b || crate::atomic_write::same_file(a, b)
 }
 
 /// What an interruption says: where the finished points are and that
@@ -129,7 +129,7 @@ impl OutFile {
     /// a killed run left unfinished), else started afresh (as grid.py).
     pub(super) fn open(path: &Path, append: bool) -> anyhow::Result<OutFile> {
         let mut text = Vec::new();
-        let stream = cvbench_engine::api::files::is_stream(path);
+        let stream = crate::atomic_write::is_stream(path);
         if append && !stream && path.exists() {
             text = cvbench_engine::api::files::read_text_limited(
                 path,
@@ -147,7 +147,7 @@ impl OutFile {
             stream,
         };
         if !stream {
-            cvbench_engine::api::files::write_atomic(&f.path, &f.text)?;
+            crate::atomic_write::write_atomic(&f.path, &f.text)?;
         }
         Ok(f)
     }
@@ -159,8 +159,8 @@ impl OutFile {
         line: &str,
     ) -> Result<(), cvbench_engine::api::errors::DataError> {
         if self.stream {
-            let _writing = cvbench_engine::api::interrupt::write_guard();
-            return cvbench_engine::api::files::write_stream(&self.path, line.as_bytes()).map_err(
+            let _writing = crate::interrupt::write_guard();
+            return crate::atomic_write::write_stream(&self.path, line.as_bytes()).map_err(
                 |source| cvbench_engine::api::errors::DataError::Output {
                     path: self.path.clone(),
                     source,
@@ -169,7 +169,7 @@ impl OutFile {
         }
         let before = self.text.len();
         self.text.extend_from_slice(line.as_bytes());
-        let done = cvbench_engine::api::files::replace_unsynced(&self.path, &self.text);
+        let done = crate::atomic_write::replace_unsynced(&self.path, &self.text);
         if done.is_err() {
             self.text.truncate(before);
         }
@@ -181,7 +181,7 @@ impl OutFile {
         if self.stream {
             return Ok(());
         }
-        cvbench_engine::api::files::write_atomic(&self.path, &self.text)
+        crate::atomic_write::write_atomic(&self.path, &self.text)
     }
 }
 

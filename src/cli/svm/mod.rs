@@ -17,14 +17,16 @@ use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
 use cvbench_engine::api::cv::{run_cv, Folds};
 use cvbench_engine::api::data::{read_libsvm, Dataset};
 use cvbench_engine::api::params::SvmParams;
-use cvbench_engine::api::training::{read_model, train, write_model, MultiModel};
+use cvbench_engine::api::training::{read_model, train, MultiModel};
 use cvbench_engine::api::{solver_path, SolverPath};
+use model_file::write_model;
 
 mod args;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 mod input;
 pub use input::warn_cast_labels;
 use input::Training;
+mod model_file;
 mod multi;
 pub use multi::svm_weight_args;
 mod output;
@@ -77,7 +79,7 @@ fn solver_params(args: &SvmArgs, ds: &Dataset) -> anyhow::Result<(SvmParams, Svm
 fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsage> {
     if let Some((what, input)) = inputs
         .iter()
-        .find(|(_, i)| *i == path || cvbench_engine::api::files::same_file(i, path))
+        .find(|(_, i)| *i == path || crate::atomic_write::same_file(i, path))
     {
         return Err(SvmUsage(format!(
             "model file {} is the {what} {}: writing the model would destroy it; give another model file",
@@ -317,15 +319,12 @@ fn run_peer(args: &SvmArgs, given: &SvmParams) -> anyhow::Result<String> {
     // svm-train writes a model without -v: into a temporary file, not beside ours.
     let model_tmp = if args.folds.is_none() {
         Some(
-            cvbench_engine::api::interrupt::TempFile::with_contents(
-                "cvbench-svm-peer-",
-                ".model",
-                b"",
-            )
-            .map_err(|source| cvbench_engine::api::errors::SvmError::Io {
-                what: "creating a temporary model file for svm-train".into(),
-                source,
-            })?,
+            crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".model", b"").map_err(
+                |source| cvbench_engine::api::errors::SvmError::Io {
+                    what: "creating a temporary model file for svm-train".into(),
+                    source,
+                },
+            )?,
         )
     } else {
         None
@@ -369,23 +368,17 @@ impl SvmArgs {
     /// The data file as `svm-train` can read it: the file itself, or a
     /// decompressed temporary copy (removed when the returned guard drops,
     /// also on error or Ctrl-C).
-    fn datafile_plain(
-        &self,
-    ) -> anyhow::Result<(PathBuf, Option<cvbench_engine::api::interrupt::TempFile>)> {
+    fn datafile_plain(&self) -> anyhow::Result<(PathBuf, Option<crate::interrupt::TempFile>)> {
         use cvbench_engine::api::files::Compression;
         if Compression::from_path(&self.datafile) == Compression::None {
             return Ok((self.datafile.clone(), None));
         }
         let bytes = cvbench_engine::api::files::read_all(&self.datafile)?;
-        let tmp = cvbench_engine::api::interrupt::TempFile::with_contents(
-            "cvbench-svm-peer-",
-            ".libsvm",
-            &bytes,
-        )
-        .map_err(|source| cvbench_engine::api::errors::SvmError::Io {
-            what: "writing a decompressed copy for svm-train".into(),
-            source,
-        })?;
+        let tmp = crate::interrupt::TempFile::with_contents("cvbench-svm-peer-", ".libsvm", &bytes)
+            .map_err(|source| cvbench_engine::api::errors::SvmError::Io {
+                what: "writing a decompressed copy for svm-train".into(),
+                source,
+            })?;
         Ok((tmp.path().to_path_buf(), Some(tmp)))
     }
 }

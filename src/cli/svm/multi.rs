@@ -10,12 +10,11 @@ use cvbench_engine::api::cv::{
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::params::{check_weights, ClassWeight, KernelData, KernelKind, SvmParams};
 use cvbench_engine::api::strategies::{seeds, CacheMode};
-use cvbench_engine::api::training::{
-    read_model, train_log, train_ovo, write_model, PairFit, SolveStats,
-};
+use cvbench_engine::api::training::{read_model, solve_lines, train_ovo, PairFit, SolveStats};
 use cvbench_engine::api::{solver_path, SolverPath};
 
 use super::args::{SvmArgs, SvmUsage};
+use super::model_file::write_model;
 use super::output::{fmt_g, folds_json, jnum, Out};
 
 impl SvmArgs {
@@ -156,7 +155,7 @@ impl Out {
 
     /// A solve's lines (`nu` only where both classes have the same C).
     fn solve_lines(&self, stats: &SolveStats, nu: Option<f64>) {
-        for l in train_log::solve_lines(stats, nu) {
+        for l in solve_lines(stats, nu) {
             self.info(&l);
         }
     }

@@ -3,7 +3,9 @@
 //! `svm-train`'s text (quiet or not), our `--stats` lines, or JSON; with the
 //! lines of one solve as `svm-train` prints them.
 
-use cvbench_engine::api::training::{train_log, SolveStats};
+use cvbench_engine::api::training::{
+    nonfinite_warning, progress_text, solve_lines, SolveStats, MAX_ITER_WARNING,
+};
 
 /// `printf("%g", x)`: 6 significant digits, trailing zeros removed.
 pub fn fmt_g(x: f64) -> String {
@@ -72,7 +74,7 @@ impl Out {
             iterations,
             ..stats.clone()
         };
-        for l in train_log::solve_lines(stats, Some(nu)) {
+        for l in solve_lines(stats, Some(nu)) {
             self.info(&l);
         }
         self.info(&format!("Total nSV = {}", stats.n_sv));
@@ -103,12 +105,12 @@ impl Out {
     /// where the objective or rho is not finite.
     pub(super) fn progress(&self, stats: &SolveStats) {
         if !stats.progress.is_empty() {
-            self.info(&train_log::progress_text(stats));
+            self.info(&progress_text(stats));
         }
         if stats.hit_max_iter {
-            eprintln!("\n{}", train_log::MAX_ITER_WARNING);
+            eprintln!("\n{}", MAX_ITER_WARNING);
         }
-        if let Some(w) = train_log::nonfinite_warning(stats) {
+        if let Some(w) = nonfinite_warning(stats) {
             eprintln!("{w}");
         }
     }

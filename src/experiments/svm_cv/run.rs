@@ -399,9 +399,6 @@ impl SvmPlan {
 
 /// The peer's folder for this cell's files (fold files, models), removed
 /// when it drops and on an interruption (after the peer is stopped).
-fn tempdir(key: &str) -> std::io::Result<cvbench_engine::api::interrupt::TempDir> {
-    cvbench_engine::api::interrupt::TempDir::new(&format!(
-        "cvbench-svm-{:016x}",
-        seed::derive(0, key)
-    ))
+fn tempdir(key: &str) -> std::io::Result<crate::interrupt::TempDir> {
+    crate::interrupt::TempDir::new(&format!("cvbench-svm-{:016x}", seed::derive(0, key)))
 }

@@ -5,7 +5,8 @@
 
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_CELL, ROLE_FOLD};
 use crate::experiments::timing::Spread;
-use cvbench_engine::api::grid_search::{grid_rate, Best, Grid};
+use crate::pyfmt::grid_rate;
+use cvbench_engine::api::grid_search::{Best, Grid};
 use std::collections::BTreeMap;
 
 /// Key of a point: `(log2c, log2g)` as bits.

@@ -10,8 +10,9 @@ use crate::config::ConfigFile;
 use crate::experiments::cell_key::CellKey;
 use crate::experiments::timing::check_repeats;
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
+use crate::pyfmt::py_float;
 use cvbench_engine::api::data::{Dataset, ScaleRanges};
-use cvbench_engine::api::grid_search::{py_float, Grid, Reuse};
+use cvbench_engine::api::grid_search::{Grid, Reuse};
 use cvbench_engine::api::seed;
 use std::sync::Arc;
 

@@ -8,13 +8,14 @@ use super::verdicts::published::Published;
 use crate::experiments::timing::{timed_by, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm as peer;
+use crate::pyfmt::grid_rate;
 use crate::results::rows::Core;
 use crate::results::Record;
 use cvbench_engine::api::cv::Folds;
 use cvbench_engine::api::data::{Dataset, Row};
 use cvbench_engine::api::grid_search::{
-    bytes_needed, fold_distances, grid_rate, run_grid, Best, Distances, FoldOrder, GridCost,
-    GridOptions, Point, PointResult, Reuse,
+    bytes_needed, fold_distances, run_grid, Best, Distances, FoldOrder, GridCost, GridOptions,
+    Point, PointResult, Reuse,
 };
 use cvbench_engine::api::params::{KernelKind, SvmParams};
 use cvbench_engine::api::training::train;
@@ -321,8 +322,8 @@ impl GridPlan {
 
     fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = cvbench_engine::api::interrupt::TempDir::unique("grid-peer")
-            .map_err(|e| self.cell_err(i, e))?;
+        let dir =
+            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
@@ -368,8 +369,8 @@ impl GridPlan {
 
     fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir = cvbench_engine::api::interrupt::TempDir::unique("grid-peer")
-            .map_err(|e| self.cell_err(i, e))?;
+        let dir =
+            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
         let file = dir.path().join(&ds.name);
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();

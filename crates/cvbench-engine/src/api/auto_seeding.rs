@@ -27,11 +27,11 @@ use crate::svm::multiclass::is_multiclass;
 use crate::svm::SeedingMethod;
 
 /// The name that asks for the automatic choice.
-pub const AUTO_SEEDING: &str = "auto";
+pub(crate) const AUTO_SEEDING: &str = "auto";
 
 /// The preset `auto` stands for on `ds` (see the module's rule):
 /// `class_weights` says whether the CV weighs the classes.
-pub fn auto_seeding(ds: &Dataset, class_weights: bool) -> SeedingMethod {
+pub(crate) fn auto_seeding(ds: &Dataset, class_weights: bool) -> SeedingMethod {
     if is_multiclass(ds) || class_weights {
         SeedingMethod::None
     } else {

@@ -3,11 +3,11 @@
 //! count, the binary CV (baseline, seeded, batched, first rounds), the
 //! one-vs-one CV (plain and seeded), and their results.
 
-/// Folds and glibc's `rand()` they are drawn with; the one check of a fold
-/// count (the folds against their dataset: [`Folds::check_for`]); LIBSVM's
-/// warning when `-v K` asks for more folds than rows.
+/// Folds and glibc's `rand()` they are drawn with (the folds checked
+/// against their dataset: [`Folds::check_for`]); LIBSVM's warning when
+/// `-v K` asks for more folds than rows.
 pub use crate::{
-    svm::cv::folds::{check_fold_count, FOLDS_OVER_DATA_WARNING},
+    svm::cv::folds::FOLDS_OVER_DATA_WARNING,
     svm::{Folds, GlibcRand},
 };
 

@@ -21,8 +21,9 @@ pub use crate::{
     data::uci::{read_dense_text_from, LabelColumn, Separator},
 };
 
-/// `svm-scale`'s per-feature ranges (a range file read and applied).
-pub use crate::data::scale::ScaleRanges;
+/// `svm-scale`'s per-feature ranges (a range file read and applied); C's
+/// `printf("%g")`, as LIBSVM's tools print numbers.
+pub use crate::data::scale::{printf_g, ScaleRanges};
 
 /// The dataset registry: its entries and files, the data folder (and where
 /// its path came from), a dataset by name, the status of every dataset,

@@ -17,5 +17,5 @@ pub use crate::svm::model::file::ModelFileError;
 /// The incremental CVs' and learners' errors.
 pub use crate::{cv::CvError, learners::LearnerError};
 
-/// A call stopped by its [`super::interrupt::CancelToken`].
+/// A call stopped by its [`super::cancel::CancelToken`].
 pub use crate::cancel::Cancelled;

@@ -1,11 +1,5 @@
-//! Files written and read safely: atomic replacement (and the streams it
-//! leaves alone), whole-file reads with any compression, SHA-256, and the
-//! size limits every reader enforces.
-
-/// Write a file atomically (temporary file, fsync, rename), replace it
-/// without fsync, write to a stream (`/dev/stdout`), whether a path is a
-/// stream, whether two paths are one file.
-pub use crate::data::atomic::{is_stream, replace_unsynced, same_file, write_atomic, write_stream};
+//! Files read safely: whole-file reads with any compression, SHA-256, and
+//! the size limits every reader enforces (atomic writes are the harness's).
 
 /// A whole file, decompressed by its magic bytes ([`Compression`]); the
 /// SHA-256 of a reader as hex, and bytes as hex.

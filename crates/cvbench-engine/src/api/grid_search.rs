@@ -1,7 +1,6 @@
 //! Grids below [`super::grid`]: `(C, gamma)` ranges and points, the grid
 //! engine (binary, with its reuse levels) and the one-vs-one grid, the
-//! best point, the distance tables a grid shares across gammas, and
-//! `grid.py`'s number printing.
+//! best point, and the distance tables a grid shares across gammas.
 
 /// Ranges (`-log2c`'s begin, end, step), points, a grid; the limits on
 /// exponents and points.
@@ -26,6 +25,3 @@ pub use crate::{
     svm::kernel::distances::{bytes_needed, Distances},
     svm::kernel::fold_order::{distances as fold_distances, FoldOrder},
 };
-
-/// `grid.py`'s printing: a float as Python's `str`, an exponent, a rate.
-pub use crate::svm::grid::pyfmt::{grid_rate, py_exponent, py_float};

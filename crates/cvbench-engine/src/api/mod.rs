@@ -14,36 +14,39 @@
 //! - [`cross_validate`] → [`CvReport`] (per-fold correct rows, iterations,
 //!   seconds), its rounds run as [`CvMethod`] says (`cvbench svm -v`'s
 //!   round order, seeder and cache; [`CvMethod::parse_for`] also takes
-//!   [`AUTO_SEEDING`], the preset [`auto_seeding`] picks for the data).
-//!   [`Folds::check_for`] and [`cv::check_fold_count`] are the one check
-//!   of a CV's folds against its data.
+//!   `auto`, the preset the engine picks for the data).
+//!   [`Folds::check_for`] is the one check of a CV's folds against its
+//!   data.
 //! - [`grid`]: every `(C, gamma)` of a list, each a k-fold CV with the
 //!   grid engine's reuse (binary) or one shared cache per gamma (more
 //!   classes).
 //!
-//! The rooms of the face, one submodule each:
+//! The rooms of the face, one submodule each (what the harness still
+//! orchestrates itself; `tests/engine_face_size.rs` caps the face's size):
 //!
 //! - [`data`]: [`data::Dataset`], its readers and writer, the registry.
-//! - [`files`]: atomic writes, whole-file reads, read limits.
+//! - [`files`]: whole-file reads (any compression), SHA-256, read limits.
 //! - [`params`]: a solve's parameters, default gamma, class weights,
 //!   cache size, thread pools.
 //! - [`strategies`]: the registries of solver kinds, seeding methods,
 //!   round orders, seeders and cache modes, and kernel names.
 //! - [`training`]: binary and one-vs-one training on chosen rows, a
-//!   solve's statistics and printed lines, predicting rows, model files.
+//!   solve's statistics and printed lines, predicting rows, model text
+//!   and model files read.
 //! - [`cv`]: folds, the binary CV (baseline, seeded, batched), the
 //!   one-vs-one CV (plain, seeded).
 //! - [`grid_search`]: ranges and points, the grid engine and the
-//!   one-vs-one grid, the best point, distance tables, `grid.py`'s numbers.
+//!   one-vs-one grid, the best point, distance tables.
 //! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
 //!   learners (PEGASOS, LSQSGD, ridge) with their work counters, by name.
 //! - [`learners`]: the incremental learners and their CV strategies
 //!   (TreeCV, standard, hold-out, progressive validation).
 //! - [`errors`]: every error type the engine returns.
-//! - [`interrupt`]: Ctrl-C handling, temporary files, cancellation.
+//! - [`cancel`]: the cooperative cancellation of a call.
 //! - [`seed`]: seeds derived by name and the generator.
 
 mod auto_seeding;
+pub mod cancel;
 pub mod cv;
 mod cv_method;
 pub mod data;
@@ -51,7 +54,6 @@ pub mod errors;
 pub mod files;
 pub mod grid_search;
 pub mod incremental;
-pub mod interrupt;
 pub mod learners;
 pub mod params;
 pub mod seed;
@@ -59,7 +61,6 @@ mod sorted_grid;
 pub mod strategies;
 pub mod training;
 
-pub use auto_seeding::{auto_seeding, AUTO_SEEDING};
 pub use cv_method::CvMethod;
 
 use std::time::Instant;

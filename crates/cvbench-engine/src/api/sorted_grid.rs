@@ -20,7 +20,7 @@ use crate::svm::{Folds, SvmError, SvmParams};
 
 /// Every `(C, gamma)` of `points` cross-validated on `folds` (results in
 /// the order of `points`), in the current rayon pool; `reuse` must be exact.
-pub fn grid_sorted(
+pub(super) fn grid_sorted(
     ds: &Dataset,
     folds: &Folds,
     base: &SvmParams,

@@ -21,7 +21,7 @@ pub enum DataError {
     },
 
     /// An output file could not be written (a full disk, no permission);
-    /// nothing partial was left at `path` (see [`crate::data::atomic`]).
+    /// nothing partial was left at `path` (the harness's atomic writes).
     #[error(
         "cannot write {}: {source} (nothing was written there; a file it held before is unchanged): free some space or give another path",
         path.display()

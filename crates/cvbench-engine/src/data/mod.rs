@@ -2,7 +2,6 @@
 //! the dataset registry, fetching with checksums, synthetic generators and
 //! preprocessing transforms.
 //!
-//! - [`atomic`]: output files written whole or not at all; one-file checks.
 //! - [`compress`]: open files with transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
 //! - [`libsvm`], [`idx`], [`uci`]: readers (and the LibSVM writer).
 //! - [`limits`]: size checks against what an input can mean and the machine's memory.
@@ -18,7 +17,6 @@
 
 use std::fmt;
 
-pub mod atomic;
 mod columns;
 pub mod compress;
 pub mod data_dir;

@@ -4,8 +4,9 @@
 use super::peers::Peers;
 use crate::experiments::svm_grid::config::SvmGridConfig;
 use crate::experiments::svm_grid::levels::{choose, LevelStats};
+use crate::pyfmt::{grid_rate, py_float};
 use crate::results::md_table::MdTable;
-use cvbench_engine::api::grid_search::{grid_rate, py_float, Grid};
+use cvbench_engine::api::grid_search::Grid;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

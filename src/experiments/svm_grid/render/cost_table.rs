@@ -5,8 +5,8 @@
 use super::peers::Peers;
 use crate::experiments::svm_grid::levels::LevelStats;
 use crate::experiments::timing::Spread;
+use crate::pyfmt::py_float;
 use crate::results::md_table::MdTable;
-use cvbench_engine::api::grid_search::py_float;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 

@@ -4,8 +4,8 @@
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE};
 use crate::experiments::svm_grid::verdicts::published::Published;
 use crate::experiments::ExperimentError;
+use crate::pyfmt::py_float;
 use crate::results::md_table::MdTable;
-use cvbench_engine::api::grid_search::py_float;
 use std::fmt::Write as _;
 
 /// The table with its caption (empty where the run has no guide rows).

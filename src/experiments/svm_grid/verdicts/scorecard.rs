@@ -8,8 +8,8 @@ use crate::experiments::published::PublishedError;
 use crate::experiments::svm_grid::levels::{choose, levels};
 use crate::experiments::svm_grid::rows::{GridRow, ROLE_GUIDE, ROLE_PEER, ROLE_PEER_POINT};
 use crate::experiments::timing::Spread;
+use crate::pyfmt::grid_rate;
 use crate::results::scorecard::{Counted, DataUsed, ScoreRow, StoredRun, Verdict};
-use cvbench_engine::api::grid_search::grid_rate;
 
 const PAPER: &str = "Hsu, Chang & Lin, A Practical Guide to SVC";
 const SECTION: &str = "Model selection — Hsu, Chang & Lin's practical guide and grid.py";

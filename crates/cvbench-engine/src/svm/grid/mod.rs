@@ -2,7 +2,6 @@
 //! across grid points and folds.
 //!
 //! - [`range`]: grid.py's ranges, axis permutation and visiting order.
-//! - [`pyfmt`]: numbers printed as grid.py prints them.
 //! - `tests`: the reuse levels agree with each other.
 //!
 //! The squared distances every gamma reuses and a gamma's kernel matrix in
@@ -21,7 +20,6 @@
 pub mod cholesky;
 pub mod engine;
 pub mod newton;
-pub mod pyfmt;
 pub mod range;
 pub mod reuse;
 pub mod schedule;

@@ -1,7 +1,7 @@
 //! LIBSVM's model file format for a C-SVC with any number of classes (the
-//! one place it is written and read): [`write_model`] writes what
-//! `svm_save_model` writes (so `svm-predict` reads it and predicts the same
-//! labels), [`read_model`] reads such a file back (also one `svm-train`
+//! one place it is written and read): [`model_text`] is what
+//! `svm_save_model` writes (the harness writes it to a file atomically;
+//! `svm-predict` reads it and predicts the same labels), [`read_model`] reads such a file back (also one `svm-train`
 //! wrote). A binary model ([`SvmModel`]) is the `nr_class` 2 case (1 for a
 //! single-class training set): [`MultiModel::from_binary`] lays it out.
 //!
@@ -165,14 +165,6 @@ pub fn model_text_as(
         s.push('\n');
     }
     Ok(s)
-}
-
-/// Write `model` to `path` in LIBSVM's model format, atomically: a failed
-/// write (a full disk) leaves no partial model and an earlier file at
-/// `path` unchanged ([`crate::data::atomic`]).
-pub fn write_model(model: &MultiModel, path: &Path) -> Result<(), ModelFileError> {
-    let text = model_text(model, path)?;
-    crate::data::atomic::write_atomic(path, text.as_bytes()).map_err(ModelFileError::Output)
 }
 
 /// Read a C-SVC model with any number of classes in LIBSVM's format.

@@ -21,7 +21,7 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::DataError;
+use cvbench_engine::api::errors::DataError;
 
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 

@@ -5,7 +5,7 @@
 //! `str`, i.e. the shortest round-trip repr: `2.0`, `0.03125`,
 //! `3.0517578125e-05`, `96.9893`.
 
-pub use crate::data::scale::printf_g as c_fmt_g;
+use cvbench_engine::api::data::printf_g as c_fmt_g;
 
 /// Python's `repr(float)`: the shortest digits that round-trip, in fixed
 /// notation with a `.0` for whole numbers when the decimal exponent is in

@@ -1,7 +1,7 @@
 //! Interruption without leftovers: after Ctrl-C (SIGINT) or SIGTERM no
 //! temporary file of ours survives.
 //!
-//! - Every atomic write (`data::atomic` here, the harness's `results::table::write_atomic`) holds
+//! - Every atomic write ([`crate::atomic_write`], the harness's `results::table::write_atomic`) holds
 //!   [`write_guard`] while its temporary file exists.
 //! - Other temporary files (the decompressed copy `cvbench svm --peer` hands
 //!   to `svm-train`) are [`TempFile`]s, temporary folders [`TempDir`]s, and a
