@@ -7,12 +7,10 @@
 //! `svm_save_model` writes (`nr_class 2`, one `rho`, no `label` or `nr_sv`
 //! line).
 
-use std::path::Path;
-
 use crate::data::{Dataset, Row};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::{k_function, KernelData, KernelKind};
-use crate::svm::model::file::{entries, num, ModelFileError};
+use crate::svm::model::file::{entries, num};
 use crate::svm::model::params::{CheckedParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::smo::solve_stats::SolveStats;
@@ -77,12 +75,6 @@ impl FunctionModel {
             s.push('\n');
         }
         s
-    }
-
-    /// Write the model file to `path`, atomically.
-    pub fn write(&self, path: &Path) -> Result<(), ModelFileError> {
-        crate::data::atomic::write_atomic(path, self.model_text().as_bytes())
-            .map_err(ModelFileError::Output)
     }
 }
 
