@@ -8,8 +8,8 @@
 //! timed repetitions with their range, the machine-independent counts (SMO
 //! iterations, kernel evaluations), the shares of prediction and seeding in
 //! the run, the speed-up against the unseeded run with the same cache,
-//! threads, budget and solver (a speed-up whose ranges overlap is marked
-//! so), and the speed-up against the same method on the SMO.
+//! threads, budget and solver, and the speed-up against the same method on
+//! the SMO, each with its interval by the one evidence rule.
 //!
 //! Both sides read these rows: the ablation table (`render/ablation.rs`)
 //! and our own speed targets (`verdicts/targets.rs`); they live here, at the
@@ -72,8 +72,6 @@ pub struct AblationRow {
     /// Median wall of the unseeded run with the same cache, threads and
     /// budget, divided by this run's (NaN without one).
     pub speedup_vs_unseeded: f64,
-    /// Whether this run's and the unseeded run's [min, max] ranges overlap.
-    pub within_spread: bool,
     /// Lower end of the speed-up's 95% interval ([`evidence::ratio`]; NaN
     /// where either run was timed once or there is no unseeded run).
     pub speedup_vs_unseeded_lo: f64,
@@ -164,7 +162,6 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 predict_pct: 100.0 * sum(&|r| r.predict_s.unwrap_or(0.0)) / wall,
                 seed_pct: 100.0 * sum(&|r| r.seed_s.unwrap_or(0.0)) / wall,
                 speedup_vs_unseeded: f64::NAN,
-                within_spread: false,
                 speedup_vs_unseeded_lo: f64::NAN,
                 speedup_vs_unseeded_hi: f64::NAN,
                 speedup_vs_smo: f64::NAN,
@@ -187,7 +184,6 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
             .find(|(_, b)| b.seeder == "zero" && b.solver == r.solver && same(b, r));
         if let Some((_, b)) = base {
             r.speedup_vs_unseeded = b.wall_median_s / r.wall_median_s;
-            r.within_spread = r.wall_min_s <= b.wall_max_s && b.wall_min_s <= r.wall_max_s;
             let x = evidence::ratio(&b.spread(), &r.spread());
             if x.how != evidence::How::Once {
                 (r.speedup_vs_unseeded_lo, r.speedup_vs_unseeded_hi) = (x.lo, x.hi);
