@@ -44,6 +44,36 @@ fn short_cells_are_timed_until_min_timed_seconds_with_the_same_numbers() {
     let more = read("b/t/records.csv");
     // Without the keys: timing_repeats runs, exactly.
     assert!(column(&plain, "timing_repeats").iter().all(|r| r == "2"));
+    // Every timed run's seconds are stored (issue 57), their median the
+    // median column's.
+    for (runs, median) in column(&more, "wall_runs_s")
+        .iter()
+        .zip(column(&more, "wall_median_s"))
+        .chain(
+            column(&plain, "wall_runs_s")
+                .iter()
+                .zip(column(&plain, "wall_median_s")),
+        )
+    {
+        let mut v: Vec<f64> = runs.split(';').map(|t| t.parse().unwrap()).collect();
+        v.sort_by(f64::total_cmp);
+        let m = if v.len() % 2 == 1 {
+            v[v.len() / 2]
+        } else {
+            0.5 * (v[v.len() / 2 - 1] + v[v.len() / 2])
+        };
+        assert!(
+            (m - median.parse::<f64>().unwrap()).abs() < 1e-9,
+            "{runs} {median}"
+        );
+    }
+    let reps_of = |t: &str| {
+        column(t, "wall_runs_s")
+            .iter()
+            .map(|r| r.split(';').count().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(reps_of(&more), column(&more, "timing_repeats"));
     // With them: at least timing_repeats, at most the cap, and fewer than
     // the cap only where the timed runs reached 0.2 s (each run at most
     // wall_max_s long).

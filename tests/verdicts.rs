@@ -64,6 +64,7 @@ fn the_evidence_rule_decides_by_the_interval_not_by_seconds() {
             min,
             max,
             repeats,
+            runs: vec![],
         })
     };
     // Milliseconds, ranges apart: decided (the old 0.5 s floor said "not run").

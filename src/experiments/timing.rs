@@ -201,8 +201,9 @@ pub fn planning_minutes(m: f64) -> String {
 }
 
 /// A cell's timed runs: the median, smallest and largest wall seconds of
-/// its runs, and how many (one for a cell timed once).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// its runs, and how many (one for a cell timed once); and every run's
+/// seconds where the records keep them (the `wall_runs_s` column).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spread {
     /// Median wall seconds.
     pub median: f64,
@@ -212,11 +213,44 @@ pub struct Spread {
     pub max: f64,
     /// Timed runs.
     pub repeats: u64,
+    /// Every timed run's seconds (empty where the records keep only the
+    /// median and the range: runs made before the column).
+    pub runs: Vec<f64>,
+}
+
+/// The `wall_runs_s` column's text of a cell's timed runs: every run's
+/// seconds, `;`-separated, in full precision.
+pub fn runs_text(walls: &Walls) -> String {
+    walls
+        .0
+        .iter()
+        .map(|w| w.to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The runs of a `wall_runs_s` text (empty for an empty or unreadable text:
+/// a record made before the column).
+pub fn parse_runs(text: &str) -> Vec<f64> {
+    let v: Option<Vec<f64>> = text
+        .split(';')
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| t.trim().parse().ok())
+        .collect();
+    v.unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_timed_run_is_kept_in_its_text() {
+        let w = Walls::of(vec![0.25, 0.125, 1.0 / 3.0]);
+        let t = runs_text(&w);
+        assert_eq!(parse_runs(&t), vec![0.125, 0.25, 1.0 / 3.0]);
+        assert!(parse_runs("").is_empty() && parse_runs("1;x").is_empty());
+    }
 
     #[test]
     fn a_short_cell_is_repeated_until_its_timed_seconds_or_the_cap() {

@@ -69,6 +69,10 @@ pub struct AblationRow {
     pub predict_pct: f64,
     /// Seeding seconds (first timed run) / median wall seconds, in %.
     pub seed_pct: f64,
+    /// Every timed run's seconds (empty in runs made before the column; not
+    /// written to the ablation table's file).
+    #[serde(skip)]
+    pub wall_runs: Vec<f64>,
     /// Median wall of the unseeded run with the same cache, threads and
     /// budget, divided by this run's (NaN without one).
     pub speedup_vs_unseeded: f64,
@@ -96,6 +100,7 @@ impl AblationRow {
             min: self.wall_min_s,
             max: self.wall_max_s,
             repeats: self.repeats,
+            runs: self.wall_runs.clone(),
         })
     }
 }
@@ -154,6 +159,7 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 wall_median_s: f.wall_median_s.unwrap_or(f.cell_wall_s),
                 wall_min_s: f.wall_min_s.unwrap_or(f.cell_wall_s),
                 wall_max_s: f.wall_max_s.unwrap_or(f.cell_wall_s),
+                wall_runs: crate::experiments::timing::parse_runs(&f.wall_runs_s),
                 accuracy_pct: f.cv_accuracy_pct.unwrap_or(f64::NAN),
                 iterations: sum(&|r| r.iterations as f64),
                 kernel_evals: sum(&|r| r.kernel_evals.unwrap_or(0.0))

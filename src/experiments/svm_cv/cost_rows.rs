@@ -83,21 +83,23 @@ impl CostRow {
     /// one training), by the one evidence rule.
     pub fn in_trainings(&self) -> evidence::Ratio {
         evidence::ratio(
-            &sample(self.best_runs, self.best_s),
-            &sample(self.train_runs, self.train_s),
+            &sample(self.best_runs.clone(), self.best_s),
+            &sample(self.train_runs.clone(), self.train_s),
         )
     }
 
     /// `svm-train -v k`'s seconds over our fastest CV's (`None`: not run).
     pub fn vs_svm_train_v(&self) -> Option<evidence::Ratio> {
         self.svm_train_v_runs
-            .map(|v| evidence::ratio(&v.into(), &sample(self.best_runs, self.best_s)))
+            .clone()
+            .map(|v| evidence::ratio(&v.into(), &sample(self.best_runs.clone(), self.best_s)))
     }
 
     /// oneDAL's CV seconds over our fastest CV's (`None`: not run).
     pub fn vs_onedal_cv(&self) -> Option<evidence::Ratio> {
         self.onedal_cv_runs
-            .map(|v| evidence::ratio(&v.into(), &sample(self.best_runs, self.best_s)))
+            .clone()
+            .map(|v| evidence::ratio(&v.into(), &sample(self.best_runs.clone(), self.best_s)))
     }
 }
 
@@ -114,6 +116,7 @@ pub fn runs_of(r: &SvmRow) -> Spread {
         median: m,
         min: r.wall_min_s.unwrap_or(m),
         max: r.wall_max_s.unwrap_or(m),
+        runs: crate::experiments::timing::parse_runs(&r.wall_runs_s),
         repeats: if r.wall_median_s.is_some() {
             r.timing_repeats.max(1)
         } else {
@@ -229,6 +232,7 @@ pub fn cost(records: &[SvmRow]) -> Vec<CostRow> {
                 min: b.wall_min_s,
                 max: b.wall_max_s,
                 repeats: b.repeats,
+                runs: b.wall_runs.clone(),
             }),
             train_runs: Some(runs_of(train)),
             svm_train_v_runs: v.map(runs_of),

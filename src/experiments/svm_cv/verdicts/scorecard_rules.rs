@@ -388,14 +388,17 @@ impl LoocvPoint {
     /// scaled by [`LoocvPoint::seeded_share`]); a cell timed once: its one time.
     fn seeded_sample(&self) -> Sample {
         let f = self.seeded_share();
-        self.spread.map_or(Sample::once(self.seeded_s()), |s| {
-            Sample::from(Spread {
-                median: s.median * f,
-                min: s.min * f,
-                max: s.max * f,
-                repeats: s.repeats,
+        self.spread
+            .as_ref()
+            .map_or(Sample::once(self.seeded_s()), |s| {
+                Sample::from(Spread {
+                    median: s.median * f,
+                    min: s.min * f,
+                    max: s.max * f,
+                    repeats: s.repeats,
+                    runs: s.runs.iter().map(|r| r * f).collect(),
+                })
             })
-        })
     }
 }
 

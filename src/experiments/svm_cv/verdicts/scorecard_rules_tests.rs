@@ -90,6 +90,7 @@ fn sp(median: f64, min: f64, max: f64, repeats: u64) -> Spread {
         min,
         max,
         repeats,
+        runs: Vec::new(),
     }
 }
 
@@ -308,6 +309,7 @@ fn baseline_and_loocv_rules() {
             min: 0.5,
             max: 6.0,
             repeats: 5,
+            runs: Vec::new(),
         });
     }
     let (v, why) = loocv_verdict(&spread);
@@ -324,6 +326,7 @@ fn baseline_and_loocv_rules() {
             min: p.total_s * 0.8,
             max: p.total_s * 1.2,
             repeats: 5,
+            runs: Vec::new(),
         });
     }
     assert_eq!(loocv_verdict(&wide).0, Verdict::Inconclusive);
@@ -334,6 +337,7 @@ fn baseline_and_loocv_rules() {
             min: p.total_s * 0.995,
             max: p.total_s * 1.005,
             repeats: 5,
+            runs: Vec::new(),
         });
     }
     assert_eq!(loocv_verdict(&tight).0, Verdict::NotReproduced);

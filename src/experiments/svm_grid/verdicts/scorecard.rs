@@ -263,7 +263,7 @@ pub const SPEED_RULE: &str = concat!("a check of our own speed target, not a pap
 /// `peer` (svm-grid) over `ours` with its interval against
 /// [`SPEED_TARGET`], where `same` says our level chose svm-grid's point.
 pub fn speed_verdict(peer: &Spread, ours: &Spread, same: bool) -> (Verdict, String) {
-    let x = evidence::ratio(&Sample::from(*peer), &Sample::from(*ours));
+    let x = evidence::ratio(&Sample::from(peer.clone()), &Sample::from(ours.clone()));
     let mut text = format!(
         "{} (svm-grid {:.2} s over ours {:.2} s, medians of {} and {} timed runs)",
         x.words(),
@@ -316,6 +316,7 @@ mod tests {
             min,
             max,
             repeats,
+            runs: Vec::new(),
         }
     }
 
