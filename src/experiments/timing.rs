@@ -91,16 +91,18 @@ pub fn check_policy(
     }
     let n = match (runs, reason) {
         (None, None) => MIN_TIMED_RUNS,
-        (Some(r), None) if *r.get_ref() < MIN_TIMED_RUNS => return Err(cfg.invalid(
-            r.span(),
-            &format!(
-                "timing_repeats = {} times cells fewer than {MIN_TIMED_RUNS} times",
-                r.get_ref()
-            ),
-            &format!(
+        (Some(r), None) if *r.get_ref() < MIN_TIMED_RUNS => {
+            return Err(cfg.invalid(
+                r.span(),
+                &format!(
+                    "timing_repeats = {} times cells fewer than {MIN_TIMED_RUNS} times",
+                    r.get_ref()
+                ),
+                &format!(
                 "use at least {MIN_TIMED_RUNS}, or say why not in timed_fewer_because = \"...\""
             ),
-        )),
+            ))
+        }
         _ => check_repeats(cfg, runs)?,
     };
     Ok(Repeats {

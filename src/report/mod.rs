@@ -79,9 +79,14 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
             write_csv(&to_frame(&records)?, &path)?;
             written.push(path);
         }
-        let prov = provenance(&manifest, &head, |rev| {
+        let mut prov = provenance(&manifest, &head, |rev| {
             git_commits_since(rev, kind.sources(), &run_name)
         });
+        prov.problems.extend(numbers_commits::config_changed(
+            Path::new("."),
+            &manifest.config_path,
+            &manifest.config,
+        ));
         let mut md = r.markdown;
         md.push_str(&footer(&manifest, &prov, cells_seconds(&records)));
         checked.push((run_name.clone(), prov));
@@ -224,9 +229,14 @@ pub fn stale_runs(root: &Path) -> Result<Vec<StaleRun>, ExperimentError> {
             .dir
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let prov = provenance(&f.manifest, &head, |rev| {
+        let mut prov = provenance(&f.manifest, &head, |rev| {
             git_commits_since(rev, f.kind.sources(), &name)
         });
+        prov.problems.extend(numbers_commits::config_changed(
+            Path::new("."),
+            &f.manifest.config_path,
+            &f.manifest.config,
+        ));
         if !prov.problems.is_empty() {
             out.push(StaleRun {
                 name,

@@ -93,7 +93,13 @@ pub fn trailer_leaves_unchanged(values: &str, run: Option<&str>) -> bool {
         let named = rest
             .get(.."except".len())
             .filter(|w| w.eq_ignore_ascii_case("except"))
-            .map(|_| rest["except".len()..].split(',').map(str::trim));
+            // The names end at a bracketed note: `except a, b (how checked)`.
+            .map(|_| {
+                let names = &rest["except".len()..];
+                names[..names.find('(').unwrap_or(names.len())]
+                    .split(',')
+                    .map(str::trim)
+            });
         match (named, run) {
             (Some(mut names), Some(run)) => !names.any(|n| n == run),
             _ => true,
@@ -150,4 +156,25 @@ pub fn commits_since_in(dir: &Path, rev: &str, sources: &[&str], run: &str) -> O
 /// [`commits_since_in`] the current folder.
 pub fn git_commits_since(rev: &str, sources: &[&str], run: &str) -> Option<Later> {
     commits_since_in(Path::new("."), rev, sources, run)
+}
+
+/// Whether the config a run was made from (its text in the manifest) now
+/// reads differently in the config file at `path` under `dir`: keys that
+/// only name or describe the run (`name`, `description`, `note`) and
+/// comments aside. `None` when the file is not there (a report made outside
+/// the checkout, or a config since removed) or says the same.
+pub fn config_changed(dir: &Path, path: &str, recorded: &str) -> Option<String> {
+    let now = std::fs::read_to_string(dir.join(path)).ok()?;
+    let content = |text: &str| -> Option<toml::Table> {
+        let mut t: toml::Table = text.parse().ok()?;
+        for k in ["name", "description", "note"] {
+            t.remove(k);
+        }
+        Some(t)
+    };
+    let same = match (content(&now), content(recorded)) {
+        (Some(a), Some(b)) => a == b,
+        _ => now == recorded,
+    };
+    (!same).then(|| format!("stale: its config `{path}` has changed since the run"))
 }

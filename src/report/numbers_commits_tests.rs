@@ -2,7 +2,9 @@
 //! commit is numbers-neutral only through a real `Numbers: unchanged`
 //! trailer, and only commits to code the numbers depend on count.
 
-use super::numbers_commits::{commits_since_in, numbers_pathspecs, trailer_leaves_unchanged};
+use super::numbers_commits::{
+    commits_since_in, config_changed, numbers_pathspecs, trailer_leaves_unchanged,
+};
 use std::path::Path;
 use std::process::Command;
 
@@ -101,6 +103,9 @@ fn trailer_values_are_read_as_unchanged_or_unchanged_except() {
     assert!(!trailer_leaves_unchanged(v, Some("svm-cv-a9a")));
     assert!(trailer_leaves_unchanged(v, Some("seeding-heart")));
     assert!(trailer_leaves_unchanged(v, None));
+    let noted = "unchanged except a, b (b's cells, now timed 3 times, a, b)";
+    assert!(!trailer_leaves_unchanged(noted, Some("b")));
+    assert!(trailer_leaves_unchanged(noted, Some("c")));
 }
 
 #[test]
@@ -122,4 +127,26 @@ fn pathspecs_follow_the_engine_move_and_leave_out_render_only_code() {
         p.iter().any(|q| q == "src/peers") && p.iter().any(|q| q == "src/svm"),
         "{p:?}"
     );
+}
+
+#[test]
+fn a_changed_config_makes_its_run_stale_but_comments_and_names_do_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let run = "# old comment\nkind = \"svm_cv\"\nname = \"a\"\ntiming_repeats = 1\n";
+    std::fs::write(
+        dir.join("c.toml"),
+        "# new\nkind = \"svm_cv\"\nname = \"b\"\ntiming_repeats = 1\n",
+    )
+    .unwrap();
+    assert_eq!(config_changed(dir, "c.toml", run), None);
+    std::fs::write(
+        dir.join("c.toml"),
+        "kind = \"svm_cv\"\nname = \"a\"\ntiming_repeats = 3\n",
+    )
+    .unwrap();
+    assert!(config_changed(dir, "c.toml", run)
+        .unwrap()
+        .contains("config `c.toml` has changed"));
+    assert_eq!(config_changed(dir, "gone.toml", run), None);
 }
