@@ -203,6 +203,18 @@ fn verdicts(md: &mut String, rows: &[ScoreRow]) {
             mixed.join("; ")
         );
     }
+    let guide: Vec<Verdict> = rows
+        .iter()
+        .filter(|r| r.counted == Counted::Guide)
+        .map(|r| r.verdict)
+        .collect();
+    if !guide.is_empty() {
+        let _ = writeln!(
+            md,
+            "**The LIBSVM practical guide** (Hsu, Chang & Lin; a fourth source, counted apart from the three papers): {}.\n",
+            counts(&guide)
+        );
+    }
     listed(
         md,
         &papers,

@@ -35,7 +35,8 @@ fn row(
     rule: &str,
 ) -> ScoreRow {
     ScoreRow {
-        counted: Counted::Paper,
+        // The guide is a fourth source, counted apart from the three papers.
+        counted: Counted::Guide,
         paper: PAPER.into(),
         artifact,
         paper_value,
