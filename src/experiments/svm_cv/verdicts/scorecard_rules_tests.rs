@@ -120,8 +120,12 @@ fn table3_needs_two_k_that_are_evidence() {
         like: true,
     };
     assert_eq!(table3_verdict(&[p("10", 3.0, 2.0)]), Verdict::NotRun);
+    // Two of the paper's three k: the trend over them, not the pattern.
     let two = [p("3", 2.0, 1.5), p("10", 3.0, 2.0)];
-    assert_eq!(table3_verdict(&two), Verdict::PatternReproduced);
+    assert_eq!(table3_verdict(&two), Verdict::PartlyReproduced);
+    // Issue 57: the pattern needs k = 100, the paper's headline column.
+    let three = [p("3", 2.0, 1.5), p("10", 3.0, 2.0), p("100", 9.0, 30.0)];
+    assert_eq!(table3_verdict(&three), Verdict::PatternReproduced);
     let peak_elsewhere = [p("3", 4.0, 1.5), p("10", 3.0, 2.0)];
     assert_eq!(table3_verdict(&peak_elsewhere), Verdict::NotReproduced);
     // Milliseconds timed five times, decided: evidence (no 0.5 s floor).
@@ -139,7 +143,7 @@ fn table3_needs_two_k_that_are_evidence() {
     );
     assert!(short.not_evidence.is_none(), "{short:?}");
     assert_eq!(
-        table3_verdict(&[short, p("10", 3.0, 2.0)]),
+        table3_verdict(&[short, p("10", 3.0, 2.0), p("100", 9.0, 30.0)]),
         Verdict::PatternReproduced
     );
     // Summed seconds only (no wall times): timed once, inconclusive.
