@@ -36,7 +36,7 @@ QUICK_CONFIGS     := $(sort $(wildcard configs/quick/*.toml))
 # already in the data directory are only verified).
 REPRODUCE_DATA    := a9a a9a.t w8a housing_scale mnist-even-odd mnist-even-odd.t heart_scale heart madelon madelon.t
 
-.PHONY: python bench-python recipes all build reproduce reproduce-long quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
+.PHONY: python bench-python recipes all build reproduce reproduce-long refresh quick test bench figures fetch datasets peers paper-data check clean-results toolchain ci-targets fuzz
 
 all: build
 
@@ -50,6 +50,17 @@ reproduce: build
 	$(BIN) fetch --data-dir $(DATA_DIR) $(REPRODUCE_DATA)
 	$(BIN) run $(RUNFLAGS) $(REPRODUCE_CONFIGS)
 	$(BIN) report $(RESULTS)
+
+# Re-run exactly the stored runs the report calls stale (made before a
+# commit that may have moved their numbers: `cvbench report --stale` lists
+# their configs), then the report. Resumable: a finished run is current and
+# drops off the list; an interrupted one resumes from its cells/ folder.
+# DRY=1 only lists what it would re-run (`make ci-targets`).
+refresh: build
+	@stale="$$($(BIN) report --stale $(RESULTS))"; \
+	if [ -z "$$stale" ]; then echo "refresh: every stored run under $(RESULTS) is current"; \
+	elif [ -n "$(DRY)" ]; then echo "refresh would re-run:"; echo "$$stale"; \
+	else $(BIN) run $(RUNFLAGS) $$stale && $(BIN) report $(RESULTS); fi
 
 quick: build
 	$(BIN) run $(DATAFLAGS) --out $(RESULTS)/quick $(QUICK_CONFIGS)
@@ -180,6 +191,7 @@ ci-targets:
 	test -s $(CI_TMP)/results/quick/REPORT.md
 	cp -r results $(CI_TMP)/stored && rm -rf $(CI_TMP)/stored/quick
 	$(MAKE) --no-print-directory figures PROFILE=debug RESULTS=$(CI_TMP)/stored
+	$(MAKE) --no-print-directory refresh PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/stored 2>/dev/null
 	$(MAKE) --no-print-directory datasets PROFILE=debug
 	$(MAKE) --no-print-directory fetch PROFILE=debug FETCH_NAMES=heart_scale
 	$(MAKE) --no-print-directory reproduce PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty

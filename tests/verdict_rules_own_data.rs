@@ -34,6 +34,7 @@ seed = 1
 k = [3]
 methods = ["ours", "sir", "tree"]
 timing_repeats = 2
+timed_fewer_because = "a test: two runs are enough to check the columns"
 
 [[datasets]]
 path = "my-data.libsvm"

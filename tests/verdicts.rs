@@ -64,6 +64,7 @@ fn the_evidence_rule_decides_by_the_interval_not_by_seconds() {
             min,
             max,
             repeats,
+            runs: vec![],
         })
     };
     // Milliseconds, ranges apart: decided (the old 0.5 s floor said "not run").
@@ -106,10 +107,10 @@ fn the_headline_counts_checks_apart_and_inconclusive_on_its_own() {
     ];
     let h = headline(&rows);
     assert!(
-        h.starts_with("1 paper artifacts (1 with at least one sub-row run), judged in 2 sub-rows"),
+        h.contains("1 artifacts (1 with at least one sub-row run), 2 claims judged (2 sub-rows;"),
         "{h}"
     );
-    assert!(h.contains("1 inconclusive (a run exists but its numbers cannot decide the rule), 1 not run (no run)"), "{h}");
+    assert!(h.contains("1 inconclusive (a run exists but its numbers cannot decide the rule, e.g. an interval that holds the threshold or a cell timed once), 1 not run (no run)"), "{h}");
     assert!(
         h.contains("Counted apart, not paper artifacts: 1 checks of ours"),
         "{h}"

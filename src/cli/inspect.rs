@@ -67,13 +67,21 @@ pub(super) fn validate(
     Ok(())
 }
 
-/// `cvbench report`: re-render every stored run under `dir` and the report.
-pub(super) fn report(dir: &Path, csv: bool) -> Result<(), Failure> {
+/// `cvbench report`: re-render every stored run under `dir` and the report;
+/// with `stale`, only list the configs of the stale runs.
+pub(super) fn report(dir: &Path, csv: bool, stale: bool) -> Result<(), Failure> {
     if !dir.is_dir() {
         return Err(usage(anyhow::anyhow!(
             "{}: no such results folder (give the folder `cvbench run --out` wrote, default `results`)",
             dir.display()
         )));
+    }
+    if stale {
+        for run in crate::report::stale_runs(dir).map_err(classify)? {
+            eprintln!("{}: {}", run.name, run.problems.join("; "));
+            println!("{}", run.config_path);
+        }
+        return Ok(());
     }
     let files = crate::report::report(dir, csv).map_err(classify)?;
     for f in files {

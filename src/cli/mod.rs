@@ -110,6 +110,12 @@ pub enum Command {
         /// Also write each run's records.csv (records are stored as Parquet).
         #[arg(long)]
         csv: bool,
+        /// Write nothing: print the config of every stale run (one made
+        /// before a commit that may have moved its numbers, from a dirty
+        /// tree, or without a revision), one per line, and why on stderr
+        /// (what `make refresh` re-runs).
+        #[arg(long, conflicts_with = "csv")]
+        stale: bool,
     },
     /// Write a stored table (a `.parquet` file, or a run folder's records) as CSV.
     Export {
@@ -183,7 +189,7 @@ pub fn run(cli: Cli) -> Result<(), Failure> {
             out,
             reproducible,
         } => inspect::export(&table, out.as_deref(), reproducible).map_err(failure::usage),
-        Command::Report { dir, csv } => inspect::report(&dir, csv),
+        Command::Report { dir, csv, stale } => inspect::report(&dir, csv, stale),
         Command::Datasets { data_dir } => inspect::datasets(data_dir),
         Command::Grid(args) => grid::run(&args).map_err(|e| {
             // Bad options, ranges, data or parameters are usage errors.

@@ -84,8 +84,14 @@ impl Sample {
 }
 
 impl From<Spread> for Sample {
+    /// Every run where the records keep them (the bootstrap), else the
+    /// median and range (the range bound).
     fn from(s: Spread) -> Sample {
-        Sample::Summary(s)
+        if s.runs.len() as u64 == s.repeats && s.repeats >= 1 {
+            Sample::Runs(s.runs)
+        } else {
+            Sample::Summary(s)
+        }
     }
 }
 
@@ -247,6 +253,7 @@ mod tests {
             min,
             max,
             repeats,
+            runs: vec![],
         })
     }
 
@@ -261,6 +268,23 @@ mod tests {
         let r = ratio(&spread(1.1, 0.8, 1.3, 5), &spread(1.0, 0.9, 1.2, 5));
         assert_eq!(r.side(1.0), Side::Inconclusive);
         assert!(r.undecided(1.0).unwrap().contains("holds 1"));
+    }
+
+    #[test]
+    fn records_with_every_run_are_bootstrapped_and_older_ones_range_bound() {
+        let with = |runs: Vec<f64>| Spread {
+            median: median(&runs),
+            min: 0.0,
+            max: 0.0,
+            repeats: runs.len() as u64,
+            runs,
+        };
+        let a = Sample::from(with(vec![2.0, 2.1, 1.9, 2.05, 1.95]));
+        let b = Sample::from(with(vec![1.0, 1.1, 0.9, 1.05, 0.95]));
+        assert_eq!(ratio(&a, &b).how, How::Bootstrap);
+        let old = spread(2.0, 1.9, 2.1, 5);
+        assert_eq!(ratio(&old, &b).how, How::Range);
+        assert!(ratio(&old, &b).words().contains("range bound"));
     }
 
     #[test]

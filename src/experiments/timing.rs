@@ -1,12 +1,19 @@
 //! Repeated timing of a cell, shared by the kinds that time our solver
-//! against its peers: cells under two minutes run `timing_repeats` times
-//! (the median and the range go on the rows), longer ones once; a config
-//! with `min_timed_seconds` times short cells again until their runs total
-//! that long ([`Repeats`]).
+//! against its peers: every cell runs `timing_repeats` times, at least
+//! [`MIN_TIMED_RUNS`] unless the config says why not
+//! (`timed_fewer_because`, which also lets a cell of two minutes or more
+//! run once); every run's seconds, their median and range go on the rows;
+//! a config with `min_timed_seconds` times short cells again until their
+//! runs total that long ([`Repeats`], [`check_policy`]).
 
 use crate::config::{ConfigError, ConfigFile};
 use std::time::Instant;
 use toml::Spanned;
+
+/// Fewest timed runs of a cell (ours and the peers') unless the config
+/// says why not (`timed_fewer_because`): three runs give a bootstrap
+/// interval of the ratio of medians.
+pub const MIN_TIMED_RUNS: u32 = 3;
 
 /// Most repetitions of a timed cell.
 pub const MAX_TIMING_REPEATS: u32 = 100;
@@ -46,6 +53,10 @@ pub struct Repeats {
     pub min_total_s: f64,
     /// Most runs of a short cell (at least `runs`).
     pub cap: u32,
+    /// A first run this long is not repeated ([`REPEAT_BELOW_S`] where the
+    /// config says why cells may be timed fewer times; infinite, so that
+    /// every cell runs `runs` times, where it does not).
+    pub long_s: f64,
 }
 
 impl From<u32> for Repeats {
@@ -54,13 +65,59 @@ impl From<u32> for Repeats {
             runs: runs.max(1),
             min_total_s: 0.0,
             cap: runs.max(1),
+            long_s: REPEAT_BELOW_S,
         }
     }
 }
 
+/// The timing policy of a config: `timing_repeats` checked (1 to
+/// [`MAX_TIMING_REPEATS`]) against `timed_fewer_because`. Without a
+/// reason, every cell (ours and the peers') is timed at least
+/// [`MIN_TIMED_RUNS`] times (the default), long cells included; with one,
+/// `timing_repeats` may be lower (default 1) and a first run of
+/// [`REPEAT_BELOW_S`] or more is not repeated. Errors name the key's line:col.
+pub fn check_policy(
+    cfg: &ConfigFile,
+    runs: &Option<Spanned<u32>>,
+    because: &Option<Spanned<String>>,
+) -> Result<Repeats, ConfigError> {
+    let reason = because.as_ref().filter(|b| !b.get_ref().trim().is_empty());
+    if let (Some(b), None) = (because, reason) {
+        return Err(cfg.invalid(
+            b.span(),
+            "timed_fewer_because is empty",
+            "say why cells may be timed fewer than 3 times, or remove the key",
+        ));
+    }
+    let n = match (runs, reason) {
+        (None, None) => MIN_TIMED_RUNS,
+        (Some(r), None) if *r.get_ref() < MIN_TIMED_RUNS => {
+            return Err(cfg.invalid(
+                r.span(),
+                &format!(
+                    "timing_repeats = {} times cells fewer than {MIN_TIMED_RUNS} times",
+                    r.get_ref()
+                ),
+                &format!(
+                "use at least {MIN_TIMED_RUNS}, or say why not in timed_fewer_because = \"...\""
+            ),
+            ))
+        }
+        _ => check_repeats(cfg, runs)?,
+    };
+    Ok(Repeats {
+        long_s: if reason.is_some() {
+            REPEAT_BELOW_S
+        } else {
+            f64::INFINITY
+        },
+        ..Repeats::from(n)
+    })
+}
+
 impl Repeats {
     /// Whether a cell whose timed runs took `walls` seconds runs again:
-    /// never when its first run took [`REPEAT_BELOW_S`] or more; else
+    /// never when its first run took `long_s` or more; else
     /// until it has run `runs` times and its runs total `min_total_s`
     /// seconds, `cap` runs at most.
     pub fn again(&self, walls: &[f64]) -> bool {
@@ -68,7 +125,7 @@ impl Repeats {
             return true;
         };
         let n = walls.len();
-        if *first >= REPEAT_BELOW_S || n >= self.cap.max(self.runs) as usize {
+        if *first >= self.long_s || n >= self.cap.max(self.runs) as usize {
             return false;
         }
         n < self.runs as usize || walls.iter().sum::<f64>() < self.min_total_s
@@ -84,11 +141,13 @@ impl Repeats {
         runs: &Option<Spanned<u32>>,
         min_total_s: &Option<Spanned<f64>>,
         cap: &Option<Spanned<u32>>,
+        because: &Option<Spanned<String>>,
     ) -> Result<Repeats, ConfigError> {
-        let runs = check_repeats(cfg, runs)?;
+        let policy = check_policy(cfg, runs, because)?;
+        let runs = policy.runs;
         let Some(min) = min_total_s else {
             return match cap {
-                None => Ok(Repeats::from(runs)),
+                None => Ok(policy),
                 Some(c) => Err(cfg.invalid(
                     c.span(),
                     "max_timing_repeats is set without min_timed_seconds",
@@ -119,6 +178,7 @@ impl Repeats {
             runs,
             min_total_s: m,
             cap,
+            long_s: policy.long_s,
         })
     }
 }
@@ -201,8 +261,9 @@ pub fn planning_minutes(m: f64) -> String {
 }
 
 /// A cell's timed runs: the median, smallest and largest wall seconds of
-/// its runs, and how many (one for a cell timed once).
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// its runs, and how many (one for a cell timed once); and every run's
+/// seconds where the records keep them (the `wall_runs_s` column).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Spread {
     /// Median wall seconds.
     pub median: f64,
@@ -212,6 +273,31 @@ pub struct Spread {
     pub max: f64,
     /// Timed runs.
     pub repeats: u64,
+    /// Every timed run's seconds (empty where the records keep only the
+    /// median and the range: runs made before the column).
+    pub runs: Vec<f64>,
+}
+
+/// The `wall_runs_s` column's text of a cell's timed runs: every run's
+/// seconds, `;`-separated, in full precision.
+pub fn runs_text(walls: &Walls) -> String {
+    walls
+        .0
+        .iter()
+        .map(|w| w.to_string())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The runs of a `wall_runs_s` text (empty for an empty or unreadable text:
+/// a record made before the column).
+pub fn parse_runs(text: &str) -> Vec<f64> {
+    let v: Option<Vec<f64>> = text
+        .split(';')
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| t.trim().parse().ok())
+        .collect();
+    v.unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -219,11 +305,20 @@ mod tests {
     use super::*;
 
     #[test]
+    fn every_timed_run_is_kept_in_its_text() {
+        let w = Walls::of(vec![0.25, 0.125, 1.0 / 3.0]);
+        let t = runs_text(&w);
+        assert_eq!(parse_runs(&t), vec![0.125, 0.25, 1.0 / 3.0]);
+        assert!(parse_runs("").is_empty() && parse_runs("1;x").is_empty());
+    }
+
+    #[test]
     fn a_short_cell_is_repeated_until_its_timed_seconds_or_the_cap() {
         let r = Repeats {
             runs: 3,
             min_total_s: 1.0,
             cap: 10,
+            long_s: REPEAT_BELOW_S,
         };
         // Fabricated timings: 0.1 s runs go on past 3 until 1 s is timed...
         assert!(r.again(&[0.1; 3]));
@@ -234,6 +329,13 @@ mod tests {
         assert!(!r.again(&[0.5, 0.5, 0.5]));
         assert!(r.again(&[0.5, 0.5]));
         assert!(!r.again(&[REPEAT_BELOW_S]));
+        // Without a reason to time fewer: a long first run is repeated too.
+        let all = Repeats {
+            long_s: f64::INFINITY,
+            ..Repeats::from(3)
+        };
+        assert!(all.again(&[REPEAT_BELOW_S * 2.0]));
+        assert!(!all.again(&[REPEAT_BELOW_S * 2.0; 3]));
         // Without min_timed_seconds: exactly `timing_repeats`, as before.
         let plain = Repeats::from(3);
         assert!(plain.again(&[0.001, 0.001]));
@@ -258,6 +360,7 @@ mod tests {
                 timing_repeats: Option<Spanned<u32>>,
                 min_timed_seconds: Option<Spanned<f64>>,
                 max_timing_repeats: Option<Spanned<u32>>,
+                timed_fewer_because: Option<Spanned<String>>,
             }
             let t: T = cfg.parse().unwrap();
             Repeats::check(
@@ -265,10 +368,27 @@ mod tests {
                 &t.timing_repeats,
                 &t.min_timed_seconds,
                 &t.max_timing_repeats,
+                &t.timed_fewer_because,
             )
             .map_err(|e| e.to_string())
         };
-        assert_eq!(check("").unwrap(), Repeats::from(1));
+        // Without a reason: 3 runs of every cell, long ones included.
+        let all = check("").unwrap();
+        assert_eq!((all.runs, all.long_s), (3, f64::INFINITY));
+        let e = check("timing_repeats = 1\n").unwrap_err();
+        assert!(
+            e.contains("t.toml:1") && e.contains("timed_fewer_because"),
+            "{e}"
+        );
+        // With one: fewer runs, default 1, and a long first run once.
+        let why = "timed_fewer_because = \"hours\"\n";
+        assert_eq!(check(why).unwrap(), Repeats::from(1));
+        assert_eq!(
+            check(&format!("{why}timing_repeats = 2\n")).unwrap(),
+            Repeats::from(2)
+        );
+        let e = check("timed_fewer_because = \" \"\n").unwrap_err();
+        assert!(e.contains("is empty"), "{e}");
         let r = check("timing_repeats = 3\nmin_timed_seconds = 2.5\n").unwrap();
         assert_eq!((r.runs, r.min_total_s, r.cap), (3, 2.5, MAX_TIMING_REPEATS));
         let e = check("max_timing_repeats = 5\n").unwrap_err();

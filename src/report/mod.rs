@@ -4,13 +4,17 @@
 
 mod html;
 mod links;
+mod numbers_commits;
+#[cfg(test)]
+mod numbers_commits_tests;
 mod provenance;
 mod runs;
 mod summary;
 
 pub use html::markdown_to_html;
 pub use links::drop_dead_links;
-pub use provenance::{git_commits_since, provenance, revision_text, short, Head, Provenance};
+pub use numbers_commits::{git_commits_since, numbers_pathspecs, trailer_leaves_unchanged};
+pub use provenance::{provenance, revision_text, short, Head, Later, Provenance};
 pub use runs::{check_records, required_columns, Skipped};
 
 use crate::config::ConfigFile;
@@ -75,9 +79,14 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
             write_csv(&to_frame(&records)?, &path)?;
             written.push(path);
         }
-        let prov = provenance(&manifest, &head, |rev| {
+        let mut prov = provenance(&manifest, &head, |rev| {
             git_commits_since(rev, kind.sources(), &run_name)
         });
+        prov.problems.extend(numbers_commits::config_changed(
+            Path::new("."),
+            &manifest.config_path,
+            &manifest.config,
+        ));
         let mut md = r.markdown;
         md.push_str(&footer(&manifest, &prov, cells_seconds(&records)));
         checked.push((run_name.clone(), prov));
@@ -191,6 +200,52 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
     written.push(report);
     written.push(html);
     Ok(written)
+}
+
+/// A stored run whose numbers may not be what the code gives now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StaleRun {
+    /// The run folder's name.
+    pub name: String,
+    /// The config that made it (`manifest.json`'s `config_path`).
+    pub config_path: String,
+    /// Why it is stale.
+    pub problems: Vec<String>,
+}
+
+/// The stale runs under `root` (made from a dirty tree, without a revision,
+/// or before a commit that may have moved their numbers), checked as the
+/// report checks them, without rendering anything: what `make refresh`
+/// re-runs.
+pub fn stale_runs(root: &Path) -> Result<Vec<StaleRun>, ExperimentError> {
+    let (found, _) = runs::find(root).map_err(|source| ResultsError::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let head = Head::of_this_build();
+    let mut out = Vec::new();
+    for f in found {
+        let name = f
+            .dir
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let mut prov = provenance(&f.manifest, &head, |rev| {
+            git_commits_since(rev, f.kind.sources(), &name)
+        });
+        prov.problems.extend(numbers_commits::config_changed(
+            Path::new("."),
+            &f.manifest.config_path,
+            &f.manifest.config,
+        ));
+        if !prov.problems.is_empty() {
+            out.push(StaleRun {
+                name,
+                config_path: f.manifest.config_path.clone(),
+                problems: prov.problems,
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// The rows of the papers that have at least one row with records (a

@@ -1,24 +1,27 @@
 //! Provenance of stored runs: was a run made from a clean tree, at a
 //! revision whose code of its kind is still the code that renders it?
 //!
-//! A commit whose message carries the trailer `Numbers: unchanged` (a
-//! refactor shown not to change any number: the golden test passes and the
-//! stored runs' re-rendered tables are identical) does not make older runs
-//! stale: such runs are listed as made before a numbers-neutral change, not
-//! flagged. `Numbers: unchanged except a, b` (a fix that changes the named
-//! runs' numbers only) flags runs `a` and `b` and no other.
+//! A run is current when no commit since its revision touched code its
+//! numbers depend on, or every such commit carries the git trailer
+//! `Numbers: unchanged` (a refactor shown not to change any number); else
+//! it is stale, and the report names the commits that may have moved it
+//! ([`super::numbers_commits`] reads the log). `Numbers: unchanged except
+//! a, b` (a fix that changes the named runs' numbers only) makes runs `a`
+//! and `b` stale and no other.
 
 use crate::results::manifest::Manifest;
 use crate::results::md_table::MdTable;
 
 /// Later commits that touched a kind's code: those that may change numbers,
 /// and those marked `Numbers: unchanged`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Later {
     /// Commits without the trailer.
     pub changing: usize,
     /// Commits with the `Numbers: unchanged` trailer.
     pub neutral: usize,
+    /// The commits without the trailer: short hash and subject, newest first.
+    pub moved_by: Vec<String>,
 }
 
 /// What the report says of a run's provenance.
@@ -28,6 +31,9 @@ pub struct Provenance {
     pub problems: Vec<String>,
     /// Later numbers-neutral commits to the kind's code (not a flag).
     pub neutral: usize,
+    /// The later commits that may have moved the run's numbers (short hash
+    /// and subject, newest first): why the run is stale.
+    pub moved_by: Vec<String>,
     /// Why the run's revision could not be checked against this cvbench's
     /// code (neither flagged nor claimed clean).
     pub unchecked: Option<String>,
@@ -110,11 +116,16 @@ pub fn provenance(
                 let n = l.changing;
                 if n > 0 {
                     out.problems.push(format!(
-                        "revision {} is older than the code that renders it ({n} later commit{} the kind's code)",
-                        short(&sha),
-                        if n == 1 { " touches" } else { "s touch" }
+                        "stale: {n} later commit{} code its numbers depend on without a trailer recording that it leaves every number as it was ({})",
+                        if n == 1 { " touches" } else { "s touch" },
+                        l.moved_by
+                            .iter()
+                            .map(|c| c.split(' ').next().unwrap_or_default())
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                 }
+                out.moved_by = l.moved_by;
             }
             None => {
                 out.unchecked = Some(format!(
@@ -128,116 +139,56 @@ pub fn provenance(
 }
 
 /// The report's provenance section for the runs checked (name and
-/// provenance, in report order) against this cvbench's revision.
+/// provenance, in report order) against this cvbench's revision: how many
+/// runs are current, and a row per run saying whether it is current and,
+/// when not, why (the hashes of the commits that may have moved its
+/// numbers; the report names no code, so not their subjects).
 pub fn section(checked: &[(String, Provenance)], head: &Head) -> String {
     let against = match &head.revision {
         Some(h) => format!("against this cvbench's revision `{}`", short(h)),
         None => "this cvbench was not built from a git checkout".to_string(),
     };
-    let flagged: Vec<_> = checked
+    if checked.is_empty() {
+        return "No runs.\n\n".to_string();
+    }
+    let stale = checked
         .iter()
         .filter(|(_, p)| !p.problems.is_empty())
-        .collect();
-    let unchecked: Vec<_> = checked
+        .count();
+    let unchecked = checked
         .iter()
         .filter(|(_, p)| p.problems.is_empty() && p.unchecked.is_some())
-        .collect();
+        .count();
+    let current = checked.len() - stale - unchecked;
     let mut md = String::new();
-    if checked.is_empty() {
-        md.push_str("No runs.\n\n");
-    } else if flagged.is_empty() && unchecked.is_empty() {
-        md.push_str(&format!("Every run was made from a clean tree at a revision whose code of its kind is unchanged since, but for changes recorded as leaving every number as it was (`manifest.json`, `git_revision`, {against}).\n\n"));
+    if stale == 0 && unchecked == 0 {
+        md.push_str(&format!("Every run is current: made from a clean tree at a revision whose code its numbers depend on is unchanged since, but for commits whose trailer records that they leave every number as it was (`manifest.json`, `git_revision`, {against}).\n\n"));
+    } else {
+        md.push_str(&format!("{current} of {} runs are current, {stale} stale{} (`manifest.json`, `git_revision`, {against}). A run is current when no commit since its revision touched code its numbers depend on (its kind's code but for the code that only renders stored records, the engine, the data readers, the runner, and for the SVM kinds the peers), or every such commit carries a git trailer recording that it leaves every number as it was (and how that was checked), and its config file reads as it did (comments, names and descriptions aside); a stale run's numbers may not be what the code gives now. `make refresh` re-runs exactly the stale runs (resumable); `git show HASH` gives a commit.\n\n", checked.len(), if unchecked > 0 { format!(", {unchecked} not checked") } else { String::new() }));
     }
-    if !flagged.is_empty() {
-        let mut t = MdTable::new(["run", "problem"]);
-        for (run, p) in &flagged {
-            t.row([format!("`{run}`"), MdTable::text(&p.problems.join("; "))]);
-        }
-        md.push_str(&format!("{} of {} runs are flagged: their numbers may not come from the code as it is now (`manifest.json`, `git_revision`, {against}). Re-run them to clear the flag.\n\n{}\n", flagged.len(), checked.len(), t.markdown()));
-    }
-    if !unchecked.is_empty() {
-        let mut t = MdTable::new(["run", "not checked because"]);
-        for (run, p) in &unchecked {
-            t.row([
-                format!("`{run}`"),
-                MdTable::text(p.unchecked.as_deref().unwrap_or_default()),
-            ]);
-        }
-        md.push_str(&format!(
-            "{} of {} runs could not be checked against the code ({against}):\n\n{}\n",
-            unchecked.len(),
-            checked.len(),
-            t.markdown()
-        ));
-    }
-    let neutral: Vec<_> = checked
-        .iter()
-        .filter(|(_, p)| p.problems.is_empty() && p.neutral > 0)
-        .collect();
-    if !neutral.is_empty() {
-        let names: Vec<String> = neutral
-            .iter()
-            .map(|(run, p)| format!("`{run}` ({})", p.neutral))
-            .collect();
-        md.push_str(&format!("Made before later changes to their kind's code that are recorded as leaving every number as it was (refactors under which the quick runs' numbers and the stored runs' re-rendered tables stay identical; count in brackets), not flagged: {}.\n\n", names.join(", ")));
-    }
-    md
-}
-
-/// Whether a commit message leaves the numbers of run `run` unchanged: it
-/// carries the trailer `Numbers: unchanged`, or `Numbers: unchanged except
-/// a, b` (a fix that changes the named runs' numbers only) and `run` is not
-/// named. With `run` = `None`, any such trailer counts.
-pub fn numbers_unchanged_for(message: &str, run: Option<&str>) -> bool {
-    message.lines().any(|l| {
-        let Some((k, v)) = l.split_once(':') else {
-            return false;
-        };
-        let v = v.trim();
-        let lower = v.to_ascii_lowercase();
-        if !k.trim().eq_ignore_ascii_case("numbers") || !lower.starts_with("unchanged") {
-            return false;
-        }
-        let rest = v["unchanged".len()..].trim_start();
-        let named = rest
-            .get(.."except".len())
-            .filter(|w| w.eq_ignore_ascii_case("except"))
-            .map(|_| rest["except".len()..].split(',').map(str::trim));
-        match (named, run) {
-            (Some(mut names), Some(run)) => !names.any(|n| n == run),
-            _ => true,
-        }
-    })
-}
-
-/// Commits since `rev` (up to HEAD) that touched `paths`, split by the
-/// `Numbers: unchanged` trailer as it applies to `run` (merge commits are not counted: the commits
-/// they bring are), from `git` in the current folder; `None`
-/// when git or the revision is not available.
-pub fn git_commits_since(rev: &str, paths: &[&str], run: &str) -> Option<Later> {
-    let mut cmd = std::process::Command::new("git");
-    cmd.args([
-        "log",
-        "--no-merges",
-        "--format=%B%x1e",
-        &format!("{rev}..HEAD"),
-        "--",
-    ]);
-    cmd.args(paths);
-    let out = cmd.output().ok()?;
-    if !out.status.success() {
-        return None;
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut later = Later::default();
-    for msg in text.split('\u{1e}').filter(|m| !m.trim().is_empty()) {
-        if numbers_unchanged_for(msg, Some(run)) {
-            later.neutral += 1;
+    let mut t = MdTable::new(["run", "current", "why not"]);
+    for (run, p) in checked {
+        let (state, why) = if !p.problems.is_empty() {
+            ("stale", p.problems.join("; "))
+        } else if let Some(u) = &p.unchecked {
+            ("not checked", u.clone())
+        } else if p.neutral > 0 {
+            (
+                "yes",
+                format!(
+                    "{} later commit{} to its code, each with a trailer recording that it leaves every number as it was",
+                    p.neutral,
+                    if p.neutral == 1 { "" } else { "s" }
+                ),
+            )
         } else {
-            later.changing += 1;
-        }
+            ("yes", String::new())
+        };
+        t.row([format!("`{run}`"), state.to_string(), MdTable::text(&why)]);
     }
-    Some(later)
+    md.push_str(&t.markdown());
+    md.push('\n');
+    md
 }
 
 #[cfg(test)]
@@ -267,10 +218,23 @@ mod tests {
             (r == "abc").then_some(Later {
                 changing: 3,
                 neutral: 0,
+                moved_by: vec![
+                    "1111111111 a".into(),
+                    "2222222222 b".into(),
+                    "3333333333 c".into(),
+                ],
             })
         });
         assert_eq!(p.problems.len(), 1);
-        assert!(p.problems[0].contains("3 later commits"), "{p:?}");
+        assert!(
+            p.problems[0].contains("stale: 3 later commits touch"),
+            "{p:?}"
+        );
+        assert!(
+            p.problems[0].contains("(1111111111, 2222222222, 3333333333)"),
+            "{p:?}"
+        );
+        assert_eq!(p.moved_by.len(), 3);
         // Older, but nothing of the kind's code changed since: not flagged.
         assert!(provenance(&manifest("abc"), &h("def"), never)
             .problems
@@ -280,6 +244,7 @@ mod tests {
             Some(Later {
                 changing: 0,
                 neutral: 2,
+                moved_by: vec![],
             })
         });
         assert!(p.problems.is_empty());
@@ -303,7 +268,7 @@ mod tests {
         assert!(p.problems.is_empty() && p.unchecked.is_some());
         let s = section(&[("r".into(), p)], &Head::parse("def"));
         assert!(!s.contains("Every run was made from a clean tree"), "{s}");
-        assert!(s.contains("could not be checked"), "{s}");
+        assert!(s.contains("| `r` | not checked | revision abc"), "{s}");
         // A report made by a cvbench without a revision says so in full.
         let s = section(
             &[(
@@ -321,31 +286,25 @@ mod tests {
     }
 
     #[test]
-    fn the_trailer_is_recognised_only_as_a_key_value_line() {
-        assert!(numbers_unchanged_for(
-            "Refactor\n\nNumbers: unchanged\n",
-            None
-        ));
-        assert!(numbers_unchanged_for("x\n\nnumbers:  Unchanged", None));
-        assert!(numbers_unchanged_for(
-            "x\n\nNumbers: unchanged (golden passes)",
-            None
-        ));
-        assert!(!numbers_unchanged_for("Numbers changed: the fix", None));
-        assert!(!numbers_unchanged_for("Numbers: changed (bug fix)", None));
-    }
-
-    #[test]
-    fn a_trailer_with_except_flags_the_named_runs_only() {
-        let msg = "Fix\n\nNumbers: unchanged except seeding-heart-loocv, svm-cv-a9a\n";
-        assert!(!numbers_unchanged_for(msg, Some("seeding-heart-loocv")));
-        assert!(!numbers_unchanged_for(msg, Some("svm-cv-a9a")));
-        assert!(numbers_unchanged_for(msg, Some("seeding-heart")));
-        assert!(numbers_unchanged_for(msg, None));
-        assert!(numbers_unchanged_for(
-            "x\n\nNumbers: unchanged",
-            Some("seeding-heart-loocv")
-        ));
-        assert!(!numbers_unchanged_for("x\n\nNumbers: changed", Some("a")));
+    fn the_section_says_per_run_whether_it_is_current_and_which_commits_moved_it() {
+        let head = Head::parse("def");
+        let stale = provenance(&manifest("abc"), &head, |_: &str| {
+            Some(Later {
+                changing: 1,
+                neutral: 1,
+                moved_by: vec!["1234567890 Fix the SMO step".into()],
+            })
+        });
+        let current = provenance(&manifest("abc"), &head, |_: &str| {
+            Some(Later {
+                changing: 0,
+                neutral: 2,
+                moved_by: vec![],
+            })
+        });
+        let s = section(&[("a".into(), stale), ("b".into(), current)], &head);
+        assert!(s.starts_with("1 of 2 runs are current, 1 stale"), "{s}");
+        assert!(s.contains("| `a` | stale | stale: 1 later commit touches code its numbers depend on without a trailer recording that it leaves every number as it was (1234567890) |"), "{s}");
+        assert!(s.contains("| `b` | yes | 2 later commits to its code, each with a trailer recording that it leaves every number as it was |"), "{s}");
     }
 }

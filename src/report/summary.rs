@@ -203,6 +203,18 @@ fn verdicts(md: &mut String, rows: &[ScoreRow]) {
             mixed.join("; ")
         );
     }
+    let guide: Vec<Verdict> = rows
+        .iter()
+        .filter(|r| r.counted == Counted::Guide)
+        .map(|r| r.verdict)
+        .collect();
+    if !guide.is_empty() {
+        let _ = writeln!(
+            md,
+            "**The LIBSVM practical guide** (Hsu, Chang & Lin; a fourth source, counted apart from the three papers): {}.\n",
+            counts(&guide)
+        );
+    }
     listed(
         md,
         &papers,
@@ -267,7 +279,7 @@ fn next(md: &mut String, i: &Inputs<'_>) {
         todo.push(format!("{not_run} sub-row{} no run here; where the harness can estimate it, the row names the missing run and its expected time.", if not_run == 1 { " has" } else { "s have" }));
     }
     if i.flagged > 0 {
-        todo.push(format!("{} run{} flagged by the provenance check: made from a tree with uncommitted changes, without a recorded revision, or by older code than the code that renders {} ([Provenance](#provenance) says which). `cvbench run --fresh CONFIG` from a clean checkout re-runs one and clears its flag.", i.flagged, if i.flagged == 1 { " is" } else { "s are" }, if i.flagged == 1 { "it" } else { "them" }));
+        todo.push(format!("{} run{} stale: made from a tree with uncommitted changes, without a recorded revision, or before a commit that may have moved {} numbers ([Provenance](#provenance) says which, and the commits). `make refresh` from a clean checkout re-runs exactly the stale runs.", i.flagged, if i.flagged == 1 { " is" } else { "s are" }, if i.flagged == 1 { "its" } else { "their" }));
     }
     if i.skipped > 0 {
         todo.push(format!(

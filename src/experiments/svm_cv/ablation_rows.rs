@@ -8,8 +8,8 @@
 //! timed repetitions with their range, the machine-independent counts (SMO
 //! iterations, kernel evaluations), the shares of prediction and seeding in
 //! the run, the speed-up against the unseeded run with the same cache,
-//! threads, budget and solver (a speed-up whose ranges overlap is marked
-//! so), and the speed-up against the same method on the SMO.
+//! threads, budget and solver, and the speed-up against the same method on
+//! the SMO, each with its interval by the one evidence rule.
 //!
 //! Both sides read these rows: the ablation table (`render/ablation.rs`)
 //! and our own speed targets (`verdicts/targets.rs`); they live here, at the
@@ -69,11 +69,13 @@ pub struct AblationRow {
     pub predict_pct: f64,
     /// Seeding seconds (first timed run) / median wall seconds, in %.
     pub seed_pct: f64,
+    /// Every timed run's seconds (empty in runs made before the column; not
+    /// written to the ablation table's file).
+    #[serde(skip)]
+    pub wall_runs: Vec<f64>,
     /// Median wall of the unseeded run with the same cache, threads and
     /// budget, divided by this run's (NaN without one).
     pub speedup_vs_unseeded: f64,
-    /// Whether this run's and the unseeded run's [min, max] ranges overlap.
-    pub within_spread: bool,
     /// Lower end of the speed-up's 95% interval ([`evidence::ratio`]; NaN
     /// where either run was timed once or there is no unseeded run).
     pub speedup_vs_unseeded_lo: f64,
@@ -98,6 +100,7 @@ impl AblationRow {
             min: self.wall_min_s,
             max: self.wall_max_s,
             repeats: self.repeats,
+            runs: self.wall_runs.clone(),
         })
     }
 }
@@ -156,6 +159,7 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 wall_median_s: f.wall_median_s.unwrap_or(f.cell_wall_s),
                 wall_min_s: f.wall_min_s.unwrap_or(f.cell_wall_s),
                 wall_max_s: f.wall_max_s.unwrap_or(f.cell_wall_s),
+                wall_runs: crate::experiments::timing::parse_runs(&f.wall_runs_s),
                 accuracy_pct: f.cv_accuracy_pct.unwrap_or(f64::NAN),
                 iterations: sum(&|r| r.iterations as f64),
                 kernel_evals: sum(&|r| r.kernel_evals.unwrap_or(0.0))
@@ -164,7 +168,6 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
                 predict_pct: 100.0 * sum(&|r| r.predict_s.unwrap_or(0.0)) / wall,
                 seed_pct: 100.0 * sum(&|r| r.seed_s.unwrap_or(0.0)) / wall,
                 speedup_vs_unseeded: f64::NAN,
-                within_spread: false,
                 speedup_vs_unseeded_lo: f64::NAN,
                 speedup_vs_unseeded_hi: f64::NAN,
                 speedup_vs_smo: f64::NAN,
@@ -187,7 +190,6 @@ pub fn ablation(records: &[SvmRow]) -> Vec<AblationRow> {
             .find(|(_, b)| b.seeder == "zero" && b.solver == r.solver && same(b, r));
         if let Some((_, b)) = base {
             r.speedup_vs_unseeded = b.wall_median_s / r.wall_median_s;
-            r.within_spread = r.wall_min_s <= b.wall_max_s && b.wall_min_s <= r.wall_max_s;
             let x = evidence::ratio(&b.spread(), &r.spread());
             if x.how != evidence::How::Once {
                 (r.speedup_vs_unseeded_lo, r.speedup_vs_unseeded_hi) = (x.lo, x.hi);

@@ -196,11 +196,18 @@ pub struct SvmCvConfig {
     /// keys) of a config without the key.
     #[serde(default)]
     pub solvers: Option<Spanned<Vec<Spanned<String>>>>,
-    /// Our solver's cells are timed this many times (the first run's rows
-    /// are the records; the median, min and max wall seconds of all runs
-    /// are on every row). Default 1, at most 100.
+    /// Every timed cell (ours and the peers') is timed this many times
+    /// (the first run's rows are the records; every run's wall seconds,
+    /// their median, min and max are on every row). At least 3 (the
+    /// default) unless `timed_fewer_because` says why not; at most 100.
     #[serde(default)]
     pub timing_repeats: Option<Spanned<u32>>,
+    /// Why this config's cells may be timed fewer than 3 times (its
+    /// `timing_repeats`, default 1 then) and a cell whose first run takes
+    /// two minutes or more only once: e.g. the hours it would add. Unset:
+    /// every cell is timed at least 3 times, long ones included.
+    #[serde(default)]
+    pub timed_fewer_because: Option<Spanned<String>>,
     /// A cell whose timed runs total less than this many seconds is timed
     /// again (past `timing_repeats`) until they do or it has run
     /// `max_timing_repeats` times, so that short cells are decided by
@@ -320,6 +327,7 @@ impl SvmCvConfig {
             &self.timing_repeats,
             &self.min_timed_seconds,
             &self.max_timing_repeats,
+            &self.timed_fewer_because,
         )
     }
 

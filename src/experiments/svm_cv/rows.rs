@@ -178,6 +178,10 @@ pub struct SvmRow {
     /// Slowest timed run of the cell.
     #[serde(with = "nan_none")]
     pub wall_max_s: Option<f64>,
+    /// Every timed run's seconds, `;`-separated (empty in runs made before
+    /// the column: their intervals are range bounds).
+    #[serde(default)]
+    pub wall_runs_s: String,
     /// Kernel values the whole run computed in batched blocks (prediction,
     /// seeders' similarities, held-out sums), on every row of the run (not
     /// in `kernel_evals`; `None` for LIBSVM and runs made before it).
@@ -534,6 +538,7 @@ mod tests {
                 "wall_median_s",
                 "wall_min_s",
                 "wall_max_s",
+                "wall_runs_s",
                 "block_kernel_evals",
                 "shared_kernel_evals",
                 "shared_extra_kernel_evals_sched",

@@ -319,6 +319,7 @@ fn stamp_peer(walls: &Walls, rows: &mut [SvmRow], threads: usize, budget: f64) {
         r.wall_median_s = Some(walls.median());
         r.wall_min_s = walls.min();
         r.wall_max_s = walls.max();
+        r.wall_runs_s = crate::experiments::timing::runs_text(walls);
     }
 }
 

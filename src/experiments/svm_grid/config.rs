@@ -65,11 +65,16 @@ pub struct SvmGridConfig {
     #[serde(default)]
     pub rows_per_cell: Option<Spanned<usize>>,
     /// Our levels' cells and the peers' (`svm-grid`, scikit-learn) are
-    /// timed this many times when their first run takes under two minutes
-    /// (the first run's rows are the records; the median, min and max wall
-    /// seconds of all runs are on the cell's row). Default 1, at most 100.
+    /// timed this many times (the first run's rows are the records; every
+    /// run's wall seconds, their median, min and max are on the cell's
+    /// row). At least 3 (the default) unless `timed_fewer_because` says why
+    /// not; at most 100.
     #[serde(default)]
     pub timing_repeats: Option<Spanned<u32>>,
+    /// Why this config's cells may be timed fewer than 3 times (default 1
+    /// then) and a cell whose first run takes two minutes or more once.
+    #[serde(default)]
+    pub timed_fewer_because: Option<Spanned<String>>,
     /// Run cells one at a time (timing); default true.
     #[serde(default)]
     pub exclusive: Option<bool>,

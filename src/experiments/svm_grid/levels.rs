@@ -129,6 +129,7 @@ impl LevelStats {
             min: self.wall_min_s,
             max: self.wall_max_s,
             repeats: self.runs.max(1),
+            runs: Vec::new(),
         }
     }
 }

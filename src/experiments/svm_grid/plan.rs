@@ -8,7 +8,7 @@
 use super::config::SvmGridConfig;
 use crate::config::ConfigFile;
 use crate::experiments::cell_key::CellKey;
-use crate::experiments::timing::check_repeats;
+use crate::experiments::timing::{check_policy, Repeats};
 use crate::experiments::{Cell, Context, ExperimentError, PlanHead};
 use crate::pyfmt::py_float;
 use cvbench_engine::api::data::{Dataset, ScaleRanges};
@@ -68,8 +68,8 @@ pub(super) struct GridPlan {
     pub k: usize,
     pub memory_mb: f64,
     pub threads: usize,
-    /// Timed runs of a cell under two minutes (`timing_repeats`).
-    pub repeats: u32,
+    /// How many times a cell is timed (`timing_repeats`, `timed_fewer_because`).
+    pub repeats: Repeats,
     pub datasets: Vec<GridData>,
     pub tests: Vec<GuideTest>,
     pub specs: Vec<CellSpec>,
@@ -94,7 +94,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
     let levels = c.levels(cfg)?;
     let k = c.folds(cfg)?;
     let rows_per_cell = c.rows_per_cell(cfg)?;
-    let repeats = check_repeats(cfg, &c.timing_repeats)?;
+    let repeats = check_policy(cfg, &c.timing_repeats, &c.timed_fewer_because)?;
     let threads = c.threads(cfg)?;
     let mut datasets = Vec::new();
     for spec in c.datasets.get_ref() {

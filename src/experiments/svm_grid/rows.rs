@@ -90,6 +90,10 @@ pub struct GridRow {
     /// Slowest timed run.
     #[serde(with = "nan_none")]
     pub wall_max_s: Option<f64>,
+    /// Every timed run's seconds, `;`-separated (empty in runs made before
+    /// the column: their intervals are range bounds).
+    #[serde(default)]
+    pub wall_runs_s: String,
     /// The guide step (`original-default`, `scaled-default`, `grid-chosen`,
     /// `guide-point`).
     pub step: String,
@@ -108,6 +112,7 @@ impl GridRow {
             min: self.wall_min_s.unwrap_or(one),
             max: self.wall_max_s.unwrap_or(one),
             repeats: self.timing_repeats.max(1),
+            runs: crate::experiments::timing::parse_runs(&self.wall_runs_s),
         }
     }
 
@@ -117,6 +122,7 @@ impl GridRow {
         self.wall_median_s = Some(walls.median());
         self.wall_min_s = walls.min();
         self.wall_max_s = walls.max();
+        self.wall_runs_s = crate::experiments::timing::runs_text(walls);
     }
 
     /// Typed rows from stored records.

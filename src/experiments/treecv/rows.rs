@@ -163,6 +163,8 @@ impl Stats {
     }
 }
 
+use crate::experiments::evidence::{self, Ratio, Sample};
+
 /// A grid point: (dataset, learner, method, order, k, n).
 pub type GroupKey = (String, String, String, String, String, i64);
 
@@ -173,6 +175,9 @@ pub struct Group {
     pub estimate: Stats,
     /// Seconds.
     pub seconds: Stats,
+    /// Every repetition's seconds (the timed repeats the one evidence rule
+    /// bootstraps).
+    pub seconds_runs: Vec<f64>,
     /// Point-updates.
     pub updates: Stats,
     /// Passes.
@@ -202,6 +207,7 @@ pub fn groups(rows: &[TreecvRow]) -> BTreeMap<GroupKey, Group> {
         let e = g.entry(key).or_default();
         e.estimate.add(r.estimate);
         e.seconds.add(r.core.seconds);
+        e.seconds_runs.push(r.core.seconds);
         e.updates.add(r.updates as f64);
         e.passes.add(r.passes);
         e.copies.add(r.copies as f64);
@@ -291,22 +297,37 @@ impl Timings {
         v.dedup();
         v
     }
-    /// standard / TreeCV time at the largest n where both ran, per k (numeric order).
-    pub fn speedups(&self, l: &str, o: &str) -> Vec<(String, i64, f64)> {
+    /// Every repetition's seconds of (learner, method, order, k, n).
+    pub fn runs(&self, l: &str, m: &str, o: &str, k: &str, n: i64) -> Option<Sample> {
+        self.groups
+            .iter()
+            .find(|(kk, _)| kk.1 == l && kk.2 == m && kk.3 == o && kk.4 == k && kk.5 == n)
+            .map(|(_, v)| Sample::Runs(v.seconds_runs.clone()))
+    }
+    /// standard / TreeCV time at the largest n where both ran, per k
+    /// (numeric order), as a ratio of medians with its interval by the one
+    /// evidence rule.
+    pub fn speedups(&self, l: &str, o: &str) -> Vec<(String, i64, Ratio)> {
         self.ks(l, "standard")
             .into_iter()
             .filter(|k| k != "n")
             .filter_map(|k| {
                 let n = self.largest_n(l, "standard", &k)?;
-                let r =
-                    self.seconds(l, "standard", o, &k, n)? / self.seconds(l, "treecv", o, &k, n)?;
+                let r = evidence::ratio(
+                    &self.runs(l, "standard", o, &k, n)?,
+                    &self.runs(l, "treecv", o, &k, n)?,
+                );
                 Some((k, n, r))
             })
             .collect()
     }
-    /// randomized / fixed time of (method, k) at n.
-    pub fn rand_factor(&self, l: &str, m: &str, k: &str, n: i64) -> Option<f64> {
-        Some(self.seconds(l, m, "randomized", k, n)? / self.seconds(l, m, "fixed", k, n)?)
+    /// randomized / fixed time of (method, k) at n: a ratio of medians
+    /// with its interval by the one evidence rule.
+    pub fn rand_factor(&self, l: &str, m: &str, k: &str, n: i64) -> Option<Ratio> {
+        Some(evidence::ratio(
+            &self.runs(l, m, "randomized", k, n)?,
+            &self.runs(l, m, "fixed", k, n)?,
+        ))
     }
     /// Repetitions per grid point (see [`reps_label`]).
     pub fn reps(&self) -> String {

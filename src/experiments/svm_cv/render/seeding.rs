@@ -101,9 +101,11 @@ pub(super) fn speed_cell(
         )
     };
     match (spreads.get(&key("ours")), spreads.get(&key(&r.method))) {
-        (Some(b), Some(m)) => {
-            evidence::ratio(&evidence::Sample::from(*b), &evidence::Sample::from(*m)).short()
-        }
+        (Some(b), Some(m)) => evidence::ratio(
+            &evidence::Sample::from(b.clone()),
+            &evidence::Sample::from(m.clone()),
+        )
+        .short(),
         _ => match r.speedup_vs_baseline {
             Some(x) if x.is_finite() => format!("{x:.2}x (summed seconds: no interval)"),
             _ => "– (no times recorded)".into(),
@@ -184,7 +186,7 @@ pub(crate) fn render(
         .values()
         .flat_map(|m| m.values())
         .find_map(|rr| first_rounds_of(rr.iter().copied()));
-    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included, seconds summed over the rounds; speed-up = the baseline's wall seconds over the method's (medians of the timed runs, with the 95% interval of the ratio over them: the range bound of the cells' medians and ranges; summed seconds only where the records have no wall times), printed only between cells of the same kernel cache and threads; exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
+    let _ = writeln!(md, "**Alpha seeding: every method against the baseline** (`seeding.csv`; init = seeding plus the solver's set-up from the seed, rest = SMO and prediction, extra solves (AVG/TOP's full model, the tree's inner nodes) included, seconds summed over the rounds; speed-up = the baseline's wall seconds over the method's (medians of the timed runs, with the 95% interval of the ratio over them: a bootstrap over every timed run where the records keep them, else the range bound of the cells' medians and ranges; summed seconds only where the records have no wall times), printed only between cells of the same kernel cache and threads; exact = every fold's objective within 1e-3 relative of the baseline's and at most one held-out row flipped per fold; `ours` = our LibSVM-equivalent baseline)\n");
     let spreads: BTreeMap<(Key, String), Spread> = groups
         .iter()
         .flat_map(|(key, methods)| {
@@ -195,6 +197,7 @@ pub(crate) fn render(
                     min: r.wall_min_s?,
                     max: r.wall_max_s?,
                     repeats: r.timing_repeats.max(1),
+                    runs: crate::experiments::timing::parse_runs(&r.wall_runs_s),
                 };
                 Some(((key.clone(), m.clone()), s))
             })
@@ -251,6 +254,7 @@ mod tests {
             min: median * 0.95,
             max: median * 1.05,
             repeats: 5,
+            runs: Vec::new(),
         };
         let spreads = BTreeMap::from([(key("ours"), sp(2.0)), (key("mir"), sp(1.0))]);
         let sir = speed_cell(&rows[1], &rows, &spreads);

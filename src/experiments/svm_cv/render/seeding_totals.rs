@@ -110,6 +110,7 @@ pub(super) fn speedup(base: &RunTotals, t: &RunTotals) -> f64 {
         min: s,
         max: s,
         repeats: 1,
+        runs: Vec::new(),
     };
     let (b, m, _) = compare_times(
         base.total(),

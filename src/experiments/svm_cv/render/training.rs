@@ -140,6 +140,7 @@ fn spread(r: &TrainingRow) -> evidence::Sample {
         min: r.wall_min_s,
         max: r.wall_max_s,
         repeats: r.repeats,
+        runs: Vec::new(),
     })
 }
 

@@ -508,5 +508,14 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
             section: overview.into(),
         });
     }
+    // Table 1's LibSVM rows check that our baseline equals LIBSVM (its
+    // accuracy and iterations): a check of ours, not a claim of the paper's
+    // method, counted apart.
+    for r in out
+        .iter_mut()
+        .filter(|r| r.artifact.contains(": LibSVM row"))
+    {
+        r.counted = Counted::Check;
+    }
     Ok(out)
 }

@@ -6,6 +6,7 @@
 use crate::experiments::evidence::{self, evidence_rule, Ratio, Sample, Side};
 use crate::experiments::svm_cv::rows::SeedingRow;
 use crate::experiments::svm_cv::verdicts::missing::missing_rule;
+use crate::experiments::svm_cv::verdicts::published::TABLE3_K;
 pub use crate::experiments::timing::Spread;
 use crate::results::scorecard::{DataUsed, Verdict};
 
@@ -81,7 +82,7 @@ pub fn baseline_verdict(
 }
 
 /// The rule of Table 1's seeding rows.
-pub const SEEDING_RULE: &str = concat!("one verdict per method the paper reports (ATO, MIR, SIR); seconds are the median of the timed runs where a cell was timed several times (else its one run): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it, as in the paper's row; reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; faster and slower by the evidence rule (the speed-up's interval above or below 1: ", evidence_rule!(), "); inconclusive: the interval holds 1 or a cell was timed once; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like: that run is not stored; the missing run is the method at the baseline's cache and threads, LIBSVM's set-up, or the baseline where none ran); ", missing_rule!());
+pub const SEEDING_RULE: &str = concat!("one verdict per method the paper reports (ATO, MIR, SIR); seconds are the median of the timed runs where a cell was timed several times (else its one run): pattern reproduced: the method exact (same optimum as the baseline), with fewer SMO iterations than the baseline and faster in total than it (asked of every method: the paper's own rows are slower than its LibSVM for ATO on Adult, so there the rule asks more than the paper shows); reproduced: that plus the paper's accuracy, on the paper's data and setting; at most pattern reproduced where the problem is degenerate (the baseline's support vectors at least 99% of its training rows) or the method's #iter relative to the baseline's is more than 1.5x off the paper's; faster and slower by the evidence rule (the speed-up's interval above or below 1: ", evidence_rule!(), "); inconclusive: the interval holds 1 or a cell was timed once; not run: the method or the baseline has no run, or they ran with different kernel caches or threads (a speed verdict compares like with like: that run is not stored; the missing run is the method at the baseline's cache and threads, LIBSVM's set-up, or the baseline where none ran); ", missing_rule!());
 
 /// The seeded methods of Table 1, each judged on its own.
 pub const TABLE1_SEEDED: [&str; 3] = ["ato", "mir", "sir"];
@@ -231,7 +232,7 @@ pub fn exactness_words(seeded: &[&&SeedingRow]) -> String {
 }
 
 /// The rule of Table 3.
-pub const TABLE3_RULE: &str = concat!("pattern reproduced: SIR faster than the baseline at every k that is evidence (median seconds where timed several times; ", evidence_rule!(), "), and the largest speed-up at the same k as in the paper (among those k); inconclusive: fewer than two k that are evidence among two or more k run like with like (Table 3 is a trend over k); not run: fewer than two k run with SIR and the baseline at the same kernel cache and threads (the missing runs: the baseline and SIR at the row's cache and threads at each k of 3, 10 and 100 without both); else not reproduced (times are this machine's, so never 'reproduced'); ", missing_rule!());
+pub const TABLE3_RULE: &str = concat!("pattern reproduced: SIR faster than the baseline at each of the paper's k = 3, 10 and 100, every one evidence (median seconds where timed several times; ", evidence_rule!(), "), and the largest speed-up at the same k as in the paper; partly reproduced: the same over the k that are evidence where some of the three are not (not run, or undecided: k = 100 is the paper's headline column, so a row without it cannot reproduce the pattern); inconclusive: fewer than two k that are evidence among two or more k run like with like (Table 3 is a trend over k); not run: fewer than two k run with SIR and the baseline at the same kernel cache and threads (the missing runs: the baseline and SIR at the row's cache and threads at each k of 3, 10 and 100 without both); else not reproduced (times are this machine's, so never 'reproduced'); ", missing_rule!());
 
 /// One k of Table 3: our SIR speed-up over the baseline, the paper's, and
 /// whether it is evidence (`None`) or why not.
@@ -281,7 +282,10 @@ impl Table3Point {
 
 /// Table 3 verdict from its points (the ones that are not evidence are left
 /// out; with fewer than two left, "inconclusive" where two or more k ran
-/// like with like, else "not run").
+/// like with like, else "not run"): the pattern over all of the paper's k
+/// ([`TABLE3_K`]) is "pattern reproduced", over only some of them "partly
+/// reproduced" (issue 57: Table 3 rows without k = 100 were "pattern
+/// reproduced").
 pub fn table3_verdict(points: &[Table3Point]) -> Verdict {
     let s: Vec<&Table3Point> = points.iter().filter(|p| p.not_evidence.is_none()).collect();
     // Table 3 is a trend over k: one k cannot show it.
@@ -299,8 +303,11 @@ pub fn table3_verdict(points: &[Table3Point]) -> Verdict {
             .map(|x| x.k.clone())
     };
     let same_peak = argmax(&|x| x.ours.point) == argmax(&|x| x.paper);
-    if faster && same_peak {
+    let every_k = TABLE3_K.iter().all(|k| s.iter().any(|x| x.k == *k));
+    if faster && same_peak && every_k {
         Verdict::PatternReproduced
+    } else if faster && same_peak {
+        Verdict::PartlyReproduced
     } else {
         Verdict::NotReproduced
     }
@@ -388,14 +395,17 @@ impl LoocvPoint {
     /// scaled by [`LoocvPoint::seeded_share`]); a cell timed once: its one time.
     fn seeded_sample(&self) -> Sample {
         let f = self.seeded_share();
-        self.spread.map_or(Sample::once(self.seeded_s()), |s| {
-            Sample::from(Spread {
-                median: s.median * f,
-                min: s.min * f,
-                max: s.max * f,
-                repeats: s.repeats,
+        self.spread
+            .as_ref()
+            .map_or(Sample::once(self.seeded_s()), |s| {
+                Sample::from(Spread {
+                    median: s.median * f,
+                    min: s.min * f,
+                    max: s.max * f,
+                    repeats: s.repeats,
+                    runs: s.runs.iter().map(|r| r * f).collect(),
+                })
             })
-        })
     }
 }
 

@@ -90,6 +90,7 @@ fn sp(median: f64, min: f64, max: f64, repeats: u64) -> Spread {
         min,
         max,
         repeats,
+        runs: Vec::new(),
     }
 }
 
@@ -119,8 +120,12 @@ fn table3_needs_two_k_that_are_evidence() {
         like: true,
     };
     assert_eq!(table3_verdict(&[p("10", 3.0, 2.0)]), Verdict::NotRun);
+    // Two of the paper's three k: the trend over them, not the pattern.
     let two = [p("3", 2.0, 1.5), p("10", 3.0, 2.0)];
-    assert_eq!(table3_verdict(&two), Verdict::PatternReproduced);
+    assert_eq!(table3_verdict(&two), Verdict::PartlyReproduced);
+    // Issue 57: the pattern needs k = 100, the paper's headline column.
+    let three = [p("3", 2.0, 1.5), p("10", 3.0, 2.0), p("100", 9.0, 30.0)];
+    assert_eq!(table3_verdict(&three), Verdict::PatternReproduced);
     let peak_elsewhere = [p("3", 4.0, 1.5), p("10", 3.0, 2.0)];
     assert_eq!(table3_verdict(&peak_elsewhere), Verdict::NotReproduced);
     // Milliseconds timed five times, decided: evidence (no 0.5 s floor).
@@ -138,7 +143,7 @@ fn table3_needs_two_k_that_are_evidence() {
     );
     assert!(short.not_evidence.is_none(), "{short:?}");
     assert_eq!(
-        table3_verdict(&[short, p("10", 3.0, 2.0)]),
+        table3_verdict(&[short, p("10", 3.0, 2.0), p("100", 9.0, 30.0)]),
         Verdict::PatternReproduced
     );
     // Summed seconds only (no wall times): timed once, inconclusive.
@@ -308,6 +313,7 @@ fn baseline_and_loocv_rules() {
             min: 0.5,
             max: 6.0,
             repeats: 5,
+            runs: Vec::new(),
         });
     }
     let (v, why) = loocv_verdict(&spread);
@@ -324,6 +330,7 @@ fn baseline_and_loocv_rules() {
             min: p.total_s * 0.8,
             max: p.total_s * 1.2,
             repeats: 5,
+            runs: Vec::new(),
         });
     }
     assert_eq!(loocv_verdict(&wide).0, Verdict::Inconclusive);
@@ -334,6 +341,7 @@ fn baseline_and_loocv_rules() {
             min: p.total_s * 0.995,
             max: p.total_s * 1.005,
             repeats: 5,
+            runs: Vec::new(),
         });
     }
     assert_eq!(loocv_verdict(&tight).0, Verdict::NotReproduced);

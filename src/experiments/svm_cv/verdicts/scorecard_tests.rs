@@ -313,7 +313,8 @@ fn table3_joins_no_runs_of_another_setup() {
         "{}",
         two.ours
     );
-    assert_eq!(two.verdict, Verdict::PatternReproduced, "{}", two.ours);
+    // k = 3 and 10 only: partly (issue 57: no k = 100 evidence).
+    assert_eq!(two.verdict, Verdict::PartlyReproduced, "{}", two.ours);
     let one = t3
         .iter()
         .find(|r| !r.artifact.ends_with("2 threads"))

@@ -55,6 +55,7 @@ pub fn spread_of(
         min: r.wall_min_s?,
         max: r.wall_max_s?,
         repeats: r.timing_repeats,
+        runs: crate::experiments::timing::parse_runs(&r.wall_runs_s),
     })
     .filter(|s| s.repeats >= 1)
 }

@@ -5,9 +5,16 @@
 //! and threads. The rows are those of the run's cost and ablation tables
 //! (`cost_rows.rs`, `ablation_rows.rs` at the kind's top, which the render
 //! reads too); the render prints these lines below the tables.
+//!
+//! Every speed target is judged by the one evidence rule
+//! ([`crate::experiments::evidence`]), as the tables' ratios are: met or
+//! missed only when the ratio's 95% interval lies on one side of the
+//! target, else inconclusive, so that a table and the line under it never
+//! disagree. There is no floor on seconds.
 
+use crate::experiments::evidence::{self, Ratio, Side};
 use crate::experiments::svm_cv::ablation_rows::AblationRow;
-use crate::experiments::svm_cv::cost_rows::{CostRow, MIN_EVIDENCE_S};
+use crate::experiments::svm_cv::cost_rows::CostRow;
 use crate::experiments::svm_cv::solver_axis::has_solver_axis;
 use cvbench_engine::api::strategies::RoundOrder;
 
@@ -65,12 +72,22 @@ fn reading(a: &AblationRow, b: &AblationRow) -> String {
 /// kernel values saved none worth its seeding.
 const KERNEL_VALUES_SAVED_BELOW: f64 = 0.9;
 
-/// One line per target and measured row: met or missed, with the numbers
-/// (a Markdown list; empty without rows). Times under
-/// [`MIN_EVIDENCE_S`] are no evidence either way.
+/// A speed target's answer: `met` when the ratio's interval lies on the
+/// `want` side of `threshold`, `**missed**` when on the other, else
+/// `inconclusive` and why.
+pub fn judged(x: &Ratio, threshold: f64, want: Side) -> String {
+    match x.side(threshold) {
+        Side::Inconclusive => x.undecided(threshold).unwrap_or_default(),
+        s if s == want => "met".to_string(),
+        _ => "**missed**".to_string(),
+    }
+}
+
+/// One line per target and measured row: met, missed or inconclusive by
+/// the one evidence rule, with the numbers (a Markdown list; empty without
+/// rows).
 pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
     let mut out = Vec::new();
-    let mark = |ok: bool| if ok { "met" } else { "**missed**" };
     // The solver is named where the run has another than the SMO.
     let axis = has_solver_axis(runs.iter().map(|a| a.solver.as_str()));
     let on = |solver: &str| {
@@ -89,27 +106,21 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
             r.threads,
             on(&r.solver)
         );
-        if r.best_s < MIN_EVIDENCE_S {
-            out.push(format!(
-                "- {at}: the CV takes {:.3} s, too short to be evidence for the speed targets",
-                r.best_s
-            ));
-            continue;
-        }
+        let t = r.in_trainings();
         out.push(format!(
-            "- {at}: the fastest exact CV ({}) costs {:.2} trainings (target at most {CV_IN_TRAININGS}): {}",
-            r.best, r.cv_in_trainings, mark(r.cv_in_trainings <= CV_IN_TRAININGS)
+            "- {at}: the fastest exact CV ({}) costs {} trainings (target at most {CV_IN_TRAININGS}): {}",
+            r.best,
+            t.short(),
+            judged(&t, CV_IN_TRAININGS, Side::Below)
         ));
-        if !r.svm_train_v_s.is_nan() {
-            let x = r.svm_train_v_s / r.best_s;
-            out.push(format!("- {at}: {x:.1}x faster than `svm-train -v {}` in the same run (target at least {VS_SVM_TRAIN_V}x): {}", r.k, mark(x >= VS_SVM_TRAIN_V)));
+        if let Some(x) = r.vs_svm_train_v() {
+            out.push(format!("- {at}: {} faster than `svm-train -v {}` in the same run (target at least {VS_SVM_TRAIN_V}x): {}", x.short(), r.k, judged(&x, VS_SVM_TRAIN_V, Side::Above)));
         }
-        if !r.onedal_cv_s.is_nan() {
-            let x = r.onedal_cv_s / r.best_s;
-            out.push(format!("- {at}: {x:.1}x faster than oneDAL's CV on {} threads in the same run (target at least {VS_ONEDAL_CV}x): {}", r.onedal_threads, mark(x >= VS_ONEDAL_CV)));
+        if let Some(x) = r.vs_onedal_cv() {
+            out.push(format!("- {at}: {} faster than oneDAL's CV on {} threads in the same run (target at least {VS_ONEDAL_CV}x): {}", x.short(), r.onedal_threads, judged(&x, VS_ONEDAL_CV, Side::Above)));
         }
     }
-    for a in runs.iter().filter(|a| a.wall_median_s >= MIN_EVIDENCE_S) {
+    for a in runs {
         let at = format!(
             "{} {}, k = {}, {} + {}, {} cache, {} threads{}",
             a.dataset,
@@ -138,37 +149,38 @@ pub fn verdicts(cost: &[CostRow], runs: &[AblationRow]) -> String {
                 a.seed_pct
             ));
         }
-        if a.seeder == "sir" && !a.speedup_vs_unseeded.is_nan() {
-            let ok = a.speedup_vs_unseeded > 1.0 && !a.within_spread;
-            let base = runs.iter().find(|b| {
-                b.seeder == "zero"
-                    && (&b.dataset, &b.setting, &b.k, b.threads, &b.cache, &b.solver)
-                        == (&a.dataset, &a.setting, &a.k, a.threads, &a.cache, &a.solver)
-            });
-            let why = match base {
-                Some(b) if !ok => format!(
-                    " — {:.0} SMO iterations against the unseeded run's {:.0}, {} kernel values (solves and shared cache; batched blocks) against {}, seeding {:.1}% and prediction {:.1}% of its time{}",
+        let base = runs.iter().find(|b| {
+            b.seeder == "zero"
+                && (&b.dataset, &b.setting, &b.k, b.threads, &b.cache, &b.solver)
+                    == (&a.dataset, &a.setting, &a.k, a.threads, &a.cache, &a.solver)
+                && b.cache_mb.to_bits() == a.cache_mb.to_bits()
+        });
+        if let (true, Some(b)) = (a.seeder == "sir", base) {
+            let x = evidence::ratio(&b.spread(), &a.spread());
+            let answer = judged(&x, 1.0, Side::Above);
+            let why = if answer == "met" {
+                String::new()
+            } else {
+                format!(
+                    " — {:.0} SMO iterations against the unseeded run's {:.0}, {} kernel values (solves and shared cache; batched blocks) against {}, seeding {:.1}% and prediction {:.1}% of its time",
                     a.iterations,
                     b.iterations,
                     evals(a),
                     evals(b),
                     a.seed_pct,
                     a.predict_pct,
-                    if a.within_spread { ", the difference inside the timed runs' spread" } else { "" }
-                ) + &reading(a, b),
-                _ => String::new(),
+                ) + &reading(a, b)
             };
             out.push(format!(
-                "- {at}: SIR against the unseeded run at equal cache and threads: {:.2}x (target: faster){why}: {}",
-                a.speedup_vs_unseeded,
-                mark(ok)
+                "- {at}: SIR against the unseeded run at equal cache and threads: {} (target: faster){why}: {answer}",
+                x.short()
             ));
         }
     }
     if out.is_empty() {
         return String::new();
     }
-    format!("**Against the SVM engine's targets** (from the two tables above; each line met or missed on the medians)\n\n{}\n", out.join("\n"))
+    format!("**Against the SVM engine's targets** (from the two tables above; a speed target is met or missed only when the 95% interval of its ratio of median times lies on one side of the target, as in the tables, else inconclusive; the shares are of the run's median time)\n\n{}\n", out.join("\n"))
 }
 
 #[cfg(test)]
@@ -180,43 +192,83 @@ mod tests {
 
     #[test]
     fn each_target_flips_on_its_number() {
-        let recs = [
-            row("ours [shared, 2t]", "zero", "round", 2, 30.0),
-            row("sir [shared, 2t]", "sir", "round", 2, 12.0),
-            row("train [per_solve, 2t]", "zero", "train", 2, 8.0),
-            row("libsvm_v", "", "cv", 1, 240.0),
-            row("onedal [2t]", "", "cv", 2, 24.0),
-        ];
-        let (c, a) = (cost(&recs), ablation(&recs));
-        let v = verdicts(&c, &a);
-        // 1.5 trainings: met; 20x svm-train: met; 2x oneDAL: met; SIR 2.5x: met.
+        // Five runs each within 1% of the median (the fixture).
+        let recs = |best: f64, sir: f64| {
+            [
+                row("ours [shared, 2t]", "zero", "round", 2, 30.0),
+                row("sir [shared, 2t]", "sir", "round", 2, sir),
+                row("train [per_solve, 2t]", "zero", "train", 2, 8.0),
+                row("libsvm_v", "", "cv", 1, 240.0),
+                row("onedal [2t]", "", "cv", 2, 24.0),
+            ]
+            .map(|mut r| {
+                if r.core.method.starts_with("sir") {
+                    r.wall_median_s = Some(best);
+                    r.wall_min_s = Some(0.99 * best);
+                    r.wall_max_s = Some(1.01 * best);
+                }
+                r
+            })
+        };
+        let verdicts_of = |best: f64| {
+            let r = recs(best, best);
+            verdicts(&cost(&r), &ablation(&r))
+        };
+        // 1.25 trainings: met; 24x svm-train: met; 2.4x oneDAL: met; SIR 3x: met.
+        let v = verdicts_of(10.0);
         assert_eq!(v.matches(": met").count(), 4, "{v}");
-        assert!(!v.contains("**missed**"), "{v}");
-        let mut slow = c.clone();
-        slow[0].best_s = 12.5;
-        slow[0].cv_in_trainings = 12.5 / 8.0;
-        let v = verdicts(&slow, &[]);
-        assert_eq!(
-            v.matches("**missed**").count(),
-            3,
-            "1.56 trainings, 19.2x svm-train, 1.9x oneDAL: {v}"
+        assert!(
+            !v.contains("**missed**") && !v.contains("inconclusive:"),
+            "{v}"
         );
-        let mut shares = a.clone();
+        // 1.75 trainings, 17.1x svm-train, 1.7x oneDAL: missed; SIR 2.1x: met.
+        let v = verdicts_of(14.0);
+        assert_eq!(v.matches("**missed**").count(), 3, "{v}");
+        // 1.5 trainings, 20x, 2x: each interval holds its target.
+        let v = verdicts_of(12.0);
+        assert_eq!(v.matches("inconclusive: ").count(), 3, "{v}");
+        assert!(v.contains("1.50x [1.47, 1.53] trainings"), "{v}");
+        // SIR slower than the unseeded run: missed, with the counts.
+        let v = verdicts_of(31.0);
+        assert!(
+            v.contains("SMO iterations against the unseeded run's") && v.contains("0.97x"),
+            "{v}"
+        );
+        // No floor: a 0.01 s CV is judged by its repeats like any other.
+        let r = recs(0.01, 0.01).map(|mut r| {
+            for x in [&mut r.wall_median_s, &mut r.wall_min_s, &mut r.wall_max_s] {
+                *x = x.map(|s| s / 1000.0);
+            }
+            r
+        });
+        let v = verdicts(&cost(&r), &ablation(&r));
+        assert!(!v.contains("too short"), "{v}");
+        // Shares: prediction twice (both runs), seeding once (SIR only).
+        let mut shares = ablation(&recs(10.0, 10.0));
         for r in &mut shares {
             r.predict_pct = 11.0;
             r.seed_pct = 26.0;
-            r.speedup_vs_unseeded = 0.9;
         }
-        let v = verdicts(&[], &shares);
-        // Prediction twice (both runs), seeding once (SIR only), SIR slower.
-        assert_eq!(v.matches("**missed**").count(), 4, "{v}");
+        assert_eq!(verdicts(&[], &shares).matches("**missed**").count(), 3);
+    }
+
+    /// A timed-once cell decides nothing, in the table and under it alike
+    /// (issue 57: `ablation-a9a-k100` said "timed once: inconclusive" in its
+    /// table and "met" two lines below).
+    #[test]
+    fn a_cell_timed_once_is_inconclusive_in_the_line_as_in_the_table() {
+        let mut r = [
+            row("ours [shared, 2t]", "zero", "round", 2, 300.0),
+            row("sir [shared, 2t]", "sir", "round", 2, 22.0),
+        ];
+        r[0].timing_repeats = 1;
+        let a = ablation(&r);
+        let v = verdicts(&[], &a);
         assert!(
-            v.contains("SMO iterations against the unseeded run's"),
+            v.contains("13.64x (timed once: no interval) (target: faster)"),
             "{v}"
         );
-        let mut short = c;
-        short[0].best_s = 0.1;
-        assert!(verdicts(&short, &[]).contains("too short to be evidence"));
+        assert!(!v.contains(": met") && v.contains("inconclusive: "), "{v}");
     }
 
     /// A missed speed target says what the counts show: kernel values

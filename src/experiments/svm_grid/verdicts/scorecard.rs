@@ -35,7 +35,8 @@ fn row(
     rule: &str,
 ) -> ScoreRow {
     ScoreRow {
-        counted: Counted::Paper,
+        // The guide is a fourth source, counted apart from the three papers.
+        counted: Counted::Guide,
         paper: PAPER.into(),
         artifact,
         paper_value,
@@ -263,7 +264,7 @@ pub const SPEED_RULE: &str = concat!("a check of our own speed target, not a pap
 /// `peer` (svm-grid) over `ours` with its interval against
 /// [`SPEED_TARGET`], where `same` says our level chose svm-grid's point.
 pub fn speed_verdict(peer: &Spread, ours: &Spread, same: bool) -> (Verdict, String) {
-    let x = evidence::ratio(&Sample::from(*peer), &Sample::from(*ours));
+    let x = evidence::ratio(&Sample::from(peer.clone()), &Sample::from(ours.clone()));
     let mut text = format!(
         "{} (svm-grid {:.2} s over ours {:.2} s, medians of {} and {} timed runs)",
         x.words(),
@@ -316,6 +317,7 @@ mod tests {
             min,
             max,
             repeats,
+            runs: Vec::new(),
         }
     }
 
