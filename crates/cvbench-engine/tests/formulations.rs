@@ -270,13 +270,12 @@ fn nu_svr_heart_scale_is_svm_train() {
     );
 }
 
-// Not yet to the bit (same iterations, nSV and nBSV where noted, numbers
-// apart in the last digits): kept strict, run with `--ignored`.
+// Options not exact in single precision (svm-train trains with the f32
+// value, `strtof`).
 
-/// Same `#iter`, nSV, nBSV per pair; two ill-conditioned pairs (`r` near 0)
-/// differ in `C = 1/r` from the 5th digit.
+/// Six classes, 15 pairs; nu = 0.1 (`0.1f32`), with pairs where `r` is near 0
+/// (`C = 1/r` large).
 #[test]
-#[ignore = "not yet bit-exact: pairs with r near 0 differ in the last digits"]
 fn nu_svc_multiclass_glass_is_svm_train() {
     compare(
         "glass.scale",
