@@ -311,9 +311,8 @@ fn epsilon_svr_housing_scale_is_svm_train() {
     );
 }
 
-/// Printed lines equal; the model's rho apart at 5e-9 relative.
+/// p = 0.1 (`0.1f32`), C = 1.
 #[test]
-#[ignore = "not yet bit-exact: rho apart at 5e-9 relative"]
 fn epsilon_svr_heart_scale_is_svm_train() {
     compare(
         "heart_scale",
