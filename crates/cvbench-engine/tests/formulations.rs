@@ -5,8 +5,9 @@
 //! solve must print what `svm-train` prints (`#iter`, `C`/`nu`/`epsilon`,
 //! `obj`, `rho`, `nSV`, `nBSV`), and the model file must hold the same
 //! numbers as `svm-train`'s (coefficients and rho to the bit, as written
-//! with `%.17g`). Needs `CVBENCH_DATA_DIR` and `svm-train` on `PATH`;
-//! prints `SKIPPED: ...` and passes otherwise.
+//! with `%.17g`). Our side is given the option values as `svm-train`
+//! reads them (in single precision: `strtof`). Needs `CVBENCH_DATA_DIR`
+//! and `svm-train` on `PATH`; prints `SKIPPED: ...` and passes otherwise.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -144,9 +145,20 @@ fn assert_same_model(ours: &str, lib: &str, what: &str) {
     }
 }
 
+/// A number of `svm-train`'s options as it reads it: Debian's `svm-train`
+/// 3.24 (libsvm-tools 3.24+ds) parses its real-valued options (`-g`, `-r`,
+/// `-n`, `-m`, `-c`, `-e`, `-p`, `-wi`) with `strtof`, so that `-n 0.3`
+/// trains with `nu = 0.3f32 = 0.30000001192092896`, not LIBSVM's `atof`'s
+/// double; the engine is given the value svm-train trains with (as the
+/// harness's `peers::libsvm::as_parsed_by_svm_train` does for `-c`, `-g`,
+/// `-e`; see experiments/svm/solver-check.md).
+fn strtof(s: &str) -> f64 {
+    f64::from(s.parse::<f32>().unwrap())
+}
+
 /// `svm-train`'s kernel options and ours.
 fn kernels(gamma: &str) -> Vec<(Vec<String>, SvmParams)> {
-    let g: f64 = gamma.parse().unwrap();
+    let g = strtof(gamma);
     vec![
         (vec!["-t".into(), "0".into()], SvmParams::linear(1.0)),
         (
@@ -157,10 +169,11 @@ fn kernels(gamma: &str) -> Vec<(Vec<String>, SvmParams)> {
 }
 
 /// Every kernel and shrinking setting of one formulation on one dataset.
-fn compare(name: &str, svm_type: SvmType, option: (&str, &str), c: &str, gamma: &str) {
+fn compare(name: &str, svm_type: fn(f64) -> SvmType, option: (&str, &str), c: &str, gamma: &str) {
     let Some((ds, tmp, file)) = data(name) else {
         return;
     };
+    let svm_type = svm_type(strtof(option.1));
     let rows: Vec<usize> = (0..ds.n()).collect();
     let mut failed = Vec::new();
     for (kargs, base) in kernels(gamma) {
@@ -171,7 +184,7 @@ fn compare(name: &str, svm_type: SvmType, option: (&str, &str), c: &str, gamma: 
             args.extend(["-h".into(), u8::from(shrinking).to_string()]);
             let what = format!("{name} svm-train {}", args.join(" "));
             let params = SvmParams {
-                c: c.parse().unwrap(),
+                c: strtof(c),
                 shrinking,
                 ..base.clone()
             };
@@ -210,7 +223,7 @@ fn compare(name: &str, svm_type: SvmType, option: (&str, &str), c: &str, gamma: 
 fn nu_svc_heart_scale_is_svm_train() {
     compare(
         "heart_scale",
-        SvmType::NuSvc { nu: 0.5 },
+        |v| SvmType::NuSvc { nu: v },
         ("-n", "0.5"),
         "1",
         "0.5",
@@ -221,14 +234,14 @@ fn nu_svc_heart_scale_is_svm_train() {
 fn one_class_heart_scale_is_svm_train() {
     compare(
         "heart_scale",
-        SvmType::OneClass { nu: 0.5 },
+        |v| SvmType::OneClass { nu: v },
         ("-n", "0.5"),
         "1",
         "0.5",
     );
     compare(
         "heart_scale",
-        SvmType::OneClass { nu: 0.25 },
+        |v| SvmType::OneClass { nu: v },
         ("-n", "0.25"),
         "1",
         "0.5",
@@ -239,7 +252,7 @@ fn one_class_heart_scale_is_svm_train() {
 fn one_class_housing_scale_is_svm_train() {
     compare(
         "housing_scale",
-        SvmType::OneClass { nu: 0.5 },
+        |v| SvmType::OneClass { nu: v },
         ("-n", "0.5"),
         "1",
         "0.5",
@@ -250,79 +263,72 @@ fn one_class_housing_scale_is_svm_train() {
 fn nu_svr_heart_scale_is_svm_train() {
     compare(
         "heart_scale",
-        SvmType::NuSvr { nu: 0.5 },
+        |v| SvmType::NuSvr { nu: v },
         ("-n", "0.5"),
         "1",
         "0.5",
     );
 }
 
-// Not yet to the bit (same iterations, nSV and nBSV where noted, numbers
-// apart in the last digits): kept strict, run with `--ignored`.
+// Options not exact in single precision (svm-train trains with the f32
+// value, `strtof`).
 
-/// Same `#iter`, nSV, nBSV per pair; two ill-conditioned pairs (`r` near 0)
-/// differ in `C = 1/r` from the 5th digit.
+/// Six classes, 15 pairs; nu = 0.1 (`0.1f32`), with pairs where `r` is near 0
+/// (`C = 1/r` large).
 #[test]
-#[ignore = "not yet bit-exact: pairs with r near 0 differ in the last digits"]
 fn nu_svc_multiclass_glass_is_svm_train() {
     compare(
         "glass.scale",
-        SvmType::NuSvc { nu: 0.1 },
+        |v| SvmType::NuSvc { nu: v },
         ("-n", "0.1"),
         "1",
         "0.5",
     );
 }
 
-/// nu = 0.3 (81 alphas at 1): the linear kernel takes 129 iterations to
-/// svm-train's 134; RBF the same 351, obj apart at 1e-7.
+/// nu = 0.3 (`0.3f32`: `nu l = 81.0000032`, so 81 alphas at 1 and the
+/// 82nd at 3.2e-6).
 #[test]
-#[ignore = "not yet bit-exact at nu = 0.3"]
 fn one_class_heart_scale_nu_03_is_svm_train() {
     compare(
         "heart_scale",
-        SvmType::OneClass { nu: 0.3 },
+        |v| SvmType::OneClass { nu: v },
         ("-n", "0.3"),
         "1",
         "0.5",
     );
 }
 
-/// Same `#iter`, `nu`, rho (printed), nSV, nBSV; obj apart in the 6th
-/// decimal, coefficients at 1e-8 (linear) to 3e-7 (RBF) relative.
+/// p = 0.1 (`0.1f32`), C = 4.
 #[test]
-#[ignore = "not yet bit-exact: coefficients apart at 1e-8..3e-7 relative"]
 fn epsilon_svr_housing_scale_is_svm_train() {
     compare(
         "housing_scale",
-        SvmType::EpsilonSvr { p: 0.1 },
+        |v| SvmType::EpsilonSvr { p: v },
         ("-p", "0.1"),
         "4",
         "0.5",
     );
 }
 
-/// Printed lines equal; the model's rho apart at 5e-9 relative.
+/// p = 0.1 (`0.1f32`), C = 1.
 #[test]
-#[ignore = "not yet bit-exact: rho apart at 5e-9 relative"]
 fn epsilon_svr_heart_scale_is_svm_train() {
     compare(
         "heart_scale",
-        SvmType::EpsilonSvr { p: 0.1 },
+        |v| SvmType::EpsilonSvr { p: v },
         ("-p", "0.1"),
         "1",
         "0.5",
     );
 }
 
-/// Iterations apart (3240 / 3391 against svm-train's 3360, linear; 668
-/// against 656, RBF); nSV, nBSV equal.
+/// nu = 0.4 (`0.4f32`), C = 2.
 #[test]
-#[ignore = "not yet bit-exact: iteration counts differ"]
 fn nu_svr_housing_scale_is_svm_train() {
     compare(
         "housing_scale",
-        SvmType::NuSvr { nu: 0.4 },
+        |v| SvmType::NuSvr { nu: v },
         ("-n", "0.4"),
         "2",
         "0.5",
