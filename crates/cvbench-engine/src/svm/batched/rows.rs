@@ -309,7 +309,7 @@ pub(super) fn add_block_product(
 mod tests {
     use super::*;
     use crate::data::Dataset;
-    use crate::svm::KernelKind;
+    use crate::svm::kernel::KernelKind;
 
     #[test]
     fn rows_from_the_shared_cache_are_the_computed_rows() {

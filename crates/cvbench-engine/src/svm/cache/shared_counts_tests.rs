@@ -10,8 +10,8 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::rounds::predict_rows;
 use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::model::params::SvmParams;
 use crate::svm::model::solution::train_with;
-use crate::svm::SvmParams;
 
 /// `n` dense rows of 12 features (so that reading cached columns is
 /// preferred), two classes.
@@ -90,7 +90,7 @@ fn a_solves_counts_do_not_depend_on_what_the_shared_cache_holds() {
         cold.stats.kernel_evals > rows.len() as u64,
         "the solve filled entries beyond the diagonal"
     );
-    let counts = |o: &crate::svm::TrainOutput| {
+    let counts = |o: &crate::svm::model::solution::TrainOutput| {
         let s = &o.stats;
         (
             s.iterations,

@@ -8,8 +8,8 @@
 //! a Lehmer generator, the first 310 outputs discarded, each output `r >> 1`).
 
 use crate::data::Dataset;
+use crate::svm::error::SvmError;
 use crate::svm::model::label::class_label;
-use crate::svm::SvmError;
 
 /// LIBSVM's warning when `-v K` asks for more folds than there are rows
 /// (`svm_cross_validation` then runs leave-one-out).

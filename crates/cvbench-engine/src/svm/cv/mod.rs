@@ -32,7 +32,7 @@ pub use crate::svm::cv::rounds::{CvResult, CvRound};
 use crate::svm::cv::seeded::{run_cv, SeededCvResult, SeededOptions};
 use crate::svm::cv::strategy::SeedingMethod;
 use crate::svm::cv::strategy::{CacheMode, CvStrategy};
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// How to run the rounds.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -42,7 +42,7 @@ pub struct CvOptions {
     /// A kernel cache shared by all rounds within this budget in MB (`None`:
     /// one cache of `params.cache_mb` per solve). The budget is the run's
     /// whole kernel-cache memory: the shared cache takes 3/4 of it, the
-    /// running solves' column caches the rest ([`crate::svm::CvStrategy::cache_split`]).
+    /// running solves' column caches the rest ([`crate::svm::cv::strategy::CvStrategy::cache_split`]).
     pub shared_cache_mb: Option<f64>,
 }
 

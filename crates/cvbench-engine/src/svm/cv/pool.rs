@@ -4,7 +4,7 @@
 
 use rayon::ThreadPool;
 
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// A new rayon pool of `threads` threads (`0`: rayon's default, one per
 /// core), for a caller that keeps it across calls; a pool that cannot be

@@ -16,7 +16,7 @@ use crate::svm::kernel::cached_sums::{self, Source};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::solution::{check_finite_features, SvmModel, TrainOutput};
 use crate::svm::smo::solve_stats::SolveStats;
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// One round of cross-validation.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -42,7 +42,7 @@ use crate::svm::model::solution::{libsvm_labels, train_seeded, train_with, Train
 use crate::svm::seeding::gradient::{self, PrevGradient};
 use crate::svm::seeding::{Previous, Round, SeedContext, Seeder, SeedingMethod, Transition};
 use crate::svm::smo::solve_stats::SolveStats;
-use crate::svm::{CheckedParams, SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::CheckedParams, model::params::SvmParams};
 
 pub(crate) mod pairs;
 mod tree;

@@ -16,8 +16,8 @@
 //! order or a seeder is one variant here (and its arm in
 //! `crate::svm::cv::seeded::Run::rounds` or [`SeederKind::make`]).
 
+use crate::svm::error::SvmError;
 use crate::svm::seeding::{ato, avg, carry, mir, sir, top, zero, Seeder};
-use crate::svm::SvmError;
 
 /// Defines a closed set of named values: the enum, `ALL` in table order,
 /// `as_str`, `parse` (case-insensitive) and `names` (for help and errors).
@@ -230,7 +230,7 @@ impl SeedingMethod {
 
 impl RoundOrder {
     /// Whether a run of this order's first rounds costs in proportion to
-    /// them, so that they estimate the whole run ([`crate::svm::run_cv_first_rounds`]):
+    /// them, so that they estimate the whole run ([`crate::svm::cv::seeded::run_cv_first_rounds`]):
     /// every order but the tree (whose upper nodes serve all its rounds)
     /// and the two chains (whose second chain starts half-way).
     pub fn runs_first_rounds(self) -> bool {

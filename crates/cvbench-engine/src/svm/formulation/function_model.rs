@@ -14,7 +14,7 @@ use crate::svm::model::file::{entries, num};
 use crate::svm::model::params::{CheckedParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::smo::solve_stats::SolveStats;
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// A one-class or regression model: `f(x) = sum_i sv_coef_i K(sv_i, x) -
 /// rho`.

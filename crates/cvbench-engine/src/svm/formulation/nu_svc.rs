@@ -12,12 +12,12 @@ use rayon::prelude::*;
 use super::Solved;
 use crate::svm::cache::qmatrix::SvcQ;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::multiclass::train::{assemble, OvoFit, PairFit};
 use crate::svm::multiclass::Groups;
 use crate::svm::smo::general::{solve_general, Problem};
-use crate::svm::SvmError;
 
 /// `solve_nu_svc` on dataset rows `rows` of `kd` with labels `y` (`±1`):
 /// the coefficients `a_k y_k / r`, with rho and the objective scaled.
@@ -157,7 +157,7 @@ pub fn train_nu_svc_with(
 pub fn train_nu_svc(
     ds: &crate::data::Dataset,
     rows: &[usize],
-    params: &crate::svm::SvmParams,
+    params: &crate::svm::model::params::SvmParams,
     nu: f64,
 ) -> Result<NuSvcFit, SvmError> {
     let params = params.check()?;

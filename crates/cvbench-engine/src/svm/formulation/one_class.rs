@@ -5,10 +5,10 @@
 use super::one_class_q::OneClassQ;
 use super::Solved;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::smo::general::{solve_general, Problem};
-use crate::svm::SvmError;
 
 /// `solve_one_class` on dataset rows `rows` of `kd`.
 pub(crate) fn solve_one_class(

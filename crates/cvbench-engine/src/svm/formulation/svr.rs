@@ -10,10 +10,10 @@
 use super::svr_q::SvrQ;
 use super::Solved;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::smo::general::{solve_general, Problem};
-use crate::svm::SvmError;
 
 /// `solve_epsilon_svr` (`nu == None`, with `p = epsilon`) or
 /// `solve_nu_svr` (`nu == Some(nu)`) on dataset rows `rows` of `kd`.

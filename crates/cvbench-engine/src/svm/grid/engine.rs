@@ -57,7 +57,7 @@ use crate::svm::kernel::fold_order::{distances, fill_kernel, FoldOrder};
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::model::solution::{check_finite_features, train_seeded, TrainOutput};
 use crate::svm::seeding::SeedingMethod;
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// One fold of one grid point.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

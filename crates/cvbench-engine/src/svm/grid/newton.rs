@@ -27,7 +27,7 @@ use super::cholesky::Factor;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::solution::{train_seeded, TrainOutput};
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// A warm start: alpha, and `(G, G_bar)` when known.
 pub type Warm = (Vec<f64>, Option<(Vec<f64>, Vec<f64>)>);

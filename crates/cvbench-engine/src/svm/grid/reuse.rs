@@ -145,7 +145,7 @@ trait ChainOrTree {
 
 impl ChainOrTree for SeedingMethod {
     fn is_chain_or_tree(&self) -> bool {
-        use crate::svm::RoundOrder;
+        use crate::svm::cv::strategy::RoundOrder;
         let (order, seeder) = self.axes();
         matches!(
             order,

@@ -6,7 +6,7 @@ use super::engine::{run_grid, GridOptions, PointResult};
 use super::reuse::Reuse;
 use crate::data::Dataset;
 use crate::svm::cv::folds::Folds;
-use crate::svm::SvmParams;
+use crate::svm::model::params::SvmParams;
 
 /// Two overlapping Gaussian-like blobs (deterministic, synthetic).
 fn blobs(n: usize) -> Dataset {

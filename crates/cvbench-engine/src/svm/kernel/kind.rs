@@ -8,7 +8,7 @@
 //! sigmoid kernel `tanh(gamma <x, x'> + coef0)`, both in LIBSVM's operation
 //! order, so that their values are `svm-train`'s to the bit.
 
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// The kernel function.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -210,7 +210,7 @@ impl KernelKind {
 }
 
 /// Check the polynomial and sigmoid kernels' own parameters (gamma is
-/// checked with the other parameters, [`crate::svm::SvmParams::validate`]): a
+/// checked with the other parameters, [`crate::svm::model::params::SvmParams::validate`]): a
 /// degree >= 0 (`svm-train`: "degree of polynomial kernel < 0") and a
 /// finite coef0.
 pub fn check_kernel(kind: &KernelKind) -> Result<(), SvmError> {

@@ -266,7 +266,8 @@ mod tests {
     fn every_lane_is_libsvms_sum_to_the_bit() {
         for sparse in [false, true] {
             let dense = rows(sparse);
-            let kd = crate::svm::kernel::KernelData::new(&dense, crate::svm::KernelKind::Linear);
+            let kd =
+                crate::svm::kernel::KernelData::new(&dense, crate::svm::kernel::KernelKind::Linear);
             let ds: &Dataset = &kd.ds;
             assert_eq!(ds.is_sparse(), sparse);
             let d = ds.d();

@@ -253,15 +253,15 @@ const TARGET_PIECE: usize = 256;
 
 /// One kernel of each kind, for the tests of the matrix fills.
 #[cfg(test)]
-pub(crate) const TEST_KINDS: [crate::svm::KernelKind; 4] = [
-    crate::svm::KernelKind::Rbf { gamma: 0.7 },
-    crate::svm::KernelKind::Linear,
-    crate::svm::KernelKind::Poly {
+pub(crate) const TEST_KINDS: [crate::svm::kernel::KernelKind; 4] = [
+    crate::svm::kernel::KernelKind::Rbf { gamma: 0.7 },
+    crate::svm::kernel::KernelKind::Linear,
+    crate::svm::kernel::KernelKind::Poly {
         gamma: 0.3,
         coef0: 1.0,
         degree: 3,
     },
-    crate::svm::KernelKind::Sigmoid {
+    crate::svm::kernel::KernelKind::Sigmoid {
         gamma: 0.2,
         coef0: -0.5,
     },
@@ -271,7 +271,7 @@ pub(crate) const TEST_KINDS: [crate::svm::KernelKind; 4] = [
 mod tests {
     use super::*;
     use crate::data::Dataset;
-    use crate::svm::KernelKind;
+    use crate::svm::kernel::KernelKind;
 
     fn data(n: usize, sparse: bool) -> Dataset {
         let rows: Vec<Vec<f64>> = (0..n)
@@ -354,8 +354,8 @@ mod tests {
     /// bit; a budget short of the matrix gives none.
     #[test]
     fn a_prefilled_training_is_the_same_solve() {
+        use crate::svm::model::params::SvmParams;
         use crate::svm::model::solution::{train, train_with};
-        use crate::svm::SvmParams;
         let mut ds = data(120, true);
         ds.y = (0..120)
             .map(|i| if (i * 7) % 5 < 2 { 1.0 } else { -1.0 })

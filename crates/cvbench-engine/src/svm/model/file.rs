@@ -423,8 +423,8 @@ pub fn read_model_from(r: impl BufRead, path: &Path) -> Result<MultiModel, Model
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::svm::model::params::SvmParams;
     use crate::svm::model::solution::{train, SvmModel};
-    use crate::svm::SvmParams;
 
     fn toy() -> Dataset {
         let rows: Vec<Vec<f64>> = (0..40)

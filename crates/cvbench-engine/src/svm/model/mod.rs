@@ -1,7 +1,7 @@
 //! The binary C-SVC's parameters, training, model and model file.
 //!
 //! Modules:
-//! - `params`: [`SvmParams`](crate::svm::SvmParams) (svm-train's options and defaults, the default
+//! - `params`: [`SvmParams`](crate::svm::model::params::SvmParams) (svm-train's options and defaults, the default
 //!   gamma, validation).
 //! - `solution`: training from a dataset and rows, the model, prediction.
 //! - `label`: the class a label belongs to, as LIBSVM decides it.

@@ -2,8 +2,8 @@
 //! default gamma (computed here only) and their validation.
 
 use crate::svm::cv::strategy::SolverKind;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelKind;
-use crate::svm::SvmError;
 
 /// `svm-train`'s default RBF gamma for data with `num_features` features:
 /// `1 / num_features` (0 for data without features). The one place the

@@ -17,7 +17,7 @@ use crate::svm::kernel::{k_function, KernelData, KernelKind};
 use crate::svm::model::label::class_label;
 use crate::svm::smo::solve_input::SolveInput;
 use crate::svm::smo::solve_stats::SolveStats;
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// A trained binary C-SVC.
 #[derive(Clone, Debug)]

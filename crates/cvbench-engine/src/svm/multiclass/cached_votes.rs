@@ -378,8 +378,8 @@ mod tests {
     use super::*;
     use crate::data::Dataset;
     use crate::svm::kernel::matrix::fill_all;
+    use crate::svm::model::params::SvmParams;
     use crate::svm::multiclass::train::train_ovo;
-    use crate::svm::SvmParams;
 
     #[test]
     fn cached_votes_are_libsvms_labels() {

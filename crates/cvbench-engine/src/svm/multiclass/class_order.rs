@@ -118,7 +118,7 @@ mod tests {
     fn a_cv_predicts_each_row_as_its_folds_model_does() {
         use crate::svm::kernel::KernelData;
         use crate::svm::multiclass::{cross_validate_ovo, train_ovo, OvoCvOptions};
-        use crate::svm::{CacheMode, SvmParams};
+        use crate::svm::{cv::strategy::CacheMode, model::params::SvmParams};
         // Three interleaved classes, so that grouping moves every row.
         let rows: Vec<Vec<f64>> = (0..60)
             .map(|i| {

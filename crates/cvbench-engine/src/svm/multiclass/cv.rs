@@ -26,7 +26,7 @@ use crate::svm::kernel::matrix::{self, MatrixValues};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::model::solution::check_finite_features;
-use crate::svm::{CacheMode, SvmError, SvmParams};
+use crate::svm::{cv::strategy::CacheMode, error::SvmError, model::params::SvmParams};
 
 /// How a one-vs-one CV runs (its results do not depend on `cache` and
 /// `threads`).
@@ -97,7 +97,7 @@ impl OvoCvResult {
 
 /// Cross-validate a one-vs-one C-SVC on `folds` of `ds` (any number of
 /// classes; `params.cache_mb` is the run's whole kernel-cache budget, as
-/// [`crate::svm::CvStrategy::cache_split`] divides it).
+/// [`crate::svm::cv::strategy::CvStrategy::cache_split`] divides it).
 pub fn cross_validate_ovo(
     ds: &Dataset,
     folds: &Folds,
@@ -128,9 +128,9 @@ fn run(
     let folds = &order.folds(folds);
     let ds = &order.ds;
     let kd = KernelData::new(ds, params.kernel);
-    let strategy = crate::svm::CvStrategy {
-        order: crate::svm::RoundOrder::PerRound,
-        seeder: crate::svm::SeederKind::Zero,
+    let strategy = crate::svm::cv::strategy::CvStrategy {
+        order: crate::svm::cv::strategy::RoundOrder::PerRound,
+        seeder: crate::svm::cv::strategy::SeederKind::Zero,
         cache: opts.cache,
         threads: opts.threads,
     };
@@ -158,7 +158,7 @@ fn run(
 /// of `kd` within `mb` megabytes: where it keeps every column, the whole
 /// kernel matrix, computed at once on the current rayon pool
 /// ([`matrix::fill_all_into`] with `values`, the solver's: see
-/// [`crate::svm::SolverKind::matrix_values`]; each column serves every pair
+/// [`crate::svm::cv::strategy::SolverKind::matrix_values`]; each column serves every pair
 /// and fold holding its row, see [`SharedKernelCache::whole_columns`]);
 /// else columns on demand.
 pub fn ovo_shared_cache(kd: &KernelData<'_>, mb: f64, values: MatrixValues) -> SharedKernelCache {

@@ -33,7 +33,7 @@ use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::smo::solve_stats::SolveOutput;
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// Which reuse a one-vs-one grid applies (see the module's doc).
 #[derive(Clone, Debug, PartialEq)]

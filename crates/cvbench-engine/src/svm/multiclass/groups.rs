@@ -1,8 +1,8 @@
 //! LIBSVM's `svm_group_classes` and the weighted C of each class.
 
 use crate::data::Dataset;
+use crate::svm::error::SvmError;
 use crate::svm::model::label::class_label;
-use crate::svm::SvmError;
 
 /// The training rows grouped by class, as LIBSVM's `svm_group_classes`
 /// leaves them: classes in order of first appearance (with LIBSVM 3.24's
@@ -120,7 +120,7 @@ pub fn check_weights(weights: &[ClassWeight]) -> Result<(), SvmError> {
             return Err(SvmError::InvalidParam(format!(
                 "-w{} {}: a class weight must be finite and > 0 (it multiplies C)",
                 w.label,
-                crate::svm::fmt_param(w.weight)
+                crate::svm::model::params::fmt_param(w.weight)
             )));
         }
     }

@@ -140,8 +140,8 @@ by_cpu!(lane_sums, lane_sums_body, (coef: &[f64], kv: &[f64], acc: &mut [f64; TI
 mod tests {
     use super::*;
     use crate::svm::kernel::KernelData;
+    use crate::svm::model::params::SvmParams;
     use crate::svm::multiclass::train::train_ovo;
-    use crate::svm::SvmParams;
 
     #[test]
     fn every_row_votes_as_predict_does_to_the_bit() {

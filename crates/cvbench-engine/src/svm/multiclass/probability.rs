@@ -10,11 +10,11 @@
 use crate::data::Row;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::GlibcRand;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::{k_function, KernelData};
 use crate::svm::model::params::CheckedParams;
 use crate::svm::smo::solve_input::SolveInput;
 use crate::svm::smo::solve_stats::SolveStats;
-use crate::svm::SvmError;
 
 /// Folds of the internal cross-validation of each pair.
 pub const PROB_FOLDS: usize = 5;

@@ -3,7 +3,7 @@
 //! folds restricted to those rows are that pair's folds. The binary seeded
 //! CV (every round order and seeder of [`crate::svm::cv::seeded`], unchanged)
 //! runs on each pair, every pair a job of one rayon pool, all on one kernel
-//! cache keyed by the dataset's row (with [`crate::svm::CacheMode::Shared`]); each
+//! cache keyed by the dataset's row (with [`crate::svm::cv::strategy::CacheMode::Shared`]); each
 //! fold's model is then assembled from its pairs' final solutions and
 //! votes on every held-out row by LIBSVM's rule ([`super::cv::vote`]).
 //!
@@ -26,7 +26,7 @@ use crate::svm::cv::strategy::{check_axes, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::model::solution::check_finite_features;
-use crate::svm::{SvmError, SvmParams};
+use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// Whether `strategy` seeds (any round order or seeder but LIBSVM's
 /// per-round solves from `alpha = 0`): such a one-vs-one CV runs per class

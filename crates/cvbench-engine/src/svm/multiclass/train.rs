@@ -11,12 +11,12 @@ use super::model::MultiModel;
 use super::probability::{pair_probability, shuffle, PairProbability};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::GlibcRand;
+use crate::svm::error::SvmError;
 use crate::svm::grid::newton::Warm;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::smo::solve_input::SolveInput;
 use crate::svm::smo::solve_stats::{SolveOutput, SolveStats};
-use crate::svm::SvmError;
 
 /// The solution of one class pair's problem.
 #[derive(Clone, Debug)]

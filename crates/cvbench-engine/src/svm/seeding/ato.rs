@@ -38,7 +38,7 @@ use faer::Mat;
 use super::adjust::restore_equality;
 use super::linalg::pinv_solve;
 use super::round::{indicators, Round, SeedContext, Seeder};
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// The ATO seeder.
 #[derive(Clone, Copy, Debug, Default)]

@@ -7,7 +7,7 @@
 //! i.e. [`super::adjust::restore_equality`] with the free rows preferred.
 
 use super::round::{Draft, Round, Seeder};
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// The AVG seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).
 #[derive(Clone, Copy, Debug, Default)]

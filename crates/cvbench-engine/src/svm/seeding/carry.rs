@@ -4,7 +4,7 @@
 //! child's training set contains its parent's).
 
 use super::round::{Draft, Round, Seeder};
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// The carry seeder.
 #[derive(Clone, Copy, Debug, Default)]

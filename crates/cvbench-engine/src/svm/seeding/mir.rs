@@ -20,7 +20,7 @@
 
 use super::linalg::{kernel_block, lstsq_normal};
 use super::round::{by_row, indicators, Draft, Round, Seeder};
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// The MIR seeder.
 #[derive(Clone, Copy, Debug, Default)]

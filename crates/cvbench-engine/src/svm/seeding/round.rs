@@ -3,8 +3,8 @@
 //! and the starting point every seeder shares ([`Draft`]).
 
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
-use crate::svm::SvmError;
 
 /// What every seeder may use: the kernel, the labels, the box and a seed.
 pub struct SeedContext<'a> {

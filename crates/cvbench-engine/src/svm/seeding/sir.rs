@@ -11,9 +11,9 @@
 use rand::RngExt;
 
 use super::round::{Draft, Round, Seeder};
+use crate::svm::error::SvmError;
 use crate::svm::kernel::block::KernelBlock;
 use crate::svm::kernel::KernelKind;
-use crate::svm::SvmError;
 
 /// Leaving rows whose similarities are computed as one block.
 const ROW_BLOCK: usize = 256;

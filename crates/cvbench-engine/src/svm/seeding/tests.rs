@@ -5,7 +5,7 @@ use super::adjust::{restore_equality, signed_sum, uniform_shift};
 use super::*;
 use crate::data::Dataset;
 use crate::svm::model::solution::train;
-use crate::svm::{KernelData, SvmParams};
+use crate::svm::{kernel::KernelData, model::params::SvmParams};
 
 fn line(n: usize) -> Dataset {
     // Points on a line, labels alternating in pairs (not separable).

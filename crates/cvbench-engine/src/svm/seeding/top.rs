@@ -6,8 +6,8 @@
 //! `sum_i y_i alpha_i = 0` holds again.
 
 use super::round::{Draft, Round, Seeder};
+use crate::svm::error::SvmError;
 use crate::svm::kernel::block::KernelBlock;
-use crate::svm::SvmError;
 
 /// The TOP seeder (previous = the full-data SVM, `R = {t}`, `T = {}`).
 #[derive(Clone, Copy, Debug, Default)]

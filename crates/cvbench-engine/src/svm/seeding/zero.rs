@@ -2,7 +2,7 @@
 //! `svm-train -v k` does (Wen et al.'s "LibSVM" column).
 
 use super::round::{Round, Seeder};
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// Returns all zeros (always feasible).
 #[derive(Clone, Copy, Debug, Default)]

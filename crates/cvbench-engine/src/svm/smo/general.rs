@@ -15,11 +15,11 @@
 
 use std::time::Instant;
 
+use crate::svm::error::SvmError;
 use crate::svm::smo::q_matrix::QMatrix;
 use crate::svm::smo::rows::LOWER;
 use crate::svm::smo::solve_stats::SolveStats;
 use crate::svm::smo::Solver;
-use crate::svm::SvmError;
 
 /// One problem for [`solve_general`]: every vector has one entry per
 /// variable, in the order of `q`'s variables.

@@ -60,11 +60,11 @@ use std::time::Instant;
 
 use crate::cancel::Cancelled;
 use crate::svm::cache::qmatrix::SvcQ;
+use crate::svm::error::SvmError;
 use crate::svm::smo::optimality::{pair_step, PairVar, TAU};
 use crate::svm::smo::q_matrix::QMatrix;
 use crate::svm::smo::sample_weight::row_bounds;
 use crate::svm::smo::solve_input::check_input;
-use crate::svm::SvmError;
 
 pub use crate::svm::smo::solve_input::{check_feasible, SolveInput};
 pub use crate::svm::smo::solve_stats::{SolveOutput, SolveStats, Timings};

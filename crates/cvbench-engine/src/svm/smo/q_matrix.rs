@@ -6,7 +6,7 @@
 
 use crate::svm::cache::qmatrix::SvcQ;
 
-/// What a solve's `Q` matrix counted (into [`crate::svm::SolveStats`]).
+/// What a solve's `Q` matrix counted (into [`crate::svm::smo::solve_stats::SolveStats`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct QCounters {
     /// Kernel values computed.

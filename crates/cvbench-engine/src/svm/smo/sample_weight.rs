@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::svm::SvmError;
+use crate::svm::error::SvmError;
 
 /// One finite, non-negative weight per dataset row.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,8 +5,8 @@
 //! ([`check_feasible`]) with a finite gradient of the right length.
 
 use crate::svm::cache::shared::SharedKernelCache;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
-use crate::svm::SvmError;
 
 /// Inputs of one C-SVC dual solve.
 pub struct SolveInput<'a, 'k> {

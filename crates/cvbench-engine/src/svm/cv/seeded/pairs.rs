@@ -12,9 +12,9 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::cv::rounds::CvRound;
 use crate::svm::cv::strategy::CvStrategy;
+use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
-use crate::svm::SvmError;
 
 /// What [`run_pair`] returns.
 #[derive(Clone, Debug)]

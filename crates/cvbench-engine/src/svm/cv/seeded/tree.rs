@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use super::{ExtraSolve, Run};
 use crate::svm::cv::rounds::RoundResult;
+use crate::svm::error::SvmError;
 use crate::svm::model::solution::{train_seeded, TrainOutput};
 use crate::svm::seeding::gradient::{self, PrevGradient};
-use crate::svm::SvmError;
 
 impl Run<'_> {
     /// Rows of the folds outside `s..=e`, in fold order.
