@@ -9,10 +9,11 @@
 
 use crate::data::{Dataset, Row};
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::kernel::{k_function, KernelData, KernelKind};
+use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::model::file::{entries, num};
 use crate::svm::model::params::{CheckedParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
+use crate::svm::model::solution::kernel_expansion;
 use crate::svm::smo::solve_stats::SolveStats;
 use crate::svm::{error::SvmError, model::params::SvmParams};
 
@@ -37,11 +38,7 @@ pub struct FunctionModel {
 impl FunctionModel {
     /// The decision value `f(x)`, summed in the support vectors' order.
     pub fn decision_value(&self, x: Row<'_>) -> f64 {
-        let mut sum = 0.0;
-        for (k, &c) in self.sv_coef.iter().enumerate() {
-            sum += c * k_function(self.kernel, self.sv.row(k), x);
-        }
-        sum - self.rho
+        kernel_expansion(self.kernel, &self.sv, &self.sv_coef, self.rho, x)
     }
 
     /// What `svm-predict` prints: the decision value for regression, `+1`
@@ -148,12 +145,7 @@ pub fn train_one_function_with(
 ) -> Result<FunctionFit, SvmError> {
     svm_type.validate()?;
     let ds: &Dataset = &kd.ds;
-    if rows.is_empty() {
-        return Err(SvmError::Empty);
-    }
-    if let Some(&r) = rows.iter().find(|&&r| r >= ds.n()) {
-        return Err(SvmError::RowOutOfRange { row: r, n: ds.n() });
-    }
+    crate::svm::smo::solve_input::check_train_rows(rows, ds.n())?;
     let srows: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
     let solved = match svm_type {
         SvmType::OneClass { nu } => {

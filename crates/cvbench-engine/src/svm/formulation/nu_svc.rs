@@ -104,15 +104,7 @@ pub fn train_nu_svc_with(
     nu: f64,
     shared: Option<&SharedKernelCache>,
 ) -> Result<NuSvcFit, SvmError> {
-    if rows.is_empty() {
-        return Err(SvmError::Empty);
-    }
-    if let Some(&r) = rows.iter().find(|&&r| r >= kd.ds.n()) {
-        return Err(SvmError::RowOutOfRange {
-            row: r,
-            n: kd.ds.n(),
-        });
-    }
+    crate::svm::smo::solve_input::check_train_rows(rows, kd.ds.n())?;
     let groups = Groups::new(&kd.ds, rows)?;
     check_nu_feasible(&groups, nu)?;
     let fits = groups

@@ -103,23 +103,7 @@ impl<Q: QMatrix> Solver<Q> {
     #[inline(always)]
     fn be_shrunk_nu(&self, i: usize, gmax: [f64; 4]) -> bool {
         let [gmax1, gmax2, gmax3, gmax4] = gmax;
-        match self.status[i] {
-            UPPER => {
-                if self.y[i] == 1 {
-                    -self.g[i] > gmax1
-                } else {
-                    -self.g[i] > gmax4
-                }
-            }
-            LOWER => {
-                if self.y[i] == 1 {
-                    self.g[i] > gmax2
-                } else {
-                    self.g[i] > gmax3
-                }
-            }
-            _ => false,
-        }
+        self.be_shrunk_by(i, [gmax1, gmax4, gmax2, gmax3])
     }
 
     /// `Solver_NU::do_shrinking`.

@@ -37,14 +37,26 @@ pub struct SvmModel {
     pub rho: f64,
 }
 
+/// `sum_k coef_k K(sv_k, x) - rho`, summed in the support vectors' order
+/// (LIBSVM's `svm_predict_values` for a two-class or one-function model).
+pub(crate) fn kernel_expansion(
+    kernel: KernelKind,
+    sv: &Dataset,
+    coef: &[f64],
+    rho: f64,
+    x: Row<'_>,
+) -> f64 {
+    let mut sum = 0.0;
+    for (k, &c) in coef.iter().enumerate() {
+        sum += c * k_function(kernel, sv.row(k), x);
+    }
+    sum - rho
+}
+
 impl SvmModel {
     /// The decision value `f(x)` (0 for a single-class model).
     pub fn decision_value(&self, x: Row<'_>) -> f64 {
-        let mut sum = 0.0;
-        for (k, &c) in self.sv_coef.iter().enumerate() {
-            sum += c * k_function(self.kernel, self.sv.row(k), x);
-        }
-        sum - self.rho
+        kernel_expansion(self.kernel, &self.sv, &self.sv_coef, self.rho, x)
     }
 
     /// The predicted label of `x` (LIBSVM's rule: `labels[0]` iff `f(x) > 0`).
@@ -190,12 +202,7 @@ pub fn train_seeded(
     };
     let t0 = Instant::now();
     let ds: &Dataset = &kd.ds;
-    if rows.is_empty() {
-        return Err(SvmError::Empty);
-    }
-    if let Some(&r) = rows.iter().find(|&&r| r >= ds.n()) {
-        return Err(SvmError::RowOutOfRange { row: r, n: ds.n() });
-    }
+    crate::svm::smo::solve_input::check_train_rows(rows, ds.n())?;
     if let Some(w) = warm {
         if w.len() != rows.len() {
             return Err(SvmError::InfeasibleWarmStart(format!(

@@ -243,15 +243,7 @@ pub fn train_ovo(
     shared: Option<&SharedKernelCache>,
     prob_rng: Option<&mut GlibcRand>,
 ) -> Result<OvoFit, SvmError> {
-    if rows.is_empty() {
-        return Err(SvmError::Empty);
-    }
-    if let Some(&r) = rows.iter().find(|&&r| r >= kd.ds.n()) {
-        return Err(SvmError::RowOutOfRange {
-            row: r,
-            n: kd.ds.n(),
-        });
-    }
+    crate::svm::smo::solve_input::check_train_rows(rows, kd.ds.n())?;
     // Every row trained on, no cache given and the matrix within 3/4 of
     // -m: the matrix at once for every pair, each solve's own cache the
     // rest (the SMO's: the same solves, the same bits; the batched

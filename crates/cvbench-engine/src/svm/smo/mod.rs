@@ -318,23 +318,24 @@ impl<Q: QMatrix> Solver<Q> {
         Some((gmax_idx, gmin_idx))
     }
 
+    /// LIBSVM's `be_shrunk`: [`Self::be_shrunk_by`] with `(gmax1, gmax2,
+    /// gmax2, gmax1)`.
     #[inline(always)]
     fn be_shrunk(&self, i: usize, gmax1: f64, gmax2: f64) -> bool {
+        self.be_shrunk_by(i, [gmax1, gmax2, gmax2, gmax1])
+    }
+
+    /// Whether variable `i` may be shrunk: at its upper bound, when `-G_i`
+    /// exceeds `t[0]` (label +1) or `t[1]` (label -1); at its lower bound,
+    /// when `G_i` exceeds `t[2]` (+1) or `t[3]` (-1); free, never. LIBSVM's
+    /// `Solver::be_shrunk` and `Solver_NU::be_shrunk` differ only in these
+    /// four thresholds.
+    #[inline(always)]
+    pub(crate) fn be_shrunk_by(&self, i: usize, t: [f64; 4]) -> bool {
+        let pos = self.y[i] == 1;
         match self.status[i] {
-            UPPER => {
-                if self.y[i] == 1 {
-                    -self.g[i] > gmax1
-                } else {
-                    -self.g[i] > gmax2
-                }
-            }
-            LOWER => {
-                if self.y[i] == 1 {
-                    self.g[i] > gmax2
-                } else {
-                    self.g[i] > gmax1
-                }
-            }
+            UPPER => -self.g[i] > if pos { t[0] } else { t[1] },
+            LOWER => self.g[i] > if pos { t[2] } else { t[3] },
             _ => false,
         }
     }

@@ -78,6 +78,18 @@ pub fn check_feasible(
 
 /// The checks every solver makes on its input (rows, labels, the starting
 /// point and its gradient): the starting alphas (0 without a warm start).
+/// The rows a training is given: at least one, each a row of a dataset of
+/// `n` rows (every front door of training checks them here).
+pub(crate) fn check_train_rows(rows: &[usize], n: usize) -> Result<(), SvmError> {
+    if rows.is_empty() {
+        return Err(SvmError::Empty);
+    }
+    match rows.iter().find(|&&r| r >= n) {
+        Some(&r) => Err(SvmError::RowOutOfRange { row: r, n }),
+        None => Ok(()),
+    }
+}
+
 pub(crate) fn check_input(inp: &SolveInput<'_, '_>) -> Result<Vec<f64>, SvmError> {
     let l = inp.rows.len();
     if l == 0 {
