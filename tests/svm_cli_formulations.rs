@@ -49,14 +49,19 @@ fn assert_same_model(ours: &str, lib: &str, what: &str) {
         _ => x == y,
     };
     for (k, (la, lb)) in a.iter().zip(&b).enumerate() {
-        let (ta, tb): (Vec<&str>, Vec<&str>) =
-            (la.split_whitespace().collect(), lb.split_whitespace().collect());
+        let (ta, tb): (Vec<&str>, Vec<&str>) = (
+            la.split_whitespace().collect(),
+            lb.split_whitespace().collect(),
+        );
         let equal = ta.len() == tb.len()
-            && ta.iter().zip(&tb).all(|(x, y)| match (x.split_once(':'), y.split_once(':')) {
-                (Some((i, u)), Some((j, v))) => i == j && same(u, v),
-                (None, None) => same(x, y),
-                _ => false,
-            });
+            && ta
+                .iter()
+                .zip(&tb)
+                .all(|(x, y)| match (x.split_once(':'), y.split_once(':')) {
+                    (Some((i, u)), Some((j, v))) => i == j && same(u, v),
+                    (None, None) => same(x, y),
+                    _ => false,
+                });
         assert!(equal, "{what}: model line {}:\nours {la}\nlib  {lb}", k + 1);
     }
 }
@@ -92,11 +97,19 @@ fn compare(name: &str, cases: &[&str]) {
         let our_out = ok(&call(&[name, "our.model"]));
         assert_eq!(our_out, lib_out, "{name} {case}: standard output");
         let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
-        assert_same_model(&read("our.model"), &read("lib.model"), &format!("{name} {case}"));
+        assert_same_model(
+            &read("our.model"),
+            &read("lib.model"),
+            &format!("{name} {case}"),
+        );
         let p_lib = run("svm-predict", &[name, "lib.model", "lib.pred"], d);
         let p_our = run("svm-predict", &[name, "our.model", "our.pred"], d);
         assert_eq!(p_our, p_lib, "{name} {case}: svm-predict's summary");
-        assert_eq!(read("our.pred"), read("lib.pred"), "{name} {case}: predictions");
+        assert_eq!(
+            read("our.pred"),
+            read("lib.pred"),
+            "{name} {case}: predictions"
+        );
         let tested = ok(&call(&["-q", "--test", name, name, "t.model"]));
         assert_eq!(tested, p_lib, "{name} {case}: --test");
         println!("{name} {case}: svm-train's output, model and predictions");
@@ -107,7 +120,12 @@ fn compare(name: &str, cases: &[&str]) {
 fn nu_svc_is_svm_train() {
     compare(
         "heart_scale",
-        &["-s 1", "-s 1 -n 0.3 -t 0 -h 0", "-s 1 -n 0.7 -t 1 -g 0.1 -r 1", "-s 1 -t 3 -g 0.05 -q"],
+        &[
+            "-s 1",
+            "-s 1 -n 0.3 -t 0 -h 0",
+            "-s 1 -n 0.7 -t 1 -g 0.1 -r 1",
+            "-s 1 -t 3 -g 0.05 -q",
+        ],
     );
 }
 
@@ -120,7 +138,12 @@ fn nu_svc_multiclass_is_svm_train() {
 fn one_class_is_svm_train() {
     compare(
         "heart_scale",
-        &["-s 2", "-s 2 -n 0.3 -t 0", "-s 2 -n 0.1 -t 1 -d 2 -h 0", "-s 2 -t 3 -g 0.1 -e 0.01"],
+        &[
+            "-s 2",
+            "-s 2 -n 0.3 -t 0",
+            "-s 2 -n 0.1 -t 1 -d 2 -h 0",
+            "-s 2 -t 3 -g 0.1 -e 0.01",
+        ],
     );
 }
 
@@ -128,7 +151,14 @@ fn one_class_is_svm_train() {
 fn epsilon_svr_is_svm_train() {
     compare(
         "housing_scale",
-        &["-s 3", "-s 3 -c 4", "-s 3 -p 0.1 -c 4 -g 0.5", "-s 3 -p 0.1 -c 2", "-s 3 -p 0.3 -t 0 -h 0", "-s 3 -t 1 -d 2 -g 0.2"],
+        &[
+            "-s 3",
+            "-s 3 -c 4",
+            "-s 3 -p 0.1 -c 4 -g 0.5",
+            "-s 3 -p 0.1 -c 2",
+            "-s 3 -p 0.3 -t 0 -h 0",
+            "-s 3 -t 1 -d 2 -g 0.2",
+        ],
     );
 }
 
@@ -136,7 +166,12 @@ fn epsilon_svr_is_svm_train() {
 fn nu_svr_is_svm_train() {
     compare(
         "housing_scale",
-        &["-s 4", "-s 4 -n 0.4 -c 2 -h 0", "-s 4 -n 0.3 -t 0", "-s 4 -t 3 -g 0.05 -m 1"],
+        &[
+            "-s 4",
+            "-s 4 -n 0.4 -c 2 -h 0",
+            "-s 4 -n 0.3 -t 0",
+            "-s 4 -t 3 -g 0.05 -m 1",
+        ],
     );
 }
 

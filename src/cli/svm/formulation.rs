@@ -55,9 +55,7 @@ impl SvmArgs {
                 } else {
                     f64::from(v as f32)
                 }),
-                _ => Err(SvmUsage(format!(
-                    "{flag} {text}: expected a finite number"
-                ))),
+                _ => Err(SvmUsage(format!("{flag} {text}: expected a finite number"))),
             }
         };
         let t = match s {
@@ -215,7 +213,8 @@ fn predicted(svm_type: SvmType, pred: &[f64], y: &[f64]) -> (Vec<String>, serde_
     }
     let n = total as f64;
     let mse = err / n;
-    let r2 = ((n * spt - sp * st) * (n * spt - sp * st)) / ((n * spp - sp * sp) * (n * stt - st * st));
+    let r2 =
+        ((n * spt - sp * st) * (n * spt - sp * st)) / ((n * spp - sp * sp) * (n * stt - st * st));
     let lines = vec![
         format!("Mean squared error = {} (regression)", fmt_g(mse)),
         format!(

@@ -9,10 +9,10 @@
 use std::path::Path;
 
 use crate::data::{align_index_bases, Dataset};
+use crate::svm::formulation::function_model::solve_lines;
 use crate::svm::formulation::{train_nu_svc, train_one_function, FunctionModel};
 use crate::svm::model::file::{model_text_as, ModelFileError};
 use crate::svm::multiclass::MultiModel;
-use crate::svm::formulation::function_model::solve_lines;
 use crate::svm::smo::train_log::progress_text;
 use crate::svm::{SolveStats, SvmError, SvmParams};
 
