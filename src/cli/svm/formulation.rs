@@ -8,8 +8,9 @@
 //! svm-train's doubles. Not built yet, and refused: `-v`,
 //! `-b 1`; `-wi` is refused as svm-train ignores it for these types.
 
-use cvbench_engine::api::data::read_libsvm;
+use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::{fit_formulation, SvmType};
+use cvbench_engine::api::params::SvmParams;
 use cvbench_engine::api::training::nonfinite_warning;
 
 use super::args::{SvmArgs, SvmUsage};
@@ -125,21 +126,19 @@ impl SvmArgs {
     }
 }
 
-/// Train `svm_type` as `svm-train -s 1..4` does: print its lines, write
+/// Train `svm_type` on `ds` with `params` (as `svm-train` parses them)
+/// as `svm-train -s 1..4` does: print its lines, write
 /// its model file, and with `--test` print what `svm-predict` prints.
-pub(super) fn run(args: &SvmArgs, svm_type: SvmType, out: &Out) -> anyhow::Result<()> {
-    let ds = if svm_type.is_classification() {
-        super::input::Training::read(&args.datafile)?.ds
-    } else {
-        read_libsvm(&args.datafile, None)?
-    };
-    let test = match &args.test {
-        Some(t) => Some(read_libsvm(t, None)?),
-        None => None,
-    };
-    let (_, params) = super::solver_params(args, &ds)?;
+pub(super) fn run(
+    args: &SvmArgs,
+    svm_type: SvmType,
+    ds: &Dataset,
+    test: Option<Dataset>,
+    params: &SvmParams,
+    out: &Out,
+) -> anyhow::Result<()> {
     let t = std::time::Instant::now();
-    let fit = fit_formulation(&ds, &params, svm_type)?;
+    let fit = fit_formulation(ds, params, svm_type)?;
     let secs = t.elapsed().as_secs_f64();
     for l in &fit.lines {
         out.info(l);

@@ -134,7 +134,18 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         stats: args.stats,
     };
     if let Some(svm_type) = args.formulation()? {
-        return formulation::run(args, svm_type, &out);
+        // Regression and one-class targets are real numbers: no label cast.
+        let ds = if svm_type.is_classification() {
+            Training::read(&args.datafile)?.ds
+        } else {
+            read_libsvm(&args.datafile, None)?
+        };
+        let test = match &args.test {
+            Some(t) => Some(read_libsvm(t, None)?),
+            None => None,
+        };
+        let (_, params) = solver_params(args, &ds)?;
+        return formulation::run(args, svm_type, &ds, test, &params, &out);
     }
     let training = Training::read(&args.datafile)?;
     let ds = &training.ds;
