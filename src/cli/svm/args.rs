@@ -110,7 +110,8 @@ pub struct SvmArgs {
     /// Where to write the model (default: DATAFILE's file name plus `.model`,
     /// in the current folder, as `svm-train`). Not with -v.
     pub model_file: Option<PathBuf>,
-    /// SVM type: 0 = C-SVC, the only one implemented (`svm-train -s`).
+    /// SVM type (`svm-train -s`): 0 C-SVC, 1 nu-SVC, 2 one-class SVM, 3
+    /// epsilon-SVR, 4 nu-SVR (-v, -b 1 and -wi with C-SVC only).
     #[arg(short = 's', default_value = "0")]
     pub svm_type: String,
     /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid (`svm-train -t`).
@@ -144,13 +145,12 @@ pub struct SvmArgs {
     /// `svm-train -r`).
     #[arg(short = 'r', allow_negative_numbers = true)]
     pub coef0: Option<String>,
-    /// Unsupported `svm-train` options (nu/epsilon parameters): refused
-    /// with a clear message.
-    #[arg(short = 'n', hide = true, allow_negative_numbers = true)]
-    #[doc(hidden)]
+    /// nu of nu-SVC, one-class SVM and nu-SVR (-s 1, 2, 4; default 0.5,
+    /// `svm-train -n`).
+    #[arg(short = 'n', allow_negative_numbers = true)]
     pub nu: Option<String>,
-    #[arg(short = 'p', hide = true, allow_negative_numbers = true)]
-    #[doc(hidden)]
+    /// epsilon of epsilon-SVR's loss (-s 3; default 0.1, `svm-train -p`).
+    #[arg(short = 'p', allow_negative_numbers = true)]
     pub epsilon_svr: Option<String>,
     /// Class weight: -wLABEL WEIGHT sets C of class LABEL to WEIGHT * C
     /// (svm-train -wi; repeatable).
@@ -277,19 +277,13 @@ impl SvmArgs {
     /// supported.
     pub fn check(&self) -> Result<(), SvmUsage> {
         let no = |m: String| Err(SvmUsage(m));
-        if self.svm_type != "0" {
-            let what = match self.svm_type.as_str() {
-                "1" => "nu-SVC",
-                "2" => "one-class SVM",
-                "3" => "epsilon-SVR",
-                "4" => "nu-SVR",
-                _ => "no SVM type of svm-train's (0-4)",
-            };
+        if !["0", "1", "2", "3", "4"].contains(&self.svm_type.as_str()) {
             return no(format!(
-                "-s {} ({what}) is not yet built: cvbench runs C-SVC (-s 0) only",
+                "-s {}: the SVM types are svm-train's 0 (C-SVC), 1 (nu-SVC), 2 (one-class SVM), 3 (epsilon-SVR) and 4 (nu-SVR)",
                 self.svm_type
             ));
         }
+        self.formulation()?;
         if !["0", "1", "2", "3"].contains(&self.kernel_type.as_str()) {
             return no(format!(
                 "-t {}: the kernels are 0 (linear), 1 (polynomial), 2 (RBF, the default) and 3 (sigmoid); -t 4 (precomputed) is not implemented",
@@ -301,16 +295,6 @@ impl SvmArgs {
                 "-b {}: probability estimates are -b 0 (none) or -b 1",
                 self.probability
             ));
-        }
-        for (given, flag, what) in [
-            (&self.nu, "-n", "nu of nu-SVC, one-class SVM and nu-SVR"),
-            (&self.epsilon_svr, "-p", "epsilon of epsilon-SVR"),
-        ] {
-            if let Some(v) = given {
-                return no(format!(
-                    "{flag} {v}: sets {what}, which cvbench does not implement yet (it runs C-SVC, -s 0, with kernels -t 0 to 3): drop {flag}"
-                ));
-            }
         }
         if self.kernel_type == "0" && self.gamma.is_some() {
             return no(
@@ -332,6 +316,9 @@ impl SvmArgs {
         }
         self.kernel_extras()?;
         self.class_weights()?;
+        if self.svm_type != "0" {
+            self.check_formulation()?;
+        }
         match self.folds {
             None => {
                 if let Some(flag) = self.cv.given().first() {

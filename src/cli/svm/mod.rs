@@ -1,6 +1,7 @@
 //! `cvbench svm [options] DATAFILE [MODEL_FILE]`: a drop-in for LIBSVM's
-//! `svm-train` (C-SVC, linear or RBF kernel): the same options, defaults and
-//! output. Without `-v` it trains one model, prints what `svm-train` prints
+//! `svm-train` (`-s 0..4`: C-SVC, nu-SVC, one-class SVM, epsilon-SVR,
+//! nu-SVR; kernels `-t 0..3`): the same options, defaults and output
+//! (`-s 1..4` in `formulation`). Without `-v` it trains one model, prints what `svm-train` prints
 //! and writes the model in LIBSVM's format (to `MODEL_FILE`, by default
 //! `DATAFILE`'s file name plus `.model` in the current folder, as
 //! `svm-train` does), which `svm-predict` reads. With `-v K` it runs K-fold
@@ -26,6 +27,7 @@ pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 mod input;
 pub use input::warn_cast_labels;
 use input::Training;
+mod formulation;
 mod model_file;
 mod multi;
 pub use multi::svm_weight_args;
@@ -131,6 +133,20 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         json: args.json,
         stats: args.stats,
     };
+    if let Some(svm_type) = args.formulation()? {
+        // Regression and one-class targets are real numbers: no label cast.
+        let ds = if svm_type.is_classification() {
+            Training::read(&args.datafile)?.ds
+        } else {
+            read_libsvm(&args.datafile, None)?
+        };
+        let test = match &args.test {
+            Some(t) => Some(read_libsvm(t, None)?),
+            None => None,
+        };
+        let (_, params) = solver_params(args, &ds)?;
+        return formulation::run(args, svm_type, &ds, test, &params, &out);
+    }
     let training = Training::read(&args.datafile)?;
     let ds = &training.ds;
     // The test set is read before training.

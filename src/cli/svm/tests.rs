@@ -67,8 +67,11 @@ fn refused(args: &[&str]) -> String {
 #[test]
 fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
     for (args, want) in [
-        (vec!["d", "-s", "1"], "-s 1 (nu-SVC) is not yet built"),
-        (vec!["d", "-s", "4"], "-s 4 (nu-SVR) is not yet built"),
+        (vec!["d", "-s", "5"], "-s 5: the SVM types are"),
+        (vec!["d", "-s", "1", "-v", "5"], "-v 5 with -s 1 (nu-SVC)"),
+        (vec!["d", "-s", "4", "-b", "1"], "-b 1 with -s 4 (nu-SVR)"),
+        (vec!["d", "-s", "1", "-n", "0"], "nu <= 0 or nu > 1"),
+        (vec!["d", "-s", "3", "-p", "-1"], "p < 0"),
         (
             vec!["d", "-t", "4"],
             "-t 4 (precomputed) is not implemented",
@@ -110,6 +113,10 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
         vec!["d", "-t", "1", "-d", "2", "-r", "0.5", "-g", "0.1"],
         vec!["d", "-t", "3", "-r", "-1"],
         vec!["d", "-w1", "5", "-w-1", "0.5", "-c", "2"],
+        vec!["d", "-s", "1", "-n", "0.3"],
+        vec!["d", "-s", "2", "-t", "0"],
+        vec!["d", "-s", "3", "-p", "0", "--test", "t"],
+        vec!["d", "-s", "4", "-n", "1", "-t", "1", "-d", "2"],
     ] {
         let a = parse(&ok).unwrap();
         assert!(a.check().is_ok(), "{ok:?}: {:?}", a.check());

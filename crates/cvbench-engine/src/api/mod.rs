@@ -26,6 +26,9 @@
 //!
 //! - [`data`]: [`data::Dataset`], its readers and writer, the registry.
 //! - [`files`]: whole-file reads (any compression), SHA-256, read limits.
+//! - [`formulation`]: `svm-train -s 1..4` (nu-SVC, one-class,
+//!   epsilon-SVR, nu-SVR): one fit, its printed lines, model file and
+//!   prediction.
 //! - [`params`]: a solve's parameters, default gamma, class weights,
 //!   cache size, thread pools.
 //! - [`strategies`]: the registries of solver kinds, seeding methods,
@@ -52,6 +55,7 @@ mod cv_method;
 pub mod data;
 pub mod errors;
 pub mod files;
+pub mod formulation;
 pub mod grid_search;
 pub mod incremental;
 pub mod learners;

@@ -1,0 +1,127 @@
+//! LIBSVM's other formulations, `svm-train -s 1..4` (nu-SVC, one-class,
+//! epsilon-SVR, nu-SVR), through one verb: [`fit_formulation`] trains one
+//! on every row of a dataset as `svm-train` does (the rows in the file's
+//! order, nu-SVC one-vs-one) and returns a [`FormulationFit`]: the lines
+//! `svm-train` prints, the model file it writes ([`FormulationFit::model_text`]), each solve's statistics,
+//! and the model's prediction ([`FormulationFit::predict`], what
+//! `svm-predict` prints per row).
+
+use std::path::Path;
+
+use crate::data::{align_index_bases, Dataset};
+use crate::svm::formulation::function_model::solve_lines;
+use crate::svm::formulation::{train_nu_svc, train_one_function, FunctionModel};
+use crate::svm::model::file::{model_text_as, ModelFileError};
+use crate::svm::multiclass::MultiModel;
+use crate::svm::smo::train_log::progress_text;
+use crate::svm::{SolveStats, SvmError, SvmParams};
+
+/// LIBSVM's formulation (`svm-train -s`) with its own parameter (`-n` nu,
+/// `-p` epsilon); `-s 0` (C-SVC) is [`super::fit`]'s.
+pub use crate::svm::model::params::SvmType;
+
+/// A trained formulation: what `svm-train` prints and writes, and the
+/// model to predict with.
+#[derive(Clone, Debug)]
+pub struct FormulationFit {
+    /// The formulation trained.
+    pub svm_type: SvmType,
+    /// `svm-train`'s standard output, line by line (the progress marks,
+    /// "optimization finished", `C = ` / `nu = ` / `epsilon = `, `obj`,
+    /// `rho`, `nSV`; for nu-SVC one block per class pair and `Total nSV`).
+    pub lines: Vec<String>,
+    /// Each solve's statistics (one per class pair for nu-SVC, else one).
+    pub solves: Vec<SolveStats>,
+    /// The number of support vectors.
+    pub total_sv: usize,
+    /// The model.
+    model: Trained,
+}
+
+/// The model of a [`FormulationFit`].
+#[derive(Clone, Debug)]
+enum Trained {
+    /// nu-SVC: one-vs-one, as C-SVC's.
+    Classes(MultiModel),
+    /// One-class or regression: one decision function.
+    Function(FunctionModel),
+}
+
+/// Train `svm_type` (not C-SVC) with `params` on every row of `ds`, as
+/// `svm-train -s 1..4` does. `nu` and `p` are used as given (the caller
+/// rounds them as `svm-train` parses them, if it wants its numbers).
+pub fn fit_formulation(
+    ds: &Dataset,
+    params: &SvmParams,
+    svm_type: SvmType,
+) -> Result<FormulationFit, SvmError> {
+    let rows: Vec<usize> = (0..ds.n()).collect();
+    let block = |stats: &SolveStats, info: Option<(&str, f64)>| {
+        let mut out = Vec::new();
+        if !stats.progress.is_empty() {
+            out.push(progress_text(stats));
+        }
+        out.extend(solve_lines(stats, info));
+        out
+    };
+    match svm_type {
+        SvmType::CSvc => Err(SvmError::InvalidParam(
+            "C-SVC (-s 0) is trained by api::fit, not fit_formulation".into(),
+        )),
+        SvmType::NuSvc { nu } => {
+            let fit = train_nu_svc(ds, &rows, params, nu)?;
+            let mut lines = Vec::new();
+            for (p, &c) in fit.ovo.pairs.iter().zip(&fit.c) {
+                lines.extend(block(&p.stats, Some(("C", c))));
+            }
+            let total_sv = fit.ovo.model.total_sv();
+            lines.push(format!("Total nSV = {total_sv}"));
+            Ok(FormulationFit {
+                svm_type,
+                lines,
+                solves: fit.ovo.pairs.iter().map(|p| p.stats.clone()).collect(),
+                total_sv,
+                model: Trained::Classes(fit.ovo.model),
+            })
+        }
+        _ => {
+            let fit = train_one_function(ds, &rows, params, svm_type)?;
+            Ok(FormulationFit {
+                svm_type,
+                lines: block(&fit.stats, fit.info),
+                solves: vec![fit.stats.clone()],
+                total_sv: fit.model.sv_coef.len(),
+                model: Trained::Function(fit.model),
+            })
+        }
+    }
+}
+
+impl FormulationFit {
+    /// The model file `svm-train` writes, as text (`path` names the file
+    /// in an error: a nu-SVC label LIBSVM's format cannot store).
+    pub fn model_text(&self, path: &Path) -> Result<String, ModelFileError> {
+        match &self.model {
+            Trained::Classes(m) => model_text_as(m, "nu_svc", path),
+            Trained::Function(m) => Ok(m.model_text()),
+        }
+    }
+
+    /// What `svm-predict` prints for each row of `test`: the class label
+    /// (nu-SVC), `+1` or `-1` (one-class), the predicted value (SVRs).
+    pub fn predict(&self, test: &Dataset) -> Vec<f64> {
+        let mut test = test.clone();
+        match &self.model {
+            Trained::Classes(m) => {
+                let mut m = m.clone();
+                align_index_bases(&mut m.sv, &mut test);
+                (0..test.n()).map(|i| m.predict(test.row(i))).collect()
+            }
+            Trained::Function(m) => {
+                let mut m = m.clone();
+                align_index_bases(&mut m.sv, &mut test);
+                (0..test.n()).map(|i| m.predict(test.row(i))).collect()
+            }
+        }
+    }
+}

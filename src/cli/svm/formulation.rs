@@ -1,0 +1,226 @@
+//! `cvbench svm -s 1..4`: nu-SVC, one-class SVM, epsilon-SVR and nu-SVR,
+//! trained by the engine's [`cvbench_engine::api::formulation`] as
+//! `svm-train -s 1..4` trains them (its printed lines and model file), and
+//! `--test` predicted as `svm-predict` prints it (accuracy for `-s 1/2`,
+//! mean squared error and squared correlation coefficient for `-s 3/4`).
+//! `-n` and `-p` are read as svm-train reads them (single precision,
+//! `strtof`) unless `--exact-params`; their defaults (0.5, 0.1) are
+//! svm-train's doubles. Not built yet, and refused: `-v`,
+//! `-b 1`; `-wi` is refused as svm-train ignores it for these types.
+
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::formulation::{fit_formulation, SvmType};
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::training::nonfinite_warning;
+
+use super::args::{SvmArgs, SvmUsage};
+use super::output::{fmt_g, jnum, Out};
+
+/// `svm-train`'s name of `-s N`.
+fn type_name(s: &str) -> &'static str {
+    match s {
+        "0" => "C-SVC",
+        "1" => "nu-SVC",
+        "2" => "one-class SVM",
+        "3" => "epsilon-SVR",
+        _ => "nu-SVR",
+    }
+}
+
+impl SvmArgs {
+    /// The formulation `-s`, `-n` and `-p` ask for (`None` for C-SVC), `nu`
+    /// and `p` as svm-train reads them; an option that does nothing with
+    /// this `-s`, or a value svm-train refuses, is a usage error.
+    pub fn formulation(&self) -> Result<Option<SvmType>, SvmUsage> {
+        let s = self.svm_type.as_str();
+        let uses_nu = ["1", "2", "4"].contains(&s);
+        if let (Some(v), false) = (&self.nu, uses_nu) {
+            return Err(SvmUsage(format!(
+                "-n {v} sets nu of nu-SVC, one-class SVM and nu-SVR (-s 1, 2, 4); with -s {s} ({}, kernels -t 0 to 3) it does nothing: add -s 1, 2 or 4, or drop -n",
+                type_name(s)
+            )));
+        }
+        if let (Some(v), false) = (&self.epsilon_svr, s == "3") {
+            return Err(SvmUsage(format!(
+                "-p {v} sets epsilon of epsilon-SVR (-s 3); with -s {s} ({}, kernels -t 0 to 3) it does nothing: add -s 3, or drop -p",
+                type_name(s)
+            )));
+        }
+        let value = |flag: &str, given: &Option<String>, default: &str| {
+            let text = given.as_deref().unwrap_or(default);
+            match text.trim().parse::<f64>() {
+                // svm-train 3.24 as Debian builds it parses a given -n, -p
+                // with strtof; its defaults are C doubles (p = 0.1).
+                Ok(v) if v.is_finite() => Ok(if self.exact_params || given.is_none() {
+                    v
+                } else {
+                    f64::from(v as f32)
+                }),
+                _ => Err(SvmUsage(format!("{flag} {text}: expected a finite number"))),
+            }
+        };
+        let t = match s {
+            "1" => SvmType::NuSvc {
+                nu: value("-n", &self.nu, "0.5")?,
+            },
+            "2" => SvmType::OneClass {
+                nu: value("-n", &self.nu, "0.5")?,
+            },
+            "3" => SvmType::EpsilonSvr {
+                p: value("-p", &self.epsilon_svr, "0.1")?,
+            },
+            "4" => SvmType::NuSvr {
+                nu: value("-n", &self.nu, "0.5")?,
+            },
+            _ => return Ok(None),
+        };
+        if t.validate().is_err() {
+            return Err(SvmUsage(match t {
+                SvmType::EpsilonSvr { .. } => format!(
+                    "-p {}: epsilon of epsilon-SVR must be >= 0 (svm-train refuses it: \"p < 0\")",
+                    self.epsilon_svr.as_deref().unwrap_or("0.1")
+                ),
+                _ => format!(
+                    "-n {}: nu must be in (0, 1] (svm-train refuses it: \"nu <= 0 or nu > 1\")",
+                    self.nu.as_deref().unwrap_or("0.5")
+                ),
+            }));
+        }
+        Ok(Some(t))
+    }
+
+    /// Refuse, for `-s 1..4`, what is not built for them yet and what
+    /// svm-train ignores for them.
+    pub(super) fn check_formulation(&self) -> Result<(), SvmUsage> {
+        let s = &self.svm_type;
+        let name = type_name(s);
+        let no = |m: String| Err(SvmUsage(m));
+        if let Some(k) = self.folds {
+            return no(format!(
+                "-v {k} with -s {s} ({name}): cross-validation of nu-SVC, one-class SVM and SVR is not built yet (cvbench trains them, -s 0 alone is cross-validated): run svm-train -s {s} -v {k}, or train here without -v and predict held-out rows with --test FILE"
+            ));
+        }
+        if self.probability == "1" {
+            return no(format!(
+                "-b 1 with -s {s} ({name}): probability estimates are built for C-SVC (-s 0) only: drop -b 1, or run svm-train -s {s} -b 1"
+            ));
+        }
+        if let Some(w) = self.weight.first() {
+            let w = w.replacen(':', " ", 1);
+            return no(format!(
+                "-w{w} with -s {s} ({name}): svm-train accepts class weights here but ignores them (only C-SVC, -s 0, weights C per class): drop -w"
+            ));
+        }
+        if self.peer {
+            return no(format!(
+                "--peer runs svm-train for C-SVC (-s 0) only: drop --peer, or run svm-train -s {s} itself"
+            ));
+        }
+        if self.solver != cvbench_engine::api::strategies::SolverKind::Smo {
+            return no(format!(
+                "--solver {} solves C-SVC (-s 0) only; -s {s} ({name}) runs LIBSVM's SMO: drop --solver",
+                self.solver.as_str()
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Train `svm_type` on `ds` with `params` (as `svm-train` parses them)
+/// as `svm-train -s 1..4` does: print its lines, write
+/// its model file, and with `--test` print what `svm-predict` prints.
+pub(super) fn run(
+    args: &SvmArgs,
+    svm_type: SvmType,
+    ds: &Dataset,
+    test: Option<Dataset>,
+    params: &SvmParams,
+    out: &Out,
+) -> anyhow::Result<()> {
+    let t = std::time::Instant::now();
+    let fit = fit_formulation(ds, params, svm_type)?;
+    let secs = t.elapsed().as_secs_f64();
+    for l in &fit.lines {
+        out.info(l);
+    }
+    for s in &fit.solves {
+        if s.hit_max_iter {
+            eprintln!("\n{}", cvbench_engine::api::training::MAX_ITER_WARNING);
+        }
+        if let Some(w) = nonfinite_warning(s) {
+            eprintln!("{w}");
+        }
+    }
+    let model_path = args.model_path();
+    let text = fit.model_text(&model_path)?;
+    crate::atomic_write::write_atomic(&model_path, text.as_bytes())
+        .map_err(cvbench_engine::api::errors::ModelFileError::Output)?;
+    let mut json = serde_json::json!({
+        "command": "svm",
+        "svm_type": svm_type.name(),
+        "datafile": args.datafile.display().to_string(),
+        "rows": ds.n(),
+        "features": ds.d(),
+        "kernel": params.kernel.name(),
+        "c": jnum(params.c),
+        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
+        "eps": jnum(params.eps),
+        "model_file": model_path.display().to_string(),
+        "iterations": fit.solves.iter().map(|s| s.iterations).sum::<u64>(),
+        "n_sv": fit.total_sv,
+        "seconds": jnum(secs),
+    });
+    if let (Some(tpath), Some(td)) = (&args.test, test) {
+        let pred = fit.predict(&td);
+        let (lines, result) = predicted(svm_type, &pred, &td.y);
+        let mut result = result;
+        result["file"] = tpath.display().to_string().into();
+        json["test"] = result;
+        for l in lines {
+            out.result(&l);
+        }
+    }
+    if args.json {
+        println!("{json}");
+    }
+    Ok(())
+}
+
+/// `svm-predict`'s summary of predictions `pred` of targets `y`: the
+/// accuracy (classification, one-class), or the mean squared error and
+/// the squared correlation coefficient (regression); and as JSON.
+fn predicted(svm_type: SvmType, pred: &[f64], y: &[f64]) -> (Vec<String>, serde_json::Value) {
+    let total = pred.len();
+    if !svm_type.is_regression() {
+        let correct = pred.iter().zip(y).filter(|(p, t)| p == t).count();
+        let pct = 100.0 * correct as f64 / total.max(1) as f64;
+        let line = format!(
+            "Accuracy = {}% ({correct}/{total}) (classification)",
+            fmt_g(pct)
+        );
+        let j = serde_json::json!({"accuracy_pct": jnum(pct), "correct": correct, "total": total});
+        return (vec![line], j);
+    }
+    let (mut err, mut sp, mut st, mut spp, mut stt, mut spt) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
+    for (&p, &t) in pred.iter().zip(y) {
+        err += (p - t) * (p - t);
+        sp += p;
+        st += t;
+        spp += p * p;
+        stt += t * t;
+        spt += p * t;
+    }
+    let n = total as f64;
+    let mse = err / n;
+    let r2 =
+        ((n * spt - sp * st) * (n * spt - sp * st)) / ((n * spp - sp * sp) * (n * stt - st * st));
+    let lines = vec![
+        format!("Mean squared error = {} (regression)", fmt_g(mse)),
+        format!(
+            "Squared correlation coefficient = {} (regression)",
+            fmt_g(r2)
+        ),
+    ];
+    let j = serde_json::json!({"mse": jnum(mse), "squared_correlation": jnum(r2), "total": total});
+    (lines, j)
+}
