@@ -3,6 +3,8 @@
 //! Modules:
 //! - `rows`: the per-iteration loops over the active rows (the WSS 3 scans
 //!   that choose the working set, the gradient updates), split over the pool.
+//!   The working set itself is chosen in `Solver::select_working_set` (this
+//!   file), which runs those scans.
 //! - `lanes`: the WSS 3 scans written branch-free over interleaved lanes.
 //! - `general`: LIBSVM's `Solver::Solve` for any formulation (any `Q`, a
 //!   linear term, labels and bounds per variable, `Solver_NU` on demand).
