@@ -126,15 +126,6 @@ fn the_stored_report_names_no_code_and_opens_with_the_summary() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     check_report(&root.join("results"));
     let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("stored");
-    let o = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(root.join("results"))
-        .arg(&copy)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let _ = std::fs::remove_dir_all(copy.join("quick"));
-    common::ok(&common::cvbench(&["report", "stored"], dir.path()));
+    let copy = common::rerendered_stored_results(dir.path());
     check_report(&copy);
 }

@@ -9,8 +9,6 @@
 
 mod common;
 
-use std::path::Path;
-
 /// A judged line's ratio: point, interval (`None`: timed once) and the
 /// text the table prints it with.
 struct Judged {
@@ -66,18 +64,8 @@ fn target_in(line: &str) -> Option<(f64, bool)> {
 
 #[test]
 fn every_stored_timing_line_agrees_with_the_rule_and_its_table() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
-    let copy = dir.path().join("stored");
-    let o = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(root.join("results"))
-        .arg(&copy)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    let _ = std::fs::remove_dir_all(copy.join("quick"));
-    common::ok(&common::cvbench(&["report", "stored"], dir.path()));
+    let copy = common::rerendered_stored_results(dir.path());
     let md = std::fs::read_to_string(copy.join("REPORT.md")).unwrap();
     let mut bad = Vec::new();
     let mut judged = 0;

@@ -180,3 +180,21 @@ pub fn data_source(name: &str) -> Option<PathBuf> {
     }
     found
 }
+
+/// A copy of the repository's stored `results/` (its `quick` run left out)
+/// in `dir/stored`, rendered again by `cvbench report` from its records;
+/// the copy's folder.
+pub fn rerendered_stored_results(dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let copy = dir.join("stored");
+    let o = Command::new("cp")
+        .arg("-r")
+        .arg(root.join("results"))
+        .arg(&copy)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(copy.join("quick"));
+    ok(&cvbench(&["report", "stored"], dir));
+    copy
+}
