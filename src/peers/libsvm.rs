@@ -96,6 +96,7 @@ pub fn as_parsed_by_svm_train(params: &SvmParams) -> SvmParams {
     SvmParams {
         kernel: match params.kernel {
             KernelKind::Linear => KernelKind::Linear,
+            KernelKind::Precomputed => KernelKind::Precomputed,
             KernelKind::Rbf { gamma } => KernelKind::Rbf { gamma: r(gamma) },
             KernelKind::Poly {
                 gamma,

@@ -114,7 +114,8 @@ pub struct SvmArgs {
     /// epsilon-SVR, 4 nu-SVR (-v, -b 1 and -wi with C-SVC only).
     #[arg(short = 's', default_value = "0")]
     pub svm_type: String,
-    /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid (`svm-train -t`).
+    /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid, 4 precomputed
+    /// (`svm-train -t`; with 4 each row is `label 0:SERIAL 1:K(x,x_1) ...`).
     #[arg(short = 't', default_value = "2")]
     pub kernel_type: String,
     /// Cost C (`svm-train -c`).
@@ -284,9 +285,9 @@ impl SvmArgs {
             ));
         }
         self.formulation()?;
-        if !["0", "1", "2", "3"].contains(&self.kernel_type.as_str()) {
+        if !["0", "1", "2", "3", "4"].contains(&self.kernel_type.as_str()) {
             return no(format!(
-                "-t {}: the kernels are 0 (linear), 1 (polynomial), 2 (RBF, the default) and 3 (sigmoid); -t 4 (precomputed) is not implemented",
+                "-t {}: the kernels are 0 (linear), 1 (polynomial), 2 (RBF, the default), 3 (sigmoid) and 4 (precomputed: the data file holds the kernel values)",
                 self.kernel_type
             ));
         }
@@ -296,11 +297,16 @@ impl SvmArgs {
                 self.probability
             ));
         }
-        if self.kernel_type == "0" && self.gamma.is_some() {
-            return no(
-                "-g sets the RBF, polynomial and sigmoid kernels' gamma; with -t 0 (linear) it does nothing: drop it"
-                    .into(),
-            );
+        if ["0", "4"].contains(&self.kernel_type.as_str()) && self.gamma.is_some() {
+            let kernel = if self.kernel_type == "0" {
+                "linear"
+            } else {
+                "precomputed"
+            };
+            return no(format!(
+                "-g sets the RBF, polynomial and sigmoid kernels' gamma; with -t {} ({kernel}) it does nothing: drop it",
+                self.kernel_type
+            ));
         }
         if self.degree.is_some() && self.kernel_type != "1" {
             return no(format!(

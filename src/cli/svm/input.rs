@@ -9,7 +9,9 @@ use std::path::Path;
 
 use super::args::SvmUsage;
 use cvbench_engine::api::data::{read_libsvm, Dataset};
-use cvbench_engine::api::training::libsvm_class_label;
+use cvbench_engine::api::errors::SvmError;
+use cvbench_engine::api::params::KernelKind;
+use cvbench_engine::api::training::{check_training_features, libsvm_class_label};
 
 /// Refuse a training or test file that cannot be read as one: a missing
 /// path or a folder. A pipe or a device is read, as `svm-train` reads it.
@@ -30,6 +32,42 @@ pub fn check_input_file(what: &str, f: &Path) -> Result<(), SvmUsage> {
             f.display()
         ))),
     }
+}
+
+/// With `-t 4`, `svm-train`'s checks of a precomputed-kernel training file
+/// (a `0:SERIAL` on every row, from 1 to the number of rows; see
+/// [`check_training_features`]), refused naming the file and its line.
+pub fn check_precomputed(args: &super::SvmArgs, ds: &Dataset) -> Result<(), SvmUsage> {
+    if args.kernel_type != "4" {
+        return Ok(());
+    }
+    match check_training_features(ds, KernelKind::Precomputed) {
+        Err(SvmError::Precomputed(e)) => {
+            let line = line_of_row(&args.datafile, e.row())
+                .map_or(String::new(), |l| format!(":{l}"));
+            Err(SvmUsage(format!(
+                "{}{line}: with -t 4 (precomputed kernel), {e}",
+                args.datafile.display()
+            )))
+        }
+        // Other problems with the data are the training's to report.
+        _ => Ok(()),
+    }
+}
+
+/// The line (from 1) of a data file holding its row `row` (from 0): the
+/// `row + 1`-th line with a label (blank and comment-only lines hold none).
+fn line_of_row(path: &Path, row: usize) -> Option<usize> {
+    let bytes = cvbench_engine::api::files::read_all(path).ok()?;
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| {
+            let content = l.split(|&b| b == b'#').next().unwrap_or(&[]);
+            content.iter().any(|b| !b.is_ascii_whitespace())
+        })
+        .nth(row)
+        .map(|(i, _)| i + 1)
 }
 
 /// The training data of `cvbench svm`.

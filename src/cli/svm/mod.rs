@@ -140,6 +140,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         } else {
             read_libsvm(&args.datafile, None)?
         };
+        input::check_precomputed(args, &ds)?;
         let test = match &args.test {
             Some(t) => Some(read_libsvm(t, None)?),
             None => None,
@@ -149,6 +150,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
     }
     let training = Training::read(&args.datafile)?;
     let ds = &training.ds;
+    input::check_precomputed(args, ds)?;
     // The test set is read before training.
     let test = match &args.test {
         Some(t) => Some(read_libsvm(t, None)?),

@@ -47,6 +47,7 @@ impl SvmArgs {
                 coef0,
             },
             "3" => KernelKind::Sigmoid { gamma, coef0 },
+            "4" => KernelKind::Precomputed,
             _ => KernelKind::Rbf { gamma },
         };
         cvbench_engine::api::strategies::check_kernel(&kind)

@@ -215,7 +215,7 @@ pub fn fit_weighted(
 ) -> Result<Fit, SvmError> {
     let params = spec.params.check()?;
     check_weights(&spec.weights)?;
-    check_finite_features(ds)?;
+    crate::svm::model::solution::check_training_features(ds, params.kernel)?;
     if let Some(v) = ds.y.iter().find(|v| !v.is_finite()) {
         return Err(SvmError::NonFinite(format!("a label is {v}")));
     }

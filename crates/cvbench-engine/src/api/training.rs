@@ -23,8 +23,9 @@ pub use crate::svm::smo::train_log::{
     nonfinite_warning, progress_text, solve_lines, MAX_ITER_WARNING,
 };
 
-/// Check that every feature is finite.
-pub use crate::svm::model::solution::check_finite_features;
+/// Check that every feature is finite; and a training set's rows for its
+/// kernel (the precomputed kernel's serial numbers too).
+pub use crate::svm::model::solution::{check_finite_features, check_training_features};
 
 /// Predict held-out rows of a binary model in blocks (the kernel block);
 /// the kernel cache shared by a CV's solves.

@@ -31,6 +31,10 @@ pub enum SvmError {
     /// Folds that do not partition the rows, or an invalid fold count.
     #[error("invalid folds: {0}")]
     InvalidFolds(String),
+    /// A precomputed-kernel training set (`-t 4`) without LIBSVM's serial
+    /// numbers.
+    #[error("precomputed kernel: {0}")]
+    Precomputed(#[from] crate::svm::kernel::precomputed::PrecomputedError),
     /// A data-layer error (reading or writing a LibSVM file).
     #[error(transparent)]
     Data(#[from] crate::data::DataError),

@@ -14,7 +14,7 @@ use crate::svm::cv::folds::Folds;
 use crate::svm::kernel::block::{KernelBlock, WeightedSums};
 use crate::svm::kernel::cached_sums::{self, Source};
 use crate::svm::kernel::KernelData;
-use crate::svm::model::solution::{check_finite_features, SvmModel, TrainOutput};
+use crate::svm::model::solution::{check_training_features, SvmModel, TrainOutput};
 use crate::svm::smo::solve_stats::SolveStats;
 use crate::svm::{error::SvmError, model::params::SvmParams};
 
@@ -395,6 +395,6 @@ pub(crate) fn check_inputs(
 ) -> Result<CheckedParams, SvmError> {
     let checked = params.check()?;
     folds.check_for(ds)?;
-    check_finite_features(ds)?;
+    check_training_features(ds, checked.kernel)?;
     Ok(checked)
 }

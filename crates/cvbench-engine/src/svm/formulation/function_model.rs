@@ -10,9 +10,9 @@
 use crate::data::{Dataset, Row};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::{KernelData, KernelKind};
-use crate::svm::model::file::{entries, num};
+use crate::svm::model::file::{num, push_sv_entries};
 use crate::svm::model::params::{CheckedParams, SvmType};
-use crate::svm::model::solution::check_finite_features;
+use crate::svm::model::solution::check_training_features;
 use crate::svm::model::solution::kernel_expansion;
 use crate::svm::smo::solve_stats::SolveStats;
 use crate::svm::{error::SvmError, model::params::SvmParams};
@@ -66,9 +66,7 @@ impl FunctionModel {
         let base = self.sv.index_base.offset();
         for (k, &c) in self.sv_coef.iter().enumerate() {
             s.push_str(&num(c));
-            for (j, v) in entries(self.sv.row(k)) {
-                let _ = write!(s, " {}:{}", j + base, num(v));
-            }
+            push_sv_entries(&mut s, self.kernel, self.sv.row(k), base);
             s.push('\n');
         }
         s
@@ -126,7 +124,7 @@ pub fn train_one_function(
     svm_type: SvmType,
 ) -> Result<FunctionFit, SvmError> {
     let params = params.check()?;
-    check_finite_features(ds)?;
+    check_training_features(ds, params.kernel)?;
     let kd = KernelData::new(ds, params.kernel);
     let mut fit = train_one_function_with(&kd, rows, &params, svm_type, None)?;
     kd.restore_features(&mut fit.model.sv);

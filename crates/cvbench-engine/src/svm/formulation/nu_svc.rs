@@ -154,7 +154,7 @@ pub fn train_nu_svc(
 ) -> Result<NuSvcFit, SvmError> {
     let params = params.check()?;
     crate::svm::model::params::SvmType::NuSvc { nu }.validate()?;
-    crate::svm::model::solution::check_finite_features(ds)?;
+    crate::svm::model::solution::check_training_features(ds, params.kernel)?;
     let kd = KernelData::new(ds, params.kernel);
     let mut fit = train_nu_svc_with(&kd, rows, &params, nu, None)?;
     kd.restore_features(&mut fit.ovo.model.sv);

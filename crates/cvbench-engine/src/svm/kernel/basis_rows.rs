@@ -50,6 +50,9 @@ pub(in crate::svm) fn kernel_rows(
     basis: &[u32],
     queries: &[usize],
 ) -> Vec<Arc<[f32]>> {
+    if kd.kind.is_precomputed() {
+        return crate::svm::kernel::precomputed::basis_rows(kd, basis, queries);
+    }
     let s = basis.len();
     let mut rows: Vec<Arc<[MaybeUninit<f32>]>> = (0..s)
         .map(|_| Arc::new_uninit_slice(queries.len()))

@@ -34,7 +34,7 @@ mod along;
 
 use crate::data::{Features, Row};
 use crate::svm::kernel::fast_exp::{self, FAST_EXP_REL_ERROR};
-use crate::svm::kernel::{KernelData, KernelKind};
+use crate::svm::kernel::{precomputed, KernelData, KernelKind};
 
 /// Query rows per block (the unit of parallel work).
 pub const QUERY_BLOCK: usize = 32;
@@ -90,6 +90,9 @@ enum Layout {
     },
     /// The basis rows as the columns of a `d × s` matrix.
     Dense { bt: faer::Mat<f64> },
+    /// The precomputed kernel: each basis row's serial number, at which a
+    /// query's value is read ([`crate::svm::kernel::precomputed`]).
+    Precomputed { serials: Vec<usize> },
 }
 
 /// A fixed set of basis rows of a [`KernelData`], ready to give the kernel
@@ -122,6 +125,13 @@ impl<'k> KernelBlock<'k> {
     pub fn new(kd: &'k KernelData<'k>, basis: Vec<u32>) -> KernelBlock<'k> {
         let basis_norms = basis.iter().map(|&b| kd.norms[b as usize]).collect();
         let (layout, max_nnz) = match &kd.ds.x {
+            _ if kd.kind.is_precomputed() => {
+                let serials = basis
+                    .iter()
+                    .map(|&b| precomputed::serial(kd.ds.row(b as usize)))
+                    .collect();
+                (Layout::Precomputed { serials }, 0)
+            }
             Features::Sparse {
                 d,
                 indptr,
@@ -200,11 +210,20 @@ impl<'k> KernelBlock<'k> {
         self.basis.is_empty()
     }
 
-    /// `out[i * s + k] = <x_{queries[i]}, b_k>` for one block of queries.
+    /// `out[i * s + k] = <x_{queries[i]}, b_k>` for one block of queries
+    /// (the precomputed kernel: `K(x_{queries[i]}, b_k)` itself).
     fn dots(&self, queries: &[usize], out: &mut [f64]) {
         let s = self.basis.len();
         debug_assert_eq!(out.len(), queries.len() * s);
         match &self.layout {
+            Layout::Precomputed { serials } => {
+                for (i, &q) in queries.iter().enumerate() {
+                    let xq = self.kd.ds.row(q);
+                    for (o, &sb) in out[i * s..(i + 1) * s].iter_mut().zip(serials) {
+                        *o = precomputed::value_at(xq, sb);
+                    }
+                }
+            }
             Layout::Inverted { ptr, pos, val } => {
                 for (i, &q) in queries.iter().enumerate() {
                     let acc = &mut out[i * s..(i + 1) * s];
@@ -277,6 +296,7 @@ impl<'k> KernelBlock<'k> {
     pub fn value(&self, e: f64) -> f64 {
         match self.kd.kind {
             KernelKind::Rbf { .. } => e.exp(),
+            KernelKind::Precomputed => e,
             kind => kind.of_dot(e),
         }
     }
@@ -347,6 +367,7 @@ impl<'k> KernelBlock<'k> {
                     kv.copy_from_slice(ex);
                     match self.kd.kind {
                         KernelKind::Rbf { .. } => fast_exp::exp_in_place(kv),
+                        KernelKind::Precomputed => {}
                         kind => kv.iter_mut().for_each(|v| *v = kind.of_dot(*v)),
                     }
                     for (i, (os, &qr)) in o.iter_mut().zip(q).enumerate() {
@@ -450,7 +471,9 @@ pub(crate) fn sum_error_bound(
         KernelKind::Rbf { gamma } => gamma * dist,
         KernelKind::Linear => dist,
         // No bound for these: every label is recomputed with LIBSVM's kernel.
-        KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => return f64::INFINITY,
+        KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } | KernelKind::Precomputed => {
+            return f64::INFINITY
+        }
     };
     4.0 * (dist + (4.0 + 2.0 * (s as f64 + 1.0)) * eps * mag)
 }

@@ -255,7 +255,7 @@ pub(crate) fn cached_error_bound(
     let spread = match kd.kind {
         KernelKind::Rbf { .. } => nq * m.mag + m.mag_nb,
         KernelKind::Linear => nq * m.w_abs + m.w_abs_nb,
-        KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } => 0.0, // bound: infinite
+        KernelKind::Poly { .. } | KernelKind::Sigmoid { .. } | KernelKind::Precomputed => 0.0, // bound: infinite
     };
     // Each cached value is within 2^-24 of the f64 training formula's
     // value (relative), or within f32's smallest normal where it is

@@ -36,6 +36,9 @@ pub enum KernelKind {
         /// The offset coef0 (`-r`, default 0).
         coef0: f64,
     },
+    /// `K(x_i, x_j) = x_i[serial(x_j)]`: the kernel values are the data
+    /// (`svm-train -t 4`; see [`crate::svm::kernel::precomputed`]).
+    Precomputed,
 }
 
 /// LIBSVM's `powi(base, times)`: square-and-multiply over the bits of
@@ -54,7 +57,12 @@ pub fn libsvm_powi(base: f64, times: i32) -> f64 {
     ret
 }
 
-/// LIBSVM's `kernel_type` names, by `-t` code.
+/// LIBSVM's `kernel_type` name of the precomputed kernel (`-t 4`), which
+/// [`KERNEL_NAMES`] leaves out: it is no function of feature vectors.
+pub const PRECOMPUTED_NAME: &str = "precomputed";
+
+/// LIBSVM's `kernel_type` names, by `-t` code (0 to 3: the kernels of
+/// feature vectors).
 pub const KERNEL_NAMES: [&str; 4] = ["linear", "polynomial", "rbf", "sigmoid"];
 
 /// The `-t` code of a kernel named by `name`: one of [`KERNEL_NAMES`], or
@@ -77,7 +85,8 @@ pub fn kernel_code_of_name(name: &str) -> Option<u8> {
 impl KernelKind {
     /// The kernel of a `-t` code (0 linear, 1 polynomial, 2 RBF, 3
     /// sigmoid) with its gamma, degree and coef0 (used where the kernel
-    /// has them); `None` for another code.
+    /// has them); `None` for another code (4, precomputed, included: its
+    /// data is not feature vectors, so only its own callers name it).
     pub fn of_code(code: u8, gamma: f64, degree: i32, coef0: f64) -> Option<KernelKind> {
         Some(match code {
             0 => KernelKind::Linear,
@@ -93,36 +102,47 @@ impl KernelKind {
     }
 
     /// LIBSVM's `-t` code of this kernel (0 linear, 1 polynomial, 2 RBF,
-    /// 3 sigmoid).
+    /// 3 sigmoid, 4 precomputed).
     pub fn libsvm_code(&self) -> u8 {
         match self {
             KernelKind::Linear => 0,
             KernelKind::Poly { .. } => 1,
             KernelKind::Rbf { .. } => 2,
             KernelKind::Sigmoid { .. } => 3,
+            KernelKind::Precomputed => 4,
         }
     }
 
     /// LIBSVM's name of this kernel (the model file's `kernel_type`).
     pub fn name(&self) -> &'static str {
-        KERNEL_NAMES[usize::from(self.libsvm_code())]
+        match self {
+            KernelKind::Precomputed => PRECOMPUTED_NAME,
+            _ => KERNEL_NAMES[usize::from(self.libsvm_code())],
+        }
     }
 
-    /// The kernel's gamma (`None` for the linear kernel).
+    /// Whether this is the precomputed kernel (`-t 4`), whose values are
+    /// read from the data, never computed from it.
+    pub fn is_precomputed(&self) -> bool {
+        matches!(self, KernelKind::Precomputed)
+    }
+
+    /// The kernel's gamma (`None` for the linear and precomputed kernels).
     pub fn gamma(&self) -> Option<f64> {
         match *self {
-            KernelKind::Linear => None,
+            KernelKind::Linear | KernelKind::Precomputed => None,
             KernelKind::Rbf { gamma }
             | KernelKind::Poly { gamma, .. }
             | KernelKind::Sigmoid { gamma, .. } => Some(gamma),
         }
     }
 
-    /// The same kernel with another gamma (the linear kernel has none and
-    /// stays as it is).
+    /// The same kernel with another gamma (the linear and precomputed
+    /// kernels have none and stay as they are).
     pub fn with_gamma(&self, g: f64) -> KernelKind {
         match *self {
             KernelKind::Linear => KernelKind::Linear,
+            KernelKind::Precomputed => KernelKind::Precomputed,
             KernelKind::Rbf { .. } => KernelKind::Rbf { gamma: g },
             KernelKind::Poly { degree, coef0, .. } => KernelKind::Poly {
                 gamma: g,
@@ -136,12 +156,14 @@ impl KernelKind {
     /// Whether the kernel value is a function of the dot product alone
     /// (linear, polynomial, sigmoid: [`KernelKind::of_dot`]).
     pub fn is_dot_kernel(&self) -> bool {
-        !matches!(self, KernelKind::Rbf { .. })
+        !matches!(self, KernelKind::Rbf { .. } | KernelKind::Precomputed)
     }
 
     /// The kernel value of a dot product `<x, x'>` in LIBSVM's arithmetic,
     /// for the kernels that are functions of it ([`KernelKind::is_dot_kernel`]);
-    /// the RBF kernel also needs the norms, and gets `NaN` here.
+    /// the RBF kernel also needs the norms, and the precomputed kernel is
+    /// no function of a dot product: both get `NaN` here (a fast path
+    /// taken for them by mistake shows at once).
     #[inline(always)]
     pub fn of_dot(&self, dot: f64) -> f64 {
         match *self {
@@ -152,13 +174,14 @@ impl KernelKind {
                 coef0,
             } => libsvm_powi(gamma * dot + coef0, degree),
             KernelKind::Sigmoid { gamma, coef0 } => (gamma * dot + coef0).tanh(),
-            KernelKind::Rbf { .. } => f64::NAN,
+            KernelKind::Rbf { .. } | KernelKind::Precomputed => f64::NAN,
         }
     }
 
     /// The model file's kernel lines as `svm_save_model` writes them:
     /// `kernel_type`, then `degree` (polynomial), `gamma` (all but linear)
-    /// and `coef0` (polynomial, sigmoid), numbers through `num`.
+    /// and `coef0` (polynomial, sigmoid), numbers through `num` (the
+    /// precomputed kernel: `kernel_type` alone).
     pub fn model_header(&self, num: impl Fn(f64) -> String) -> String {
         let mut s = format!("kernel_type {}\n", self.name());
         if let KernelKind::Poly { degree, .. } = self {
@@ -187,6 +210,7 @@ impl KernelKind {
             || gamma.ok_or_else(|| format!("kernel_type {name} without a `gamma` line"));
         Ok(match name {
             "linear" => KernelKind::Linear,
+            PRECOMPUTED_NAME => KernelKind::Precomputed,
             "rbf" => KernelKind::Rbf {
                 gamma: need_gamma()?,
             },
@@ -201,7 +225,7 @@ impl KernelKind {
             },
             other => {
                 return Err(format!(
-                    "kernel_type {other} is not supported: cvbench reads {} models",
+                    "kernel_type {other} is not supported: cvbench reads {}, {PRECOMPUTED_NAME} models",
                     KERNEL_NAMES.join(", ")
                 ))
             }
@@ -278,7 +302,17 @@ mod tests {
             }
             assert_eq!(KernelKind::from_model_header(name, g, d, c).unwrap(), *k);
         }
-        assert!(KernelKind::from_model_header("precomputed", None, None, None).is_err());
+        assert_eq!(
+            KernelKind::from_model_header("precomputed", None, None, None).unwrap(),
+            KernelKind::Precomputed
+        );
+        assert_eq!(
+            KernelKind::Precomputed.model_header(|x| format!("{x}")),
+            "kernel_type precomputed\n"
+        );
+        assert_eq!(KernelKind::Precomputed.libsvm_code(), 4);
+        assert!(KernelKind::Precomputed.of_dot(1.0).is_nan());
+        assert!(KernelKind::from_model_header("precomp", None, None, None).is_err());
         assert!(KernelKind::from_model_header("sigmoid", None, None, None).is_err());
         for (code, k) in kinds.iter().enumerate() {
             let code = code as u8;

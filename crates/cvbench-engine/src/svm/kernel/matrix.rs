@@ -93,6 +93,19 @@ pub fn fill_all_into(
 ) {
     let n = kd.ds.n();
     assert_eq!(sh.n(), n, "a cache for this dataset's rows");
+    if kd.kind.is_precomputed() {
+        // Every value read from the data: no products, no symmetry.
+        assert!(sh.capacity_columns() >= n, "a cache that keeps every column");
+        let mut matrix = match spare {
+            Some(m) if m.len() == n * n => m,
+            _ => zeroed_matrix(n * n),
+        };
+        crate::svm::kernel::precomputed::fill_matrix(kd, &mut matrix);
+        sh.set_all(matrix);
+        sh.kernel_evals
+            .fetch_add((n as u64) * (n as u64), Ordering::Relaxed);
+        return;
+    }
     let products = match values {
         MatrixValues::Products => row_matrix(kd),
         MatrixValues::Libsvm => None,

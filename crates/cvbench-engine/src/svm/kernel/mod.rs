@@ -16,6 +16,8 @@
 //! - `cached_sums`: weighted kernel sums read from a shared cache's columns.
 //! - `distances`: squared distances computed once, reused by every gamma.
 //! - `fold_order`: a grid's rows in fold order and one gamma's kernel matrix.
+//! - `precomputed`: LIBSVM's precomputed kernel (`-t 4`), its values read
+//!   from the data by serial number, and the checks of its files.
 //! - `tests`: this module's unit tests.
 //!
 //! Where each kind of kernel value is computed (no common trait: each
@@ -31,6 +33,15 @@
 //!   [`fold_order::fill_kernel`] from [`distances::Distances`];
 //! - a prediction's kernel value: [`predict::k_function`] (re-exported here);
 //! - kernel sums from cached columns: [`cached_sums::weighted_sums`].
+//!
+//! The precomputed kernel ([`KernelKind::Precomputed`]) is no function of
+//! dot products: every producer above either reads its values through
+//! [`precomputed`] (one value, a column, the whole matrix, a block, the
+//! batched solver's rows, prediction) or is never taken for it (the lane
+//! tiles and matrix products of [`matrix`], the exp tables, the grid's
+//! distances, the one-vs-one tiles and cached votes; the blocks' error
+//! bounds are infinite for it, so every held-out label is LIBSVM's
+//! prediction kernel's).
 //!
 //! This module:
 //! Training uses LIBSVM's formula for the Gaussian kernel,
@@ -56,6 +67,7 @@ pub mod fold_order;
 pub mod kind;
 pub mod lane_tile;
 pub mod matrix;
+pub mod precomputed;
 pub mod predict;
 pub mod product_tiles;
 #[cfg(test)]
@@ -123,7 +135,13 @@ impl<'a> KernelData<'a> {
             }
             _ => Cow::Borrowed(ds),
         };
-        let (ds, features) = match compact_features(&ds) {
+        // The precomputed kernel reads features by their numbers (serial
+        // numbers): never renumbered.
+        let compacted = match kind {
+            KernelKind::Precomputed => None,
+            _ => compact_features(&ds),
+        };
+        let (ds, features) = match compacted {
             Some((c, map)) => (Cow::Owned(c), Some(Arc::new(map))),
             None => (ds, None),
         };
@@ -241,6 +259,9 @@ impl<'a> KernelData<'a> {
     /// `K(x_a, x_b)` for rows `a`, `b` of the dataset (training formula).
     #[inline]
     pub fn eval(&self, a: usize, b: usize) -> f64 {
+        if let KernelKind::Precomputed = self.kind {
+            return precomputed::k(self.ds.row(a), self.ds.row(b));
+        }
         let dot = self.ds.row(a).dot_row(&self.ds.row(b));
         self.finish(a, b, dot)
     }
@@ -266,7 +287,7 @@ impl<'a> KernelData<'a> {
     /// `out[k] = K(x_a, x_{rows[k]})` as `f32` from the dot products
     /// `dots[k]` (the training form, as [`KernelData::for_each_dot`] gives
     /// them; overwritten): the numbers of [`KernelData::fill_column`]
-    /// without signs.
+    /// without signs. Never called for the precomputed kernel.
     pub(crate) fn values_of_dots(
         &self,
         a: usize,
@@ -274,6 +295,7 @@ impl<'a> KernelData<'a> {
         dots: &mut [f64],
         out: &mut [f32],
     ) {
+        debug_assert!(!self.kind.is_precomputed(), "no dot products");
         match self.kind {
             KernelKind::Rbf { gamma } => {
                 let na = self.norms[a];
@@ -306,6 +328,10 @@ impl<'a> KernelData<'a> {
         scratch: &mut [f64],
     ) {
         debug_assert_eq!(rows.len(), out.len());
+        if let KernelKind::Precomputed = self.kind {
+            precomputed::fill_column(self, a, ya, rows, ys, out);
+            return;
+        }
         let KernelKind::Rbf { gamma } = self.kind else {
             let kind = self.kind;
             self.for_each_dot(a, rows, scratch, |k, dot| {

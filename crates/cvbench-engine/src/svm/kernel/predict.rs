@@ -9,10 +9,13 @@ use crate::svm::kernel::kind::KernelKind;
 
 /// The kernel between two rows as LIBSVM's `k_function` computes it at
 /// prediction time: the RBF distance is summed directly over the union of
-/// the two index sets, in index order.
+/// the two index sets, in index order; the precomputed kernel reads `x`'s
+/// value at `y`'s serial number (`x` the row predicted, `y` the support
+/// vector: [`crate::svm::kernel::precomputed::k`]).
 pub fn k_function(kind: KernelKind, x: Row<'_>, y: Row<'_>) -> f64 {
     match kind {
         KernelKind::Rbf { gamma } => (-gamma * direct_sq_dist(x, y)).exp(),
+        KernelKind::Precomputed => crate::svm::kernel::precomputed::k(x, y),
         kind => kind.of_dot(x.dot_row(&y)),
     }
 }

@@ -116,6 +116,23 @@ pub(crate) fn entries(row: Row<'_>) -> Vec<(usize, f64)> {
     }
 }
 
+/// A support vector's entries as `svm_save_model` writes them, each
+/// preceded by a space: ` index:value` for every stored feature (indices
+/// plus `base`), or ` 0:serial` alone for the precomputed kernel (its
+/// `0:%d`: the serial number as an integer,
+/// [`crate::svm::kernel::precomputed`]).
+pub(crate) fn push_sv_entries(s: &mut String, kernel: KernelKind, row: Row<'_>, base: usize) {
+    use std::fmt::Write as _;
+    if kernel.is_precomputed() {
+        let serial = crate::svm::kernel::precomputed::serial(row);
+        let _ = write!(s, " 0:{}", serial.min(i32::MAX as usize));
+        return;
+    }
+    for (j, v) in entries(row) {
+        let _ = write!(s, " {}:{}", j + base, num(v));
+    }
+}
+
 /// The model as the text of a LIBSVM model file.
 pub fn model_text(model: &MultiModel, path: &Path) -> Result<String, ModelFileError> {
     model_text_as(model, "c_svc", path)
@@ -159,9 +176,7 @@ pub fn model_text_as(
     for k in 0..model.total_sv() {
         let coefs: Vec<String> = model.sv_coef.iter().map(|col| num(col[k])).collect();
         s.push_str(&coefs.join(" "));
-        for (j, v) in entries(model.sv.row(k)) {
-            let _ = write!(s, " {}:{}", j + base, num(v));
-        }
+        push_sv_entries(&mut s, model.kernel, model.sv.row(k), base);
         s.push('\n');
     }
     Ok(s)
@@ -501,7 +516,7 @@ mod tests {
         let cases = [
             ("svm_type nu_svc\n", "bad.model:1: svm_type nu_svc is not supported"),
             ("svm_type c_svc\nkernel_type poly\n", "bad.model:2: kernel_type poly"),
-            ("svm_type c_svc\nkernel_type precomputed\n", "bad.model:2: kernel_type precomputed is not supported"),
+            ("svm_type c_svc\nkernel_type precomp\n", "bad.model:2: kernel_type precomp is not supported"),
             ("svm_type c_svc\nkernel_type linear\nnr_class 2\n", "no `SV` line"),
             (
                 "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\nlabel 1 -1\nnr_sv 1 1\nSV\n1 1:1\n",

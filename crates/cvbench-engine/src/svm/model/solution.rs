@@ -48,7 +48,12 @@ pub(crate) fn kernel_expansion(
 ) -> f64 {
     let mut sum = 0.0;
     for (k, &c) in coef.iter().enumerate() {
-        sum += c * k_function(kernel, sv.row(k), x);
+        // LIBSVM's `k_function(x, sv)`; the other kernels are symmetric to
+        // the bit, and keep their order here.
+        sum += c * match kernel {
+            KernelKind::Precomputed => k_function(kernel, x, sv.row(k)),
+            _ => k_function(kernel, sv.row(k), x),
+        };
     }
     sum - rho
 }
@@ -139,6 +144,17 @@ pub fn check_finite_features(ds: &Dataset) -> Result<(), SvmError> {
     Ok(())
 }
 
+/// The checks of a training set before any kernel value: finite features
+/// ([`check_finite_features`]) and, for the precomputed kernel, a serial
+/// number on every row ([`crate::svm::kernel::precomputed::check_serials`]).
+pub fn check_training_features(ds: &Dataset, kernel: KernelKind) -> Result<(), SvmError> {
+    check_finite_features(ds)?;
+    if kernel.is_precomputed() {
+        crate::svm::kernel::precomputed::check_serials(ds)?;
+    }
+    Ok(())
+}
+
 /// Train a C-SVC on `rows` of `ds` from `alpha = 0`, or from `warm` (one
 /// feasible alpha per row of `rows`, in that order). The model's support
 /// vectors carry `ds`'s own feature indices.
@@ -149,7 +165,7 @@ pub fn train(
     warm: Option<&[f64]>,
 ) -> Result<TrainOutput, SvmError> {
     let params = params.check()?;
-    check_finite_features(ds)?;
+    check_training_features(ds, params.kernel)?;
     let kd = KernelData::new(ds, params.kernel);
     // Every row trained on and the matrix within 3/4 of -m: the matrix at
     // once, the solve's own cache the rest (the SMO's: the same solve, the

@@ -25,7 +25,7 @@ use crate::svm::cv::seeded::ExtraSolve;
 use crate::svm::kernel::matrix::{self, MatrixValues};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
-use crate::svm::model::solution::check_finite_features;
+use crate::svm::model::solution::check_training_features;
 use crate::svm::{cv::strategy::CacheMode, error::SvmError, model::params::SvmParams};
 
 /// How a one-vs-one CV runs (its results do not depend on `cache` and
@@ -108,7 +108,7 @@ pub fn cross_validate_ovo(
     let params = params.check()?;
     check_weights(weights)?;
     folds.check_for(ds)?;
-    check_finite_features(ds)?;
+    check_training_features(ds, params.kernel)?;
     if opts.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }

@@ -31,7 +31,7 @@ impl MultiModel {
     /// current rayon pool.
     pub fn decision_values_rows(&self, ds: &Dataset, rows: &[usize]) -> Vec<Vec<f64>> {
         let d = ds.d().max(self.sv.d());
-        if !self.tiles_pay(ds, d) {
+        if self.kernel.is_precomputed() || !self.tiles_pay(ds, d) {
             return rows
                 .par_iter()
                 .map(|&r| self.decision_values(ds.row(r)))

@@ -25,7 +25,7 @@ use crate::svm::cv::seeded::pairs::{run_pair, PairRun};
 use crate::svm::cv::strategy::{check_axes, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
-use crate::svm::model::solution::check_finite_features;
+use crate::svm::model::solution::check_training_features;
 use crate::svm::{error::SvmError, model::params::SvmParams};
 
 /// Whether `strategy` seeds (any round order or seeder but LIBSVM's
@@ -57,7 +57,7 @@ pub fn cross_validate_ovo_seeded(
     }
     folds.check_for(ds)?;
     check_axes(strategy.order, strategy.seeder, folds.k(), ds.n())?;
-    check_finite_features(ds)?;
+    check_training_features(ds, params.kernel)?;
     if strategy.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
