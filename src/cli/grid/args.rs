@@ -193,6 +193,11 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 o.kernel_type = match v.as_str() {
                     "0" => 0,
                     "2" => 2,
+                    "4" => {
+                        return Err(usage_err(
+                            "-t 4: the grid does not take precomputed kernels (gamma has no meaning there): run `cvbench svm -t 4 -v K -c C` for each C",
+                        ))
+                    }
                     _ => {
                         return Err(usage_err(format!(
                             "-t {v}: kernel type not supported (0 = linear, 2 = RBF)"
