@@ -73,9 +73,10 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
         (vec!["d", "-s", "1", "-n", "0"], "nu <= 0 or nu > 1"),
         (vec!["d", "-s", "3", "-p", "-1"], "p < 0"),
         (
-            vec!["d", "-t", "4"],
-            "-t 4 (precomputed) is not implemented",
+            vec!["d", "-t", "5"],
+            "-t 5: the kernels are 0 (linear), 1 (polynomial), 2 (RBF, the default), 3 (sigmoid) and 4 (precomputed",
         ),
+        (vec!["d", "-t", "4", "-g", "1"], "with -t 4 (precomputed) it does nothing"),
         (
             vec!["d", "-b", "2"],
             "-b 2: probability estimates are -b 0 (none) or -b 1",
