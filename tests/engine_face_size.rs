@@ -20,8 +20,10 @@ use std::path::Path;
 /// The most public items the face may have (the count when it was set:
 /// issue 55 took it from 219 to 197; issue 56's `api::formulation` added
 /// six: the module, `SvmType`, `fit_formulation`, `FormulationFit` and its
-/// `model_text` and `predict`).
-const CEILING: usize = 203;
+/// `model_text` and `predict`; its `-t 4` added one:
+/// `training::check_training_features`, the precomputed kernel's
+/// serial-number checks that `cvbench svm` names the file's line of).
+const CEILING: usize = 204;
 
 /// Public items of one face file's text, by the rule above.
 fn count_items(text: &str) -> usize {

@@ -131,11 +131,8 @@ fn compare(files: &[String], cases: &[&str], d: &Path) {
             assert_same_model(&ours, &read("lib.model"), &what);
             let sv = ours.split("SV\n").nth(1).unwrap();
             assert!(
-                sv.lines().all(|l| l
-                    .split_whitespace()
-                    .filter(|t| t.contains(':'))
-                    .count()
-                    == 1),
+                sv.lines()
+                    .all(|l| l.split_whitespace().filter(|t| t.contains(':')).count() == 1),
                 "{what}: support vectors as 0:serial alone"
             );
             let p_lib = run("svm-predict", &[file, "lib.model", "lib.pred"], d);
@@ -143,8 +140,16 @@ fn compare(files: &[String], cases: &[&str], d: &Path) {
             assert_eq!(p_our, p_lib, "{what}: svm-predict's summary");
             assert_eq!(read("our.pred"), read("lib.pred"), "{what}: predictions");
             if case.contains("-b 1") {
-                let b_lib = run("svm-predict", &["-b", "1", file, "lib.model", "lib.prob"], d);
-                let b_our = run("svm-predict", &["-b", "1", file, "our.model", "our.prob"], d);
+                let b_lib = run(
+                    "svm-predict",
+                    &["-b", "1", file, "lib.model", "lib.prob"],
+                    d,
+                );
+                let b_our = run(
+                    "svm-predict",
+                    &["-b", "1", file, "our.model", "our.prob"],
+                    d,
+                );
                 assert_eq!(b_our, b_lib, "{what}: svm-predict -b 1's summary");
                 assert_eq!(read("our.prob"), read("lib.prob"), "{what}: probabilities");
             }
@@ -159,11 +164,7 @@ fn compare(files: &[String], cases: &[&str], d: &Path) {
             cv_args.extend(["-v", "5", file.as_str()]);
             let lib_cv = run("svm-train", &cv_args, d);
             let our_cv = ok(&call(&["-v", "5", file]));
-            assert_eq!(
-                our_cv.lines().last(),
-                lib_cv.lines().last(),
-                "{what}: -v 5"
-            );
+            assert_eq!(our_cv.lines().last(), lib_cv.lines().last(), "{what}: -v 5");
             println!("{what}: svm-train's output, model, predictions and -v 5 line");
         }
     }
@@ -223,7 +224,11 @@ fn files_without_serial_numbers_exit_2_naming_the_line() {
     let cases: [(&str, usize, &str); 6] = [
         ("1:2 2:0.5", 1, "first column must be 0:SERIAL"),
         ("0:0 1:0.5 2:3", 2, "first column must be 0:SERIAL"),
-        ("0:4 1:1 2:1", 3, "0:4 is out of range: it must be from 1 to 3"),
+        (
+            "0:4 1:1 2:1",
+            3,
+            "0:4 is out of range: it must be from 1 to 3",
+        ),
         ("0:-2 1:1 2:1", 3, "0:-2 is out of range"),
         ("0:2.5 1:1 2:1", 3, "0:2.5 is not an integer"),
         ("0:x 1:1", 3, "feature 0"),

@@ -85,10 +85,7 @@ fn rbf_training(a: &[f64], b: &[f64]) -> f64 {
 
 /// LIBSVM's prediction formula (`k_function`): the direct squared distance.
 fn rbf_direct(a: &[f64], b: &[f64]) -> f64 {
-    let dist = a
-        .iter()
-        .zip(b)
-        .fold(0.0, |s, (u, v)| s + (u - v) * (u - v));
+    let dist = a.iter().zip(b).fold(0.0, |s, (u, v)| s + (u - v) * (u - v));
     (-GAMMA * dist).exp()
 }
 
@@ -118,14 +115,23 @@ fn a_gram_of_the_training_formula_trains_as_the_rbf_kernel_to_the_bit() {
             got.model.decision_value(pre.row(i)),
             rbf.model.decision_value(ds.row(i)),
         );
-        assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "row {i}: {a} vs {b}");
+        assert!(
+            (a - b).abs() <= 1e-9 * (1.0 + b.abs()),
+            "row {i}: {a} vs {b}"
+        );
     }
 
     let folds = Folds::libsvm(&ds, 5).unwrap();
     for cache in [CacheMode::Shared, CacheMode::PerSolve] {
         let strategy = CvStrategy::of(SeedingMethod::None, cache, 2);
-        let want = run_cv(&ds, &folds, &params(KernelKind::Rbf { gamma: GAMMA }), &strategy, 1)
-            .unwrap();
+        let want = run_cv(
+            &ds,
+            &folds,
+            &params(KernelKind::Rbf { gamma: GAMMA }),
+            &strategy,
+            1,
+        )
+        .unwrap();
         let cv = run_cv(&pre, &folds, &params(KernelKind::Precomputed), &strategy, 1).unwrap();
         assert_eq!(cv.cv.correct, want.cv.correct, "{cache:?}");
         assert_eq!(cv.total_iterations(), want.total_iterations(), "{cache:?}");
@@ -155,10 +161,7 @@ fn rows_without_serial_numbers_are_typed_errors() {
         "{e}"
     );
     let mut pre = gram(&ds, rbf_training);
-    if let Features::Sparse {
-        indptr, values, ..
-    } = &mut pre.x
-    {
+    if let Features::Sparse { indptr, values, .. } = &mut pre.x {
         values[indptr[3]] = 21.0; // row 4 says it is row 21 of 20
     }
     let e = train(&pre, &rows, &params(KernelKind::Precomputed), None).unwrap_err();

@@ -43,8 +43,8 @@ pub fn check_precomputed(args: &super::SvmArgs, ds: &Dataset) -> Result<(), SvmU
     }
     match check_training_features(ds, KernelKind::Precomputed) {
         Err(SvmError::Precomputed(e)) => {
-            let line = line_of_row(&args.datafile, e.row())
-                .map_or(String::new(), |l| format!(":{l}"));
+            let line =
+                line_of_row(&args.datafile, e.row()).map_or(String::new(), |l| format!(":{l}"));
             Err(SvmUsage(format!(
                 "{}{line}: with -t 4 (precomputed kernel), {e}",
                 args.datafile.display()

@@ -95,7 +95,10 @@ pub fn fill_all_into(
     assert_eq!(sh.n(), n, "a cache for this dataset's rows");
     if kd.kind.is_precomputed() {
         // Every value read from the data: no products, no symmetry.
-        assert!(sh.capacity_columns() >= n, "a cache that keeps every column");
+        assert!(
+            sh.capacity_columns() >= n,
+            "a cache that keeps every column"
+        );
         let mut matrix = match spare {
             Some(m) if m.len() == n * n => m,
             _ => zeroed_matrix(n * n),
