@@ -37,7 +37,7 @@ pub fn check_input_file(what: &str, f: &Path) -> Result<(), SvmUsage> {
 /// With `-t 4`, `svm-train`'s checks of a precomputed-kernel training file
 /// (a `0:SERIAL` on every row, from 1 to the number of rows; see
 /// [`check_training_features`]), refused naming the file and its line.
-pub fn check_precomputed(args: &super::SvmArgs, ds: &Dataset) -> Result<(), SvmUsage> {
+pub fn check_precomputed(args: &super::args::SvmArgs, ds: &Dataset) -> Result<(), SvmUsage> {
     if args.kernel_type != "4" {
         return Ok(());
     }

@@ -51,7 +51,7 @@ pub(in crate::svm) fn kernel_rows(
     queries: &[usize],
 ) -> Vec<Arc<[f32]>> {
     if kd.kind.is_precomputed() {
-        return crate::svm::kernel::precomputed::basis_rows(kd, basis, queries);
+        return crate::svm::kernel::precomputed::basis_rows(&kd.ds, basis, queries);
     }
     let s = basis.len();
     let mut rows: Vec<Arc<[MaybeUninit<f32>]>> = (0..s)

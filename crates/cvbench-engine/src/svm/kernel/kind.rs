@@ -223,10 +223,12 @@ impl KernelKind {
                 gamma: need_gamma()?,
                 coef0: coef0.unwrap_or(0.0),
             },
-            other => return Err(format!(
+            other => {
+                return Err(format!(
                 "kernel_type {other} is not supported: cvbench reads {}, {PRECOMPUTED_NAME} models",
                 KERNEL_NAMES.join(", ")
-            )),
+            ))
+            }
         })
     }
 }

@@ -103,7 +103,7 @@ pub fn fill_all_into(
             Some(m) if m.len() == n * n => m,
             _ => zeroed_matrix(n * n),
         };
-        crate::svm::kernel::precomputed::fill_matrix(kd, &mut matrix);
+        crate::svm::kernel::precomputed::fill_matrix(&kd.ds, &mut matrix);
         sh.set_all(matrix);
         sh.kernel_evals
             .fetch_add((n as u64) * (n as u64), Ordering::Relaxed);

@@ -329,7 +329,7 @@ impl<'a> KernelData<'a> {
     ) {
         debug_assert_eq!(rows.len(), out.len());
         if let KernelKind::Precomputed = self.kind {
-            precomputed::fill_column(self, a, ya, rows, ys, out);
+            precomputed::fill_column(&self.ds, a, ya, rows, ys, out);
             return;
         }
         let KernelKind::Rbf { gamma } = self.kind else {

@@ -27,7 +27,6 @@
 //! reads correctly).
 
 use crate::data::{Dataset, IndexBase, Row};
-use crate::svm::kernel::KernelData;
 
 /// A training file that is not in LIBSVM's precomputed-kernel format, by
 /// row (`row` 0-based, shown from 1; the caller names the file's line).
@@ -144,37 +143,37 @@ pub fn k(x: Row<'_>, y: Row<'_>) -> f64 {
 /// ys[k]`, all +1 without `ys`): a column of LIBSVM's `Q` as its `get_Q`
 /// computes it (`(Qfloat)(y[i] * y[j] * kernel(i, j))`).
 pub(super) fn fill_column(
-    kd: &KernelData<'_>,
+    ds: &Dataset,
     a: usize,
     ya: i8,
     rows: &[u32],
     ys: Option<&[i8]>,
     out: &mut [f32],
 ) {
-    let xa = kd.ds.row(a);
+    let xa = ds.row(a);
     for (k, (o, &r)) in out.iter_mut().zip(rows).enumerate() {
         let sign = ys.map_or(1.0, |ys| f64::from(ya * ys[k]));
-        *o = (sign * value_at(xa, serial(kd.ds.row(r as usize)))) as f32;
+        *o = (sign * value_at(xa, serial(ds.row(r as usize)))) as f32;
     }
 }
 
-/// The whole matrix of `kd`'s rows as [`crate::svm::kernel::matrix`]
+/// The whole matrix of `ds`'s rows as [`crate::svm::kernel::matrix`]
 /// stores it (column `a`'s entry `r` at `a * n + r`: `K(x_a, x_r)`,
 /// unsigned), every entry read (no symmetry assumed).
-pub(super) fn fill_matrix(kd: &KernelData<'_>, matrix: &mut [f32]) {
+pub(super) fn fill_matrix(ds: &Dataset, matrix: &mut [f32]) {
     use rayon::prelude::*;
-    let n = kd.ds.n();
+    let n = ds.n();
     let all: Vec<u32> = (0..n as u32).collect();
     matrix
         .par_chunks_mut(n.max(1))
         .enumerate()
-        .for_each(|(a, col)| fill_column(kd, a, 1, &all, None, col));
+        .for_each(|(a, col)| fill_column(ds, a, 1, &all, None, col));
 }
 
 /// `K(x_b, x_q)` for every basis row `b` and query `q`, one row per basis
 /// row (the batched solver's kernel rows, `basis_rows::kernel_rows`).
 pub(super) fn basis_rows(
-    kd: &KernelData<'_>,
+    ds: &Dataset,
     basis: &[u32],
     queries: &[usize],
 ) -> Vec<std::sync::Arc<[f32]>> {
@@ -184,7 +183,7 @@ pub(super) fn basis_rows(
         .par_iter()
         .map(|&b| {
             let mut out = vec![0.0f32; q.len()];
-            fill_column(kd, b as usize, 1, &q, None, &mut out);
+            fill_column(ds, b as usize, 1, &q, None, &mut out);
             out.into()
         })
         .collect()
