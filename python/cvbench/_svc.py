@@ -13,9 +13,8 @@ from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _native
-from ._params import check_decision_shape, class_weights, encode_classes, native_x, resolve_gamma, spec, threads
-
 from ._fitted import FittedSVM, _validate_data
+from ._params import check_decision_shape, class_weights, encode_classes, native_x, resolve_gamma, spec, threads
 
 
 class OneVsOneSVM(FittedSVM, ClassifierMixin, BaseEstimator):
