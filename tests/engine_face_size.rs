@@ -22,8 +22,9 @@ use std::path::Path;
 /// six: the module, `SvmType`, `fit_formulation`, `FormulationFit` and its
 /// `model_text` and `predict`; its `-t 4` added one:
 /// `training::check_training_features`, the precomputed kernel's
-/// serial-number checks that `cvbench svm` names the file's line of).
-const CEILING: usize = 204;
+/// serial-number checks that `cvbench svm` names the file's line of; the
+/// Python formulations one more, `FormulationFit::ovo_model`).
+const CEILING: usize = 205;
 
 /// Public items of one face file's text, by the rule above.
 fn count_items(text: &str) -> usize {

@@ -1,5 +1,6 @@
-"""cvbench for Python: a scikit-learn-compatible SVC on cvbench's
-LIBSVM-identical SMO, exact k-fold cross-validation and grid search, and
+"""cvbench for Python: scikit-learn-compatible SVC, NuSVC, SVR, NuSVR and
+OneClassSVM on cvbench's LIBSVM-identical solvers, exact k-fold
+cross-validation and grid search of SVC, and
 TreeCV and k-fold CV of the incremental learners.
 
 The work is done by the Rust library (``cvbench._native``); this package
@@ -8,8 +9,10 @@ scikit-learn does.
 """
 
 from ._svc import SVC
+from ._nusvc import NuSVC
+from ._one_function import SVR, NuSVR, OneClassSVM
 from ._cv import cross_validate_svc
 from ._grid import GridSearchSVC
 from ._incremental import LEARNERS, kfold, treecv
 
-__all__ = ["SVC", "cross_validate_svc", "GridSearchSVC", "treecv", "kfold", "LEARNERS"]
+__all__ = ["SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM", "cross_validate_svc", "GridSearchSVC", "treecv", "kfold", "LEARNERS"]

@@ -9,7 +9,7 @@ from sklearn.utils import check_X_y
 from sklearn.utils.multiclass import check_classification_targets
 
 from . import _native
-from ._params import check_cv_arg, class_weights, folds, native_x, resolve_gamma, spec
+from ._params import check_cv_arg, class_weights, folds, native_x, resolve_gamma, spec, svc_only
 from ._perfold import SAMPLE_WEIGHT_REASON, fit_and_score, fold_dependent, sample_weight_of
 
 
@@ -64,6 +64,8 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     ``cross_validate``): each fold's fit weights its training rows' C by
     ``w[train]`` (plain per-fold fits; the scores are unweighted).
     """
+    svc_only("cross_validate_svc", X)
+    svc_only("cross_validate_svc", y)
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     check_classification_targets(y)
     if cache_size is None:

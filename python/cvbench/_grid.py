@@ -16,7 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from . import _native
-from ._params import folds, native_x, positive, resolve_gamma, spec
+from ._params import folds, native_x, positive, resolve_gamma, spec, svc_only
 from ._perfold import SAMPLE_WEIGHT_REASON, fit_and_score, fold_dependent, sample_weight_of
 from ._svc import SVC, _validate_data
 
@@ -107,6 +107,8 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
 
     def _base(self):
         base = SVC().get_params()
+        extra = self.svc_params
+        svc_only("GridSearchSVC's svc_params", extra, keys=extra if isinstance(extra, dict) else ())
         extra = dict(self.svc_params or {})
         unknown = set(extra) - set(base)
         if unknown:
@@ -116,6 +118,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         return base
 
     def _candidates(self, base):
+        svc_only("GridSearchSVC", self.param_grid)
         if isinstance(self.param_grid, (dict, list, tuple)) and not isinstance(self.param_grid, str):
             candidates = list(ParameterGrid(self.param_grid))
         else:
@@ -123,6 +126,7 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         if not candidates:
             raise ValueError("param_grid is empty: there is no candidate to evaluate")
         for p in candidates:
+            svc_only("GridSearchSVC", keys=p)
             bad = set(p) - set(base)
             if bad:
                 raise ValueError(

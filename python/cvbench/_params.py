@@ -8,6 +8,7 @@ import joblib
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
 
 from . import _native
 
@@ -110,6 +111,70 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
         "probability": probability,
         "solver": solver,
     }
+
+
+def check_decision_shape(shape):
+    """``decision_function_shape`` is scikit-learn's ``ovr`` or ``ovo``."""
+    if shape not in ("ovr", "ovo"):
+        raise ValueError(f"decision_function_shape must be 'ovr' or 'ovo', got {shape!r}")
+
+
+def encode_classes(y):
+    """(sorted classes, each label's class index) of classification
+    targets, at least two classes (scikit-learn's checks and message)."""
+    check_classification_targets(y)
+    classes, y_enc = np.unique(y, return_inverse=True)
+    if len(classes) < 2:
+        raise ValueError(f"The number of classes has to be greater than one; got {len(classes)} class")
+    return classes, y_enc
+
+
+def nu_value(nu):
+    """nu, a number in (0, 1] (LIBSVM's ``-n``), or a ValueError."""
+    if isinstance(nu, bool) or not isinstance(nu, numbers.Real) or not 0 < nu <= 1:
+        raise ValueError(f"nu must be a number in (0, 1], got {nu!r}")
+    return float(nu)
+
+
+def epsilon_value(epsilon):
+    """epsilon-SVR's epsilon, a finite number >= 0 (LIBSVM's ``-p``), or a
+    ValueError."""
+    if (isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real) or not epsilon >= 0
+            or not np.isfinite(epsilon)):
+        raise ValueError(f"epsilon must be a finite number >= 0, got {epsilon!r}")
+    return float(epsilon)
+
+
+#: Why the formulations take no sample weights (yet).
+NO_SAMPLE_WEIGHT = "the library's nu-SVC, one-class and SVR solvers take no per-sample weights yet"
+
+#: The parameters of the formulations (NuSVC, SVR, NuSVR, OneClassSVM)
+#: that SVC has not.
+FORMULATION_KEYS = ("nu", "epsilon")
+
+
+def svc_only(what, obj=None, keys=()):
+    """``cross_validate_svc`` and ``GridSearchSVC`` run C-SVC only: an
+    estimator given to ``what`` (where data, a grid or SVC's parameters
+    belong) or ``nu`` / ``epsilon`` among its parameters is a ValueError
+    saying that the formulations' fast CV and grid are not there yet."""
+    from sklearn.base import BaseEstimator
+
+    given = sorted(set(keys) & set(FORMULATION_KEYS))
+    if isinstance(obj, BaseEstimator) or given:
+        got = type(obj).__name__ if isinstance(obj, BaseEstimator) else f"parameters {given}"
+        raise ValueError(
+            f"{what} runs cvbench.SVC (C-SVC) only, got {got}: the fast CV and grid of NuSVC, SVR, "
+            "NuSVR and OneClassSVM are not there yet; use scikit-learn's cross_validate or "
+            "GridSearchCV with the cvbench estimator"
+        )
+
+
+def refuse(name, value, why):
+    """A parameter the library cannot honour (its default None): a
+    ValueError saying why where it is given."""
+    if value is not None:
+        raise ValueError(f"{name} is not supported: {why} (leave it None)")
 
 
 def class_weights(class_weight, classes, y_encoded):

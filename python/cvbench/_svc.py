@@ -9,21 +9,99 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
+from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _native
-from ._params import class_weights, native_x, resolve_gamma, spec, threads
-
-try:  # scikit-learn >= 1.6
-    from sklearn.utils.validation import validate_data as _validate_data
-except ImportError:  # pragma: no cover - older scikit-learn
-
-    def _validate_data(est, *args, **kwargs):
-        return est._validate_data(*args, **kwargs)
+from ._fitted import FittedSVM, _validate_data
+from ._params import check_decision_shape, class_weights, encode_classes, native_x, resolve_gamma, spec, threads
 
 
-class SVC(ClassifierMixin, BaseEstimator):
+class OneVsOneSVM(FittedSVM, ClassifierMixin, BaseEstimator):
+    """What SVC and NuSVC share once fitted: LIBSVM's one-vs-one model as
+    scikit-learn's arrays (``_set_fitted``), and the decision function,
+    votes and ``coef_`` computed from them (the library's
+    ``decision_values``). A subclass's ``fit`` trains and calls
+    ``_set_fitted``; ``_threads()`` are the prediction's threads."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    def _set_fitted(self, X, classes, gamma, nr_sv, sv_rows, sv_coef, rho, iters, prob=None):
+        """scikit-learn's fitted attributes from the library's arrays
+        (``sv_rows``: the support vectors' rows of X, class by class)."""
+        self.classes_ = classes
+        self._sparse = sp.issparse(X)
+        self._gamma = gamma
+        self.shape_fit_ = X.shape
+        self.support_ = sv_rows.astype(np.int32)
+        self.support_vectors_ = X[self.support_]
+        self.n_support_ = nr_sv.astype(np.int32)
+        self._dual_coef_ = sv_coef
+        self._intercept_ = -rho
+        self.n_iter_ = iters.astype(np.int32)
+        self.fit_status_ = 0
+        binary = len(classes) == 2
+        dual = -sv_coef if binary else sv_coef
+        self.dual_coef_ = sp.csr_matrix(dual) if self._sparse else dual
+        self.intercept_ = rho.copy() if binary else -rho
+        self._prob = prob
+
+    def _primal(self):
+        """``coef_``: one row per class pair, in one-vs-one order ((0, 1),
+        (0, 2), ..., (1, 2), ...), signed for the pair's first class (two
+        classes: one row signed for ``classes_[1]``), as scikit-learn's."""
+        if len(self.classes_) == 2:
+            return self.dual_coef_ @ self.support_vectors_
+        return self._one_vs_one_coef()
+
+    def _one_vs_one_coef(self):
+        """Pair (i, j): class i's support vectors with their coefficients in
+        row j - 1 of sv_coef, class j's with theirs in row i (LIBSVM's
+        layout; scikit-learn's _one_vs_one_coef); sparse rows stay sparse."""
+        sv = self.support_vectors_
+        start = np.concatenate([[0], np.cumsum(self.n_support_)])
+        rows = []
+        k = len(self.classes_)
+        for i in range(k):
+            si = slice(start[i], start[i + 1])
+            for j in range(i + 1, k):
+                sj = slice(start[j], start[j + 1])
+                rows.append(self._dual_coef_[j - 1, si] @ sv[si] + self._dual_coef_[i, sj] @ sv[sj])
+        if sp.issparse(sv):
+            return sp.vstack([sp.csr_matrix(r).reshape(1, -1) for r in rows]).tocsr()
+        return np.vstack([np.asarray(r).ravel() for r in rows])
+
+    def _model(self):
+        """The fitted arrays as the native functions take them."""
+        return self._model_arrays(range(len(self.classes_)), self.n_support_, self._prob)
+
+    def decision_function(self, X):
+        """Decision values: (n,) signed for ``classes_[1]`` with two
+        classes; (n, n_classes) with ``ovr``; (n, pairs) with ``ovo``."""
+        dec, _ = self._raw_decision(X)
+        k = len(self.classes_)
+        if k == 2:
+            return -dec.ravel()
+        if self.decision_function_shape == "ovr":
+            return _ovr_decision_function(dec < 0, -dec, k)
+        return dec
+
+    def predict(self, X):
+        """Class labels by LIBSVM's one-vs-one vote (``break_ties``: argmax
+        of the ``ovr`` decision function)."""
+        k = len(self.classes_) if hasattr(self, "classes_") else 0
+        if self.break_ties and self.decision_function_shape == "ovo":
+            raise ValueError("break ties are not supported when decision_function_shape is 'ovo'")
+        if self.break_ties and self.decision_function_shape == "ovr" and k > 2:
+            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        _, votes = self._raw_decision(X)
+        return self.classes_[votes.astype(np.intp)]
+
+
+class SVC(OneVsOneSVM):
     """C-Support Vector Classification with scikit-learn's ``SVC`` interface.
 
     Parameters and fitted attributes are scikit-learn's (classes sorted,
@@ -89,26 +167,16 @@ class SVC(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.solver = solver
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+    def _threads(self):
+        return threads(self.n_jobs)
 
     def fit(self, X, y, sample_weight=None):
         """Fit the model on X (dense or sparse) and labels y. ``sample_weight``
         (as scikit-learn's): per-sample factors on C; samples with a weight
         <= 0 are left out of the fit, a NaN or infinite weight is an error."""
-        if self.decision_function_shape not in ("ovr", "ovo"):
-            raise ValueError(
-                f"decision_function_shape must be 'ovr' or 'ovo', got {self.decision_function_shape!r}"
-            )
+        check_decision_shape(self.decision_function_shape)
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
-        check_classification_targets(y)
-        classes, y_enc = np.unique(y, return_inverse=True)
-        if len(classes) < 2:
-            raise ValueError(
-                f"The number of classes has to be greater than one; got {len(classes)} class"
-            )
+        classes, y_enc = encode_classes(y)
         weights, self.class_weight_ = class_weights(self.class_weight, classes, y_enc)
         gamma = resolve_gamma(self.gamma, X)
         args = spec(
@@ -137,22 +205,7 @@ class SVC(ClassifierMixin, BaseEstimator):
             print("[LibSVM]" + "\n".join(log), flush=True)
         if not np.array_equal(labels, np.arange(len(classes))):  # pragma: no cover
             raise RuntimeError("cvbench: class order is not the sorted one")
-        self.classes_ = classes
-        self._sparse = sp.issparse(X)
-        self._gamma = gamma
-        self.shape_fit_ = X.shape
-        self.support_ = sv_rows.astype(np.int32)
-        self.support_vectors_ = X[self.support_]
-        self.n_support_ = nr_sv.astype(np.int32)
-        self._dual_coef_ = sv_coef
-        self._intercept_ = -rho
-        self.n_iter_ = iters.astype(np.int32)
-        self.fit_status_ = 0
-        binary = len(classes) == 2
-        dual = -sv_coef if binary else sv_coef
-        self.dual_coef_ = sp.csr_matrix(dual) if self._sparse else dual
-        self.intercept_ = rho.copy() if binary else -rho
-        self._prob = prob
+        self._set_fitted(X, classes, gamma, nr_sv, sv_rows, sv_coef, rho, iters, prob)
         empty = np.empty(0, dtype=np.float64)
         self.probA_ = np.asarray(prob[0]) if prob else empty
         self.probB_ = np.asarray(prob[1]) if prob else empty
@@ -172,77 +225,6 @@ class SVC(ClassifierMixin, BaseEstimator):
             return int(rs)
         return int(check_random_state(rs).randint(np.iinfo(np.int32).max))
 
-    @property
-    def coef_(self):
-        """Primal weights (linear kernel only), as scikit-learn's SVC: one
-        row per class pair, in one-vs-one order ((0, 1), (0, 2), ...,
-        (1, 2), ...), signed for the pair's first class (two classes: one
-        row signed for ``classes_[1]``); a CSR matrix after a fit on sparse
-        data, as scikit-learn's, and read-only."""
-        if self.kernel != "linear":
-            raise AttributeError("coef_ is only available when using a linear kernel")
-        check_is_fitted(self)
-        if len(self.classes_) == 2:
-            coef = self.dual_coef_ @ self.support_vectors_
-        else:
-            coef = self._one_vs_one_coef()
-        if sp.issparse(coef):
-            coef = sp.csr_matrix(coef)
-            coef.data.flags.writeable = False
-        else:
-            coef = np.asarray(coef)
-            coef.flags.writeable = False
-        return coef
-
-    def _one_vs_one_coef(self):
-        """Pair (i, j): class i's support vectors with their coefficients in
-        row j - 1 of sv_coef, class j's with theirs in row i (LIBSVM's
-        layout; scikit-learn's _one_vs_one_coef); sparse rows stay sparse."""
-        sv = self.support_vectors_
-        start = np.concatenate([[0], np.cumsum(self.n_support_)])
-        rows = []
-        k = len(self.classes_)
-        for i in range(k):
-            si = slice(start[i], start[i + 1])
-            for j in range(i + 1, k):
-                sj = slice(start[j], start[j + 1])
-                rows.append(self._dual_coef_[j - 1, si] @ sv[si] + self._dual_coef_[i, sj] @ sv[sj])
-        if sp.issparse(sv):
-            return sp.vstack([sp.csr_matrix(r).reshape(1, -1) for r in rows]).tocsr()
-        return np.vstack([np.asarray(r).ravel() for r in rows])
-
-    def _raw_decision(self, X):
-        check_is_fitted(self)
-        X = _validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False)
-        X = self._same_kind(X)
-        dense, csr = native_x(X)
-        return _native.decision(dense, csr, self._model(), threads(self.n_jobs))
-
-    def _same_kind(self, X):
-        """X dense or CSR as the support vectors are."""
-        if self._sparse and not sp.issparse(X):
-            return sp.csr_matrix(X)
-        if not self._sparse and sp.issparse(X):
-            return X.toarray()
-        return X
-
-    def _model(self):
-        """The fitted arrays as the native functions take them."""
-        sv_dense, sv_csr = native_x(self.support_vectors_)
-        return {
-            "sv_dense": sv_dense,
-            "sv_csr": sv_csr,
-            "labels": [float(i) for i in range(len(self.classes_))],
-            "nr_sv": [int(c) for c in self.n_support_],
-            "sv_coef": np.ascontiguousarray(self._dual_coef_),
-            "rho": [float(-b) for b in self._intercept_],
-            "kernel": self.kernel,
-            "gamma": self._gamma,
-            "degree": int(self.degree),
-            "coef0": float(self.coef0),
-            "prob": self._prob,
-        }
-
     def _check_proba(self):
         if not self.probability:
             raise AttributeError("predict_proba is not available when probability=False")
@@ -257,34 +239,10 @@ class SVC(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         if self._prob is None:
             raise NotFittedError("predict_proba is not available when fitted with probability=False")
-        X = _validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False)
-        X = self._same_kind(X)
-        dense, csr = native_x(X)
-        return _native.probabilities(dense, csr, self._model(), threads(self.n_jobs))
+        dense, csr = self._rows(X)
+        return _native.probabilities(dense, csr, self._model(), self._threads())
 
     @available_if(_check_proba)
     def predict_log_proba(self, X):
         """The log of ``predict_proba``."""
         return np.log(self.predict_proba(X))
-
-    def decision_function(self, X):
-        """Decision values: (n,) signed for ``classes_[1]`` with two
-        classes; (n, n_classes) with ``ovr``; (n, pairs) with ``ovo``."""
-        dec, _ = self._raw_decision(X)
-        k = len(self.classes_)
-        if k == 2:
-            return -dec.ravel()
-        if self.decision_function_shape == "ovr":
-            return _ovr_decision_function(dec < 0, -dec, k)
-        return dec
-
-    def predict(self, X):
-        """Class labels by LIBSVM's one-vs-one vote (``break_ties``: argmax
-        of the ``ovr`` decision function)."""
-        k = len(self.classes_) if hasattr(self, "classes_") else 0
-        if self.break_ties and self.decision_function_shape == "ovo":
-            raise ValueError("break ties are not supported when decision_function_shape is 'ovo'")
-        if self.break_ties and self.decision_function_shape == "ovr" and k > 2:
-            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
-        _, votes = self._raw_decision(X)
-        return self.classes_[votes.astype(np.intp)]

@@ -7,6 +7,7 @@
 
 mod cancellable;
 mod convert;
+mod formulation;
 mod incremental;
 
 use cancellable::run;
@@ -359,5 +360,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .map(|s| s.as_str())
         .collect();
     m.add("SOLVERS", solvers)?;
+    formulation::register(m)?;
     incremental::register(m)
 }

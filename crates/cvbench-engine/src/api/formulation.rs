@@ -4,7 +4,9 @@
 //! order, nu-SVC one-vs-one) and returns a [`FormulationFit`]: the lines
 //! `svm-train` prints, the model file it writes ([`FormulationFit::model_text`]), each solve's statistics,
 //! and the model's prediction ([`FormulationFit::predict`], what
-//! `svm-predict` prints per row).
+//! `svm-predict` prints per row). [`FormulationFit::ovo_model`] lays the
+//! model out as C-SVC's one-vs-one arrays, for [`super::decision_values`]
+//! and for a caller that keeps the model as arrays (the Python package).
 
 use std::path::Path;
 
@@ -107,6 +109,31 @@ impl FormulationFit {
         }
     }
 
+    /// The model in C-SVC's one-vs-one layout ([`MultiModel`], as
+    /// [`super::fit`] returns it), for [`super::decision_values`] and to be
+    /// kept as arrays; `sv_rows` are the support vectors' training rows.
+    /// nu-SVC: its own one-vs-one model. One-class and regression: one
+    /// "pair" with labels `+1` and `-1`, every support vector counted in
+    /// the first (`nr_sv = [total, 0]`), one coefficient row and one rho,
+    /// so the pair's decision value is the model's `sum_i coef_i K(sv_i, x)
+    /// - rho` summed in the same order, and its vote is one-class's `+1` /
+    /// `-1` (`f(x) > 0`).
+    pub fn ovo_model(&self) -> MultiModel {
+        match &self.model {
+            Trained::Classes(m) => m.clone(),
+            Trained::Function(f) => MultiModel {
+                kernel: f.kernel,
+                labels: vec![1.0, -1.0],
+                nr_sv: vec![f.sv_coef.len(), 0],
+                sv: f.sv.clone(),
+                sv_rows: f.sv_rows.clone(),
+                sv_coef: vec![f.sv_coef.clone()],
+                rho: vec![f.rho],
+                prob: None,
+            },
+        }
+    }
+
     /// What `svm-predict` prints for each row of `test`: the class label
     /// (nu-SVC), `+1` or `-1` (one-class), the predicted value (SVRs).
     pub fn predict(&self, test: &Dataset) -> Vec<f64> {
@@ -121,6 +148,62 @@ impl FormulationFit {
                 let mut m = m.clone();
                 align_index_bases(&mut m.sv, &mut test);
                 (0..test.n()).map(|i| m.predict(test.row(i))).collect()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{Features, IndexBase};
+    use crate::svm::kernel::KernelKind;
+
+    /// A small regression set: y = x0 + x1 / 2 on a grid.
+    fn data() -> Dataset {
+        let mut values = Vec::new();
+        let mut y = Vec::new();
+        for i in 0..6 {
+            for j in 0..5 {
+                let (a, b) = (i as f64 / 5.0, j as f64 / 4.0 - 0.5);
+                values.extend([a, b]);
+                y.push(a + b / 2.0);
+            }
+        }
+        Dataset {
+            name: "grid".into(),
+            x: Features::Dense { d: 2, values },
+            y,
+            index_base: IndexBase::One,
+        }
+    }
+
+    #[test]
+    fn ovo_model_decides_as_the_function_model() {
+        let ds = data();
+        let params = SvmParams {
+            kernel: KernelKind::Rbf { gamma: 0.7 },
+            ..SvmParams::libsvm_defaults(2)
+        };
+        for svm_type in [
+            SvmType::EpsilonSvr { p: 0.05 },
+            SvmType::NuSvr { nu: 0.4 },
+            SvmType::OneClass { nu: 0.3 },
+        ] {
+            let fit = fit_formulation(&ds, &params, svm_type).unwrap();
+            let m = fit.ovo_model();
+            assert_eq!(m.sv_rows.len(), fit.total_sv);
+            assert!(m.sv_rows.windows(2).all(|w| w[0] < w[1]));
+            let dec = super::super::decision_values(&m, &ds, 1).unwrap();
+            let Trained::Function(f) = &fit.model else {
+                panic!("a function model")
+            };
+            for (r, d) in dec.iter().enumerate() {
+                assert!((d - f.decision_value(ds.row(r))).abs() <= 1e-12 * (1.0 + d.abs()));
+            }
+            if !svm_type.is_regression() {
+                let votes: Vec<f64> = dec.iter().map(|d| m.vote(&[*d])).collect();
+                assert_eq!(votes, fit.predict(&ds));
             }
         }
     }

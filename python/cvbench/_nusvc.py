@@ -1,0 +1,84 @@
+"""cvbench.NuSVC: scikit-learn's NuSVC signature and conventions on the
+library's nu-SVC (LIBSVM's ``solve_nu_svc``, one-vs-one, ``svm-train -s
+1``), with SVC's fitted arrays and decision function."""
+
+import numpy as np
+
+from ._fitted import _validate_data, fit_formulation
+from ._params import NO_SAMPLE_WEIGHT, check_decision_shape, encode_classes, nu_value, refuse
+from ._svc import OneVsOneSVM
+
+
+class NuSVC(OneVsOneSVM):
+    """Nu-Support Vector Classification with scikit-learn's ``NuSVC``
+    interface: LIBSVM's nu-SVC (``svm-train -s 1 -n nu``), the classes in
+    sorted order as scikit-learn's, one-vs-one pairs; fitted attributes,
+    decision function and votes as ``cvbench.SVC``'s. ``verbose=True``
+    prints LIBSVM's lines of the training.
+
+    Not supported (a ``ValueError`` where set): ``probability=True``
+    (Platt's model is C-SVC's only here), ``class_weight`` (LIBSVM's
+    nu-SVC ignores it, and so does scikit-learn's) and ``sample_weight``.
+    ``random_state`` only seeds the probability model, so it changes
+    nothing. The class pairs are solved in parallel on the library's
+    threads; every number is the same as on one.
+    """
+
+    def __init__(
+        self,
+        *,
+        nu=0.5,
+        kernel="rbf",
+        degree=3,
+        gamma="scale",
+        coef0=0.0,
+        shrinking=True,
+        probability=False,
+        tol=1e-3,
+        cache_size=200,
+        class_weight=None,
+        verbose=False,
+        max_iter=-1,
+        decision_function_shape="ovr",
+        break_ties=False,
+        random_state=None,
+    ):
+        self.nu = nu
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.shrinking = shrinking
+        self.probability = probability
+        self.tol = tol
+        self.cache_size = cache_size
+        self.class_weight = class_weight
+        self.verbose = verbose
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit the model on X (dense or sparse) and labels y."""
+        check_decision_shape(self.decision_function_shape)
+        if self.probability not in (False, "deprecated"):
+            raise ValueError(
+                f"probability={self.probability!r} is not supported: NuSVC has no probability model here "
+                "(cvbench.SVC(probability=True) has)"
+            )
+        refuse("class_weight", self.class_weight, "LIBSVM's nu-SVC ignores class weights")
+        refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
+        nu = nu_value(self.nu)
+        X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
+        classes, y_enc = encode_classes(y)
+        # The rows grouped by sorted class, each class's in its own order:
+        # LIBSVM groups by first appearance, scikit-learn's libsvm (and
+        # cvbench.SVC) by sorted label.
+        order = np.argsort(y_enc, kind="stable")
+        gamma, nr_sv, sv_rows, sv_coef, rho, iters = fit_formulation(
+            self, X[order], y_enc[order], "nu_svc", nu
+        )
+        self._set_fitted(X, classes, gamma, nr_sv, order[sv_rows], sv_coef, rho, iters)
+        self.class_weight_ = np.ones(len(classes))
+        return self
