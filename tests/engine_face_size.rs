@@ -20,8 +20,11 @@ use std::path::Path;
 /// The most public items the face may have (the count when it was set:
 /// issue 55 took it from 219 to 197; issue 56's `api::formulation` added
 /// six: the module, `SvmType`, `fit_formulation`, `FormulationFit` and its
-/// `model_text` and `predict`).
-const CEILING: usize = 203;
+/// `model_text` and `predict`; its `api::formulation_cv` nine: the module,
+/// `libsvm_folds`, `cross_validate_formulation`, `FormulationCv` and its
+/// `lines`, and the re-exported `CvSummary`, `FormulationCvOptions`,
+/// `FormulationCvResult`, `FormulationRound`).
+const CEILING: usize = 212;
 
 /// Public items of one face file's text, by the rule above.
 fn count_items(text: &str) -> usize {

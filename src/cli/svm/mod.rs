@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
-use cvbench_engine::api::cv::{run_cv, Folds};
+use cvbench_engine::api::cv::{run_cv, Folds, GlibcRand};
 use cvbench_engine::api::data::{read_libsvm, Dataset};
 use cvbench_engine::api::params::SvmParams;
 use cvbench_engine::api::training::{read_model, train, MultiModel};
@@ -155,17 +155,8 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         None => None,
     };
     let (given, params) = solver_params(args, ds)?;
-    let mut json = serde_json::json!({
-        "command": "svm",
-        "datafile": args.datafile.display().to_string(),
-        "rows": ds.n(),
-        "features": ds.d(),
-        "kernel": params.kernel.name(),
-        "c": jnum(params.c),
-        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
-        "eps": jnum(params.eps),
-        "solver": params.solver.as_str(),
-    });
+    let mut json = base_json(args, ds, &params);
+    json["solver"] = params.solver.as_str().into();
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
     let one_vs_one =
         solver_path(ds, !args.weight.is_empty(), args.probability == "1") == SolverPath::OneVsOne;
@@ -235,15 +226,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             }
         }
         (false, Some(k)) => {
-            let folds = if args.cv.stratified {
-                if k >= ds.n() {
-                    Folds::loocv(ds.n())
-                } else {
-                    Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
-                }
-            } else {
-                Folds::libsvm(ds, k)?
-            };
+            let folds = args.cv_folds(ds, k, true, &mut GlibcRand::default_seed())?;
             let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
             cvbench_engine::api::strategies::check_axes(
                 strategy.order,
@@ -320,6 +303,44 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         println!("{json}");
     }
     Ok(())
+}
+
+/// The JSON object every `cvbench svm` call starts from: the command, the
+/// data and the parameters the solver uses.
+fn base_json(args: &SvmArgs, ds: &Dataset, params: &SvmParams) -> serde_json::Value {
+    serde_json::json!({
+        "command": "svm",
+        "datafile": args.datafile.display().to_string(),
+        "rows": ds.n(),
+        "features": ds.d(),
+        "kernel": params.kernel.name(),
+        "c": jnum(params.c),
+        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
+        "eps": jnum(params.eps),
+    })
+}
+
+impl SvmArgs {
+    /// The folds of `-v k` on `ds`: `--stratified`'s (seeded by `--seed`,
+    /// leave-one-out where `k >= n`), else `svm-train`'s drawn from `rng`
+    /// (stratified by class where `libsvm_stratified`: C-SVC and nu-SVC).
+    fn cv_folds(
+        &self,
+        ds: &Dataset,
+        k: usize,
+        libsvm_stratified: bool,
+        rng: &mut GlibcRand,
+    ) -> anyhow::Result<Folds> {
+        Ok(if self.cv.stratified {
+            if k >= ds.n() {
+                Folds::loocv(ds.n())
+            } else {
+                Folds::stratified(ds, k, self.cv.seed.unwrap_or(1))?
+            }
+        } else {
+            Folds::libsvm_of(ds, k, libsvm_stratified, rng)?
+        })
+    }
 }
 
 /// Correct predictions of `model` on `td`.

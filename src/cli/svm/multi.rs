@@ -5,7 +5,7 @@
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
 
 use cvbench_engine::api::cv::{
-    cross_validate_ovo, cross_validate_ovo_seeded, Folds, GlibcRand, OvoCvOptions,
+    cross_validate_ovo, cross_validate_ovo_seeded, GlibcRand, OvoCvOptions,
 };
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::params::{check_weights, ClassWeight, KernelData, KernelKind, SvmParams};
@@ -277,15 +277,7 @@ pub(super) fn run_multi(
                 )
                 .into());
             }
-            let folds = if args.cv.stratified {
-                if k >= ds.n() {
-                    Folds::loocv(ds.n())
-                } else {
-                    Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
-                }
-            } else {
-                Folds::libsvm_with(ds, k, &mut rng)?
-            };
+            let folds = args.cv_folds(ds, k, true, &mut rng)?;
             let mut cv_params = params.clone();
             cv_params.cache_mb = budget;
             let res = if seeded {
