@@ -5,8 +5,10 @@
 //! and writes the model in LIBSVM's format (to `MODEL_FILE`, by default
 //! `DATAFILE`'s file name plus `.model` in the current folder, as
 //! `svm-train` does), which `svm-predict` reads. With `-v K` it runs K-fold
-//! cross-validation on LIBSVM's own folds (optionally alpha-seeded) and its
-//! last line of output is `svm-train`'s `Cross Validation Accuracy = ...%`.
+//! cross-validation on LIBSVM's own folds (optionally alpha-seeded for
+//! C-SVC) and its last lines of output are `svm-train`'s `Cross Validation
+//! Accuracy = ...%` (or, for `-s 3/4`, its mean squared error and squared
+//! correlation coefficient).
 //!
 //! Options that do nothing in a given call (`--seeding` without `-v`,
 //! `--test` with `-v`, `svm-train` options for models cvbench does not
@@ -201,27 +203,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             json["n_sv"] = trained.model.n_sv().into();
             json["seconds"] = jnum(secs);
             match (&args.test, test) {
-                (Some(tpath), Some(mut td)) => {
-                    // Predict with the model as written, read back (its
-                    // indices numbered as the test file's).
-                    let mut model = read_model(&model_path)?;
-                    cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
-                    let t = std::time::Instant::now();
-                    let correct = count_correct(&model, &td);
-                    out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
-                    let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
-                    json["test"] = serde_json::json!({
-                        "file": tpath.display().to_string(),
-                        "accuracy_pct": jnum(pct),
-                        "correct": correct,
-                        "total": td.n(),
-                    });
-                    Some(format!(
-                        "Accuracy = {}% ({correct}/{}) (classification)",
-                        fmt_g(pct),
-                        td.n()
-                    ))
-                }
+                (Some(tpath), Some(td)) => Some(tested(&model_path, tpath, td, &out, &mut json)?),
                 _ => None,
             }
         }
@@ -343,11 +325,35 @@ impl SvmArgs {
     }
 }
 
-/// Correct predictions of `model` on `td`.
-fn count_correct(model: &MultiModel, td: &Dataset) -> usize {
-    (0..td.n())
+/// `--test`: predict `td` (read from `tpath`) with the model as written to
+/// `model_path`, read back (its indices numbered as the test file's), as
+/// `svm-predict` does; the accuracy into `json` and its line returned.
+fn tested(
+    model_path: &Path,
+    tpath: &Path,
+    mut td: Dataset,
+    out: &Out,
+    json: &mut serde_json::Value,
+) -> anyhow::Result<String> {
+    let mut model = read_model(model_path)?;
+    cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
+    let t = std::time::Instant::now();
+    let correct = (0..td.n())
         .filter(|&i| model.predict(td.row(i)) == td.y[i])
-        .count()
+        .count();
+    out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
+    let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
+    json["test"] = serde_json::json!({
+        "file": tpath.display().to_string(),
+        "accuracy_pct": jnum(pct),
+        "correct": correct,
+        "total": td.n(),
+    });
+    Ok(format!(
+        "Accuracy = {}% ({correct}/{}) (classification)",
+        fmt_g(pct),
+        td.n()
+    ))
 }
 
 /// Run `svm-train` with the same options; one line saying what it printed.

@@ -68,8 +68,9 @@ pub fn cross_validate_formulation(
     svm_type: SvmType,
     opts: FormulationCvOptions,
 ) -> Result<FormulationCv, SvmError> {
-    let result =
-        crate::svm::cv::formulations::cross_validate_formulation(ds, folds, params, svm_type, opts)?;
+    let result = crate::svm::cv::formulations::cross_validate_formulation(
+        ds, folds, params, svm_type, opts,
+    )?;
     let summary = CvSummary::of(svm_type, &result.predictions, &ds.y);
     Ok(FormulationCv {
         folds: folds.clone(),

@@ -141,9 +141,7 @@ pub fn cross_validate_formulation(
     if opts.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
     }
-    crate::svm::cv::pool::with_threads(opts.threads, || {
-        run(ds, folds, &checked, svm_type, opts)
-    })
+    crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &checked, svm_type, opts))
 }
 
 fn run(
@@ -163,8 +161,7 @@ fn run(
     };
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared =
-        shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
+    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
     let rounds = (0..folds.k())
         .into_par_iter()
         .map(|h| round(&kd, folds, h, &local, svm_type, shared.as_ref()))
