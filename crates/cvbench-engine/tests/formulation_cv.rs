@@ -33,14 +33,15 @@ fn synthetic(n: usize, regression: bool) -> Dataset {
     Dataset::from_dense_rows("synthetic-formulation-cv", &rows, y)
 }
 
-/// The run's numbers that may not depend on threads or cache.
-fn numbers(
-    cv: &FormulationCv,
-) -> (
-    Vec<u64>,
-    Vec<Vec<(u64, u64, u64, usize, usize)>>,
-    Vec<String>,
-) {
+/// A solve's numbers: iterations, objective and rho (as bits), nSV, nBSV.
+type SolveNumbers = (u64, u64, u64, usize, usize);
+
+/// The run's numbers that may not depend on threads or cache: the
+/// predictions (as bits), each round's solves, the printed lines.
+type RunNumbers = (Vec<u64>, Vec<Vec<SolveNumbers>>, Vec<String>);
+
+/// [`RunNumbers`] of a run.
+fn numbers(cv: &FormulationCv) -> RunNumbers {
     let preds = cv.result.predictions.iter().map(|p| p.to_bits()).collect();
     let rounds = cv
         .result
