@@ -180,7 +180,7 @@ pub(super) fn run(
     let text = fit.model_text(&model_path)?;
     crate::atomic_write::write_atomic(&model_path, text.as_bytes())
         .map_err(cvbench_engine::api::errors::ModelFileError::Output)?;
-    let mut json = super::base_json(args, ds, params);
+    let mut json = super::output::base_json(args, ds, params);
     json["svm_type"] = svm_type.name().into();
     json["model_file"] = model_path.display().to_string().into();
     json["iterations"] = fit.solves.iter().map(|s| s.iterations).sum::<u64>().into();
@@ -260,7 +260,7 @@ fn run_cv(
         out.result(&l);
     }
     if args.json {
-        let mut json = super::base_json(args, ds, params);
+        let mut json = super::output::base_json(args, ds, params);
         json["svm_type"] = svm_type.name().into();
         json["folds"] = folds_json(&folds, &strategy, budget);
         json["iterations"] = res.total_iterations().into();

@@ -17,14 +17,15 @@
 use std::path::{Path, PathBuf};
 
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
-use cvbench_engine::api::cv::{run_cv, Folds, GlibcRand};
+use cvbench_engine::api::cv::{run_cv, GlibcRand};
 use cvbench_engine::api::data::{read_libsvm, Dataset};
 use cvbench_engine::api::params::SvmParams;
-use cvbench_engine::api::training::{read_model, train, MultiModel};
+use cvbench_engine::api::training::{train, MultiModel};
 use cvbench_engine::api::{solver_path, SolverPath};
 use model_file::write_model;
 
 mod args;
+mod cv_folds;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 mod input;
 pub use input::warn_cast_labels;
@@ -157,7 +158,7 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         None => None,
     };
     let (given, params) = solver_params(args, ds)?;
-    let mut json = base_json(args, ds, &params);
+    let mut json = output::base_json(args, ds, &params);
     json["solver"] = params.solver.as_str().into();
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
     let one_vs_one =
@@ -203,7 +204,9 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             json["n_sv"] = trained.model.n_sv().into();
             json["seconds"] = jnum(secs);
             match (&args.test, test) {
-                (Some(tpath), Some(td)) => Some(tested(&model_path, tpath, td, &out, &mut json)?),
+                (Some(tpath), Some(td)) => {
+                    Some(output::tested(&model_path, tpath, td, &out, &mut json)?)
+                }
                 _ => None,
             }
         }
@@ -285,75 +288,6 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         println!("{json}");
     }
     Ok(())
-}
-
-/// The JSON object every `cvbench svm` call starts from: the command, the
-/// data and the parameters the solver uses.
-fn base_json(args: &SvmArgs, ds: &Dataset, params: &SvmParams) -> serde_json::Value {
-    serde_json::json!({
-        "command": "svm",
-        "datafile": args.datafile.display().to_string(),
-        "rows": ds.n(),
-        "features": ds.d(),
-        "kernel": params.kernel.name(),
-        "c": jnum(params.c),
-        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
-        "eps": jnum(params.eps),
-    })
-}
-
-impl SvmArgs {
-    /// The folds of `-v k` on `ds`: `--stratified`'s (seeded by `--seed`,
-    /// leave-one-out where `k >= n`), else `svm-train`'s drawn from `rng`
-    /// (stratified by class where `libsvm_stratified`: C-SVC and nu-SVC).
-    fn cv_folds(
-        &self,
-        ds: &Dataset,
-        k: usize,
-        libsvm_stratified: bool,
-        rng: &mut GlibcRand,
-    ) -> anyhow::Result<Folds> {
-        Ok(if self.cv.stratified {
-            if k >= ds.n() {
-                Folds::loocv(ds.n())
-            } else {
-                Folds::stratified(ds, k, self.cv.seed.unwrap_or(1))?
-            }
-        } else {
-            Folds::libsvm_of(ds, k, libsvm_stratified, rng)?
-        })
-    }
-}
-
-/// `--test`: predict `td` (read from `tpath`) with the model as written to
-/// `model_path`, read back (its indices numbered as the test file's), as
-/// `svm-predict` does; the accuracy into `json` and its line returned.
-fn tested(
-    model_path: &Path,
-    tpath: &Path,
-    mut td: Dataset,
-    out: &Out,
-    json: &mut serde_json::Value,
-) -> anyhow::Result<String> {
-    let mut model = read_model(model_path)?;
-    cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
-    let t = std::time::Instant::now();
-    let correct = (0..td.n())
-        .filter(|&i| model.predict(td.row(i)) == td.y[i])
-        .count();
-    out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
-    let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
-    json["test"] = serde_json::json!({
-        "file": tpath.display().to_string(),
-        "accuracy_pct": jnum(pct),
-        "correct": correct,
-        "total": td.n(),
-    });
-    Ok(format!(
-        "Accuracy = {}% ({correct}/{}) (classification)",
-        fmt_g(pct),
-        td.n()
-    ))
 }
 
 /// Run `svm-train` with the same options; one line saying what it printed.

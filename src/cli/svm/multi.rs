@@ -234,7 +234,7 @@ pub(super) fn run_multi(
             let (Some(tpath), Some(td)) = (&args.test, test) else {
                 return Ok(None);
             };
-            super::tested(&model_path, tpath, td, out, json).map(Some)
+            super::output::tested(&model_path, tpath, td, out, json).map(Some)
         }
         Some(k) => {
             let (mut strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
