@@ -23,8 +23,12 @@ use std::path::Path;
 /// `model_text` and `predict`; its `-t 4` added one:
 /// `training::check_training_features`, the precomputed kernel's
 /// serial-number checks that `cvbench svm` names the file's line of; the
-/// Python formulations one more, `FormulationFit::ovo_model`).
-const CEILING: usize = 205;
+/// Python formulations one more, `FormulationFit::ovo_model`; its
+/// `api::formulation_cv` nine: the module, `libsvm_folds`,
+/// `cross_validate_formulation`, `FormulationCv` and its `lines`, and the
+/// re-exported `CvSummary`, `FormulationCvOptions`, `FormulationCvResult`,
+/// `FormulationRound`).
+const CEILING: usize = 214;
 
 /// Public items of one face file's text, by the rule above.
 fn count_items(text: &str) -> usize {

@@ -189,7 +189,10 @@ fn bad_values_and_what_is_not_built_exit_2() {
         (&["-s", "3", "-n", "0.5"], "with -s 3 (epsilon-SVR"),
         (&["-s", "1", "-p", "0.1"], "with -s 1 (nu-SVC"),
         (&["-s", "5"], "-s 5"),
-        (&["-s", "3", "-v", "5"], "not built yet"),
+        (
+            &["-s", "3", "-v", "5", "--stratified"],
+            "--stratified with -s 3",
+        ),
         (&["-s", "1", "-b", "1"], "-b 1 with -s 1"),
         (&["-s", "2", "-w1", "2"], "ignores them"),
     ] {

@@ -259,8 +259,8 @@ fn bad_kernel_options_and_weights_are_refused_with_exit_2() {
             "-w7 -1: a class weight must be finite and > 0",
         ),
         (
-            &["-s", "2", "-v", "3", "gen.txt"],
-            "-v 3 with -s 2 (one-class SVM)",
+            &["-s", "2", "-v", "3", "--stratified", "gen.txt"],
+            "--stratified with -s 2 (one-class SVM)",
         ),
         (
             &["-v", "3", "--seeding", "sir", "-w7", "2", "gen.txt"],

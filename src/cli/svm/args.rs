@@ -111,7 +111,7 @@ pub struct SvmArgs {
     /// in the current folder, as `svm-train`). Not with -v.
     pub model_file: Option<PathBuf>,
     /// SVM type (`svm-train -s`): 0 C-SVC, 1 nu-SVC, 2 one-class SVM, 3
-    /// epsilon-SVR, 4 nu-SVR (-v, -b 1 and -wi with C-SVC only).
+    /// epsilon-SVR, 4 nu-SVR (-b 1, -wi and alpha seeding with C-SVC only).
     #[arg(short = 's', default_value = "0")]
     pub svm_type: String,
     /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid, 4 precomputed

@@ -5,16 +5,21 @@
 //! mean squared error and squared correlation coefficient for `-s 3/4`).
 //! `-n` and `-p` are read as svm-train reads them (single precision,
 //! `strtof`) unless `--exact-params`; their defaults (0.5, 0.1) are
-//! svm-train's doubles. Not built yet, and refused: `-v`,
-//! `-b 1`; `-wi` is refused as svm-train ignores it for these types.
+//! svm-train's doubles. `-v K` cross-validates on svm-train's folds
+//! ([`cvbench_engine::api::formulation_cv`]: parallel rounds on one shared
+//! kernel cache) and prints its lines. Not built yet, and refused: `-b 1`,
+//! alpha seeding; `-wi` is refused as svm-train ignores it for these types.
 
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::{fit_formulation, SvmType};
+use cvbench_engine::api::formulation_cv::{
+    cross_validate_formulation, CvSummary, FormulationCvOptions,
+};
 use cvbench_engine::api::params::SvmParams;
 use cvbench_engine::api::training::nonfinite_warning;
 
 use super::args::{SvmArgs, SvmUsage};
-use super::output::{fmt_g, jnum, Out};
+use super::output::{fmt_g, folds_json, jnum, Out};
 
 /// `svm-train`'s name of `-s N`.
 fn type_name(s: &str) -> &'static str {
@@ -95,10 +100,27 @@ impl SvmArgs {
         let s = &self.svm_type;
         let name = type_name(s);
         let no = |m: String| Err(SvmUsage(m));
-        if let Some(k) = self.folds {
-            return no(format!(
-                "-v {k} with -s {s} ({name}): cross-validation of nu-SVC, one-class SVM and SVR is not built yet (cvbench trains them, -s 0 alone is cross-validated): run svm-train -s {s} -v {k}, or train here without -v and predict held-out rows with --test FILE"
-            ));
+        if self.folds.is_some() {
+            if self.cv.stratified && s != "1" {
+                return no(format!(
+                    "--stratified with -s {s} ({name}): its targets are not classes (svm-train does not stratify them either): drop --stratified"
+                ));
+            }
+            let seeding = [
+                (
+                    self.cv
+                        .seeding
+                        .is_some_and(|m| m != cvbench_engine::api::strategies::SeedingMethod::None),
+                    "--seeding",
+                ),
+                (self.cv.order.is_some(), "--order"),
+                (self.cv.seeder.is_some(), "--seeder"),
+            ];
+            if let Some((_, flag)) = seeding.into_iter().find(|(given, _)| *given) {
+                return no(format!(
+                    "{flag} with -s {s} ({name}): alpha seeding is built for C-SVC (-s 0) only; -s {s} -v runs every round from zero, as svm-train: drop {flag}"
+                ));
+            }
         }
         if self.probability == "1" {
             return no(format!(
@@ -137,6 +159,9 @@ pub(super) fn run(
     params: &SvmParams,
     out: &Out,
 ) -> anyhow::Result<()> {
+    if let Some(k) = args.folds {
+        return run_cv(args, svm_type, ds, k, params, out);
+    }
     let t = std::time::Instant::now();
     let fit = fit_formulation(ds, params, svm_type)?;
     let secs = t.elapsed().as_secs_f64();
@@ -155,21 +180,12 @@ pub(super) fn run(
     let text = fit.model_text(&model_path)?;
     crate::atomic_write::write_atomic(&model_path, text.as_bytes())
         .map_err(cvbench_engine::api::errors::ModelFileError::Output)?;
-    let mut json = serde_json::json!({
-        "command": "svm",
-        "svm_type": svm_type.name(),
-        "datafile": args.datafile.display().to_string(),
-        "rows": ds.n(),
-        "features": ds.d(),
-        "kernel": params.kernel.name(),
-        "c": jnum(params.c),
-        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
-        "eps": jnum(params.eps),
-        "model_file": model_path.display().to_string(),
-        "iterations": fit.solves.iter().map(|s| s.iterations).sum::<u64>(),
-        "n_sv": fit.total_sv,
-        "seconds": jnum(secs),
-    });
+    let mut json = super::output::base_json(args, ds, params);
+    json["svm_type"] = svm_type.name().into();
+    json["model_file"] = model_path.display().to_string().into();
+    json["iterations"] = fit.solves.iter().map(|s| s.iterations).sum::<u64>().into();
+    json["n_sv"] = fit.total_sv.into();
+    json["seconds"] = jnum(secs);
     if let (Some(tpath), Some(td)) = (&args.test, test) {
         let pred = fit.predict(&td);
         let (lines, result) = predicted(svm_type, &pred, &td.y);
@@ -181,6 +197,88 @@ pub(super) fn run(
         }
     }
     if args.json {
+        println!("{json}");
+    }
+    Ok(())
+}
+
+/// Cross-validate `svm_type` on `ds` with `k` folds as `svm-train -s 1..4
+/// -v k` does: each round's lines in fold order (as `-s 0 -v` prints its
+/// parallel rounds), then svm-train's summary lines.
+fn run_cv(
+    args: &SvmArgs,
+    svm_type: SvmType,
+    ds: &Dataset,
+    k: usize,
+    params: &SvmParams,
+    out: &Out,
+) -> anyhow::Result<()> {
+    if k > ds.n() && !args.json {
+        eprintln!("{}", cvbench_engine::api::cv::FOLDS_OVER_DATA_WARNING);
+    }
+    let folds = args.cv_folds(
+        ds,
+        k,
+        svm_type.is_classification(),
+        &mut cvbench_engine::api::cv::GlibcRand::default_seed(),
+    )?;
+    let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
+    let mut cv_params = params.clone();
+    cv_params.cache_mb = budget;
+    let opts = FormulationCvOptions {
+        cache: strategy.cache,
+        threads: strategy.threads,
+    };
+    let cv = cross_validate_formulation(ds, &folds, &cv_params, svm_type, opts)?;
+    for r in &cv.result.rounds {
+        for l in r.lines() {
+            out.info(&l);
+        }
+        for s in &r.solves {
+            if s.hit_max_iter {
+                eprintln!("\n{}", cvbench_engine::api::training::MAX_ITER_WARNING);
+            }
+            if let Some(w) = nonfinite_warning(s) {
+                eprintln!("{w}");
+            }
+        }
+    }
+    let res = &cv.result;
+    out.stat(&format!(
+        "folds = {}, cache = {} ({} MB), threads = {}, solves = {}, #iter = {}, kernel evals = {} (shared cache: {}), wall {:.3}s",
+        folds.kind,
+        strategy.cache,
+        cvbench_engine::api::params::fmt_param(budget),
+        strategy.threads,
+        res.rounds.iter().map(|r| r.solves.len()).sum::<usize>(),
+        res.total_iterations(),
+        res.kernel_evals,
+        res.shared_evals,
+        res.wall_s
+    ));
+    for l in cv.summary.lines() {
+        out.result(&l);
+    }
+    if args.json {
+        let mut json = super::output::base_json(args, ds, params);
+        json["svm_type"] = svm_type.name().into();
+        json["folds"] = folds_json(&folds, &strategy, budget);
+        json["iterations"] = res.total_iterations().into();
+        json["kernel_evals"] = res.kernel_evals.into();
+        json["seconds"] = jnum(res.wall_s);
+        match cv.summary {
+            CvSummary::Accuracy { correct, .. } => {
+                json["cv_accuracy_pct"] = jnum(cv.summary.accuracy_pct().unwrap_or(0.0));
+                json["correct"] = correct.into();
+            }
+            CvSummary::Regression {
+                mse,
+                squared_correlation,
+            } => {
+                json["cv_mse"] = jnum(mse);
+                json["cv_squared_correlation"] = jnum(squared_correlation);
+            }
+        }
         println!("{json}");
     }
     Ok(())

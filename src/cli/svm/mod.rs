@@ -5,8 +5,10 @@
 //! and writes the model in LIBSVM's format (to `MODEL_FILE`, by default
 //! `DATAFILE`'s file name plus `.model` in the current folder, as
 //! `svm-train` does), which `svm-predict` reads. With `-v K` it runs K-fold
-//! cross-validation on LIBSVM's own folds (optionally alpha-seeded) and its
-//! last line of output is `svm-train`'s `Cross Validation Accuracy = ...%`.
+//! cross-validation on LIBSVM's own folds (optionally alpha-seeded for
+//! C-SVC) and its last lines of output are `svm-train`'s `Cross Validation
+//! Accuracy = ...%` (or, for `-s 3/4`, its mean squared error and squared
+//! correlation coefficient).
 //!
 //! Options that do nothing in a given call (`--seeding` without `-v`,
 //! `--test` with `-v`, `svm-train` options for models cvbench does not
@@ -15,14 +17,15 @@
 use std::path::{Path, PathBuf};
 
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
-use cvbench_engine::api::cv::{run_cv, Folds};
+use cvbench_engine::api::cv::{run_cv, GlibcRand};
 use cvbench_engine::api::data::{read_libsvm, Dataset};
 use cvbench_engine::api::params::SvmParams;
-use cvbench_engine::api::training::{read_model, train, MultiModel};
+use cvbench_engine::api::training::{train, MultiModel};
 use cvbench_engine::api::{solver_path, SolverPath};
 use model_file::write_model;
 
 mod args;
+mod cv_folds;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 mod input;
 pub use input::warn_cast_labels;
@@ -157,17 +160,8 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         None => None,
     };
     let (given, params) = solver_params(args, ds)?;
-    let mut json = serde_json::json!({
-        "command": "svm",
-        "datafile": args.datafile.display().to_string(),
-        "rows": ds.n(),
-        "features": ds.d(),
-        "kernel": params.kernel.name(),
-        "c": jnum(params.c),
-        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
-        "eps": jnum(params.eps),
-        "solver": params.solver.as_str(),
-    });
+    let mut json = output::base_json(args, ds, &params);
+    json["solver"] = params.solver.as_str().into();
     // More than two classes, or class weights: LIBSVM's one-vs-one path.
     let one_vs_one =
         solver_path(ds, !args.weight.is_empty(), args.probability == "1") == SolverPath::OneVsOne;
@@ -212,40 +206,14 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
             json["n_sv"] = trained.model.n_sv().into();
             json["seconds"] = jnum(secs);
             match (&args.test, test) {
-                (Some(tpath), Some(mut td)) => {
-                    // Predict with the model as written, read back (its
-                    // indices numbered as the test file's).
-                    let mut model = read_model(&model_path)?;
-                    cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
-                    let t = std::time::Instant::now();
-                    let correct = count_correct(&model, &td);
-                    out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
-                    let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
-                    json["test"] = serde_json::json!({
-                        "file": tpath.display().to_string(),
-                        "accuracy_pct": jnum(pct),
-                        "correct": correct,
-                        "total": td.n(),
-                    });
-                    Some(format!(
-                        "Accuracy = {}% ({correct}/{}) (classification)",
-                        fmt_g(pct),
-                        td.n()
-                    ))
+                (Some(tpath), Some(td)) => {
+                    Some(output::tested(&model_path, tpath, td, &out, &mut json)?)
                 }
                 _ => None,
             }
         }
         (false, Some(k)) => {
-            let folds = if args.cv.stratified {
-                if k >= ds.n() {
-                    Folds::loocv(ds.n())
-                } else {
-                    Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
-                }
-            } else {
-                Folds::libsvm(ds, k)?
-            };
+            let folds = args.cv_folds(ds, k, true, &mut GlibcRand::default_seed())?;
             let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
             cvbench_engine::api::strategies::check_axes(
                 strategy.order,
@@ -322,13 +290,6 @@ pub fn run(args: &SvmArgs) -> anyhow::Result<()> {
         println!("{json}");
     }
     Ok(())
-}
-
-/// Correct predictions of `model` on `td`.
-fn count_correct(model: &MultiModel, td: &Dataset) -> usize {
-    (0..td.n())
-        .filter(|&i| model.predict(td.row(i)) == td.y[i])
-        .count()
 }
 
 /// Run `svm-train` with the same options; one line saying what it printed.

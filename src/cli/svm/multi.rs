@@ -5,12 +5,12 @@
 //! Also the parsing of the kernel options (`-d`, `-r`) and weights.
 
 use cvbench_engine::api::cv::{
-    cross_validate_ovo, cross_validate_ovo_seeded, Folds, GlibcRand, OvoCvOptions,
+    cross_validate_ovo, cross_validate_ovo_seeded, GlibcRand, OvoCvOptions,
 };
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::params::{check_weights, ClassWeight, KernelData, KernelKind, SvmParams};
 use cvbench_engine::api::strategies::{seeds, CacheMode};
-use cvbench_engine::api::training::{read_model, solve_lines, train_ovo, PairFit, SolveStats};
+use cvbench_engine::api::training::{solve_lines, train_ovo, PairFit, SolveStats};
 use cvbench_engine::api::{solver_path, SolverPath};
 
 use super::args::{SvmArgs, SvmUsage};
@@ -232,28 +232,10 @@ pub(super) fn run_multi(
                 .into();
             json["n_sv"] = m.total_sv().into();
             json["seconds"] = jnum(secs);
-            let (Some(tpath), Some(mut td)) = (&args.test, test) else {
+            let (Some(tpath), Some(td)) = (&args.test, test) else {
                 return Ok(None);
             };
-            // Predict with the model as written, read back (its indices
-            // numbered as the test file's).
-            let mut model = read_model(&model_path)?;
-            cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
-            let correct = (0..td.n())
-                .filter(|&i| model.predict(td.row(i)) == td.y[i])
-                .count();
-            let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
-            json["test"] = serde_json::json!({
-                "file": tpath.display().to_string(),
-                "accuracy_pct": jnum(pct),
-                "correct": correct,
-                "total": td.n(),
-            });
-            Ok(Some(format!(
-                "Accuracy = {}% ({correct}/{}) (classification)",
-                fmt_g(pct),
-                td.n()
-            )))
+            super::output::tested(&model_path, tpath, td, out, json).map(Some)
         }
         Some(k) => {
             let (mut strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
@@ -278,15 +260,7 @@ pub(super) fn run_multi(
                 )
                 .into());
             }
-            let folds = if args.cv.stratified {
-                if k >= ds.n() {
-                    Folds::loocv(ds.n())
-                } else {
-                    Folds::stratified(ds, k, args.cv.seed.unwrap_or(1))?
-                }
-            } else {
-                Folds::libsvm_with(ds, k, &mut rng)?
-            };
+            let folds = args.cv_folds(ds, k, true, &mut rng)?;
             let mut cv_params = params.clone();
             cv_params.cache_mb = budget;
             let res = if seeded {

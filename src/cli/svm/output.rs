@@ -1,7 +1,16 @@
 //! What `cvbench svm` prints, and where: numbers as `printf("%g")` prints
 //! them ([`fmt_g`]) and as JSON ([`jnum`]), and the output ([`Out`]):
 //! `svm-train`'s text (quiet or not), our `--stats` lines, or JSON; with the
-//! lines of one solve as `svm-train` prints them.
+//! lines of one solve as `svm-train` prints them, the JSON object every call
+//! starts from ([`base_json`]) and `--test`'s accuracy ([`tested`]).
+
+use std::path::Path;
+
+use cvbench_engine::api::data::Dataset;
+use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::training::read_model;
+
+use super::args::SvmArgs;
 
 use cvbench_engine::api::training::{
     nonfinite_warning, progress_text, solve_lines, SolveStats, MAX_ITER_WARNING,
@@ -138,4 +147,50 @@ pub(super) fn folds_json(
 /// A number for JSON (`null` when not finite).
 pub(super) fn jnum(x: f64) -> serde_json::Value {
     serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// The JSON object every `cvbench svm` call starts from: the command, the
+/// data and the parameters the solver uses.
+pub(super) fn base_json(args: &SvmArgs, ds: &Dataset, params: &SvmParams) -> serde_json::Value {
+    serde_json::json!({
+        "command": "svm",
+        "datafile": args.datafile.display().to_string(),
+        "rows": ds.n(),
+        "features": ds.d(),
+        "kernel": params.kernel.name(),
+        "c": jnum(params.c),
+        "gamma": params.kernel.gamma().map_or(serde_json::Value::Null, jnum),
+        "eps": jnum(params.eps),
+    })
+}
+
+/// `--test`: predict `td` (read from `tpath`) with the model as written to
+/// `model_path`, read back (its indices numbered as the test file's), as
+/// `svm-predict` does; the accuracy into `json` and its line returned.
+pub(super) fn tested(
+    model_path: &Path,
+    tpath: &Path,
+    mut td: Dataset,
+    out: &Out,
+    json: &mut serde_json::Value,
+) -> anyhow::Result<String> {
+    let mut model = read_model(model_path)?;
+    cvbench_engine::api::data::align_index_bases(&mut model.sv, &mut td);
+    let t = std::time::Instant::now();
+    let correct = (0..td.n())
+        .filter(|&i| model.predict(td.row(i)) == td.y[i])
+        .count();
+    out.stat(&format!("predict {:.4}s", t.elapsed().as_secs_f64()));
+    let pct = 100.0 * correct as f64 / td.n().max(1) as f64;
+    json["test"] = serde_json::json!({
+        "file": tpath.display().to_string(),
+        "accuracy_pct": jnum(pct),
+        "correct": correct,
+        "total": td.n(),
+    });
+    Ok(format!(
+        "Accuracy = {}% ({correct}/{}) (classification)",
+        fmt_g(pct),
+        td.n()
+    ))
 }

@@ -68,7 +68,10 @@ fn refused(args: &[&str]) -> String {
 fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
     for (args, want) in [
         (vec!["d", "-s", "5"], "-s 5: the SVM types are"),
-        (vec!["d", "-s", "1", "-v", "5"], "-v 5 with -s 1 (nu-SVC)"),
+        (
+            vec!["d", "-s", "1", "-v", "5", "--seeding", "sir"],
+            "--seeding with -s 1 (nu-SVC)",
+        ),
         (vec!["d", "-s", "4", "-b", "1"], "-b 1 with -s 4 (nu-SVR)"),
         (vec!["d", "-s", "1", "-n", "0"], "nu <= 0 or nu > 1"),
         (vec!["d", "-s", "3", "-p", "-1"], "p < 0"),
@@ -109,6 +112,18 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
         vec!["d", "-s", "0", "-t", "0", "-b", "0", "-q"],
         vec!["d", "m.model", "-c", "2"],
         vec!["d", "-v", "5", "--seeding", "sir", "--parallel"],
+        vec!["d", "-s", "1", "-v", "5", "--stratified"],
+        vec![
+            "d",
+            "-s",
+            "3",
+            "-v",
+            "5",
+            "--seeding",
+            "none",
+            "--threads",
+            "1",
+        ],
         vec!["d", "-v", "5", "--stratified", "--seed", "3"],
         vec!["d", "--test", "t"],
         vec!["d", "-t", "1", "-d", "2", "-r", "0.5", "-g", "0.1"],

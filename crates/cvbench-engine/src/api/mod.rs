@@ -56,6 +56,7 @@ pub mod data;
 pub mod errors;
 pub mod files;
 pub mod formulation;
+pub mod formulation_cv;
 pub mod grid_search;
 pub mod incremental;
 pub mod learners;

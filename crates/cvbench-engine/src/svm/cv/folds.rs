@@ -166,11 +166,26 @@ impl Folds {
 
     /// [`Folds::libsvm`] drawing from the given generator state.
     pub fn libsvm_with(ds: &Dataset, k: usize, rng: &mut GlibcRand) -> Result<Folds, SvmError> {
-        let mut f = if k < ds.n() {
+        Folds::libsvm_of(ds, k, true, rng)
+    }
+
+    /// `svm_cross_validation`'s folds, the one place that assigns them:
+    /// `stratified` (C-SVC and nu-SVC) with `k < n`, LIBSVM's stratified
+    /// layout; otherwise (one-class, epsilon-SVR, nu-SVR, or `k >= n`) the
+    /// rows shuffled by `rand()` (`j = i + rand() % (l - i)`) and cut at
+    /// `fold_start[i] = i l / k`, `k` lowered to `n`.
+    pub fn libsvm_of(
+        ds: &Dataset,
+        k: usize,
+        stratified: bool,
+        rng: &mut GlibcRand,
+    ) -> Result<Folds, SvmError> {
+        let l = ds.n();
+        let mut f = if stratified && k < l {
             group_and_shuffle(ds, k, |m| (rng.next_i32() % m as i32) as usize)?.0
         } else {
-            let l = ds.n();
             check_fold_count(l, k)?;
+            let k = k.min(l);
             let mut perm: Vec<usize> = (0..l).collect();
             for i in 0..l {
                 let j = i + (rng.next_i32() % (l - i) as i32) as usize;
@@ -178,7 +193,9 @@ impl Folds {
             }
             Folds {
                 n: l,
-                folds: perm.into_iter().map(|r| vec![r]).collect(),
+                folds: (0..k)
+                    .map(|i| perm[i * l / k..(i + 1) * l / k].to_vec())
+                    .collect(),
                 kind: String::new(),
             }
         };
@@ -356,5 +373,12 @@ mod tests {
             assert!((1..=2).contains(&pos));
         }
         assert_eq!(Folds::libsvm(&ds, 100).unwrap().k(), 23);
+        // Not stratified: one shuffle cut at i l / k (k lowered to l).
+        let f = Folds::libsvm_of(&ds, 5, false, &mut GlibcRand::default_seed()).unwrap();
+        f.validate().unwrap();
+        let sizes: Vec<usize> = f.folds.iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![4, 5, 4, 5, 5]);
+        let loo = Folds::libsvm_of(&ds, 100, false, &mut GlibcRand::default_seed()).unwrap();
+        assert_eq!(loo, Folds::libsvm(&ds, 100).unwrap());
     }
 }

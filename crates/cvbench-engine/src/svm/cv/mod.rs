@@ -8,6 +8,9 @@
 //! - `strategy`: the CV's axes (round order, seeder, cache, threads), one
 //!   registry each.
 //! - `seeded`: the seeded CV's round orders (chain, full model, tree).
+//! - `formulations`: `svm-train -s 1..4 -v K` (nu-SVC, one-class,
+//!   epsilon-SVR, nu-SVR) on LIBSVM's folds, parallel rounds on one shared
+//!   kernel cache.
 //! - `pool`: rayon pools of a given size.
 //!
 //! This module: the baseline SVM k-fold cross-validation: every round trains from
@@ -21,6 +24,7 @@
 //! Neither changes any result: cached values are bit-identical to computed ones.
 
 pub mod folds;
+pub mod formulations;
 pub mod pool;
 pub mod rounds;
 pub mod seeded;

@@ -1,0 +1,80 @@
+//! `svm-train -s 1..4 -v K`: k-fold cross-validation of nu-SVC, one-class,
+//! epsilon-SVR and nu-SVR on LIBSVM's folds ([`libsvm_folds`]), through one
+//! verb, [`cross_validate_formulation`]: the rounds run in parallel on one
+//! shared kernel cache (the same numbers on any thread count) and it
+//! returns every row's held-out prediction, each round's training as
+//! `svm-train` prints it, and `svm-train`'s summary ([`CvSummary`]: the
+//! accuracy for `-s 1/2`, the mean squared error and squared correlation
+//! coefficient for `-s 3/4`).
+
+use crate::data::Dataset;
+use crate::svm::cv::folds::GlibcRand;
+use crate::svm::{Folds, SvmError, SvmParams};
+
+/// The options of a run (cache, threads), each round's training, the
+/// run's outcome and `svm-train`'s summary of it.
+pub use crate::svm::cv::formulations::{
+    CvSummary, FormulationCvOptions, FormulationCvResult, FormulationRound,
+};
+
+use super::formulation::SvmType;
+
+/// A formulation's cross-validation: its folds, its rounds and
+/// predictions, and `svm-train`'s summary.
+#[derive(Clone, Debug)]
+pub struct FormulationCv {
+    /// The folds it ran on.
+    pub folds: Folds,
+    /// Each round and every row's held-out prediction.
+    pub result: FormulationCvResult,
+    /// `do_cross_validation`'s numbers.
+    pub summary: CvSummary,
+}
+
+impl FormulationCv {
+    /// `svm-train`'s standard output: each round's lines in fold order,
+    /// then the summary's.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .result
+            .rounds
+            .iter()
+            .flat_map(FormulationRound::lines)
+            .collect();
+        out.extend(self.summary.lines());
+        out
+    }
+}
+
+/// The folds `svm-train -s N -v k` uses on `ds` (glibc's `rand()` in its
+/// default state): stratified for nu-SVC (`k < n`), one shuffle cut in
+/// `k` consecutive parts for one-class and the SVRs (`k` lowered to `n`).
+pub fn libsvm_folds(ds: &Dataset, k: usize, svm_type: SvmType) -> Result<Folds, SvmError> {
+    Folds::libsvm_of(
+        ds,
+        k,
+        svm_type.is_classification(),
+        &mut GlibcRand::default_seed(),
+    )
+}
+
+/// Cross-validate `svm_type` (not C-SVC) with `params` on `folds` of `ds`
+/// (`nu`, `p` used as given; `params.cache_mb` is the run's whole
+/// kernel-cache budget), as `svm_cross_validation` does.
+pub fn cross_validate_formulation(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    svm_type: SvmType,
+    opts: FormulationCvOptions,
+) -> Result<FormulationCv, SvmError> {
+    let result = crate::svm::cv::formulations::cross_validate_formulation(
+        ds, folds, params, svm_type, opts,
+    )?;
+    let summary = CvSummary::of(svm_type, &result.predictions, &ds.y);
+    Ok(FormulationCv {
+        folds: folds.clone(),
+        result,
+        summary,
+    })
+}

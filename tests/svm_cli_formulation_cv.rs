@@ -1,0 +1,150 @@
+//! `cvbench svm -s 1..4 -v K` (nu-SVC, one-class SVM, epsilon-SVR, nu-SVR
+//! cross-validated) against LIBSVM 3.24's `svm-train -v K` on real data:
+//! heart_scale (nu-SVC, one-class), glass.scale (nu-SVC, six classes),
+//! housing_scale (SVRs), RBF and linear kernels, 5 and 10 folds. svm-train
+//! never calls `srand`, so its folds come from glibc's `rand()` in its
+//! default state, which the engine replicates (stratified for nu-SVC, one
+//! shuffle for the others): the standard output must be svm-train's, byte
+//! for byte (each round's lines in fold order, then its `Cross Validation`
+//! lines), on one thread and on two, and with `-q` its last lines alone.
+//! Needs `CVBENCH_DATA_DIR` and svm-train on `PATH`; prints `SKIPPED: ...`
+//! and passes otherwise. The refusals (exit 2) are checked without them.
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+use common::{assert_usage_error, cvbench, data_source, ok};
+
+/// svm-train's standard output for `args` in `dir` (it must succeed).
+fn svm_train(args: &[&str], dir: &Path) -> String {
+    let o = Command::new("svm-train")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("run svm-train: {e}"));
+    assert!(o.status.success(), "svm-train {args:?}: {o:?}");
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Each option set of `cases`, with `-v 5` and `-v 10`, on dataset `name`:
+/// our standard output is svm-train's (on 1 and 2 threads, and with `-q`).
+fn compare(name: &str, cases: &[&str]) {
+    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
+        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
+        return;
+    }
+    let Some(src) = data_source(name) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
+    std::fs::write(d.join(name), bytes).unwrap();
+    for case in cases {
+        for k in ["5", "10"] {
+            let mut opts: Vec<&str> = case.split_whitespace().collect();
+            opts.extend(["-v", k]);
+            let mut lib_args = opts.clone();
+            lib_args.push(name);
+            let lib = svm_train(&lib_args, d);
+            for threads in ["1", "2"] {
+                let mut a = vec!["svm", "--threads", threads];
+                a.extend(&opts);
+                a.push(name);
+                let ours = ok(&cvbench(&a, d));
+                assert_eq!(ours, lib, "{name} {case} -v {k} --threads {threads}");
+            }
+            let mut a = vec!["svm", "-q"];
+            a.extend(&opts);
+            a.push(name);
+            let quiet = ok(&cvbench(&a, d));
+            let summary: Vec<&str> = lib
+                .lines()
+                .filter(|l| l.starts_with("Cross Validation"))
+                .collect();
+            assert_eq!(
+                quiet.lines().collect::<Vec<_>>(),
+                summary,
+                "{name} {case} -q"
+            );
+            println!("{name} {case} -v {k}: svm-train's output");
+        }
+    }
+}
+
+#[test]
+fn nu_svc_cv_is_svm_train() {
+    compare("heart_scale", &["-s 1", "-s 1 -n 0.3 -t 0"]);
+}
+
+#[test]
+fn nu_svc_multiclass_cv_is_svm_train() {
+    compare("glass.scale", &["-s 1 -n 0.1", "-s 1 -n 0.05 -t 0"]);
+}
+
+#[test]
+fn one_class_cv_is_svm_train() {
+    compare("heart_scale", &["-s 2", "-s 2 -n 0.3 -t 0"]);
+}
+
+#[test]
+fn epsilon_svr_cv_is_svm_train() {
+    compare("housing_scale", &["-s 3 -c 4 -g 0.5", "-s 3 -p 0.3 -t 0"]);
+}
+
+#[test]
+fn nu_svr_cv_is_svm_train() {
+    compare("housing_scale", &["-s 4 -n 0.4 -c 2", "-s 4 -t 0"]);
+}
+
+#[test]
+fn json_reports_the_cv_numbers() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = common::svm::blobs_file(dir.path());
+    let data = data.to_str().unwrap();
+    let o = ok(&cvbench(
+        &["svm", "-s", "4", "-v", "3", "--json", data],
+        dir.path(),
+    ));
+    let j: serde_json::Value = serde_json::from_str(o.trim()).expect("one JSON object");
+    assert_eq!(j["svm_type"], "nu_svr");
+    assert!(
+        j["cv_mse"].is_number() && j["cv_squared_correlation"].is_number(),
+        "{j}"
+    );
+    assert_eq!(j["folds"]["k"], 3);
+    let o = ok(&cvbench(
+        &["svm", "-s", "1", "-n", "0.1", "-v", "3", "--json", data],
+        dir.path(),
+    ));
+    let j: serde_json::Value = serde_json::from_str(o.trim()).expect("one JSON object");
+    assert!(j["cv_accuracy_pct"].is_number(), "{j}");
+}
+
+#[test]
+fn seeding_and_unstratifiable_folds_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = common::svm::blobs_file(dir.path());
+    let data = data.to_str().unwrap();
+    for (args, want) in [
+        (
+            &["-s", "3", "-v", "5", "--seeding", "ato"][..],
+            "--seeding with -s 3",
+        ),
+        (
+            &["-s", "1", "-v", "5", "--order", "chain"],
+            "--order with -s 1",
+        ),
+        (
+            &["-s", "2", "-v", "5", "--stratified"],
+            "--stratified with -s 2",
+        ),
+    ] {
+        let mut a = vec!["svm"];
+        a.extend(args);
+        a.push(data);
+        let e = assert_usage_error(&cvbench(&a, dir.path()), &[want]);
+        assert_eq!(e.trim().lines().count(), 1, "{args:?}: one line: {e}");
+    }
+}
