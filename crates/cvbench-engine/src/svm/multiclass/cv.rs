@@ -1,5 +1,5 @@
 //! k-fold cross-validation of a one-vs-one C-SVC, as `svm-train -v K`
-//! (`svm_cross_validation`): each fold's model is [`train_ovo`]'s on the
+//! (`svm_cross_validation`): each fold's model is [`train_ovo`](super::train::train_ovo)'s on the
 //! other folds' rows (in LIBSVM's order, [`Folds::train_rows`]) and
 //! predicts the fold's rows by voting.
 //!

@@ -8,7 +8,7 @@
 //!   value is the value the solve would compute).
 //! - **C path** (`cpath`): a gamma's Cs are visited in increasing order and
 //!   each (fold, pair) solve starts from the same (fold, pair)'s optimum at
-//!   the previous C, scaled ([`scale_solution`], the binary grid's warm
+//!   the previous C, scaled ([`scale_solution`](crate::svm::grid::warm::scale_solution), the binary grid's warm
 //!   start). Reaches the same optimum within the stopping tolerance, so a
 //!   held-out row near a boundary may get another vote.
 //! - **threads**: the (fold, pair) solves of a point are jobs of the current
