@@ -25,23 +25,18 @@
 pub mod api;
 // Only the engine's own tests, benches and examples use the modules below
 // directly; every other caller goes through `api`. Their docs link to their
-// private items freely: they are read with `--document-private-items`
-// (`make doc-check` builds both views), where those links resolve.
+// private items freely (each allows rustdoc::private_intra_doc_links): they
+// are read with `--document-private-items` (`make doc-check` builds both
+// views), where those links resolve.
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod cancel;
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod cv;
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod data;
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod learners;
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod seed;
 #[doc(hidden)]
-#[allow(rustdoc::private_intra_doc_links)]
 pub mod svm;

@@ -15,6 +15,10 @@
 //! - [`spec`]: the config-facing [`DatasetSpec`] tying it all together.
 //! - [`error`]: the single error type [`DataError`].
 
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use std::fmt;
 
 mod columns;
@@ -319,6 +323,30 @@ impl Dataset {
             index_base: self.index_base,
             name: name.into(),
             x,
+            y,
+        }
+    }
+
+    /// Build a sparse (CSR) dataset of `d` features: row `i` is
+    /// `indices[indptr[i]..indptr[i + 1]]` (0-based, ascending within the
+    /// row) with their `values`.
+    pub fn from_csr(
+        name: impl Into<String>,
+        d: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+        y: Vec<f64>,
+    ) -> Dataset {
+        Dataset {
+            index_base: IndexBase::One,
+            name: name.into(),
+            x: Features::Sparse {
+                d,
+                indptr,
+                indices,
+                values,
+            },
             y,
         }
     }
