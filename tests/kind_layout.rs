@@ -309,7 +309,10 @@ fn rooms_name_every_module(layer: &str, rooms: &[&str], at_least: usize) {
             problems.push(format!("{rel}'s doc does not name {missing:?}"));
         }
     }
-    assert!(declared >= at_least, "{declared} modules declared in {mods:?}");
+    assert!(
+        declared >= at_least,
+        "{declared} modules declared in {mods:?}"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

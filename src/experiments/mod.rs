@@ -239,8 +239,9 @@ pub const MAX_CELLS: usize = 1_000_000;
 /// every kind.
 pub const MAX_REPETITIONS: usize = 100_000;
 
-/// What a kind is, in words and names: one constant per kind
-/// ([`Kind::about`]), read through [`Kind`]'s accessors.
+/// What a kind is, in words and names, and how it plans a config and
+/// renders a run: one constant per kind ([`Kind::about`]), read through
+/// [`Kind`]'s accessors.
 #[derive(Debug)]
 pub struct About {
     /// The `kind = "..."` value.
