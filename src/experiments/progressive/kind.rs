@@ -26,7 +26,8 @@ pub use super::verdicts::published::PUBLISHED;
 /// The `progressive` experiment kind.
 pub struct ProgressiveKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "progressive",
     title: "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)",

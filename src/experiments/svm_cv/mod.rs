@@ -44,7 +44,8 @@ use std::path::{Path, PathBuf};
 /// The `svm_cv` experiment kind.
 pub struct SvmCvKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "svm_cv",
     title: "SVM k-fold CV — Wen et al. (AAAI 2017)",

@@ -32,7 +32,8 @@ use rows::GridRow;
 /// The `svm_grid` experiment kind.
 pub struct SvmGridKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "svm_grid",
     title: "Model selection — Hsu, Chang & Lin's practical guide and grid.py",

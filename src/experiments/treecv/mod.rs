@@ -31,7 +31,8 @@ pub use cvbench_engine::api::learners::{LearnerSpec, LearnerType};
 /// The `treecv` experiment kind.
 pub struct TreecvKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "treecv",
     title: "TreeCV vs standard k-CV — Joulani, György, Szepesvári (IJCAI 2015)",
