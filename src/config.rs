@@ -50,7 +50,7 @@ pub enum ConfigError {
         fix: String,
     },
     /// An environment variable cvbench reads has a value it cannot use
-    /// (see [`env`]).
+    /// (see [`env`](mod@env)).
     #[error("environment variable {var}={value:?} {message}\n  fix: {fix}")]
     Env {
         /// The variable.
@@ -335,6 +335,17 @@ enum IntOrWordValue {
 }
 
 impl IntOrWord {
+    /// The value of `key`: an integer of at least `min`, or `word`, which
+    /// means `meaning`.
+    fn new(key: &'static str, word: &'static str, meaning: &'static str, min: u64) -> Self {
+        IntOrWord {
+            key,
+            word,
+            meaning,
+            min,
+        }
+    }
+
     fn expected(&self) -> String {
         format!(
             "{} must be an integer >= {} or \"{}\" ({})",
@@ -400,46 +411,41 @@ impl<'de> serde::de::Visitor<'de> for &IntOrWord {
     }
 }
 
-impl IntOrWord {
-    fn read<'de, D: serde::Deserializer<'de>>(&self, d: D) -> Result<IntOrWordValue, D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
 /// A value too large for this machine's `usize` is an error, not a wrap.
 fn to_usize<E: serde::de::Error>(key: &str, v: u64) -> Result<usize, E> {
     usize::try_from(v).map_err(|_| E::custom(format!("{key} = {v} is too large")))
 }
 
+impl IntOrWord {
+    fn read<'de, D: serde::Deserializer<'de>>(&self, d: D) -> Result<IntOrWordValue, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    /// Reads the value: an integer as `int` of it, the word as `word`.
+    fn read_as<'de, D: serde::Deserializer<'de>, T>(
+        &self,
+        d: D,
+        int: fn(usize) -> T,
+        word: T,
+    ) -> Result<T, D::Error> {
+        match self.read(d)? {
+            IntOrWordValue::Int(v) => Ok(int(to_usize(self.key, v)?)),
+            IntOrWordValue::Word => Ok(word),
+        }
+    }
+}
+
 impl<'de> Deserialize<'de> for KValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let k = IntOrWord {
-            key: "k",
-            word: "n",
-            meaning: "leave-one-out",
-            // Every kind's folds are 2..=n: 0 and 1 are refused here, at
-            // the value's line:col (`n` is checked when the data is loaded).
-            min: 2,
-        };
-        match k.read(d)? {
-            IntOrWordValue::Int(v) => Ok(KValue::Folds(to_usize("k", v)?)),
-            IntOrWordValue::Word => Ok(KValue::Loo),
-        }
+        // Every kind's folds are 2..=n: 0 and 1 are refused here, at the
+        // value's line:col (`n` is checked when the data is loaded).
+        IntOrWord::new("k", "n", "leave-one-out", 2).read_as(d, KValue::Folds, KValue::Loo)
     }
 }
 
 impl<'de> Deserialize<'de> for NValue {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let n = IntOrWord {
-            key: "n",
-            word: "all",
-            meaning: "the whole dataset",
-            min: 1,
-        };
-        match n.read(d)? {
-            IntOrWordValue::Int(v) => Ok(NValue::Size(to_usize("n", v)?)),
-            IntOrWordValue::Word => Ok(NValue::All),
-        }
+        IntOrWord::new("n", "all", "the whole dataset", 1).read_as(d, NValue::Size, NValue::All)
     }
 }
 

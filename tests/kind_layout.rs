@@ -50,6 +50,13 @@ const SVM_ROOMS: &[&str] = &[
     "grid",
 ];
 
+/// The engine's data layer: its `mod.rs` and every room's.
+const ENGINE_DATA: &str = "crates/cvbench-engine/src/data";
+
+/// The rooms of the data layer ("" is the layer's own `mod.rs`): reading
+/// files, the named datasets, preprocessing.
+const DATA_ROOMS: &[&str] = &["", "read", "registry", "transform"];
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -277,18 +284,19 @@ fn undocumented_modules(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The engine's `svm/mod.rs` "Layout" doc names every room, and every
-/// room's `mod.rs` doc names every module in it.
-#[test]
-fn the_svm_layout_doc_lists_every_module() {
-    let dir = root().join(ENGINE_SVM);
+/// Every room of `layer` is there, and every `mod.rs` under it (the
+/// layer's own and every room's) names every module it declares in its
+/// doc; at least `at_least` modules are declared in all (a test that finds
+/// none checks nothing).
+fn rooms_name_every_module(layer: &str, rooms: &[&str], at_least: usize) {
+    let dir = root().join(layer);
     let mods: Vec<PathBuf> = rust_files(&dir)
         .into_iter()
         .filter(|p| p.file_name().is_some_and(|f| f == "mod.rs"))
         .collect();
-    for room in SVM_ROOMS {
+    for room in rooms {
         let m = dir.join(room).join("mod.rs");
-        assert!(mods.contains(&m), "no room {ENGINE_SVM}/{room}/mod.rs");
+        assert!(mods.contains(&m), "no room {layer}/{room}/mod.rs");
     }
     let mut declared = 0;
     let mut problems = Vec::new();
@@ -301,9 +309,26 @@ fn the_svm_layout_doc_lists_every_module() {
             problems.push(format!("{rel}'s doc does not name {missing:?}"));
         }
     }
-    // Every module of the layer, at least: a test that finds none checks nothing.
-    assert!(declared > 70, "{declared} modules declared in {mods:?}");
+    assert!(
+        declared >= at_least,
+        "{declared} modules declared in {mods:?}"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The engine's `svm/mod.rs` "Layout" doc names every room, and every
+/// room's `mod.rs` doc names every module in it.
+#[test]
+fn the_svm_layout_doc_lists_every_module() {
+    rooms_name_every_module(ENGINE_SVM, SVM_ROOMS, 71);
+}
+
+/// The data layer's rooms (reading files, the registry, preprocessing):
+/// `data/mod.rs` names every room and file beside them, every room's
+/// `mod.rs` every module in it.
+#[test]
+fn the_data_rooms_list_every_module() {
+    rooms_name_every_module(ENGINE_DATA, DATA_ROOMS, 16);
 }
 
 #[test]

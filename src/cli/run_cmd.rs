@@ -3,7 +3,6 @@
 
 use super::args::{OutputFlags, RunIo};
 use super::failure::{check_threads, classify, read_configs, usage, Failure};
-use crate::config::ConfigFile;
 use crate::experiments::Context;
 use crate::runner::{self, RunOptions};
 use cvbench_engine::api::data::DataDir;
@@ -34,10 +33,7 @@ pub(super) fn run_configs(
     let ctx = Context::new(DataDir::resolve(data_dir));
     // Validate every config before running any, so a typo in the last
     // one does not waste the first one's hours.
-    let files: Vec<ConfigFile> = configs
-        .iter()
-        .map(|p| ConfigFile::read(p).map_err(|e| classify(e.into())))
-        .collect::<Result<_, _>>()?;
+    let files = read_configs(&configs)?;
     let mut names: Vec<(String, &std::path::Path)> = Vec::new();
     for f in &files {
         let plan = runner::validate(f, &ctx).map_err(classify)?;

@@ -200,6 +200,21 @@ pub trait Plan: Send + Sync {
     }
 }
 
+/// Every run's records (`runs`: run name and stored records) read as typed
+/// rows by `read`, with the run's name: what a kind's
+/// [`overview`](Kind::overview) starts from.
+pub fn typed_runs<T, E>(
+    runs: &[(String, Vec<Record>)],
+    read: impl Fn(&[Record]) -> Result<Vec<T>, E>,
+) -> Result<Vec<(String, Vec<T>)>, ExperimentError>
+where
+    ExperimentError: From<E>,
+{
+    runs.iter()
+        .map(|(name, records)| Ok((name.clone(), read(records)?)))
+        .collect()
+}
+
 /// A number a cell computed that must be finite (an estimate, an error
 /// rate, an objective): the value, or a failed cell named `cell` that says
 /// which number (`what`) was not finite. Nothing is recorded for a failed
@@ -224,8 +239,9 @@ pub const MAX_CELLS: usize = 1_000_000;
 /// every kind.
 pub const MAX_REPETITIONS: usize = 100_000;
 
-/// What a kind is, in words and names: one constant per kind
-/// ([`Kind::about`]), read through [`Kind`]'s accessors.
+/// What a kind is, in words and names, and how it plans a config and
+/// renders a run: one constant per kind ([`Kind::about`]), read through
+/// [`Kind`]'s accessors.
 #[derive(Debug)]
 pub struct About {
     /// The `kind = "..."` value.
@@ -247,7 +263,19 @@ pub struct About {
     /// The columns every record of this kind carries (what its tables are
     /// made of): the report skips a stored run whose records lack one.
     pub required_columns: &'static [&'static str],
+    /// Parses, validates and expands a config into a plan ([`Kind::plan`]).
+    pub plan: Planner,
+    /// Renders a run's stored records ([`Kind::render`]).
+    pub render: Renderer,
 }
+
+/// A kind's planner: parse, validate and expand a config into a plan
+/// (loads its datasets).
+pub type Planner = fn(&ConfigFile, &Context) -> Result<Box<dyn Plan>, ExperimentError>;
+
+/// A kind's renderer: tables, figures and a report section from a run's
+/// stored records; `dir` is the run folder, the config the one it ran.
+pub type Renderer = fn(&Path, &ConfigFile, &[Record]) -> Result<Rendered, ExperimentError>;
 
 /// An experiment kind (one per paper).
 pub trait Kind: Sync {
@@ -289,16 +317,21 @@ pub trait Kind: Sync {
         let _ = records;
         None
     }
-    /// Parse, validate and expand a config into a plan (loads its datasets).
-    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError>;
-    /// Render tables, figures and a report section from a run's stored records.
-    /// `dir` is the run folder; `config` the config it ran.
+    /// Parse, validate and expand a config into a plan (loads its datasets):
+    /// [`About::plan`].
+    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
+        (self.about().plan)(cfg, ctx)
+    }
+    /// Render tables, figures and a report section from a run's stored records
+    /// ([`About::render`]). `dir` is the run folder; `config` the config it ran.
     fn render(
         &self,
         dir: &Path,
         config: &ConfigFile,
         records: &[Record],
-    ) -> Result<Rendered, ExperimentError>;
+    ) -> Result<Rendered, ExperimentError> {
+        (self.about().render)(dir, config, records)
+    }
     /// A summary across every run of this kind under a results folder `root`
     /// (`runs`: run name and stored records), shown before the runs' own
     /// sections in `REPORT.md`: its markdown and the files it wrote.

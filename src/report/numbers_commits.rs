@@ -153,7 +153,7 @@ pub fn commits_since_in(dir: &Path, rev: &str, sources: &[&str], run: &str) -> O
     Some(parse_log(&String::from_utf8_lossy(&out.stdout), run))
 }
 
-/// [`commits_since_in`] the current folder.
+/// `commits_since_in` (above) the current folder.
 pub fn git_commits_since(rev: &str, sources: &[&str], run: &str) -> Option<Later> {
     commits_since_in(Path::new("."), rev, sources, run)
 }

@@ -39,7 +39,7 @@ impl MdTable {
         self
     }
 
-    /// What a cell says where its number is missing ([`no_nan`]).
+    /// What a cell says where its number is missing (`no_nan`).
     pub const MISSING: &'static str = "– (not in the records)";
 
     /// A literal cell: `|` escaped and line breaks folded, so arbitrary text

@@ -252,40 +252,46 @@ pub fn headline(rows: &[ScoreRow]) -> String {
         claim_count(Verdict::NotContradicted),
         theorems,
     );
-    if !guide.is_empty() {
+    // The rows counted apart from the papers' artifacts: what they are,
+    // the word for a met rule, and how the table below marks them.
+    let apart: [(Counted, &[&ScoreRow], &str, &str, &str); 3] = [
+        (
+            Counted::Guide,
+            &guide,
+            "Counted apart, a fourth source: the LIBSVM practical guide (Hsu, Chang & Lin), {a} artifacts in {s} sub-rows",
+            "reproduced",
+            "marked \"the practical guide\" below",
+        ),
+        (
+            Counted::Exploratory,
+            &exploratory,
+            "Counted apart as exploratory, not as the paper's artifacts: {a} artifacts in {s} sub-rows whose rule was fixed after seeing the data (the rule says what was fitted), so they cannot confirm the paper",
+            "reproduced",
+            "marked \"exploratory\" below",
+        ),
+        (
+            Counted::Check,
+            &checks,
+            "Counted apart, not paper artifacts: {a} checks of ours (that our baseline equals LIBSVM, against a peer program as it is today, or our own speed targets) in {s} sub-rows",
+            "met",
+            "marked \"check\" below; their verdicts read \"reproduced\" for met",
+        ),
+    ];
+    for (kind, sub, intro, met, marked) in apart {
+        if sub.is_empty() {
+            continue;
+        }
+        let n_arts = arts.iter().filter(|a| a.2 == kind).count();
+        let intro = intro
+            .replace("{a}", &n_arts.to_string())
+            .replace("{s}", &sub.len().to_string());
         let _ = writeln!(
             md,
-            "Counted apart, a fourth source: the LIBSVM practical guide (Hsu, Chang & Lin), {} artifacts in {} sub-rows: {} reproduced, {} NOT reproduced, {} inconclusive, {} not run (marked \"the practical guide\" below).\n",
-            arts.iter().filter(|a| a.2 == Counted::Guide).count(),
-            guide.len(),
-            count(&guide, Verdict::Reproduced),
-            count(&guide, Verdict::NotReproduced),
-            count(&guide, Verdict::Inconclusive),
-            count(&guide, Verdict::NotRun),
-        );
-    }
-    if !exploratory.is_empty() {
-        let _ = writeln!(
-            md,
-            "Counted apart as exploratory, not as the paper's artifacts: {} artifacts in {} sub-rows whose rule was fixed after seeing the data (the rule says what was fitted), so they cannot confirm the paper: {} reproduced, {} NOT reproduced, {} inconclusive, {} not run (marked \"exploratory\" below).\n",
-            arts.iter().filter(|a| a.2 == Counted::Exploratory).count(),
-            exploratory.len(),
-            count(&exploratory, Verdict::Reproduced),
-            count(&exploratory, Verdict::NotReproduced),
-            count(&exploratory, Verdict::Inconclusive),
-            count(&exploratory, Verdict::NotRun),
-        );
-    }
-    if !checks.is_empty() {
-        let _ = writeln!(
-            md,
-            "Counted apart, not paper artifacts: {} checks of ours (that our baseline equals LIBSVM, against a peer program as it is today, or our own speed targets) in {} sub-rows: {} met, {} NOT met, {} inconclusive, {} not run (marked \"check\" below; their verdicts read \"reproduced\" for met).\n",
-            arts.iter().filter(|a| a.2 == Counted::Check).count(),
-            checks.len(),
-            count(&checks, Verdict::Reproduced),
-            count(&checks, Verdict::NotReproduced),
-            count(&checks, Verdict::Inconclusive),
-            count(&checks, Verdict::NotRun),
+            "{intro}: {} {met}, {} NOT {met}, {} inconclusive, {} not run ({marked}).\n",
+            count(sub, Verdict::Reproduced),
+            count(sub, Verdict::NotReproduced),
+            count(sub, Verdict::Inconclusive),
+            count(sub, Verdict::NotRun),
         );
     }
     let _ = writeln!(md, "| paper | artifact | sub-rows | their verdicts |");
@@ -451,13 +457,11 @@ mod tests {
         assert!(md.contains("SYNTHETIC: gen"));
     }
 
-    /// Issue 18, 7: artifacts are counted per paper artifact with their
-    /// datasets and settings as sub-rows, and theorems apart.
-    #[test]
-    fn headline_counts_paper_artifacts_and_keeps_theorems_apart() {
-        let row = |artifact: &str, verdict: Verdict| ScoreRow {
-            counted: Counted::Paper,
-            paper: "P".into(),
+    /// A scorecard row of `paper` with no numbers, only its verdict.
+    fn score_row(paper: &str, artifact: &str, verdict: Verdict, counted: Counted) -> ScoreRow {
+        ScoreRow {
+            counted,
+            paper: paper.into(),
             artifact: artifact.into(),
             paper_value: String::new(),
             ours: String::new(),
@@ -465,7 +469,23 @@ mod tests {
             verdict,
             rule: "r".into(),
             section: "s".into(),
-        };
+        }
+    }
+
+    /// The headline of `rows` says every one of `parts`.
+    fn says(rows: &[ScoreRow], parts: &[&str]) {
+        let h = headline(rows);
+        for p in parts {
+            assert!(h.contains(p), "{p:?} not in {h}");
+        }
+    }
+
+    /// Issue 18, 7: artifacts are counted per paper artifact with their
+    /// datasets and settings as sub-rows, and theorems apart.
+    #[test]
+    fn headline_counts_paper_artifacts_and_keeps_theorems_apart() {
+        let row =
+            |artifact: &str, verdict: Verdict| score_row("P", artifact, verdict, Counted::Paper);
         let rows = [
             row(
                 "Table 1, Adult: SIR row (setting `paper`)",
@@ -479,21 +499,16 @@ mod tests {
         assert_eq!(rows[0].paper_artifact(), "Table 1");
         assert_eq!(rows[2].paper_artifact(), "Figure 2");
         assert_eq!(rows[4].paper_artifact(), "Conclusion: A(5,10) beats B");
-        let h = headline(&rows);
         let opening = "4 artifacts (4 with at least one sub-row run), 5 claims judged (5 sub-rows;";
-        assert!(h.contains(opening), "{h}");
-        assert!(h.contains("1 reproduced (the paper's numbers within the row's tolerance), 0 pattern reproduced"), "{h}");
-        assert!(
-            h.contains("1 NOT reproduced (the records contradict the rule), 0 inconclusive"),
-            "{h}"
-        );
-        assert!(
-            h.contains("1 not contradicted by the simulation (1 theorems"),
-            "{h}"
-        );
-        assert!(
-            h.contains("| P | Table 1 | 2 | 1 reproduced, 1 not run |"),
-            "{h}"
+        says(
+            &rows,
+            &[
+                opening,
+                "1 reproduced (the paper's numbers within the row's tolerance), 0 pattern reproduced",
+                "1 NOT reproduced (the records contradict the rule), 0 inconclusive",
+                "1 not contradicted by the simulation (1 theorems",
+                "| P | Table 1 | 2 | 1 reproduced, 1 not run |",
+            ],
         );
         // Issue 43: a check of ours is counted apart from the paper artifacts.
         let mut with_check = rows.to_vec();
@@ -501,49 +516,38 @@ mod tests {
             counted: Counted::Check,
             ..row("cvbench grid, a9a", Verdict::Reproduced)
         });
-        let h = headline(&with_check);
-        assert!(h.contains(opening), "{h}");
-        assert!(h.contains("1 checks of ours (that our baseline equals LIBSVM, against a peer program as it is today, or our own speed targets) in 1 sub-rows: 1 met"), "{h}");
-        assert!(
-            h.contains("| P | cvbench grid (check, not a paper artifact) | 1 | 1 reproduced |"),
-            "{h}"
+        says(
+            &with_check,
+            &[
+                opening,
+                "1 checks of ours (that our baseline equals LIBSVM, against a peer program as it is today, or our own speed targets) in 1 sub-rows: 1 met",
+                "| P | cvbench grid (check, not a paper artifact) | 1 | 1 reproduced |",
+            ],
         );
         // Issue 43: a row whose rule was fixed after seeing the data is
         // counted apart as exploratory, not with the paper's artifacts.
         let mut with_exploratory = rows.to_vec();
         with_exploratory[4].counted = Counted::Exploratory;
-        let h = headline(&with_exploratory);
-        assert!(
-            h.contains(
-                "3 artifacts (3 with at least one sub-row run), 4 claims judged (4 sub-rows;"
-            ),
-            "{h}"
-        );
-        assert!(h.contains("Counted apart as exploratory, not as the paper's artifacts: 1 artifacts in 1 sub-rows whose rule was fixed after seeing the data (the rule says what was fitted), so they cannot confirm the paper: 0 reproduced, 1 NOT reproduced"), "{h}");
-        assert!(
-            h.contains("| P | Conclusion: A(5,10) beats B (exploratory: rule fixed after seeing the data) | 1 | 1 NOT reproduced |"),
-            "{h}"
+        says(
+            &with_exploratory,
+            &[
+                "3 artifacts (3 with at least one sub-row run), 4 claims judged (4 sub-rows;",
+                "Counted apart as exploratory, not as the paper's artifacts: 1 artifacts in 1 sub-rows whose rule was fixed after seeing the data (the rule says what was fitted), so they cannot confirm the paper: 0 reproduced, 1 NOT reproduced",
+                "| P | Conclusion: A(5,10) beats B (exploratory: rule fixed after seeing the data) | 1 | 1 NOT reproduced |",
+            ],
         );
         // A theorem that the simulation contradicts is no longer counted as a theorem row.
         let mut bad = rows.clone();
         bad[3].verdict = Verdict::NotReproduced;
-        assert!(headline(&bad).contains("0 not contradicted by the simulation (0 theorems"));
+        says(&bad, &["0 not contradicted by the simulation (0 theorems"]);
     }
 
     /// Issue 57: the practical guide is counted apart from the three
     /// papers, and one claim measured in several runs counts once.
     #[test]
     fn a_claim_counts_once_and_the_guide_apart() {
-        let row = |artifact: &str, verdict: Verdict, counted: Counted| ScoreRow {
-            counted,
-            paper: "Wen".into(),
-            artifact: artifact.into(),
-            paper_value: String::new(),
-            ours: String::new(),
-            data: DataUsed::None,
-            verdict,
-            rule: "r".into(),
-            section: "s".into(),
+        let row = |artifact: &str, verdict: Verdict, counted: Counted| {
+            score_row("Wen", artifact, verdict, counted)
         };
         let p = Counted::Paper;
         let rows = [
@@ -567,9 +571,13 @@ mod tests {
         // The two Table 3 rows agree; the two Table 1 rows disagree.
         assert_eq!(c[0].1, Verdict::PatternReproduced);
         assert_eq!(c[1].1, Verdict::Inconclusive);
-        let h = headline(&rows);
-        assert!(h.contains("3 claims judged (5 sub-rows;"), "{h}");
-        assert!(h.contains("Claims: 1 reproduced"), "{h}");
-        assert!(h.contains("a fourth source: the LIBSVM practical guide (Hsu, Chang & Lin), 1 artifacts in 1 sub-rows: 1 reproduced"), "{h}");
+        says(
+            &rows,
+            &[
+                "3 claims judged (5 sub-rows;",
+                "Claims: 1 reproduced",
+                "a fourth source: the LIBSVM practical guide (Hsu, Chang & Lin), 1 artifacts in 1 sub-rows: 1 reproduced",
+            ],
+        );
     }
 }

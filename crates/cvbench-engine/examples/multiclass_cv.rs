@@ -23,7 +23,7 @@ fn main() {
         eprintln!("usage: multiclass_cv FILE K M per_solve|shared none|SEEDING THREADS [flips]");
         std::process::exit(2);
     }
-    let ds = cvbench_engine::data::libsvm::read_libsvm(std::path::Path::new(&a[1]), None)
+    let ds = cvbench_engine::data::read::libsvm::read_libsvm(std::path::Path::new(&a[1]), None)
         .unwrap_or_else(|e| panic!("{}: {e}", a[1]));
     let k: usize = a[2].parse().expect("K");
     let m: f64 = a[3].parse().expect("M");

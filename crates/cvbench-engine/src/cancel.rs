@@ -12,6 +12,10 @@
 //! which cannot tell their calls apart: a cancelled token stops every call
 //! in scope in the process, not only its own.
 
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 

@@ -24,7 +24,10 @@
 
 pub mod api;
 // Only the engine's own tests, benches and examples use the modules below
-// directly; every other caller goes through `api`.
+// directly; every other caller goes through `api`. Their docs link to their
+// private items freely (each allows rustdoc::private_intra_doc_links): they
+// are read with `--document-private-items` (`make doc-check` builds both
+// views), where those links resolve.
 #[doc(hidden)]
 pub mod cancel;
 #[doc(hidden)]

@@ -2,6 +2,10 @@
 //! a stable hash of the identity of what is being randomised, so results do
 //! not depend on execution order or thread count.
 
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use rand_pcg::Pcg64Mcg;
 
 /// SplitMix64 finaliser: a bijective 64-bit mixer.

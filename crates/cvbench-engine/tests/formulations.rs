@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cvbench_engine::data::libsvm::read_libsvm;
+use cvbench_engine::data::read::libsvm::read_libsvm;
 use cvbench_engine::data::Dataset;
 use cvbench_engine::svm::formulation::function_model::solve_lines;
 use cvbench_engine::svm::formulation::{train_nu_svc, train_one_function};
@@ -39,7 +39,7 @@ fn data(name: &str) -> Option<(Dataset, tempfile::TempDir, PathBuf)> {
     let ds = read_libsvm(&path, None).expect("a readable LIBSVM file");
     let tmp = tempfile::tempdir().unwrap();
     let plain = tmp.path().join(name);
-    let bytes = cvbench_engine::data::compress::read_all(&path).unwrap();
+    let bytes = cvbench_engine::data::read::compress::read_all(&path).unwrap();
     std::fs::write(&plain, bytes).unwrap();
     Some((ds, tmp, plain))
 }

@@ -7,7 +7,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use cvbench_engine::data::libsvm::{read_libsvm_from, write_libsvm};
+use cvbench_engine::data::read::libsvm::{read_libsvm_from, write_libsvm};
 use cvbench_engine::data::{align_index_bases, limits::MAX_FEATURES};
 
 /// Records the largest allocation request.

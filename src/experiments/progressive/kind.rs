@@ -13,8 +13,7 @@
 use std::path::Path;
 
 use super::plan;
-use crate::config::ConfigFile;
-use crate::experiments::{About, Context, ExperimentError, Kind, Plan, Rendered};
+use crate::experiments::{About, ExperimentError, Kind};
 use crate::results::Record;
 
 pub use super::config::{
@@ -27,7 +26,8 @@ pub use super::verdicts::published::PUBLISHED;
 /// The `progressive` experiment kind.
 pub struct ProgressiveKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "progressive",
     title: "Progressive validation vs hold-out — Blum, Kalai, Langford (COLT 1999)",
@@ -40,25 +40,16 @@ const ABOUT: About = About {
     cost_unit: None,
     key_parts: &["study"],
     required_columns: &["study", "procedure", "n", "estimate"],
+    plan: |cfg, ctx| Ok(Box::new(plan::plan(cfg, ctx)?)),
+    render: |dir, config, records| {
+        let c = super::config::parse(config)?;
+        super::render::render(dir, &c, records)
+    },
 };
 
 impl Kind for ProgressiveKind {
     fn about(&self) -> &'static About {
         &ABOUT
-    }
-
-    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-        Ok(Box::new(plan::plan(cfg, ctx)?))
-    }
-
-    fn render(
-        &self,
-        dir: &Path,
-        config: &ConfigFile,
-        records: &[Record],
-    ) -> Result<Rendered, ExperimentError> {
-        let c = super::config::parse(config)?;
-        super::render::render(dir, &c, records)
     }
 
     fn overview(

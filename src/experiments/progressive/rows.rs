@@ -1,7 +1,7 @@
 //! The progressive kind's record rows: one typed [`Row`] shape for every
 //! study, turned into harness records (and back) by the generic
-//! [`to_records`](crate::results::rows::to_records) /
-//! [`from_records`](crate::results::rows::from_records) path.
+//! [`to_records`](crate::results::rows::to_records) / [`from_records`]
+//! path.
 
 use serde::{Deserialize, Serialize};
 

@@ -211,7 +211,7 @@ pub struct SvmCvConfig {
     /// A cell whose timed runs total less than this many seconds is timed
     /// again (past `timing_repeats`) until they do or it has run
     /// `max_timing_repeats` times, so that short cells are decided by
-    /// repeats ([`Repeats`](crate::experiments::timing::Repeats)). Unset:
+    /// repeats ([`Repeats`]). Unset:
     /// `timing_repeats` runs.
     #[serde(default)]
     pub min_timed_seconds: Option<Spanned<f64>>,

@@ -35,8 +35,7 @@ pub mod verdicts;
 
 pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 
-use super::{About, Context, ExperimentError, Kind, Plan, Rendered};
-use crate::config::ConfigFile;
+use super::{About, ExperimentError, Kind, Rendered};
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
 use rows::SvmRow;
@@ -45,7 +44,8 @@ use std::path::{Path, PathBuf};
 /// The `svm_cv` experiment kind.
 pub struct SvmCvKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "svm_cv",
     title: "SVM k-fold CV — Wen et al. (AAAI 2017)",
@@ -66,6 +66,16 @@ const ABOUT: About = About {
         "correct",
         "iterations",
     ],
+    plan: |cfg, ctx| Ok(Box::new(plan::plan(cfg, ctx)?)),
+    render: |dir, config, records| {
+        let c: SvmCvConfig = config.parse()?;
+        let rows = variants::plain_names(SvmRow::read(records)?);
+        let (mut md, mut files) = render::render(dir, &c, &rows)?;
+        let (seeding_md, seeding_files) = render::seeding::render(dir, c.name.get_ref(), &rows)?;
+        md.push_str(&seeding_md);
+        files.extend(seeding_files);
+        Rendered::section(dir, md, String::new(), files)
+    },
 };
 
 impl Kind for SvmCvKind {
@@ -74,7 +84,7 @@ impl Kind for SvmCvKind {
     }
 
     /// Training rows summed over the stored rounds, times their timed
-    /// repetitions: [`Plan::cost`]'s unit, from the records.
+    /// repetitions: [`Plan::cost`](super::Plan::cost)'s unit, from the records.
     fn stored_cost(&self, records: &[Record]) -> Option<f64> {
         let rows = SvmRow::read(records).ok()?;
         let cost: f64 = rows
@@ -85,36 +95,12 @@ impl Kind for SvmCvKind {
         (cost > 0.0).then_some(cost)
     }
 
-    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-        Ok(Box::new(plan::plan(cfg, ctx)?))
-    }
-
-    fn render(
-        &self,
-        dir: &Path,
-        config: &ConfigFile,
-        records: &[Record],
-    ) -> Result<Rendered, ExperimentError> {
-        let c: SvmCvConfig = config.parse()?;
-        let rows = variants::plain_names(SvmRow::read(records)?);
-        let (mut md, mut files) = render::render(dir, &c, &rows)?;
-        let (seeding_md, seeding_files) = render::seeding::render(dir, c.name.get_ref(), &rows)?;
-        md.push_str(&seeding_md);
-        files.extend(seeding_files);
-        Rendered::section(dir, md, String::new(), files)
-    }
-
     fn overview(
         &self,
         root: &Path,
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
-        let typed = runs
-            .iter()
-            .map(|(name, records)| {
-                Ok((name.clone(), variants::plain_names(SvmRow::read(records)?)))
-            })
-            .collect::<Result<Vec<_>, ExperimentError>>()?;
+        let typed = super::typed_runs(runs, |r| SvmRow::read(r).map(variants::plain_names))?;
         // The benchmark first, then our SMO against svm-train.
         let (mut md, mut files) = render::benchmark::benchmark_section(root, &typed)?;
         md.push_str(&render::flips::section(&typed));

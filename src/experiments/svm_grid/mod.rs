@@ -24,18 +24,16 @@ pub mod rows;
 mod run;
 pub mod verdicts;
 
-use super::{About, Context, ExperimentError, Kind, Plan, Rendered};
-use crate::config::ConfigFile;
+use super::{About, ExperimentError, Kind, Rendered};
 use crate::results::scorecard::{ScoreRow, StoredRun};
-use crate::results::Record;
 use config::SvmGridConfig;
 use rows::GridRow;
-use std::path::Path;
 
 /// The `svm_grid` experiment kind.
 pub struct SvmGridKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "svm_grid",
     title: "Model selection — Hsu, Chang & Lin's practical guide and grid.py",
@@ -48,28 +46,19 @@ const ABOUT: About = About {
     cost_unit: None,
     key_parts: &["dataset", "reuse level or peer", "test set"],
     required_columns: &["dataset", "role", "k", "iterations", "kernel_evals"],
-};
-
-impl Kind for SvmGridKind {
-    fn about(&self) -> &'static About {
-        &ABOUT
-    }
-
-    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-        Ok(Box::new(plan::plan(cfg, ctx)?))
-    }
-
-    fn render(
-        &self,
-        dir: &Path,
-        config: &ConfigFile,
-        records: &[Record],
-    ) -> Result<Rendered, ExperimentError> {
+    plan: |cfg, ctx| Ok(Box::new(plan::plan(cfg, ctx)?)),
+    render: |dir, config, records| {
         let c: SvmGridConfig = config.parse()?;
         let grid = c.grid(config)?;
         let rows = GridRow::read(records)?;
         let (md, files) = render::render(dir, &c, &grid, &rows)?;
         Rendered::section(dir, md, String::new(), files)
+    },
+};
+
+impl Kind for SvmGridKind {
+    fn about(&self) -> &'static About {
+        &ABOUT
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {

@@ -320,7 +320,12 @@ impl GridPlan {
         Ok(rows)
     }
 
-    fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
+    /// Cell `i`'s dataset written as a LibSVM file for a peer program, in
+    /// a temporary folder that lives as long as the returned guard.
+    fn peer_file(
+        &self,
+        i: usize,
+    ) -> Result<(crate::interrupt::TempDir, std::path::PathBuf), ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
         let dir =
             crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
@@ -328,14 +333,34 @@ impl GridPlan {
         let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
         let all: Vec<usize> = (0..ds.n()).collect();
         cvbench_engine::api::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
-        let (run, walls) = timed_by(self.repeats, || {
-            crate::peers::grid::run_svm_grid(&file, &self.grid, self.k)
+        Ok((dir, file))
+    }
+
+    /// A peer program's run of cell `i`, timed as the config asks: its first
+    /// run and every run's `seconds`.
+    fn timed_peer<R, E: std::fmt::Display>(
+        &self,
+        i: usize,
+        run: impl Fn() -> Result<R, E>,
+        seconds: fn(&R) -> f64,
+    ) -> Result<(R, Walls), ExperimentError> {
+        timed_by(self.repeats, || {
+            run()
                 .map(|r| {
-                    let s = r.wall_s;
+                    let s = seconds(&r);
                     (r, s)
                 })
                 .map_err(|e| self.cell_err(i, e))
-        })?;
+        })
+    }
+
+    fn peer_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
+        let (_dir, file) = self.peer_file(i)?;
+        let (run, walls) = self.timed_peer(
+            i,
+            || crate::peers::grid::run_svm_grid(&file, &self.grid, self.k),
+            |r| r.wall_s,
+        )?;
         let mut base = self.base(i);
         base.core.method = "svm-grid".into();
         let mut rows: Vec<GridRow> = run
@@ -369,12 +394,7 @@ impl GridPlan {
 
     fn sklearn_cell(&self, i: usize) -> Result<Vec<GridRow>, ExperimentError> {
         let ds = &self.datasets[self.specs[i].dataset].data;
-        let dir =
-            crate::interrupt::TempDir::unique("grid-peer").map_err(|e| self.cell_err(i, e))?;
-        let file = dir.path().join(&ds.name);
-        let f = std::fs::File::create(&file).map_err(|e| self.cell_err(i, e))?;
-        let all: Vec<usize> = (0..ds.n()).collect();
-        cvbench_engine::api::data::write_libsvm(ds, &all, f).map_err(|e| self.cell_err(i, e))?;
+        let (_dir, file) = self.peer_file(i)?;
         let folds = Folds::libsvm(ds, self.k).map_err(|e| self.cell_err(i, e))?;
         let mut fold_of = vec![0usize; ds.n()];
         for h in 0..folds.k() {
@@ -394,14 +414,11 @@ impl GridPlan {
                 gs.push(g);
             }
         }
-        let (run, walls) = timed_by(self.repeats, || {
-            crate::peers::grid::run_sklearn_grid(&file, &cs, &gs, &fold_of, self.threads)
-                .map(|r| {
-                    let s = r.fit_s;
-                    (r, s)
-                })
-                .map_err(|e| self.cell_err(i, e))
-        })?;
+        let (run, walls) = self.timed_peer(
+            i,
+            || crate::peers::grid::run_sklearn_grid(&file, &cs, &gs, &fold_of, self.threads),
+            |r| r.fit_s,
+        )?;
         let mut base = self.base(i);
         base.core.method = "sklearn".into();
         base.threads = self.threads as u64;

@@ -9,8 +9,7 @@
 //! rendering a run in `render/` and the comparisons with the paper in
 //! [`verdicts`].
 
-use super::{About, Context, ExperimentError, Kind, Plan, Rendered};
-use crate::config::ConfigFile;
+use super::{About, ExperimentError, Kind};
 use crate::results::rows::from_records;
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
@@ -32,7 +31,8 @@ pub use cvbench_engine::api::learners::{LearnerSpec, LearnerType};
 /// The `treecv` experiment kind.
 pub struct TreecvKind;
 
-/// What the report and the runner say of this kind.
+/// What the report and the runner say of this kind, and how it plans a
+/// config and renders a run.
 const ABOUT: About = About {
     name: "treecv",
     title: "TreeCV vs standard k-CV — Joulani, György, Szepesvári (IJCAI 2015)",
@@ -45,6 +45,11 @@ const ABOUT: About = About {
     cost_unit: Some("point updates x stored features per row"),
     key_parts: &["dataset", "learner", "method", "order"],
     required_columns: &["dataset", "learner", "method", "k", "n", "estimate"],
+    plan: |cfg, ctx| Ok(Box::new(plan::plan(cfg, ctx)?)),
+    render: |dir, config, records| {
+        let c: TreecvConfig = config.parse()?;
+        render::render(dir, &c, &from_records(records)?)
+    },
 };
 
 impl Kind for TreecvKind {
@@ -52,29 +57,12 @@ impl Kind for TreecvKind {
         &ABOUT
     }
 
-    fn plan(&self, cfg: &ConfigFile, ctx: &Context) -> Result<Box<dyn Plan>, ExperimentError> {
-        Ok(Box::new(plan::plan(cfg, ctx)?))
-    }
-
-    fn render(
-        &self,
-        dir: &Path,
-        config: &ConfigFile,
-        records: &[Record],
-    ) -> Result<Rendered, ExperimentError> {
-        let c: TreecvConfig = config.parse()?;
-        render::render(dir, &c, &from_records(records)?)
-    }
-
     fn overview(
         &self,
         root: &Path,
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
-        let typed = runs
-            .iter()
-            .map(|(name, records)| Ok((name.clone(), from_records(records)?)))
-            .collect::<Result<Vec<_>, ExperimentError>>()?;
+        let typed = super::typed_runs(runs, from_records::<TreecvRow>)?;
         // The bootstrap intervals are seeded from each run's config seed, as
         // its manifest records it.
         let seeds: verdicts::scorecard::Seeds = runs

@@ -42,18 +42,10 @@ pub(crate) fn auto_seeding(ds: &Dataset, class_weights: bool) -> SeedingMethod {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::Features;
 
-    fn labels(y: &[f64]) -> Dataset {
-        Dataset {
-            index_base: crate::data::IndexBase::One,
-            name: "t".into(),
-            x: Features::Dense {
-                d: 1,
-                values: vec![0.0; y.len()],
-            },
-            y: y.to_vec(),
-        }
+    /// One zero feature per row, labels `y`.
+    pub(super) fn labels(y: &[f64]) -> Dataset {
+        Dataset::from_dense_rows("t", &vec![vec![0.0]; y.len()], y.to_vec())
     }
 
     #[test]
@@ -76,21 +68,12 @@ mod tests {
 mod parse_tests {
     use super::super::{CvMethod, SvcSpec};
     use super::*;
-    use crate::data::Features;
     use crate::svm::multiclass::ClassWeight;
     use crate::svm::SvmParams;
 
     #[test]
     fn auto_resolves_per_dataset_and_unknown_names_list_it() {
-        let ds = |y: &[f64]| Dataset {
-            index_base: crate::data::IndexBase::One,
-            name: "t".into(),
-            x: Features::Dense {
-                d: 1,
-                values: vec![0.0; y.len()],
-            },
-            y: y.to_vec(),
-        };
+        let ds = super::tests::labels;
         let (two, three) = (ds(&[1.0, -1.0]), ds(&[1.0, 2.0, 3.0]));
         let spec = SvcSpec::new(SvmParams::linear(1.0));
         let weighted = SvcSpec {

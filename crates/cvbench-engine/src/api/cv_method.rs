@@ -44,8 +44,8 @@ impl CvMethod {
         Self::parse_with(seeding, None, order, seeder, cache)
     }
 
-    /// [`CvMethod::parse`] where `seeding` may also be [`AUTO_SEEDING`],
-    /// the preset [`auto_seeding`] chooses for `ds` and `spec`'s class
+    /// [`CvMethod::parse`] where `seeding` may also be `"auto"`,
+    /// the preset the engine chooses for `ds` and `spec`'s class
     /// weights (`--order` and `--seeder` override its axes as a named
     /// preset's).
     pub fn parse_for(

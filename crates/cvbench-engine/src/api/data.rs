@@ -11,29 +11,29 @@ pub use crate::data::{Dataset, Features, IndexBase, Row};
 /// stream, write one; align two datasets' feature numbering (a model's
 /// support vectors and a test file).
 pub use crate::{
-    data::libsvm::read_libsvm_from,
+    data::read::libsvm::read_libsvm_from,
     data::{align_index_bases, read_libsvm, write_libsvm},
 };
 
 /// The other readers: MNIST's IDX files and dense text (UCI) files.
 pub use crate::{
-    data::idx::{read_idx_images_from, read_idx_labels_from, read_mnist},
-    data::uci::{read_dense_text_from, LabelColumn, Separator},
+    data::read::idx::{read_idx_images_from, read_idx_labels_from, read_mnist},
+    data::read::uci::{read_dense_text_from, LabelColumn, Separator},
 };
 
 /// `svm-scale`'s per-feature ranges (a range file read and applied); C's
 /// `printf("%g")`, as LIBSVM's tools print numbers.
-pub use crate::data::scale::{printf_g, ScaleRanges};
+pub use crate::data::transform::scale::{printf_g, ScaleRanges};
 
 /// The dataset registry: its entries and files, the data folder (and where
 /// its path came from), a dataset by name, the status of every dataset,
 /// one file checked against its pinned SHA-256, the file caching verified
 /// checksums in a data folder.
 pub use crate::{
+    data::registry::verified::CACHE_FILE as VERIFIED_CACHE_FILE,
     data::registry::{
         load as load_dataset, status as dataset_status, verify_file, DataDirSource, FileEntry,
         Verification,
     },
-    data::verified::CACHE_FILE as VERIFIED_CACHE_FILE,
     data::{DataDir, DatasetEntry, DatasetSpec, Registry},
 };

@@ -3,7 +3,7 @@
 
 /// A whole file, decompressed by its magic bytes ([`Compression`]); the
 /// SHA-256 of a reader as hex, and bytes as hex.
-pub use crate::data::compress::{read_all, sha256_reader, to_hex, Compression};
+pub use crate::data::read::compress::{read_all, sha256_reader, to_hex, Compression};
 
 /// The limits on what is read: features per row, lines of a model file,
 /// a config file and a grid output file; checking an allocation against

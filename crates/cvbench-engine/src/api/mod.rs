@@ -387,7 +387,7 @@ pub fn cross_validate(
 /// results in the order of `points`; no class weights. With
 /// [`ClassOrder::Sorted`] and an exact `reuse` ([`Reuse::exact`]), every
 /// (point, fold) is a fit in scikit-learn's row order (`GridSearchCV`'s
-/// rates on the same folds: [`sorted_grid`]). Otherwise two classes run the
+/// rates on the same folds: `sorted_grid`). Otherwise two classes run the
 /// grid engine with `reuse` (LIBSVM's order: `cvbench grid`'s rates), more
 /// classes a one-vs-one CV per point, the points of one gamma sharing a
 /// kernel cache of `spec.params.cache_mb`.

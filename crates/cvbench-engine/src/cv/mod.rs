@@ -3,6 +3,10 @@
 //! TreeCV (Joulani et al. 2015, Algorithm 1), hold-out, progressive validation
 //! (with delay) and the k-fold hypothesis (Blum, Kalai & Langford 1999).
 
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod counters;
 pub mod error;
 pub mod folds;

@@ -125,7 +125,7 @@ pub const GRID_OUT_FILE: FileLimit = FileLimit {
     fix: "give the .out file that `cvbench grid` or grid.py wrote (-resume PATH)",
 };
 
-/// The cache of verified registry files (`data::verified`): 4 MiB; a
+/// The cache of verified registry files (`data::registry::verified`): 4 MiB; a
 /// larger one is ignored (the files are hashed again).
 pub const VERIFIED_CACHE_FILE: FileLimit = FileLimit {
     kind: "the cache of verified dataset files",

@@ -2,42 +2,37 @@
 //! the dataset registry, fetching with checksums, synthetic generators and
 //! preprocessing transforms.
 //!
-//! - [`compress`]: open files with transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
-//! - [`libsvm`], [`idx`], [`uci`]: readers (and the LibSVM writer).
-//! - [`limits`]: size checks against what an input can mean and the machine's memory.
-//! - [`transform`]: config-facing preprocessing steps, made of the column-wise
-//!   operations of `columns` (statistics, maps, dropping a column).
+//! Rooms (folders) by job, and the files beside them:
+//!
+//! - [`read`]: the readers of LibSVM, IDX and UCI files (and the LibSVM
+//!   writer), behind transparent `.xz`/`.bz2`/`.gz`/`.zip` decompression.
 //! - [`registry`]: named datasets (`registry.toml`), the data directory,
-//!   checksum verification and availability status (its unit tests in
-//!   `registry_tests`).
-//! - [`verified`]: registry files checked against their sha256 on first use (cached).
+//!   sha256 verification on first use (cached) and availability status.
+//! - [`transform`]: config-facing preprocessing steps, made of column-wise
+//!   operations (statistics, maps, dropping a column), and `svm-scale`'s
+//!   feature ranges.
 //! - [`synthetic`]: seeded generators (names always contain "synthetic").
 //! - [`spec`]: the config-facing [`DatasetSpec`] tying it all together.
+//! - [`limits`]: size checks against what an input can mean and the machine's memory.
 //! - [`error`]: the single error type [`DataError`].
+
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
 
 use std::fmt;
 
-mod columns;
-pub mod compress;
-pub mod data_dir;
 pub mod error;
-pub mod idx;
-pub mod libsvm;
 pub mod limits;
+pub mod read;
 pub mod registry;
-#[cfg(test)]
-mod registry_tests;
-pub mod scale;
 pub mod spec;
-pub mod status;
 pub mod synthetic;
 pub mod transform;
-pub mod uci;
-pub mod verified;
 
-pub use data_dir::DataDir;
 pub use error::DataError;
-pub use libsvm::{read_libsvm, write_libsvm};
+pub use read::libsvm::{read_libsvm, write_libsvm};
+pub use registry::data_dir::DataDir;
 pub use registry::{DatasetEntry, Registry};
 pub use spec::DatasetSpec;
 pub use synthetic::SyntheticSpec;
@@ -319,6 +314,30 @@ impl Dataset {
             index_base: self.index_base,
             name: name.into(),
             x,
+            y,
+        }
+    }
+
+    /// Build a sparse (CSR) dataset of `d` features: row `i` is
+    /// `indices[indptr[i]..indptr[i + 1]]` (0-based, ascending within the
+    /// row) with their `values`.
+    pub fn from_csr(
+        name: impl Into<String>,
+        d: usize,
+        indptr: Vec<usize>,
+        indices: Vec<u32>,
+        values: Vec<f64>,
+        y: Vec<f64>,
+    ) -> Dataset {
+        Dataset {
+            index_base: IndexBase::One,
+            name: name.into(),
+            x: Features::Sparse {
+                d,
+                indptr,
+                indices,
+                values,
+            },
             y,
         }
     }

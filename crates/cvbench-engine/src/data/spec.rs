@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::data_dir::DataDir;
+use super::read::libsvm;
+use super::registry::data_dir::DataDir;
 use super::registry::{Format, Registry};
 use super::synthetic::SyntheticSpec;
 use super::transform::{apply_all, Transform};
-use super::{libsvm, DataError, Dataset};
+use super::{DataError, Dataset};
 
 /// A dataset as a config describes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

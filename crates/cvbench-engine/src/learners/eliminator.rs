@@ -370,17 +370,8 @@ mod tests {
             }
             indptr.push(idx.len());
         }
-        let sparse = Dataset {
-            index_base: crate::data::IndexBase::One,
-            name: "synthetic-toy-sparse".into(),
-            x: crate::data::Features::Sparse {
-                d: 4,
-                indptr,
-                indices: idx,
-                values: val,
-            },
-            y: dense.y.clone(),
-        };
+        let sparse =
+            Dataset::from_csr("synthetic-toy-sparse", 4, indptr, idx, val, dense.y.clone());
         let l = Eliminator::new(TieRule::Half);
         let (mut a, mut b) = (l.init(&dense), l.init(&sparse));
         l.update(&mut a, &dense, &[0, 1]);

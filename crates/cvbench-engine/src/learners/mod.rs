@@ -8,6 +8,10 @@
 //! updates can be undone exactly (sufficient statistics) keep a tiny journal;
 //! the others journal a snapshot of the model.
 
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
+
 use crate::data::Dataset;
 
 pub mod eliminator;

@@ -52,6 +52,10 @@
 //! are `f64`. This halves cache memory and keeps the floating-point path of
 //! LIBSVM, so iteration counts match closely.
 
+// Hidden from the public docs (lib.rs): links to private items resolve
+// in the `--document-private-items` view.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod batched;
 pub mod cache;
 pub mod cv;

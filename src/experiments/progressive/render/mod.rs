@@ -10,7 +10,7 @@ use crate::experiments::{ExperimentError, Rendered};
 use crate::results::Record;
 
 pub mod bkl;
-pub mod out;
+pub(super) mod out;
 pub mod stream;
 pub mod theorems;
 

@@ -252,6 +252,29 @@ mod tests {
     use crate::experiments::progressive::rows::Row;
     use crate::results::rows::{to_records, Core};
 
+    /// A record of the synthetic BKL study `study` (s = 10, no delay, one
+    /// survivor) whose estimate is its true error `truth`.
+    fn bkl_row(study: &str, tie: &str, n_train: i64, rep: usize, proc_: &str, truth: f64) -> Row {
+        Row {
+            study: study.into(),
+            learner: "eliminator".into(),
+            tie: tie.into(),
+            n_train: Some(n_train),
+            s: Some(10),
+            delay: Some(0),
+            estimate: Some(truth),
+            true_error: Some(truth),
+            true_fresh: Some(truth),
+            survivors: Some(1),
+            ..Row::new(
+                Core::default(),
+                rep,
+                "synthetic-bkl(N=1000,tie=half)".into(),
+                proc_,
+            )
+        }
+    }
+
     /// Table records: PV(5,10), HO(5,10) and HO(9,10) under both tie rules,
     /// with the given mean |true − estimate| and true error per procedure.
     fn table_records(pv_disc: f64, ho9_disc: f64) -> Vec<Row> {
@@ -264,23 +287,10 @@ mod tests {
                 ("hold_out", 9, 0.235, ho9_disc),
             ] {
                 for tie in ["half", "random"] {
+                    let r = bkl_row("table", tie, n_train, rep, proc_, truth);
                     out.push(Row {
-                        study: "table".into(),
-                        learner: "eliminator".into(),
-                        tie: tie.into(),
-                        n_train: Some(n_train),
-                        s: Some(10),
-                        delay: Some(0),
                         estimate: Some(truth + disc + wiggle),
-                        true_error: Some(truth),
-                        true_fresh: Some(truth),
-                        survivors: Some(1),
-                        ..Row::new(
-                            Core::default(),
-                            rep,
-                            "synthetic-bkl(N=1000,tie=half)".into(),
-                            proc_,
-                        )
+                        ..r
                     });
                 }
             }
@@ -451,24 +461,7 @@ mod tests {
             for n_train in 0..=20i64 {
                 for proc_ in ["progressive", "hold_out"] {
                     let t = truth(proc_, n_train, rep);
-                    out.push(Row {
-                        study: "figure1".into(),
-                        learner: "eliminator".into(),
-                        tie: "half".into(),
-                        n_train: Some(n_train),
-                        s: Some(10),
-                        delay: Some(0),
-                        estimate: Some(t),
-                        true_error: Some(t),
-                        true_fresh: Some(t),
-                        survivors: Some(1),
-                        ..Row::new(
-                            Core::default(),
-                            rep,
-                            "synthetic-bkl(N=1000,tie=half)".into(),
-                            proc_,
-                        )
-                    });
+                    out.push(bkl_row("figure1", "half", n_train, rep, proc_, t));
                 }
             }
         }

@@ -6,7 +6,7 @@ use crate::experiments::svm_cv::rows::SeedingRow;
 use crate::results::figures::{Figure, Panel, Series};
 
 /// A method's time over SIR's, from the same seconds the speed verdicts
-/// compare ([`speedup`]: wall seconds where the records have them): the
+/// compare ([`speedup`](super::seeding_totals::speedup): wall seconds where the records have them): the
 /// ratio of the two speed-ups over the baseline, else of the summed seconds.
 pub(super) fn relative_time(m: &SeedingRow, sir: &SeedingRow) -> f64 {
     match (m.speedup_vs_baseline, sir.speedup_vs_baseline) {

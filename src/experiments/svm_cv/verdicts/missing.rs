@@ -2,7 +2,7 @@
 //! like-with-like verdict needs and no stored run holds (which method, at
 //! which dataset, setting, k, kernel cache and threads), and what it would
 //! cost in minutes, estimated from the stored cells' own measured seconds
-//! ([`missing_rule!`] says how).
+//! (this file's `missing_rule!` says how).
 
 use crate::experiments::svm_cv::rows::{RunKey, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
@@ -384,9 +384,11 @@ pub fn table1_missing(
     }
 }
 
-/// The runs a Table 3 row lacks: at each k of `ks` without a like-with-like
-/// point (`like_k`), the baseline and SIR at the row's cache and threads,
-/// those not stored.
+/// What a Table 3 row lacks at each k of `ks` without a like-with-like
+/// point (`like_k`): the baseline and SIR runs at the row's cache and
+/// threads that are not stored, and, in words, one entry per such k whose
+/// baseline and SIR are both stored in one run the row does not read (a
+/// run without a seeding table, such as an ablation's).
 pub fn table3_missing(
     dataset: &str,
     setting: &str,
@@ -394,28 +396,15 @@ pub fn table3_missing(
     ks: &[&str],
     like_k: &[&str],
     cells: &[Cell],
-) -> Vec<Missing> {
-    ks.iter()
-        .filter(|k| !like_k.contains(k))
+) -> (Vec<Missing>, Vec<String>) {
+    let open: Vec<&str> = ks.iter().copied().filter(|k| !like_k.contains(k)).collect();
+    let lacks = open
+        .iter()
         .flat_map(|k| ["ours", "sir"].map(|m| Missing::of(dataset, setting, k, m, setup)))
         .filter(|m| !m.stored_in(cells))
-        .collect()
-}
-
-/// The k of a Table 3 row without a like-with-like point whose baseline
-/// and SIR at the row's cache and threads are both stored in one run the
-/// row does not read (a run without a seeding table, such as an
-/// ablation's), in words: one entry per such k.
-pub fn table3_unread(
-    dataset: &str,
-    setting: &str,
-    setup: &str,
-    ks: &[&str],
-    like_k: &[&str],
-    cells: &[Cell],
-) -> Vec<String> {
-    ks.iter()
-        .filter(|k| !like_k.contains(k))
+        .collect();
+    let unread = open
+        .iter()
         .filter_map(|k| {
             let at = |m: &str, run: &str| {
                 cells.iter().any(|c| {
@@ -435,7 +424,8 @@ pub fn table3_unread(
                 "k = {k}: the baseline and SIR at {setup} are stored in `{run}`, whose records this row does not read (it reads runs' seeding tables, and that run has none for them)"
             ))
         })
-        .collect()
+        .collect();
+    (lacks, unread)
 }
 
 /// The runs a leave-one-out row lacks, from its methods' `(method, setup)`:

@@ -3,9 +3,7 @@
 //! leave-one-out figure. The seeding rows come from each run's `seeding`
 //! table (`seeding.parquet`, written by the run's render from its records).
 
-use super::missing::{
-    self, loocv_missing, missing_words, table1_missing, table3_missing, table3_unread,
-};
+use super::missing::{self, loocv_missing, missing_words, table1_missing, table3_missing};
 use super::published::{Published, Table1Row, TABLE3_K};
 pub use super::scorecard_rules::*;
 use super::stored::{resolve_cost_of, resolved_of, rounds_of};
@@ -376,8 +374,8 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                 .map(|p| p.k.as_str())
                 .collect();
             let ours = if verdict == Verdict::NotRun {
-                let lacks = table3_missing(&dataset, &setting, &setup, &TABLE3_K, &like_k, &cells);
-                let unread = table3_unread(&dataset, &setting, &setup, &TABLE3_K, &like_k, &cells);
+                let (lacks, unread) =
+                    table3_missing(&dataset, &setting, &setup, &TABLE3_K, &like_k, &cells);
                 let words: Vec<String> = [missing_words(&lacks, &cells)]
                     .into_iter()
                     .chain(unread)

@@ -91,52 +91,49 @@ pub fn cost_table(lv: &BTreeMap<String, Vec<(String, LevelStats)>>, peers: &Peer
                 MdTable::text(&s.note),
             ]);
         }
-        if let Some(p) = peers.svm_grid.get(ds) {
-            let ps = p.spread();
+        // A peer's row: its threads and seconds, its speed against svm-grid
+        // and scikit-learn; our levels' counts do not apply.
+        let mut peer_row = |who: &str, threads: String, spread, vs: [String; 2], note| {
+            let none = || "–".to_string();
+            let [vs_svm_grid, vs_sklearn] = vs;
             t.row([
                 ds.clone(),
-                "svm-grid (grid.py, one svm-train at a time)".into(),
-                "1".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                fmt_seconds(&ps),
-                "–".into(),
-                "1.0".into(),
-                sk_s.filter(|s| s.is_finite() && ps.median > 0.0)
-                    .map_or("–".into(), |s| format!("{:.1}", s / ps.median)),
-                String::new(),
+                who.into(),
+                threads,
+                none(),
+                none(),
+                none(),
+                none(),
+                none(),
+                none(),
+                fmt_seconds(&spread),
+                none(),
+                vs_svm_grid,
+                vs_sklearn,
+                note,
             ]);
+        };
+        if let Some(p) = peers.svm_grid.get(ds) {
+            let ps = p.spread();
+            let x = sk_s
+                .filter(|s| s.is_finite() && ps.median > 0.0)
+                .map_or("–".into(), |s| format!("{:.1}", s / ps.median));
+            let who = "svm-grid (grid.py, one svm-train at a time)";
+            peer_row(who, "1".into(), ps, ["1.0".into(), x], String::new());
         }
         if let Some(p) = peers.sklearn.get(ds) {
             let ks = p.spread();
             let x = peer_s
                 .filter(|s| s.is_finite())
                 .map_or("–".into(), |s| format!("{:.1}", s / ks.median));
-            t.row([
-                ds.clone(),
-                "scikit-learn GridSearchCV(SVC())".into(),
-                p.threads.to_string(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                "–".into(),
-                fmt_seconds(&ks),
-                "–".into(),
-                x,
-                "1.0".into(),
-                MdTable::text(&format!(
-                    "chooses C = {}, gamma = {} (mean fold accuracy {:.4}%)",
-                    p.c.map_or("–".into(), py_float),
-                    p.gamma.map_or("–".into(), py_float),
-                    p.rate.unwrap_or(f64::NAN)
-                )),
-            ]);
+            let note = MdTable::text(&format!(
+                "chooses C = {}, gamma = {} (mean fold accuracy {:.4}%)",
+                p.c.map_or("–".into(), py_float),
+                p.gamma.map_or("–".into(), py_float),
+                p.rate.unwrap_or(f64::NAN)
+            ));
+            let who = "scikit-learn GridSearchCV(SVC())";
+            peer_row(who, p.threads.to_string(), ks, [x, "1.0".into()], note);
         }
     }
     md.push_str(&t.markdown());

@@ -136,26 +136,32 @@ mod tests {
     use super::*;
     use crate::results::rows::Core;
 
+    /// One PEGASOS row of dataset `d` at n = 100.
+    fn row(rep: usize, method: &str, order: &str, k: &str, estimate: f64) -> TreecvRow {
+        TreecvRow {
+            core: Core {
+                dataset: "d".into(),
+                method: method.into(),
+                rep: Some(rep as i64),
+                ..Core::default()
+            },
+            learner: "pegasos".into(),
+            order: order.into(),
+            k: k.into(),
+            n: 100,
+            estimate,
+            ..TreecvRow::default()
+        }
+    }
+
     fn rows(spread100: f64, reps: usize) -> Vec<TreecvRow> {
         let mut out = Vec::new();
         for rep in 0..reps {
             let u = ((rep * 7919) % 101) as f64 / 100.0 - 0.5;
             for (m, o, _) in COLS {
                 for (k, s) in [("5", 0.01), ("100", spread100)] {
-                    out.push(TreecvRow {
-                        core: Core {
-                            dataset: "d".into(),
-                            method: m.into(),
-                            rep: Some(rep as i64),
-                            ..Core::default()
-                        },
-                        learner: "pegasos".into(),
-                        order: o.into(),
-                        k: k.into(),
-                        n: 100,
-                        estimate: 0.3 + s * u * if m == "standard" { 2.0 } else { 1.0 },
-                        ..TreecvRow::default()
-                    });
+                    let wide = if m == "standard" { 2.0 } else { 1.0 };
+                    out.push(row(rep, m, o, k, 0.3 + s * u * wide));
                 }
             }
         }
@@ -193,20 +199,7 @@ mod tests {
                     for (k, s) in [("5", 0.02), ("100", 0.01)] {
                         // A sum of uniforms: close to normal, sd = s.
                         let z: f64 = (0..12).map(|_| rng.random::<f64>()).sum::<f64>() - 6.0;
-                        out.push(TreecvRow {
-                            core: Core {
-                                dataset: "d".into(),
-                                method: m.into(),
-                                rep: Some(rep as i64),
-                                ..Core::default()
-                            },
-                            learner: "pegasos".into(),
-                            order: o.into(),
-                            k: k.into(),
-                            n: 100,
-                            estimate: 0.3 + s * z,
-                            ..TreecvRow::default()
-                        });
+                        out.push(row(rep, m, o, k, 0.3 + s * z));
                     }
                 }
             }

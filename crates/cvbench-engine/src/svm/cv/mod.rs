@@ -19,7 +19,7 @@
 //!
 //! Beyond the paper: rounds can run in parallel on rayon (each solve stays
 //! single-threaded, so per-round counters are those of a sequential run), and
-//! one [`SharedKernelCache`] keyed by the original row index can serve every
+//! one [`SharedKernelCache`](crate::svm::cache::shared::SharedKernelCache) keyed by the original row index can serve every
 //! round, so a kernel column computed for one fold is reused by the others.
 //! Neither changes any result: cached values are bit-identical to computed ones.
 

@@ -14,23 +14,46 @@ pub fn scale_warm(prev: &TrainOutput, c0: f64, c1: f64) -> Option<Warm> {
     if prev.single_class {
         return None;
     }
-    scale_solution(&prev.alpha, &prev.gradient, &prev.g_bar, c0, c1)
+    let at = Optimum {
+        alpha: &prev.alpha,
+        gradient: &prev.gradient,
+        g_bar: &prev.g_bar,
+        c: c0,
+    };
+    scale_solution(at, c1)
 }
 
-/// [`scale_warm`] on a solve's unsigned `alpha`, its gradient `G = Q alpha
-/// - e` and `G_bar`, all bounded by `c0` (one C for both classes); `None`
-/// when `c1 < c0`.
-pub fn scale_solution(
-    alpha: &[f64],
-    gradient: &[f64],
-    g_bar: &[f64],
-    c0: f64,
-    c1: f64,
-) -> Option<Warm> {
-    if c1 < c0 {
-        return None;
+/// An optimum a warm start starts from: a solve's unsigned `alpha`, its
+/// gradient `G = Q alpha - e` and `G_bar`, all bounded by `c` (one C for
+/// both classes).
+#[derive(Clone, Copy, Debug)]
+pub struct Optimum<'a> {
+    /// The unsigned alphas.
+    pub alpha: &'a [f64],
+    /// `G = Q alpha - e`.
+    pub gradient: &'a [f64],
+    /// `G_bar`.
+    pub g_bar: &'a [f64],
+    /// The C the alphas are bounded by.
+    pub c: f64,
+}
+
+impl Optimum<'_> {
+    /// `C'/C` for C' = `c1`; `None` when `c1 < C` (no warm start).
+    fn ratio_to(&self, c1: f64) -> Option<f64> {
+        if c1 < self.c {
+            None
+        } else {
+            Some(c1 / self.c)
+        }
     }
-    let t = c1 / c0;
+}
+
+/// [`scale_warm`] from any optimum `at` to C' = `c1`; `None` when `c1` is
+/// below its C.
+pub fn scale_solution(at: Optimum<'_>, c1: f64) -> Option<Warm> {
+    let t = at.ratio_to(c1)?;
+    let (c0, alpha, gradient, g_bar) = (at.c, at.alpha, at.gradient, at.g_bar);
     let mut consistent = true;
     let alpha: Vec<f64> = alpha
         .iter()
@@ -66,18 +89,10 @@ pub fn scale_solution(
 /// alpha at the bound: the larger C changes nothing, hard margin); between,
 /// `alpha' = s alpha`, `G' = s (G + e) - e` and `G_bar' = 0` (no alpha
 /// reaches C'). Feasible in every case (`s` keeps `sum y alpha = 0`).
-/// `None` when `c1 < c0`.
-pub fn ray_solution(
-    alpha: &[f64],
-    gradient: &[f64],
-    g_bar: &[f64],
-    c0: f64,
-    c1: f64,
-) -> Option<Warm> {
-    if c1 < c0 {
-        return None;
-    }
-    let t = c1 / c0;
+/// `None` when `c1` is below the optimum's C.
+pub fn ray_solution(at: Optimum<'_>, c1: f64) -> Option<Warm> {
+    let t = at.ratio_to(c1)?;
+    let (alpha, gradient, g_bar) = (at.alpha, at.gradient, at.g_bar);
     let a: f64 = 0.5
         * alpha
             .iter()
@@ -91,7 +106,7 @@ pub fn ray_solution(
         t
     };
     if s.is_nan() || s >= t {
-        return scale_solution(alpha, gradient, g_bar, c0, c1);
+        return scale_solution(at, c1);
     }
     Some((
         alpha.iter().map(|&x| s * x).collect(),
@@ -106,29 +121,38 @@ pub fn ray_solution(
 mod tests {
     use super::*;
 
+    fn at<'a>(alpha: &'a [f64], gradient: &'a [f64], g_bar: &'a [f64], c: f64) -> Optimum<'a> {
+        Optimum {
+            alpha,
+            gradient,
+            g_bar,
+            c,
+        }
+    }
+
     #[test]
     fn ray_start_keeps_a_hard_margin_optimum_and_scales_a_bounded_one() {
         // sum alpha = 2 alpha' Q alpha / 2 (the KKT identity of an optimum
         // with no alpha at the bound): s = 1, the optimum itself.
-        let (a, g) = ray_solution(&[1.0, 1.0], &[0.0, 0.0], &[0.0, 0.0], 1.0, 4.0).unwrap();
+        let (a, g) = ray_solution(at(&[1.0, 1.0], &[0.0, 0.0], &[0.0, 0.0], 1.0), 4.0).unwrap();
         assert_eq!(a, vec![1.0, 1.0]);
         assert_eq!(g, Some((vec![0.0, 0.0], vec![0.0, 0.0])));
         // The objective's minimum on the ray beyond C'/C: the binary
         // grid's scaled start, alphas at C going to C'.
-        let far = ray_solution(&[1.0, 1.0], &[-0.9, -0.9], &[2.0, 2.0], 1.0, 4.0);
+        let far = ray_solution(at(&[1.0, 1.0], &[-0.9, -0.9], &[2.0, 2.0], 1.0), 4.0);
         assert_eq!(
             far,
-            scale_solution(&[1.0, 1.0], &[-0.9, -0.9], &[2.0, 2.0], 1.0, 4.0)
+            scale_solution(at(&[1.0, 1.0], &[-0.9, -0.9], &[2.0, 2.0], 1.0), 4.0)
         );
         assert_eq!(far.unwrap().0, vec![4.0, 4.0]);
         // Between: s = b / (2a) = 2, no alpha at C', G_bar = 0.
-        let (a, g) = ray_solution(&[1.0, 0.5], &[-0.5, -0.5], &[1.0, 0.0], 1.0, 4.0).unwrap();
+        let (a, g) = ray_solution(at(&[1.0, 0.5], &[-0.5, -0.5], &[1.0, 0.0], 1.0), 4.0).unwrap();
         let s = 1.5 / (2.0 * 0.5 * (0.5 + 0.25));
         assert_eq!(a, vec![s, s * 0.5]);
         let (gr, gb) = g.unwrap();
         assert_eq!(gr, vec![s * 0.5 - 1.0; 2]);
         assert_eq!(gb, vec![0.0, 0.0]);
         // A smaller C' gets no warm start.
-        assert!(ray_solution(&[1.0], &[0.0], &[0.0], 2.0, 1.0).is_none());
+        assert!(ray_solution(at(&[1.0], &[0.0], &[0.0], 2.0), 1.0).is_none());
     }
 }

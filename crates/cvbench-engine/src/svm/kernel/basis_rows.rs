@@ -150,22 +150,13 @@ fn sparse_rows(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::svm::kernel::KernelKind;
+    use crate::svm::simd::sparse_lanes::{sparse_test_set, SPARSE_TEST_KINDS};
 
     #[test]
     fn sparse_rows_are_the_blocks_values_to_the_bit() {
         // About one value in ten stored: the sparse path.
-        let (ds, basis, queries) =
-            crate::svm::simd::sparse_lanes::sparse_test_set("synthetic-sparse-rows");
-        for kind in [
-            KernelKind::Rbf { gamma: 0.3 },
-            KernelKind::Linear,
-            KernelKind::Poly {
-                gamma: 0.5,
-                coef0: 1.0,
-                degree: 3,
-            },
-        ] {
+        let (ds, basis, queries) = sparse_test_set("synthetic-sparse-rows");
+        for kind in SPARSE_TEST_KINDS {
             let kd = KernelData::new(&ds, kind);
             assert!(kd.ds.is_sparse(), "stored sparse: the sparse path");
             let got = kernel_rows(&kd, &basis, &queries);

@@ -398,7 +398,7 @@ by_cpu!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::{Dataset, Features};
+    use crate::data::Dataset;
     use crate::svm::kernel::k_function;
 
     /// 12 dense rows of 40 features (so [`prefers_cached`] holds).
@@ -529,17 +529,14 @@ mod tests {
 
     #[test]
     fn sparse_rows_with_few_non_zeros_keep_the_block() {
-        let ds = Dataset {
-            index_base: crate::data::IndexBase::One,
-            name: "synthetic-sparse".into(),
-            x: Features::Sparse {
-                d: 100,
-                indptr: vec![0, 2, 3],
-                indices: vec![0, 9, 50],
-                values: vec![1.0, 2.0, 3.0],
-            },
-            y: vec![1.0, -1.0],
-        };
+        let ds = Dataset::from_csr(
+            "synthetic-sparse",
+            100,
+            vec![0, 2, 3],
+            vec![0, 9, 50],
+            vec![1.0, 2.0, 3.0],
+            vec![1.0, -1.0],
+        );
         assert!(!prefers_cached(&KernelData::new(&ds, KernelKind::Linear)));
     }
 

@@ -2,22 +2,19 @@
 //! compact copy of a fold, dense columns four rows at a time, and
 //! mostly-zero dense data kept as CSR with identical kernel values.
 
-use crate::data::{Dataset, Features};
+use crate::data::Dataset;
 use crate::svm::kernel::{k_function, sq_norm_ordered, to_csr, KernelData, KernelKind};
 
 #[test]
 fn column_matches_pairwise_eval() {
-    let ds = Dataset {
-        index_base: crate::data::IndexBase::One,
-        name: "synthetic-k".into(),
-        x: Features::Sparse {
-            d: 4,
-            indptr: vec![0, 2, 3, 5],
-            indices: vec![0, 2, 1, 0, 3],
-            values: vec![1.0, -0.5, 2.0, 0.25, 1.5],
-        },
-        y: vec![1.0, -1.0, 1.0],
-    };
+    let ds = Dataset::from_csr(
+        "synthetic-k",
+        4,
+        vec![0, 2, 3, 5],
+        vec![0, 2, 1, 0, 3],
+        vec![1.0, -0.5, 2.0, 0.25, 1.5],
+        vec![1.0, -1.0, 1.0],
+    );
     let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.3 });
     let mut out = vec![0f32; 3];
     let mut scratch = vec![0.0; 4];
@@ -33,17 +30,14 @@ fn column_matches_pairwise_eval() {
 
 #[test]
 fn compact_copy_gives_bit_identical_columns() {
-    let ds = Dataset {
-        index_base: crate::data::IndexBase::One,
-        name: "synthetic-k".into(),
-        x: Features::Sparse {
-            d: 5,
-            indptr: vec![0, 2, 3, 5, 5, 8],
-            indices: vec![0, 2, 1, 0, 3, 0, 2, 4],
-            values: vec![1.0, -0.5, 2.0, 0.25, 1.5, 0.1, 0.7, -3.0],
-        },
-        y: vec![1.0, -1.0, 1.0, 1.0, -1.0],
-    };
+    let ds = Dataset::from_csr(
+        "synthetic-k",
+        5,
+        vec![0, 2, 3, 5, 5, 8],
+        vec![0, 2, 1, 0, 3, 0, 2, 4],
+        vec![1.0, -0.5, 2.0, 0.25, 1.5, 0.1, 0.7, -3.0],
+        vec![1.0, -1.0, 1.0, 1.0, -1.0],
+    );
     let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.3 });
     let rows = [4u32, 0, 3, 2];
     let local = kd.compact(&rows);

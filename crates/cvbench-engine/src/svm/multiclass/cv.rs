@@ -1,5 +1,5 @@
 //! k-fold cross-validation of a one-vs-one C-SVC, as `svm-train -v K`
-//! (`svm_cross_validation`): each fold's model is [`train_ovo`]'s on the
+//! (`svm_cross_validation`): each fold's model is [`train_ovo`](super::train::train_ovo)'s on the
 //! other folds' rows (in LIBSVM's order, [`Folds::train_rows`]) and
 //! predicts the fold's rows by voting.
 //!
@@ -84,6 +84,37 @@ pub struct OvoCvResult {
 }
 
 impl OvoCvResult {
+    /// The result of a CV of `n` rows from its voted folds ([`vote`]'s
+    /// folds, predictions and correct count), the extra solves and seeding
+    /// seconds of a seeded run, and the kernel values the run's shared cache
+    /// computed (`shared_evals`): every solve's kernel values and shared-cache
+    /// hits summed; `t0` is when the run started.
+    pub(super) fn tally(
+        n: usize,
+        (folds, predictions, correct): (Vec<FoldFit>, Vec<f64>, usize),
+        extra: Vec<ExtraSolve>,
+        seed_s: f64,
+        shared_evals: u64,
+        t0: Instant,
+    ) -> OvoCvResult {
+        let pair_stats = || folds.iter().flat_map(|f| &f.pairs).map(|p| &p.stats);
+        let solve_evals = pair_stats().map(|s| s.kernel_evals).sum::<u64>()
+            + extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>();
+        let shared_hits = pair_stats().map(|s| s.shared_hits).sum();
+        OvoCvResult {
+            folds,
+            predictions,
+            correct,
+            accuracy_pct: 100.0 * correct as f64 / n.max(1) as f64,
+            kernel_evals: solve_evals + shared_evals,
+            shared_evals,
+            shared_hits,
+            extra,
+            seed_s,
+            wall_s: t0.elapsed().as_secs_f64(),
+        }
+    }
+
     /// SMO iterations of every pair of every fold, and of the extra solves.
     pub fn total_iterations(&self) -> u64 {
         self.folds
@@ -236,30 +267,16 @@ pub fn cv_with(
         by_fold[h].push(fit);
     }
     let warnings: Vec<Vec<String>> = wcs.into_iter().map(|w| w.1).collect();
-    let (fits, predictions, correct) = vote(kd, shared, folds, &groups, by_fold, warnings);
-    let solve_evals: u64 = fits
-        .iter()
-        .flat_map(|f| &f.pairs)
-        .map(|p| p.stats.kernel_evals)
-        .sum();
-    let shared_hits = fits
-        .iter()
-        .flat_map(|f| &f.pairs)
-        .map(|p| p.stats.shared_hits)
-        .sum();
+    let voted = vote(kd, shared, folds, &groups, by_fold, warnings);
     let shared_evals = shared.map_or(0, |s| s.kernel_evals() - shared_before);
-    Ok(OvoCvResult {
-        folds: fits,
-        predictions,
-        correct,
-        accuracy_pct: 100.0 * correct as f64 / ds.n().max(1) as f64,
-        kernel_evals: solve_evals + shared_evals,
+    Ok(OvoCvResult::tally(
+        ds.n(),
+        voted,
+        Vec::new(),
+        0.0,
         shared_evals,
-        shared_hits,
-        extra: Vec::new(),
-        seed_s: 0.0,
-        wall_s: t0.elapsed().as_secs_f64(),
-    })
+        t0,
+    ))
 }
 
 /// Each fold's model, assembled from its pairs' solutions (`by_fold[h]`,

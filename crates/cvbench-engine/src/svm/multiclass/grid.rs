@@ -8,7 +8,7 @@
 //!   value is the value the solve would compute).
 //! - **C path** (`cpath`): a gamma's Cs are visited in increasing order and
 //!   each (fold, pair) solve starts from the same (fold, pair)'s optimum at
-//!   the previous C, scaled ([`scale_solution`], the binary grid's warm
+//!   the previous C, scaled ([`scale_solution`](crate::svm::grid::warm::scale_solution), the binary grid's warm
 //!   start). Reaches the same optimum within the stopping tolerance, so a
 //!   held-out row near a boundary may get another vote.
 //! - **threads**: the (fold, pair) solves of a point are jobs of the current
@@ -27,7 +27,7 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::grid::engine::params_at;
-use crate::svm::grid::warm::ray_solution;
+use crate::svm::grid::warm::{ray_solution, Optimum};
 use crate::svm::grid::{FoldStat, PointResult, Reuse};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
@@ -225,7 +225,13 @@ impl Path<'_> {
                 let g = &self.groups[h];
                 let wc = weighted_c(c, &g.labels, &[]).0;
                 let warm = state.as_ref().and_then(|(c0, out)| {
-                    ray_solution(&out.alpha, &out.gradient, &out.g_bar, *c0, c)
+                    let at = Optimum {
+                        alpha: &out.alpha,
+                        gradient: &out.gradient,
+                        g_bar: &out.g_bar,
+                        c: *c0,
+                    };
+                    ray_solution(at, c)
                 });
                 let (fit, out) =
                     solve_pair_from(kd, g, &wc, ij, params, shared, None, warm.as_ref())?;

@@ -182,36 +182,20 @@ fn run(
         by_fold.push(fits);
     }
     let warnings = vec![Vec::new(); folds.k()];
-    let (fits, predictions, correct) =
-        vote(&kd, shared.as_ref(), folds, &groups, by_fold, warnings);
+    let voted = vote(&kd, shared.as_ref(), folds, &groups, by_fold, warnings);
     let extra: Vec<_> = runs.iter().flat_map(|r| r.extra.iter().cloned()).collect();
-    let solve_evals: u64 = fits
-        .iter()
-        .flat_map(|f| &f.pairs)
-        .map(|p| p.stats.kernel_evals)
-        .sum::<u64>()
-        + extra.iter().map(|e| e.stats.kernel_evals).sum::<u64>();
-    let shared_hits = fits
-        .iter()
-        .flat_map(|f| &f.pairs)
-        .map(|p| p.stats.shared_hits)
-        .sum();
     let shared_evals = shared.as_ref().map_or(0, |s| s.kernel_evals());
     let seed_s = runs
         .iter()
         .flat_map(|r| r.rounds.iter().map(|x| x.seed_s))
         .sum::<f64>()
         + extra.iter().map(|e| e.seed_s).sum::<f64>();
-    Ok(OvoCvResult {
-        folds: fits,
-        predictions,
-        correct,
-        accuracy_pct: 100.0 * correct as f64 / ds.n().max(1) as f64,
-        kernel_evals: solve_evals + shared_evals,
-        shared_evals,
-        shared_hits,
+    Ok(OvoCvResult::tally(
+        ds.n(),
+        voted,
         extra,
         seed_s,
-        wall_s: t0.elapsed().as_secs_f64(),
-    })
+        shared_evals,
+        t0,
+    ))
 }

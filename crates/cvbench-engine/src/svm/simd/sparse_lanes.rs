@@ -159,6 +159,19 @@ pub(crate) fn values_in_place(kind: KernelKind, e: &mut [f64]) {
     }
 }
 
+/// The kernels the sparse paths are checked on with [`sparse_test_set`]:
+/// RBF, linear and a cubic polynomial.
+#[cfg(test)]
+pub(crate) const SPARSE_TEST_KINDS: [KernelKind; 3] = [
+    KernelKind::Rbf { gamma: 0.3 },
+    KernelKind::Linear,
+    KernelKind::Poly {
+        gamma: 0.5,
+        coef0: 1.0,
+        degree: 3,
+    },
+];
+
 /// A test set of which about one value in ten is stored (so stored sparse
 /// and through the sparse paths): 300 rows of 40 features named `name`,
 /// 100 basis rows (two chunks of 64) and the 300 rows as queries in reverse

@@ -7,17 +7,14 @@ use crate::svm::kernel::k_function;
 /// Sparse rows over 60 features (at most 3 non-zero: below
 /// [`DENSE_BLOCK_DENSITY`], so on the inverted index).
 fn sparse() -> Dataset {
-    Dataset {
-        index_base: crate::data::IndexBase::One,
-        name: "synthetic-block".into(),
-        x: Features::Sparse {
-            d: 60,
-            indptr: vec![0, 2, 3, 5, 5, 8, 10],
-            indices: vec![0, 2, 1, 0, 3, 0, 2, 4, 1, 5],
-            values: vec![1.0, -0.5, 2.0, 0.25, 1.5, 0.1, 0.7, -3.0, 0.3, 0.9],
-        },
-        y: vec![1.0, -1.0, 1.0, 1.0, -1.0, 1.0],
-    }
+    Dataset::from_csr(
+        "synthetic-block",
+        60,
+        vec![0, 2, 3, 5, 5, 8, 10],
+        vec![0, 2, 1, 0, 3, 0, 2, 4, 1, 5],
+        vec![1.0, -0.5, 2.0, 0.25, 1.5, 0.1, 0.7, -3.0, 0.3, 0.9],
+        vec![1.0, -1.0, 1.0, 1.0, -1.0, 1.0],
+    )
 }
 
 fn dense() -> Dataset {
@@ -104,17 +101,14 @@ fn dense_enough_sparse_rows_go_through_the_matrix_product() {
         }
         indptr.push(indices.len());
     }
-    let ds = Dataset {
-        index_base: crate::data::IndexBase::One,
-        name: "synthetic-dense-csr".into(),
-        x: Features::Sparse {
-            d,
-            indptr,
-            indices,
-            values,
-        },
-        y: dense.y.clone(),
-    };
+    let ds = Dataset::from_csr(
+        "synthetic-dense-csr",
+        d,
+        indptr,
+        indices,
+        values,
+        dense.y.clone(),
+    );
     let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.3 });
     let block = KernelBlock::new(&kd, vec![1, 3, 6]);
     assert!(matches!(block.layout, Layout::Dense { .. }));
@@ -125,17 +119,14 @@ fn dense_enough_sparse_rows_go_through_the_matrix_product() {
     matrix_and_sums_hold(&kd, &block, &q, (&m, &w, &sums));
     // Rows with 2 of 50 features non-zero (4%, below the threshold)
     // stay on the inverted index.
-    let sp = Dataset {
-        index_base: crate::data::IndexBase::One,
-        name: "synthetic-sparse-wide".into(),
-        x: Features::Sparse {
-            d: 50,
-            indptr: vec![0, 2, 4, 6],
-            indices: vec![0, 7, 3, 49, 7, 20],
-            values: vec![1.0, 0.5, -2.0, 1.5, 0.25, 3.0],
-        },
-        y: vec![1.0, -1.0, 1.0],
-    };
+    let sp = Dataset::from_csr(
+        "synthetic-sparse-wide",
+        50,
+        vec![0, 2, 4, 6],
+        vec![0, 7, 3, 49, 7, 20],
+        vec![1.0, 0.5, -2.0, 1.5, 0.25, 3.0],
+        vec![1.0, -1.0, 1.0],
+    );
     let kd = KernelData::new(&sp, KernelKind::Rbf { gamma: 0.3 });
     let block = KernelBlock::new(&kd, vec![0, 1, 2]);
     assert!(matches!(block.layout, Layout::Inverted { .. }));

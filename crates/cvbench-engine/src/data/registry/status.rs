@@ -2,7 +2,7 @@
 //! in a data directory, and how to get the missing ones.
 
 use super::data_dir::DataDir;
-use super::registry::{FileEntry, Registry};
+use super::{FileEntry, Registry};
 use std::fmt;
 use std::path::PathBuf;
 

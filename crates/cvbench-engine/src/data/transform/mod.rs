@@ -12,12 +12,20 @@
 //!     { subsample = { n = 1000, seed = 7 } },
 //! ]
 //! ```
+//!
+//! - [`columns`]: the column-wise operations the steps are made of
+//!   (per-column statistics, maps, dropping a column).
+//! - [`scale`]: `svm-scale -s` / `-r`: feature ranges learned on a training
+//!   set and applied to others.
 
 use serde::{Deserialize, Serialize};
 
-use super::columns::{column_moments, column_range, drop_feature, map_columns, map_sparse_densely};
 use super::{DataError, Dataset};
 use crate::seed;
+use columns::{column_moments, column_range, drop_feature, map_columns, map_sparse_densely};
+
+mod columns;
+pub mod scale;
 
 fn default_lower() -> f64 {
     -1.0
@@ -298,7 +306,7 @@ pub fn apply_all(transforms: &[Transform], mut ds: Dataset) -> Result<Dataset, D
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::data::libsvm::read_libsvm_from;
+    use crate::data::read::libsvm::read_libsvm_from;
     use std::path::Path;
 
     fn sparse(text: &str) -> Dataset {

@@ -4,8 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::registry::*;
-use super::{compress, DataError, Transform};
+use super::*;
 
 #[test]
 fn format_names_are_the_config_names_and_labels_rules_hold() {

@@ -1,10 +1,10 @@
 //! Column-wise operations on a dataset's features, what the transforms
-//! ([`super::transform`]) are made of: per-column statistics (mean and
+//! ([`super`]) are made of: per-column statistics (mean and
 //! variance, min and max, implicit zeros of sparse data included), a map
 //! over every stored value or over every entry of a sparse matrix, and
 //! removing a column.
 
-use super::{Dataset, Features};
+use crate::data::{Dataset, Features};
 
 /// Apply `f(column, value)` to every stored value (implicit sparse zeros are
 /// not visited, so `f(j, 0)` must be 0 for sparse data).

@@ -1,7 +1,7 @@
 //! The data directory: where dataset files are looked for (`--data-dir`,
 //! else `$CVBENCH_DATA_DIR`, else `./data`), and the file names tried.
 
-use super::compress::Compression;
+use crate::data::read::compress::Compression;
 use std::fmt;
 use std::path::{Path, PathBuf};
 

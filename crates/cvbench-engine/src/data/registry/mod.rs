@@ -1,23 +1,37 @@
 //! The dataset registry and the data directory.
 //!
-//! The registry (`src/data/registry.toml`, embedded at compile time) says,
+//! The registry (`registry.toml` in this folder, embedded at compile time) says,
 //! for every named dataset, which files it needs, where to download them,
 //! their sha256 pins, how to parse them and the default preprocessing.
 //! [`DataDir`] finds those files on disk (plain or compressed); a missing
 //! file is one clear [`DataError::Missing`] that says where it looked and
 //! how to get the file.
+//!
+//! - [`data_dir`]: the data directory, where dataset files are looked for.
+//! - [`verified`]: registry files checked against their sha256 pins on
+//!   first use, the result cached.
+//! - [`status`](mod@status): what `cvbench datasets` shows, each dataset's files found
+//!   or missing.
+//! - `tests`: this module's unit tests.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-pub use super::data_dir::{DataDir, DataDirSource, DATA_DIR_ENV};
-pub use super::status::{status, status_of, DatasetStatus};
+pub use data_dir::{DataDir, DataDirSource, DATA_DIR_ENV};
 use serde::{Deserialize, Serialize};
+pub use status::{status, status_of, DatasetStatus};
 
-use super::compress::{self, Compression};
+use super::read::compress::{self, Compression};
+use super::read::{idx, libsvm, uci};
 use super::transform::{apply_all, Transform};
-use super::{idx, libsvm, uci, DataError, Dataset};
+use super::{DataError, Dataset};
+
+pub mod data_dir;
+pub mod status;
+#[cfg(test)]
+mod tests;
+pub mod verified;
 
 /// The embedded registry text.
 pub const REGISTRY_TOML: &str = include_str!("registry.toml");
@@ -279,7 +293,7 @@ impl Registry {
         static REG: OnceLock<Registry> = OnceLock::new();
         REG.get_or_init(|| match Registry::from_toml(REGISTRY_TOML) {
             Ok(r) => r,
-            Err(e) => panic!("the embedded src/data/registry.toml is invalid: {e}"),
+            Err(e) => panic!("the embedded src/data/registry/registry.toml is invalid: {e}"),
         })
     }
 
@@ -439,7 +453,7 @@ pub enum Verification {
 /// [`DataError::Checksum`]. The decompressed pin is checked when present;
 /// otherwise a `download_sha256` pin is checked against the raw bytes when
 /// the file is stored with the download's compression. A match is
-/// remembered ([`super::verified::record`]): loading the file then does not
+/// remembered ([`verified::record`]): loading the file then does not
 /// hash it again.
 pub fn verify_file(path: &Path, file: &FileEntry) -> Result<Verification, DataError> {
     let actual = compress::sha256_decompressed(path)?;
@@ -460,7 +474,7 @@ pub fn verify_file(path: &Path, file: &FileEntry) -> Result<Verification, DataEr
         });
     }
     let dir = path.parent().unwrap_or(Path::new("."));
-    super::verified::record(path, expected, dir);
+    verified::record(path, expected, dir);
     Ok(Verification::Verified { sha256: actual })
 }
 
@@ -505,12 +519,12 @@ impl DatasetEntry {
     }
 
     /// Read the files as they are (no transforms); named after the entry.
-    /// Each file is first checked against its pin ([`super::verified`]).
+    /// Each file is first checked against its pin ([`verified`]).
     pub fn load_raw(&self, dir: &DataDir) -> Result<Dataset, DataError> {
         let paths = self.locate(dir)?;
         for (p, f) in paths.iter().zip(&self.files) {
             if let Some((pin, raw)) = f.pin_for(p) {
-                super::verified::check(&self.name, p, pin, raw, dir.path())?;
+                verified::check(&self.name, p, pin, raw, dir.path())?;
             }
         }
         let mut ds = self.format.read(&paths, self.n_features)?;

@@ -12,9 +12,9 @@
 //! cannot be read or written only means hashing again; a changed file is
 //! hashed again.
 
-use super::compress;
-use super::limits::{read_text_limited, VERIFIED_CACHE_FILE};
-use super::DataError;
+use crate::data::limits::{read_text_limited, VERIFIED_CACHE_FILE};
+use crate::data::read::compress;
+use crate::data::DataError;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

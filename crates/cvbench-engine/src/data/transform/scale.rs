@@ -11,7 +11,7 @@
 //! `svm-scale`'s `%g` output (six significant digits) and read back, so the
 //! data equal what `svm-train` reads from `svm-scale`'s file.
 
-use super::{DataError, Dataset, Features};
+use crate::data::{DataError, Dataset, Features};
 
 /// Per-feature ranges learned on a training set.
 #[derive(Clone, Debug, PartialEq)]
