@@ -298,7 +298,7 @@ impl CvSummary {
             if x.is_nan() && x.is_sign_negative() {
                 "-nan".to_string()
             } else {
-                crate::data::scale::printf_g(x)
+                crate::data::transform::scale::printf_g(x)
             }
         };
         match *self {
