@@ -42,18 +42,26 @@ def kernel_x(kernel, X, *, training):
     """(dense, csr) of validated X as the library reads it for ``kernel``:
     ``native_x(X)``, or for ``'precomputed'`` LIBSVM's rows (``svm-train
     -t 4``): column 0 the row's serial number (1..n for a training set,
-    0 for rows to predict), then the row's kernel values, dense. A
-    training Gram matrix must be square (scikit-learn's check and
-    message)."""
+    0 for rows to predict), then the row's kernel values. A training Gram
+    matrix must be square and dense (scikit-learn's checks and
+    messages)."""
     if kernel != PRECOMPUTED:
         return native_x(X)
-    K = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
-    if training and K.shape[0] != K.shape[1]:
+    if sp.issparse(X):
+        raise TypeError("Sparse precomputed kernels are not supported.")  # scikit-learn's too
+    K = np.asarray(X, dtype=np.float64)
+    if training:
+        check_gram(K)
+    first = np.arange(1, K.shape[0] + 1, dtype=np.float64) if training else np.zeros(K.shape[0])
+    return np.ascontiguousarray(np.column_stack([first, K])), None
+
+
+def check_gram(K):
+    """A training Gram matrix is square (scikit-learn's check and message)."""
+    if K.shape[0] != K.shape[1]:
         raise ValueError(
             f"Precomputed matrix must be a square matrix. Input is a {K.shape[0]}x{K.shape[1]} matrix."
         )
-    first = np.arange(1, K.shape[0] + 1, dtype=np.float64) if training else np.zeros(K.shape[0])
-    return np.ascontiguousarray(np.column_stack([first, K])), None
 
 
 def pairwise_split(kernel, X, train, test=None):
@@ -62,6 +70,7 @@ def pairwise_split(kernel, X, train, test=None):
     ``K[train][:, train]`` (``K[test][:, train]``)."""
     if kernel != PRECOMPUTED:
         return X[train] if test is None else X[test]
+    check_gram(X)
     rows = train if test is None else test
     return X[rows][:, train]
 

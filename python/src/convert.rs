@@ -291,7 +291,10 @@ impl ModelArgs<'_> {
     /// The model, checked for consistent shapes.
     pub fn into_model(self) -> PyResult<MultiModel> {
         let kernel = kernel(&self.kernel, self.gamma, self.degree, self.coef0)?;
-        let sv = for_kernel(dataset(self.sv_dense, self.sv_csr, Vec::new())?, &self.kernel);
+        let sv = for_kernel(
+            dataset(self.sv_dense, self.sv_csr, Vec::new())?,
+            &self.kernel,
+        );
         let (labels, nr_sv, rho) = (self.labels, self.nr_sv, self.rho);
         let k = labels.len();
         let total: usize = nr_sv.iter().sum();

@@ -11,7 +11,9 @@ mod formulation;
 mod incremental;
 
 use cancellable::run;
-use convert::{dataset, folds, for_kernel, training_set, value_error, Csr, ModelArgs, Spec, PRECOMPUTED};
+use convert::{
+    dataset, folds, for_kernel, training_set, value_error, Csr, ModelArgs, Spec, PRECOMPUTED,
+};
 use cvbench_engine::api;
 use cvbench_engine::api::grid_search::{FoldStat, Reuse};
 use cvbench_engine::api::cv::Folds;

@@ -11,8 +11,10 @@ from sklearn.base import clone
 from sklearn.metrics.pairwise import rbf_kernel
 from sklearn.model_selection import KFold, StratifiedKFold, cross_validate, train_test_split
 from sklearn.utils import get_tags
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import cvbench
+from test_formulations import _expected_failed_checks as _formulation_failures
 
 RTOL, ATOL = 1e-6, 1e-9
 
@@ -123,3 +125,30 @@ def test_shapes_are_checked(iris):
         m.predict(K[:, :100])
     with pytest.raises(ValueError, match="precomputed"):
         cvbench.GridSearchSVC({"C": [1.0]}, svc_params={"kernel": "precomputed"}).fit(K, y)
+
+
+#: Checks that scikit-learn's own estimator of the same name fails with
+#: kernel='precomputed' (nu infeasible on the checks' small Gram matrices;
+#: the outlier checks pass a non-square X), by the same error here.
+SKLEARN_FAILS_TOO = {
+    "NuSVC": ["check_dont_overwrite_parameters", "check_f_contiguous_array_estimator",
+              "check_methods_sample_order_invariance", "check_methods_subset_invariance",
+              "check_fit2d_1feature", "check_dict_unchanged", "check_fit2d_predict1d"],
+    "OneClassSVM": ["check_outliers_fit_predict", "check_outliers_train"],
+}
+
+
+def _expected_failed_checks(estimator):
+    name = type(estimator).__name__
+    checks = {} if name == "SVC" else _formulation_failures(estimator)
+    for check in SKLEARN_FAILS_TOO.get(name, []):
+        checks[check] = f"scikit-learn's {name}(kernel='precomputed') fails it too"
+    return checks
+
+
+@parametrize_with_checks(
+    [getattr(cvbench, name)(kernel="precomputed") for name in ("SVC", "NuSVC", "SVR", "NuSVR", "OneClassSVM")],
+    expected_failed_checks=_expected_failed_checks,
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
