@@ -163,3 +163,18 @@ def test_housing_scale_mse_equals_scikit_learn():
     ours = cvbench.cross_validate_svm(cvbench.SVR(**params), X, y, cv=cv, scoring="neg_mean_squared_error")
     theirs = cross_validate(sk.SVR(**params), X, y, cv=cv, scoring="neg_mean_squared_error")
     np.testing.assert_allclose(ours["test_score"], theirs["test_score"], rtol=RTOL)
+
+
+@pytest.mark.skipif(shutil.which("svm-train") is None, reason="svm-train (libsvm-tools) absent: SKIPPED")
+def test_nu_svc_int_cv_gives_svm_train_accuracy(binary, tmp_path):
+    X, y = binary
+    path = os.path.join(tmp_path, "data.libsvm")
+    dump_svmlight_file(X, y, path, zero_based=False)
+    out = subprocess.run(["svm-train", "-s", "1", "-n", "0.25", "-g", "0.25", "-v", "5", path],
+                         capture_output=True, text=True, check=True).stdout
+    expected = re.search(r"Cross Validation Accuracy = ([0-9.]+)%", out).group(1)
+    res = cvbench.cross_validate_svm(cvbench.NuSVC(nu=0.25, gamma=0.25), X, y, cv=5)
+    dense, csr = native_x(X)
+    tests = _native.formulation_folds(dense, csr, y.astype(float), "nu_svc", 0.25, 5)
+    sizes = np.array([len(t) for t in tests])
+    assert "%g" % (100 * np.dot(res["test_score"], sizes) / len(y)) == expected
