@@ -5,11 +5,12 @@ where each fold needs its own gamma or class weights)."""
 import warnings
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from sklearn.utils import check_X_y
 from sklearn.utils.multiclass import check_classification_targets
 
 from . import _native
-from ._params import check_cv_arg, class_weights, folds, native_x, resolve_gamma, spec, svc_only
+from ._params import check_cv_arg, class_weights, folds, kernel_x, resolve_gamma, spec
 from ._perfold import SAMPLE_WEIGHT_REASON, fit_and_score, fold_dependent, sample_weight_of
 
 
@@ -64,8 +65,13 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     ``cross_validate``): each fold's fit weights its training rows' C by
     ``w[train]`` (plain per-fold fits; the scores are unweighted).
     """
-    svc_only("cross_validate_svc", X)
-    svc_only("cross_validate_svc", y)
+    for arg in (X, y):
+        if isinstance(arg, BaseEstimator):
+            raise ValueError(
+                f"cross_validate_svc takes X and y (C-SVC's parameters as keywords), got a "
+                f"{type(arg).__name__}: cross-validate an estimator with "
+                "cvbench.cross_validate_svm(estimator, X, y)"
+            )
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     check_classification_targets(y)
     if cache_size is None:
@@ -82,7 +88,7 @@ def cross_validate_svc(X, y, *, C=1.0, kernel="rbf", degree=3, gamma="scale", co
     params = dict(C=C, kernel=kernel, degree=degree, gamma=gamma, coef0=coef0, tol=tol,
                   cache_size=cache_size, class_weight=class_weight, shrinking=shrinking,
                   max_iter=max_iter, solver=solver)
-    dense, csr = native_x(X)
+    dense, csr = kernel_x(kernel, X, training=True)
     sample_weight = sample_weight_of(fit_params, X.shape[0])
     reason = SAMPLE_WEIGHT_REASON if sample_weight is not None else fold_dependent(params)
     if reason is not None:

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from . import _native
-from ._params import native_x, resolve_gamma, spec, threads
+from ._params import PRECOMPUTED, kernel_x, native_x, resolve_gamma, spec, threads
 
 try:  # scikit-learn >= 1.6
     from sklearn.utils.validation import validate_data as _validate_data
@@ -28,6 +28,21 @@ class FittedSVM:
 
     def _threads(self):
         return threads(None)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # scikit-learn's SVMs: a precomputed kernel takes a dense Gram
+        # matrix, which cross_validate slices as K[train][:, train].
+        tags.input_tags.pairwise = self.kernel == PRECOMPUTED
+        tags.input_tags.sparse = self.kernel != PRECOMPUTED
+        return tags
+
+    def _fitted_rows(self, X, sv_rows):
+        """``support_vectors_``: the support vectors' rows of X, or for a
+        precomputed kernel none (a 0 x 0 array, as scikit-learn's)."""
+        if self.kernel == PRECOMPUTED:
+            return np.empty((0, 0), dtype=np.float64)
+        return X[sv_rows]
 
     @property
     def coef_(self):
@@ -56,6 +71,13 @@ class FittedSVM:
         features), dense or CSR as the support vectors are."""
         check_is_fitted(self)
         X = _validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C", reset=False)
+        if self.kernel == PRECOMPUTED:
+            if X.shape[1] != self.shape_fit_[0]:
+                raise ValueError(
+                    f"X.shape[1] = {X.shape[1]} should be equal to {self.shape_fit_[0]}, "
+                    "the number of samples at training time"
+                )
+            return kernel_x(PRECOMPUTED, X, training=False)
         if self._sparse and not sp.issparse(X):
             X = sp.csr_matrix(X)
         elif not self._sparse and sp.issparse(X):
@@ -66,7 +88,12 @@ class FittedSVM:
         """The fitted arrays as the native functions take them, with the
         model's ``labels`` (what the vote returns) and support vectors per
         class ``nr_sv``."""
-        sv_dense, sv_csr = native_x(self.support_vectors_)
+        if self.kernel == PRECOMPUTED:
+            # LIBSVM's support vectors of a precomputed kernel: 0:serial,
+            # the column of its kernel values in a row to predict.
+            sv_dense, sv_csr = (self.support_.astype(np.float64) + 1.0).reshape(-1, 1), None
+        else:
+            sv_dense, sv_csr = native_x(self.support_vectors_)
         return {
             "sv_dense": sv_dense,
             "sv_csr": sv_csr,
@@ -96,13 +123,14 @@ def fit_formulation(est, X, y, kind, value, C=1.0):
     (``verbose``: its lines printed, as scikit-learn's ``[LibSVM]``).
     Returns gamma (``'scale'``: from X, the training rows only) and the
     library's arrays: support vectors per class, their rows of X, sv_coef,
-    rho and each solve's iterations."""
+    rho and each solve's iterations. A precomputed kernel's X is the
+    training rows' Gram matrix (``kernel_x``)."""
     gamma = resolve_gamma(est.gamma, X)
     args = spec(
         C=C, kernel=est.kernel, gamma=gamma, degree=est.degree, coef0=est.coef0, tol=est.tol,
         cache_size=est.cache_size, shrinking=est.shrinking, max_iter=est.max_iter,
     )
-    dense, csr = native_x(X)
+    dense, csr = kernel_x(est.kernel, X, training=True)
     y = np.ascontiguousarray(y, dtype=np.float64)
     _labels, nr_sv, sv_rows, sv_coef, rho, iters, log = _native.fit_formulation(
         dense, csr, y, args, kind, float(value)

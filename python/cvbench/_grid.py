@@ -127,6 +127,11 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
             raise ValueError("param_grid is empty: there is no candidate to evaluate")
         for p in candidates:
             svc_only("GridSearchSVC", keys=p)
+            if {**base, **p}.get("kernel") == "precomputed":
+                raise ValueError(
+                    "GridSearchSVC takes no kernel='precomputed' yet; use scikit-learn's GridSearchCV "
+                    "with cvbench.SVC(kernel='precomputed')"
+                )
             bad = set(p) - set(base)
             if bad:
                 raise ValueError(

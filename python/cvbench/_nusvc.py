@@ -5,7 +5,7 @@ library's nu-SVC (LIBSVM's ``solve_nu_svc``, one-vs-one, ``svm-train -s
 import numpy as np
 
 from ._fitted import _validate_data, fit_formulation
-from ._params import NO_SAMPLE_WEIGHT, check_decision_shape, encode_classes, nu_value, refuse
+from ._params import NO_SAMPLE_WEIGHT, check_decision_shape, encode_classes, nu_value, pairwise_split, refuse
 from ._svc import OneVsOneSVM
 
 
@@ -76,8 +76,9 @@ class NuSVC(OneVsOneSVM):
         # LIBSVM groups by first appearance, scikit-learn's libsvm (and
         # cvbench.SVC) by sorted label.
         order = np.argsort(y_enc, kind="stable")
+        X_fit = pairwise_split(self.kernel, X, order)  # a Gram matrix: its columns too
         gamma, nr_sv, sv_rows, sv_coef, rho, iters = fit_formulation(
-            self, X[order], y_enc[order], "nu_svc", nu
+            self, X_fit, y_enc[order], "nu_svc", nu
         )
         self._set_fitted(X, classes, gamma, nr_sv, order[sv_rows], sv_coef, rho, iters)
         self.class_weight_ = np.ones(len(classes))

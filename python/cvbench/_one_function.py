@@ -19,11 +19,6 @@ class OneFunctionSVM(FittedSVM, BaseEstimator):
     (``-rho``), ``n_support_``, ``n_iter_``, ``fit_status_``,
     ``shape_fit_``), and the decision function from them."""
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     def _fit(self, X, y, value, C, sample_weight):
         refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
         gamma, _nr_sv, sv_rows, sv_coef, rho, iters = fit_formulation(self, X, y, self._kind, value, C)
@@ -31,7 +26,7 @@ class OneFunctionSVM(FittedSVM, BaseEstimator):
         self._gamma = gamma
         self.shape_fit_ = X.shape
         self.support_ = sv_rows.astype(np.int32)
-        self.support_vectors_ = X[self.support_]
+        self.support_vectors_ = self._fitted_rows(X, self.support_)
         self.n_support_ = np.array([len(sv_rows)], dtype=np.int32)
         self._dual_coef_ = sv_coef
         self.dual_coef_ = sp.csr_matrix(sv_coef) if self._sparse else sv_coef

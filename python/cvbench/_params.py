@@ -12,7 +12,8 @@ from sklearn.utils.multiclass import check_classification_targets
 
 from . import _native
 
-KERNELS = ("linear", "poly", "rbf", "sigmoid")
+KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
+PRECOMPUTED = "precomputed"
 INT32_MAX = 2**31 - 1
 INT64_MAX = 2**63 - 1
 
@@ -35,6 +36,43 @@ def native_x(X):
             int(X.shape[1]),
         )
     return np.ascontiguousarray(X, dtype=np.float64), None
+
+
+def kernel_x(kernel, X, *, training):
+    """(dense, csr) of validated X as the library reads it for ``kernel``:
+    ``native_x(X)``, or for ``'precomputed'`` LIBSVM's rows (``svm-train
+    -t 4``): column 0 the row's serial number (1..n for a training set,
+    0 for rows to predict), then the row's kernel values. A training Gram
+    matrix must be square and dense (scikit-learn's checks and
+    messages)."""
+    if kernel != PRECOMPUTED:
+        return native_x(X)
+    if sp.issparse(X):
+        raise TypeError("Sparse precomputed kernels are not supported.")  # scikit-learn's too
+    K = np.asarray(X, dtype=np.float64)
+    if training:
+        check_gram(K)
+    first = np.arange(1, K.shape[0] + 1, dtype=np.float64) if training else np.zeros(K.shape[0])
+    return np.ascontiguousarray(np.column_stack([first, K])), None
+
+
+def check_gram(K):
+    """A training Gram matrix is square (scikit-learn's check and message)."""
+    if K.shape[0] != K.shape[1]:
+        raise ValueError(
+            f"Precomputed matrix must be a square matrix. Input is a {K.shape[0]}x{K.shape[1]} matrix."
+        )
+
+
+def pairwise_split(kernel, X, train, test=None):
+    """The rows of a fold as scikit-learn's ``_safe_split`` takes them:
+    ``X[train]`` (``X[test]``), or for a precomputed kernel
+    ``K[train][:, train]`` (``K[test][:, train]``)."""
+    if kernel != PRECOMPUTED:
+        return X[train] if test is None else X[test]
+    check_gram(X)
+    rows = train if test is None else test
+    return X[rows][:, train]
 
 
 def threads(n_jobs):
@@ -84,7 +122,7 @@ def spec(*, C, kernel, gamma, degree, coef0, tol, cache_size, shrinking, max_ite
     positive("cache_size", cache_size)
     if kernel not in KERNELS:
         raise ValueError(
-            f"kernel must be one of {KERNELS} (precomputed and callable kernels are not supported), got {kernel!r}"
+            f"kernel must be one of {KERNELS} (callable kernels are not supported), got {kernel!r}"
         )
     if isinstance(degree, bool) or not isinstance(degree, numbers.Integral) or not 0 <= degree <= INT32_MAX:
         raise ValueError(f"degree must be an integer in [0, 2**31 - 1] (LIBSVM's int), got {degree!r}")
@@ -154,19 +192,19 @@ FORMULATION_KEYS = ("nu", "epsilon")
 
 
 def svc_only(what, obj=None, keys=()):
-    """``cross_validate_svc`` and ``GridSearchSVC`` run C-SVC only: an
-    estimator given to ``what`` (where data, a grid or SVC's parameters
-    belong) or ``nu`` / ``epsilon`` among its parameters is a ValueError
-    saying that the formulations' fast CV and grid are not there yet."""
+    """``GridSearchSVC`` runs C-SVC only: an estimator given to ``what``
+    (where a grid or SVC's parameters belong) or ``nu`` / ``epsilon``
+    among its parameters is a ValueError saying that the formulations'
+    grid is not there yet (their CV is ``cross_validate_svm``'s)."""
     from sklearn.base import BaseEstimator
 
     given = sorted(set(keys) & set(FORMULATION_KEYS))
     if isinstance(obj, BaseEstimator) or given:
         got = type(obj).__name__ if isinstance(obj, BaseEstimator) else f"parameters {given}"
         raise ValueError(
-            f"{what} runs cvbench.SVC (C-SVC) only, got {got}: the fast CV and grid of NuSVC, SVR, "
-            "NuSVR and OneClassSVM are not there yet; use scikit-learn's cross_validate or "
-            "GridSearchCV with the cvbench estimator"
+            f"{what} runs cvbench.SVC (C-SVC) only, got {got}: the fast grid of NuSVC, SVR, "
+            "NuSVR and OneClassSVM is not there yet; use scikit-learn's GridSearchCV with the "
+            "cvbench estimator (their fast CV: cvbench.cross_validate_svm(estimator, X, y))"
         )
 
 

@@ -13,14 +13,14 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from sklearn.metrics import check_scoring
 
-from ._params import threads
+from ._params import pairwise_split, threads
 from ._svc import SVC
 
 
 def fold_dependent(params):
     """Why ``params`` need each training fold's own fit settings (None
     where one setting serves every fold)."""
-    if params.get("gamma", "scale") == "scale" and params.get("kernel", "rbf") != "linear":
+    if params.get("gamma", "scale") == "scale" and params.get("kernel", "rbf") not in ("linear", "precomputed"):
         return "gamma='scale' is computed on each training fold"
     if isinstance(params.get("class_weight"), str):
         return "class_weight='balanced' is computed on each training fold"
@@ -65,17 +65,18 @@ def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample
         i, f = job
         train, test = splits[f]
         est = SVC(**{**candidates[i], "n_jobs": 1, "verbose": False})
+        X_train, X_test = pairwise_split(est.kernel, X, train), pairwise_split(est.kernel, X, train, test)
         t0 = time.perf_counter()
         if sample_weight is None:
-            est.fit(X[train], y[train])
+            est.fit(X_train, y[train])
         else:
-            est.fit(X[train], y[train], sample_weight=sample_weight[train])
+            est.fit(X_train, y[train], sample_weight=sample_weight[train])
         t1 = time.perf_counter()
         scorer = check_scoring(est, scoring)
         if weighted_scores and sample_weight is not None:
-            score = scorer(est, X[test], y[test], sample_weight=sample_weight[test])
+            score = scorer(est, X_test, y[test], sample_weight=sample_weight[test])
         else:
-            score = scorer(est, X[test], y[test])
+            score = scorer(est, X_test, y[test])
         t2 = time.perf_counter()
         return job, score, t1 - t0, t2 - t1, int(np.sum(est.n_iter_))
 

@@ -14,7 +14,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _native
 from ._fitted import FittedSVM, _validate_data
-from ._params import check_decision_shape, class_weights, encode_classes, native_x, resolve_gamma, spec, threads
+from ._params import check_decision_shape, class_weights, encode_classes, kernel_x, resolve_gamma, spec, threads
 
 
 class OneVsOneSVM(FittedSVM, ClassifierMixin, BaseEstimator):
@@ -24,11 +24,6 @@ class OneVsOneSVM(FittedSVM, ClassifierMixin, BaseEstimator):
     ``decision_values``). A subclass's ``fit`` trains and calls
     ``_set_fitted``; ``_threads()`` are the prediction's threads."""
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
-
     def _set_fitted(self, X, classes, gamma, nr_sv, sv_rows, sv_coef, rho, iters, prob=None):
         """scikit-learn's fitted attributes from the library's arrays
         (``sv_rows``: the support vectors' rows of X, class by class)."""
@@ -37,7 +32,7 @@ class OneVsOneSVM(FittedSVM, ClassifierMixin, BaseEstimator):
         self._gamma = gamma
         self.shape_fit_ = X.shape
         self.support_ = sv_rows.astype(np.int32)
-        self.support_vectors_ = X[self.support_]
+        self.support_vectors_ = self._fitted_rows(X, self.support_)
         self.n_support_ = nr_sv.astype(np.int32)
         self._dual_coef_ = sv_coef
         self._intercept_ = -rho
@@ -185,7 +180,7 @@ class SVC(OneVsOneSVM):
             max_iter=self.max_iter, weights=weights, n_jobs=self.n_jobs,
             probability=self._probability_seed(), solver=self.solver,
         )
-        dense, csr = native_x(X)
+        dense, csr = kernel_x(self.kernel, X, training=True)
         if sample_weight is not None:
             sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
             if not np.all(np.isfinite(sample_weight)):

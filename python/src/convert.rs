@@ -132,6 +132,40 @@ fn check_csr(indptr: &[usize], indices: &[u32], nnz: usize, d: usize) -> PyResul
     Ok(())
 }
 
+/// scikit-learn's name of LIBSVM's precomputed kernel (`-t 4`).
+pub const PRECOMPUTED: &str = "precomputed";
+
+/// `ds` as the kernel `kernel` reads it: for the precomputed kernel the
+/// Python layer passes LIBSVM's rows (column 0 the serial number or
+/// anything, then the kernel values), so the dataset is numbered from 0
+/// (`IndexBase::Zero`: column `j` is feature `j`); other kernels' data as
+/// given.
+pub fn for_kernel(mut ds: Dataset, kernel: &str) -> Dataset {
+    if kernel == PRECOMPUTED {
+        ds.index_base = cvbench_engine::api::data::IndexBase::Zero;
+    }
+    ds
+}
+
+/// A training set for `kernel` ([`for_kernel`]), its precomputed rows'
+/// serial numbers checked as `svm-train -t 4` checks them (a `ValueError`
+/// naming the row, 0-based as the Python layer numbers rows).
+pub fn training_set(ds: Dataset, kernel: &str) -> PyResult<Dataset> {
+    use cvbench_engine::api::errors::SvmError;
+    use cvbench_engine::api::training::check_training_features;
+    let ds = for_kernel(ds, kernel);
+    if kernel == PRECOMPUTED {
+        match check_training_features(&ds, KernelKind::Precomputed) {
+            Err(SvmError::Precomputed(e)) => {
+                return Err(value_error(format!("precomputed kernel: {e}")))
+            }
+            Err(e) => return Err(value_error(e.to_string())),
+            Ok(()) => {}
+        }
+    }
+    Ok(ds)
+}
+
 /// The kernel from scikit-learn's names and values.
 pub fn kernel(name: &str, gamma: f64, degree: i32, coef0: f64) -> PyResult<KernelKind> {
     Ok(match name {
@@ -143,9 +177,10 @@ pub fn kernel(name: &str, gamma: f64, degree: i32, coef0: f64) -> PyResult<Kerne
             coef0,
         },
         "sigmoid" => KernelKind::Sigmoid { gamma, coef0 },
+        PRECOMPUTED => KernelKind::Precomputed,
         other => {
             return Err(value_error(format!(
-                "kernel {other:?} is not one of 'linear', 'poly', 'rbf', 'sigmoid'"
+                "kernel {other:?} is not one of 'linear', 'poly', 'rbf', 'sigmoid', 'precomputed'"
             )))
         }
     })
@@ -156,7 +191,7 @@ pub fn kernel(name: &str, gamma: f64, degree: i32, coef0: f64) -> PyResult<Kerne
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
 pub struct Spec {
-    /// `linear`, `poly`, `rbf` or `sigmoid`.
+    /// `linear`, `poly`, `rbf`, `sigmoid` or `precomputed`.
     pub kernel: String,
     /// C.
     pub c: f64,
@@ -239,7 +274,8 @@ pub struct ModelArgs<'py> {
     pub sv_coef: PyReadonlyArray2<'py, f64>,
     /// Each pair's rho.
     pub rho: Vec<f64>,
-    /// `linear`, `poly`, `rbf` or `sigmoid`.
+    /// `linear`, `poly`, `rbf`, `sigmoid` or `precomputed` (the support
+    /// vectors are then LIBSVM's `0:serial` rows: one column).
     pub kernel: String,
     /// The kernel's gamma.
     pub gamma: f64,
@@ -255,7 +291,10 @@ impl ModelArgs<'_> {
     /// The model, checked for consistent shapes.
     pub fn into_model(self) -> PyResult<MultiModel> {
         let kernel = kernel(&self.kernel, self.gamma, self.degree, self.coef0)?;
-        let sv = dataset(self.sv_dense, self.sv_csr, Vec::new())?;
+        let sv = for_kernel(
+            dataset(self.sv_dense, self.sv_csr, Vec::new())?,
+            &self.kernel,
+        );
         let (labels, nr_sv, rho) = (self.labels, self.nr_sv, self.rho);
         let k = labels.len();
         let total: usize = nr_sv.iter().sum();

@@ -5,11 +5,15 @@
 //! [`crate::decision`]'s, the same as `SVC`'s.
 
 use cvbench_engine::api::formulation::{fit_formulation, SvmType};
+use cvbench_engine::api::formulation_cv::{
+    cross_validate_formulation, libsvm_folds, FormulationCvOptions,
+};
+use cvbench_engine::api::strategies::CacheMode;
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use crate::cancellable::run;
-use crate::convert::{dataset, value_error, Csr, Spec};
+use crate::convert::{dataset, folds, training_set, value_error, Csr, Spec};
 use crate::{i64s, matrix};
 
 /// The formulation by its LIBSVM name (`svm_type` in a model file) with
@@ -57,7 +61,7 @@ fn fit_formulation_arrays<'py>(
     kind: &str,
     value: f64,
 ) -> PyResult<FormulationOut<'py>> {
-    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
     let params = spec.to_spec()?.params;
     let svm_type = svm_type(kind, value)?;
     let f = run(py, || fit_formulation(&ds, &params, svm_type))?;
@@ -79,7 +83,85 @@ fn fit_formulation_arrays<'py>(
     ))
 }
 
-/// Add this module's function to the extension module.
+/// The test rows of the `k` folds `svm-train -s N -v k` uses for
+/// formulation `kind` on `(X, y)` (stratified for nu-SVC, one shuffle
+/// otherwise; `k` lowered to the number of rows there), fold after fold.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, kind, value, k))]
+fn formulation_folds<'py>(
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    kind: &str,
+    value: f64,
+    k: usize,
+) -> PyResult<Vec<Vec<usize>>> {
+    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let f = libsvm_folds(&ds, k, svm_type(kind, value)?).map_err(|e| value_error(e.to_string()))?;
+    Ok((0..f.k()).map(|h| f.test_rows(h).to_vec()).collect())
+}
+
+/// What [`cross_validate_formulation_arrays`] returns: every row's
+/// held-out prediction, each fold's SMO iterations, and the run's
+/// wall-clock seconds.
+type FormulationCvOut<'py> = (
+    Bound<'py, numpy::PyArray1<f64>>,
+    Bound<'py, numpy::PyArray1<i64>>,
+    f64,
+);
+
+/// k-fold CV of formulation `kind` (nu or epsilon `value`; `spec`'s C,
+/// kernel, tolerance, cache (the run's whole budget), shrinking, iteration
+/// cap and threads) on the test folds `test` (a partition of the rows), in
+/// one call: the rounds in parallel on one shared kernel cache (`cache`
+/// `shared`) or each solve's own (`per_solve`), the same numbers either way.
+#[pyfunction]
+#[pyo3(signature = (dense, csr, y, spec, kind, value, test, cache))]
+#[allow(clippy::too_many_arguments)]
+fn cross_validate_formulation_arrays<'py>(
+    py: Python<'py>,
+    dense: Option<PyReadonlyArray2<'py, f64>>,
+    csr: Option<Csr<'py>>,
+    y: PyReadonlyArray1<'py, f64>,
+    spec: Spec,
+    kind: &str,
+    value: f64,
+    test: Vec<Vec<usize>>,
+    cache: &str,
+) -> PyResult<FormulationCvOut<'py>> {
+    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
+    let spec = spec.to_spec()?;
+    let svm_type = svm_type(kind, value)?;
+    let cache = CacheMode::parse(cache).ok_or_else(|| {
+        value_error(format!(
+            "cache must be one of {}, got {cache:?}",
+            CacheMode::names()
+        ))
+    })?;
+    let opts = FormulationCvOptions {
+        cache,
+        threads: spec.threads,
+    };
+    let f = folds(ds.n(), test);
+    let cv = run(py, || {
+        cross_validate_formulation(&ds, &f, &spec.params, svm_type, opts)
+    })?;
+    let iters: Vec<i64> = cv
+        .result
+        .rounds
+        .iter()
+        .map(|r| r.solves.iter().map(|s| s.iterations as i64).sum())
+        .collect();
+    Ok((
+        cv.result.predictions.clone().into_pyarray(py),
+        iters.into_pyarray(py),
+        cv.result.wall_s,
+    ))
+}
+
+/// Add this module's functions to the extension module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(fit_formulation_arrays, m)?)
+    m.add_function(wrap_pyfunction!(fit_formulation_arrays, m)?)?;
+    m.add_function(wrap_pyfunction!(formulation_folds, m)?)?;
+    m.add_function(wrap_pyfunction!(cross_validate_formulation_arrays, m)?)
 }

@@ -11,7 +11,9 @@ mod formulation;
 mod incremental;
 
 use cancellable::run;
-use convert::{dataset, folds, value_error, Csr, ModelArgs, Spec};
+use convert::{
+    dataset, folds, for_kernel, training_set, value_error, Csr, ModelArgs, Spec, PRECOMPUTED,
+};
 use cvbench_engine::api;
 use cvbench_engine::api::grid_search::{FoldStat, Reuse};
 use cvbench_engine::api::cv::Folds;
@@ -100,7 +102,7 @@ fn fit<'py>(
     spec: Spec,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<FitOut<'py>> {
-    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
     let spec = spec.to_spec()?;
     let w = match &sample_weight {
         Some(w) => Some(w.as_slice()?.to_vec()),
@@ -180,9 +182,11 @@ fn data_and_model(
     csr: Option<Csr<'_>>,
     model: ModelArgs<'_>,
 ) -> PyResult<(cvbench_engine::api::data::Dataset, cvbench_engine::api::training::MultiModel)> {
-    let ds = dataset(dense, csr, Vec::new())?;
+    let ds = for_kernel(dataset(dense, csr, Vec::new())?, &model.kernel);
     let m = model.into_model()?;
-    if m.sv.d() != ds.d() {
+    // A precomputed kernel's rows hold kernel values, its support vectors
+    // serial numbers: the Python layer checks the rows' width.
+    if m.sv.d() != ds.d() && !m.kernel.is_precomputed() {
         return Err(value_error(format!(
             "X has {} features, but the model was fitted with {}",
             ds.d(),
@@ -235,7 +239,7 @@ fn cv_method<'py>(
     seeder: Option<&str>,
     cache: &str,
 ) -> PyResult<String> {
-    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let ds = for_kernel(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel);
     let spec = spec.to_spec()?;
     let method =
         api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
@@ -272,7 +276,7 @@ fn cross_validate<'py>(
     seeder: Option<&str>,
     cache: &str,
 ) -> PyResult<CvOut<'py>> {
-    let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
+    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
     let spec = spec.to_spec()?;
     let method =
         api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
@@ -313,6 +317,11 @@ fn grid<'py>(
     Bound<'py, PyArray2<i64>>,
     Bound<'py, PyArray2<f64>>,
 )> {
+    if spec.kernel == PRECOMPUTED {
+        return Err(value_error(
+            "the grid takes no precomputed kernel (the Python layer refuses it)",
+        ));
+    }
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let spec = spec.to_spec()?;
     let reuse = Reuse::parse(reuse).map_err(value_error)?;

@@ -1,0 +1,235 @@
+"""cvbench.cross_validate_svm: exact k-fold CV of any of cvbench's SVMs,
+given as an estimator, in the shape of scikit-learn's ``cross_validate``.
+NuSVC, SVR and NuSVR run on the engine's ``cross_validate_formulation``
+(one native call: the rounds in parallel on one shared kernel cache); SVC
+is ``cross_validate_svc``'s. The scores come from the held-out
+predictions, in one place (``_scores``)."""
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from sklearn import metrics
+from sklearn.base import clone
+from sklearn.utils import check_X_y
+
+from . import _native
+from ._cv import cross_validate_svc
+from ._nusvc import NuSVC
+from ._one_function import SVR, NuSVR, OneClassSVM
+from ._params import (
+    check_cv_arg,
+    encode_classes,
+    epsilon_value,
+    folds,
+    kernel_x,
+    nu_value,
+    pairwise_split,
+    refuse,
+    resolve_gamma,
+    spec,
+    threads,
+)
+from ._perfold import fold_dependent
+from ._svc import SVC
+
+#: scikit-learn's scorers (by name) computed from the held-out predictions
+#: of a regressor: each is ``f(y_true, y_pred)`` of one fold.
+REGRESSION_SCORES = {
+    "r2": metrics.r2_score,
+    "neg_mean_squared_error": lambda t, p: -metrics.mean_squared_error(t, p),
+    "neg_root_mean_squared_error": lambda t, p: -np.sqrt(metrics.mean_squared_error(t, p)),
+    "neg_mean_absolute_error": lambda t, p: -metrics.mean_absolute_error(t, p),
+    "explained_variance": metrics.explained_variance_score,
+}
+
+#: ... and of a classifier.
+CLASSIFICATION_SCORES = {
+    "accuracy": metrics.accuracy_score,
+    "balanced_accuracy": metrics.balanced_accuracy_score,
+}
+
+#: The formulation of each estimator: the library's name and its own
+#: parameter (nu or epsilon).
+FORMULATIONS = ((NuSVC, "nu_svc", "nu"), (SVR, "epsilon_svr", "epsilon"), (NuSVR, "nu_svr", "nu"))
+
+
+def _scorers(scoring, regression):
+    """{output key: metric} for ``scoring`` (None: the estimator's
+    ``score``, r2 or accuracy, as ``test_score``; a name: ``test_score``;
+    a list or tuple of names: ``test_<name>`` each, as ``cross_validate``
+    names them)."""
+    table = REGRESSION_SCORES if regression else CLASSIFICATION_SCORES
+    default = "r2" if regression else "accuracy"
+
+    def metric(name):
+        if not isinstance(name, str) or name not in table:
+            raise ValueError(
+                f"scoring {name!r} is not computed here; the held-out predictions give "
+                f"{sorted(table)} (any other scorer: scikit-learn's cross_validate with the estimator)"
+            )
+        return table[name]
+
+    if scoring is None:
+        return {"test_score": table[default]}
+    if isinstance(scoring, str):
+        return {"test_score": metric(scoring)}
+    if isinstance(scoring, (list, tuple)) and scoring:
+        return {f"test_{name}": metric(name) for name in scoring}
+    raise ValueError(f"scoring must be None, a scorer's name or a list of names, got {scoring!r}")
+
+
+def _scores(scorers, y, predictions, tests):
+    """Each scorer's per-fold scores of the held-out predictions, and each
+    fold's seconds of scoring."""
+    out = {key: np.zeros(len(tests)) for key in scorers}
+    seconds = np.zeros(len(tests))
+    for f, test in enumerate(tests):
+        t0 = time.perf_counter()
+        for key, metric in scorers.items():
+            out[key][f] = metric(y[test], predictions[test])
+        seconds[f] = time.perf_counter() - t0
+    return out, seconds
+
+
+def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None, cache="shared",
+                       cache_size=None):
+    """k-fold CV of ``estimator`` (``cvbench.SVC``, ``NuSVC``, ``SVR`` or
+    ``NuSVR``, its parameters as set) on ``(X, y)``, as scikit-learn's
+    ``cross_validate(estimator, X, y, cv=cv, scoring=scoring)``.
+
+    ``cv``: an int (``svm-train -v cv``'s folds: stratified for the
+    classifiers, one shuffle for the regressors, as LIBSVM's), a
+    scikit-learn splitter or a list of (train, test) index pairs whose
+    test sets partition the rows. ``scoring``: None (the estimator's own
+    score: r2 for SVR and NuSVR, accuracy for the classifiers), one
+    scorer's name or a list of names (for a regressor ``r2``,
+    ``neg_mean_squared_error``, ``neg_root_mean_squared_error``,
+    ``neg_mean_absolute_error``, ``explained_variance``; for NuSVC
+    ``accuracy``, ``balanced_accuracy``), each computed from the held-out
+    predictions. ``n_jobs``: threads (scikit-learn's convention);
+    ``cache`` ``shared`` (one kernel cache for every round) or
+    ``per_solve``, ``cache_size`` its MB in all (None: the whole kernel
+    matrix where it fits in half the memory); neither changes a number.
+
+    Returns a dict of per-fold arrays: ``test_score`` (or ``test_<name>``
+    per scorer of a list), ``fit_time``, ``score_time``, ``n_iter`` (each
+    round's SMO iterations). NuSVC, SVR and NuSVR run as one native call
+    (``svm-train -s 1/3/4 -v``'s rounds, in parallel on one shared kernel
+    cache; ``fit_time`` is then the run's wall time shared equally among
+    the folds). Each round trains on the other folds' rows in fold order,
+    as LIBSVM does; where a splitter's test folds are not contiguous that
+    is another order than scikit-learn's ascending one, which reaches the
+    same optimum within ``tol``. ``gamma='scale'`` (non-linear kernels)
+    depends on the training rows, so each fold is then a plain fit of
+    ``clone(estimator)`` on its training rows (scikit-learn's order; the
+    folds on ``n_jobs`` threads), the held-out rows never reaching a fit.
+    ``kernel='precomputed'``: X is the n x n Gram matrix, sliced as
+    scikit-learn slices it (``K[train][:, train]``).
+
+    SVC: ``cross_validate_svc`` with the estimator's parameters (its
+    dict, ``seeding`` included; ``scoring`` None or ``accuracy``).
+    OneClassSVM is refused: it has no targets to score the held-out rows
+    against.
+    """
+    if isinstance(estimator, OneClassSVM):
+        raise ValueError(
+            "cross_validate_svm: OneClassSVM is unsupervised, so there are no targets to score its "
+            "held-out rows against; use scikit-learn's cross_validate with a scorer of your own "
+            "(cvbench svm -s 2 -v prints svm-train's one-class accuracy)"
+        )
+    if isinstance(estimator, SVC):
+        return _svc(estimator, X, y, cv, scoring, n_jobs, cache, cache_size)
+    match = [(kind, name) for cls, kind, name in FORMULATIONS if isinstance(estimator, cls)]
+    if not match:
+        raise ValueError(
+            "cross_validate_svm takes cvbench.SVC, NuSVC, SVR or NuSVR, got "
+            f"{type(estimator).__name__}"
+        )
+    kind, name = match[0]
+    regression = kind != "nu_svc"
+    params = estimator.get_params()
+    value = nu_value(params["nu"]) if name == "nu" else epsilon_value(params["epsilon"])
+    if not regression:
+        refuse("class_weight", params["class_weight"], "LIBSVM's nu-SVC ignores class weights")
+        if params["probability"] not in (False, "deprecated"):
+            raise ValueError("probability=True is not supported: NuSVC has no probability model here")
+    scorers = _scorers(scoring, regression)
+    if y is None:
+        raise ValueError(f"cross_validate_svm: {type(estimator).__name__} needs targets y")
+    X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C", y_numeric=regression)
+    if regression:
+        y_native, decode = y, None
+    else:
+        classes, y_enc = encode_classes(y)
+        y_native, decode = y_enc.astype(np.float64), classes
+    y_native = np.ascontiguousarray(y_native, dtype=np.float64)
+    kernel = params["kernel"]
+    dense, csr = kernel_x(kernel, X, training=True)
+    cv = check_cv_arg(cv)
+    if isinstance(cv, int):
+        tests = _native.formulation_folds(dense, csr, y_native, kind, value, cv)
+    else:
+        tests = folds(cv.split(X, y) if hasattr(cv, "split") else cv, X.shape[0])
+    if cache_size is None:
+        cache_size = _native.default_cache_mb(X.shape[0])
+    if fold_dependent({"gamma": params["gamma"], "kernel": kernel}) is None:
+        args = spec(C=params.get("C", 1.0), kernel=kernel, gamma=resolve_gamma(params["gamma"], X),
+                    degree=params["degree"], coef0=params["coef0"], tol=params["tol"],
+                    cache_size=cache_size, shrinking=params["shrinking"],
+                    max_iter=params["max_iter"], n_jobs=n_jobs)
+        pred, n_iter, wall_s = _native.cross_validate_formulation_arrays(
+            dense, csr, y_native, args, kind, value, tests, cache)
+        fit_time = np.full(len(tests), wall_s / len(tests))
+    else:
+        pred, n_iter, fit_time = _per_fold(estimator, X, y_native, tests, n_jobs)
+    if decode is not None:
+        pred_out = decode[pred.astype(np.intp)]
+    else:
+        pred_out = pred
+    result, score_time = _scores(scorers, y, pred_out, [np.asarray(t, dtype=np.intp) for t in tests])
+    result.update(fit_time=fit_time, score_time=score_time, n_iter=np.asarray(n_iter, dtype=np.int64))
+    return result
+
+
+def _per_fold(estimator, X, y, tests, n_jobs):
+    """Plain fits of ``clone(estimator)`` on each fold's training rows
+    (ascending, as scikit-learn's), the folds on ``n_jobs`` threads (the
+    native fit releases the GIL): every row's held-out prediction, each
+    fold's iterations and fit seconds."""
+    everything = np.arange(X.shape[0])
+    splits = [(np.setdiff1d(everything, t), np.asarray(t, dtype=np.intp)) for t in tests]
+    kernel = estimator.get_params()["kernel"]
+    pred = np.zeros(X.shape[0])
+    n_iter = np.zeros(len(tests), dtype=np.int64)
+    fit_time = np.zeros(len(tests))
+
+    def one(f):
+        train, test = splits[f]
+        est = clone(estimator).set_params(verbose=False)
+        t0 = time.perf_counter()
+        est.fit(pairwise_split(kernel, X, train), y[train])
+        seconds = time.perf_counter() - t0
+        return f, est.predict(pairwise_split(kernel, X, train, test)), int(np.sum(est.n_iter_)), seconds
+
+    with ThreadPoolExecutor(max_workers=min(threads(n_jobs), len(splits))) as pool:
+        for f, p, it, seconds in pool.map(one, range(len(splits))):
+            pred[splits[f][1]] = p
+            n_iter[f], fit_time[f] = it, seconds
+    return pred, n_iter, fit_time
+
+
+def _svc(estimator, X, y, cv, scoring, n_jobs, cache, cache_size):
+    """An SVC's CV: ``cross_validate_svc`` with its parameters."""
+    if scoring not in (None, "accuracy"):
+        raise ValueError(
+            f"scoring {scoring!r}: cross_validate_svm scores an SVC by accuracy only "
+            "(cross_validate_svc); other scorers: scikit-learn's cross_validate"
+        )
+    p = estimator.get_params()
+    keys = ("C", "kernel", "degree", "gamma", "coef0", "tol", "class_weight", "shrinking",
+            "max_iter", "solver")
+    return cross_validate_svc(
+        X, y, **{k: p[k] for k in keys}, cv=cv, cache=cache, cache_size=cache_size,
+        n_jobs=p["n_jobs"] if n_jobs is None else n_jobs,
+    )
