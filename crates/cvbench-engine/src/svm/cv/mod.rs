@@ -28,6 +28,7 @@ pub mod formulations;
 pub mod pool;
 pub mod rounds;
 pub mod seeded;
+pub mod seeded_svr;
 pub mod strategy;
 
 use crate::data::Dataset;
