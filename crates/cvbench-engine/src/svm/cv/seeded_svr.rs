@@ -10,13 +10,18 @@
 //!   `beta_i = a_i - a*_i` (as `a_i = max(beta_i, 0)`, `a*_i =
 //!   max(-beta_i, 0)`: at epsilon-SVR's optimum with `p > 0` one of the pair
 //!   is zero; any pair with that difference is as feasible);
-//! - the rows that left (fold `h`) drop out, the rows that entered (fold
-//!   `h - 1`) start at zero;
-//! - the equality `sum_i (a_i - a*_i) = 0`, broken by the dropped rows by
-//!   `s = sum_kept beta_i`, is restored by scaling the side in excess: if
-//!   `s > 0` every positive `beta_i` is multiplied by `1 - s / P` (`P` the
-//!   sum of the positive ones, `P >= s`), if `s < 0` every negative one by
-//!   `1 - |s| / N`. Scaling towards zero keeps every variable in `[0, C]`.
+//! - the rows that left (fold `h`) drop out; the rows that entered (fold
+//!   `h - 1`, held out by round `h - 1`, whose predictions `f(x_j)` it
+//!   made) start at the value the optimality conditions give them under
+//!   round `h - 1`'s model: `C` where `y_j - f(x_j) > epsilon`, `-C` where
+//!   `< -epsilon`, else zero;
+//! - the equality `sum_i (a_i - a*_i) = 0` (broken by `s = sum beta_i`) is
+//!   restored by scaling the side in excess towards zero: if `s > 0` the
+//!   entered rows' positive `beta_j` by `1 - s / E` (`E` their sum), or all
+//!   to zero where `E < s` and then the kept rows' positive ones by
+//!   `1 - (s - E) / P` (`P >= s - E`, as the total is `s`); if `s < 0` the
+//!   negative ones alike. Scaling towards zero keeps every variable in
+//!   `[0, C]`.
 //!
 //! Any feasible start reaches the optimum of the same convex problem, and
 //! the solver stops by the same rule (`eps`) as from zero, so every round
@@ -177,15 +182,19 @@ impl Chain<'_> {
         hs: std::ops::Range<usize>,
     ) -> Result<Vec<(FormulationRound, Vec<f64>)>, SvmError> {
         let n = self.kd.ds.n();
-        // beta of the previous round by dataset row (0 for rows it held out).
-        let mut prev: Option<Vec<f64>> = None;
+        // The previous round's beta by dataset row (its held-out rows at
+        // their guess), and which rows it held out.
+        let mut prev: Option<(Vec<f64>, Vec<bool>)> = None;
         let mut out = Vec::with_capacity(hs.len());
         for h in hs {
             let train = self.folds.train_rows(h);
             let l = train.len();
             let beta: Vec<f64> = match &prev {
                 None => vec![0.0; l],
-                Some(by_row) => seed_betas(train.iter().map(|&r| by_row[r]).collect()),
+                Some((by_row, entered)) => seed_betas(
+                    train.iter().map(|&r| by_row[r]).collect(),
+                    &train.iter().map(|&r| entered[r]).collect::<Vec<bool>>(),
+                ),
             };
             let mut start = vec![0.0; 2 * l];
             for (k, &b) in beta.iter().enumerate() {
@@ -198,15 +207,30 @@ impl Chain<'_> {
             let fit: FunctionFit =
                 train_epsilon_svr_from(self.kd, &train, self.params, self.p, start, self.shared)?;
             let test = self.folds.test_rows(h);
-            let preds = test
+            let preds: Vec<f64> = test
                 .par_iter()
                 .map(|&r| fit.model.predict(self.kd.ds.row(r)))
                 .collect();
             let mut by_row = vec![0.0; n];
+            let mut entered = vec![false; n];
             for (&r, &b) in train.iter().zip(&fit.coef) {
                 by_row[r] = b;
             }
-            prev = Some(by_row);
+            // The held-out rows (the next round's entered rows) at the
+            // value the optimality conditions give them under this model.
+            let (c, p) = (self.params.c, self.p);
+            for (&r, &f) in test.iter().zip(&preds) {
+                let resid = self.kd.ds.y[r] - f;
+                by_row[r] = if resid > p {
+                    c
+                } else if resid < -p {
+                    -c
+                } else {
+                    0.0
+                };
+                entered[r] = true;
+            }
+            prev = Some((by_row, entered));
             out.push((
                 FormulationRound {
                     fold: h,
@@ -223,24 +247,36 @@ impl Chain<'_> {
     }
 }
 
-/// The seed's coefficients from the kept ones (`beta`, the entered rows
-/// at zero): the side in excess scaled towards zero so that `sum beta = 0`
-/// (see the module doc). Magnitudes never grow.
-pub(crate) fn seed_betas(mut beta: Vec<f64>) -> Vec<f64> {
+/// The seed's coefficients from the kept ones and the entered rows'
+/// guesses (`beta`, `entered` marking the guesses): the side in excess of
+/// `sum beta = 0` scaled towards zero, the entered rows' first and, where
+/// they cannot absorb it all (set to zero), the kept rows' by what is left
+/// (see the module doc). Magnitudes never grow, signs never change.
+pub(crate) fn seed_betas(mut beta: Vec<f64>, entered: &[bool]) -> Vec<f64> {
     let s: f64 = beta.iter().sum();
-    let (pos, neg): (f64, f64) = beta.iter().fold((0.0, 0.0), |(p, n), &b| {
-        if b > 0.0 {
-            (p + b, n)
-        } else {
-            (p, n - b)
+    if s == 0.0 {
+        return beta;
+    }
+    // Work on the side of the excess, as positive numbers.
+    let side = s.signum();
+    let mut left = s.abs();
+    for pass_entered in [true, false] {
+        let total: f64 = beta
+            .iter()
+            .zip(entered)
+            .filter(|&(&b, &e)| e == pass_entered && b * side > 0.0)
+            .map(|(&b, _)| b.abs())
+            .sum();
+        if total <= 0.0 || left <= 0.0 {
+            continue;
         }
-    });
-    if s > 0.0 && pos > 0.0 {
-        let f = (1.0 - s / pos).max(0.0);
-        beta.iter_mut().filter(|b| **b > 0.0).for_each(|b| *b *= f);
-    } else if s < 0.0 && neg > 0.0 {
-        let f = (1.0 + s / neg).max(0.0);
-        beta.iter_mut().filter(|b| **b < 0.0).for_each(|b| *b *= f);
+        let f = (1.0 - left / total).max(0.0);
+        for (b, &e) in beta.iter_mut().zip(entered) {
+            if e == pass_entered && *b * side > 0.0 {
+                *b *= f;
+            }
+        }
+        left = (left - total).max(0.0);
     }
     beta
 }
@@ -257,7 +293,8 @@ mod tests {
             vec![0.3, -0.3],
             vec![0.0, 0.0],
         ] {
-            let out = seed_betas(beta.clone());
+            let entered: Vec<bool> = (0..beta.len()).map(|i| i % 2 == 0).collect();
+            let out = seed_betas(beta.clone(), &entered);
             assert!(out.iter().sum::<f64>().abs() < 1e-12, "{out:?}");
             for (a, b) in out.iter().zip(&beta) {
                 assert!(a.abs() <= b.abs() && a * b >= 0.0);
