@@ -188,12 +188,24 @@ fn seeded_epsilon_svr_cv_is_close_to_svm_train() {
     let lib = svm_train(&["-s", "3", "-v", "5", "housing_scale"], d);
     for method in ["sir", "sir_two_chains"] {
         let ours = ok(&cvbench(
-            &["svm", "-s", "3", "-v", "5", "--seeding", method, "housing_scale"],
+            &[
+                "svm",
+                "-s",
+                "3",
+                "-v",
+                "5",
+                "--seeding",
+                method,
+                "housing_scale",
+            ],
             d,
         ));
         let count = |s: &str| s.lines().filter(|l| l.starts_with("obj = ")).count();
         assert_eq!(count(&ours), count(&lib), "{method}: one solve per round");
         let (a, b) = (mse(&ours), mse(&lib));
-        assert!((a - b).abs() <= 1e-2 * b, "{method}: MSE {a} vs svm-train's {b}");
+        assert!(
+            (a - b).abs() <= 1e-2 * b,
+            "{method}: MSE {a} vs svm-train's {b}"
+        );
     }
 }

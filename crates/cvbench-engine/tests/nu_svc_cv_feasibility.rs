@@ -4,12 +4,12 @@
 //! make nu infeasible still trains; nu infeasible on the whole data is
 //! refused.
 
+use cvbench_engine::api::cv::Folds;
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::SvmType;
 use cvbench_engine::api::formulation_cv::{cross_validate_formulation, FormulationCvOptions};
 use cvbench_engine::api::params::SvmParams;
 use cvbench_engine::api::strategies::CacheMode;
-use cvbench_engine::api::cv::Folds;
 
 /// Ten rows of each class (`+1` first), two features.
 fn two_classes() -> Dataset {
@@ -50,7 +50,11 @@ fn a_fold_with_nu_infeasible_still_trains() {
     )
     .expect("svm-train trains every fold");
     assert_eq!(cv.result.rounds.len(), 2);
-    assert!(cv.result.predictions.iter().all(|p| *p == 1.0 || *p == -1.0));
+    assert!(cv
+        .result
+        .predictions
+        .iter()
+        .all(|p| *p == 1.0 || *p == -1.0));
 }
 
 #[test]

@@ -52,9 +52,12 @@ fn opts(threads: usize) -> FormulationCvOptions {
     }
 }
 
-/// The numbers of a run that may not depend on threads: predictions,
-/// each round's iterations, objective and rho (as bits), nSV.
-fn bits(cv: &FormulationCv) -> (Vec<u64>, Vec<(u64, u64, u64, usize)>) {
+/// A round's iterations, objective and rho (as bits), nSV.
+type RoundBits = (u64, u64, u64, usize);
+
+/// The numbers of a run that may not depend on threads: predictions (as
+/// bits) and each round's [`RoundBits`].
+fn bits(cv: &FormulationCv) -> (Vec<u64>, Vec<RoundBits>) {
     let preds = cv.result.predictions.iter().map(|p| p.to_bits()).collect();
     let rounds = cv
         .result
@@ -62,12 +65,7 @@ fn bits(cv: &FormulationCv) -> (Vec<u64>, Vec<(u64, u64, u64, usize)>) {
         .iter()
         .map(|r| {
             let s = &r.solves[0];
-            (
-                s.iterations,
-                s.objective.to_bits(),
-                s.rho.to_bits(),
-                s.n_sv,
-            )
+            (s.iterations, s.objective.to_bits(), s.rho.to_bits(), s.n_sv)
         })
         .collect();
     (preds, rounds)
@@ -84,8 +82,7 @@ fn check(ds: &Dataset, params: &SvmParams, p: f64, k: usize, fewer: bool) {
     assert_eq!(bits(&none), bits(&base), "seeding none is the unseeded run");
     for method in [SeedingMethod::Sir, SeedingMethod::SirTwoChains] {
         let run = |threads| {
-            cross_validate_formulation_seeded(ds, &folds, params, t, opts(threads), method)
-                .unwrap()
+            cross_validate_formulation_seeded(ds, &folds, params, t, opts(threads), method).unwrap()
         };
         let seeded = run(1);
         assert_eq!(bits(&run(2)), bits(&seeded), "{method}: 1 and 2 threads");
@@ -171,8 +168,9 @@ fn seeding_other_formulations_and_methods_is_refused() {
 
 /// The measurement of experiments/engine/logs/2026-11-29-svr-cv.md:
 /// cadata_scale, svm-train's defaults (`-s 3`, C 1, gamma 1/8, p 0.1),
-/// 10 folds, 2 threads, a 2000 MB budget; unseeded, `sir`,
-/// `sir_two_chains`, wall times printed. Run with `--release --ignored`.
+/// 10 folds, 2 threads, a 2000 MB budget (`SVR_CACHE_MB`); unseeded,
+/// `sir_two_chains`, `sir` (`SVR_METHODS`), wall times printed. Run with
+/// `--release --ignored`.
 #[test]
 #[ignore]
 fn cadata_timing() {
@@ -182,7 +180,7 @@ fn cadata_timing() {
     };
     let ds = read_libsvm(&std::path::Path::new(&dir).join("cadata_scale.xz"), None).unwrap();
     let mut params = SvmParams::libsvm_defaults(8);
-    params.cache_mb = 2000.0;
+    params.cache_mb = std::env::var("SVR_CACHE_MB").map_or(2000.0, |v| v.parse().unwrap());
     let t = SvmType::EpsilonSvr { p: 0.1 };
     let folds = libsvm_folds(&ds, 10, t).unwrap();
     let methods = std::env::var("SVR_METHODS").unwrap_or("none,sir_two_chains,sir".into());

@@ -17,11 +17,10 @@
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::{fit_formulation, SvmType};
 use cvbench_engine::api::formulation_cv::{
-    cross_validate_formulation, cross_validate_formulation_seeded, CvSummary,
-    FormulationCvOptions,
+    cross_validate_formulation, cross_validate_formulation_seeded, CvSummary, FormulationCvOptions,
 };
-use cvbench_engine::api::strategies::SeedingMethod;
 use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SeedingMethod;
 use cvbench_engine::api::training::nonfinite_warning;
 
 use super::args::{SvmArgs, SvmUsage};
@@ -120,10 +119,7 @@ impl SvmArgs {
                     SeedingMethod::None | SeedingMethod::Sir | SeedingMethod::SirTwoChains
                 );
             let seeding = [
-                (
-                    method != SeedingMethod::None && !svr_seeding,
-                    "--seeding",
-                ),
+                (method != SeedingMethod::None && !svr_seeding, "--seeding"),
                 (self.cv.order.is_some(), "--order"),
                 (self.cv.seeder.is_some(), "--seeder"),
             ];
@@ -291,7 +287,9 @@ fn run_cv(
         let mut json = super::output::base_json(args, ds, params);
         json["svm_type"] = svm_type.name().into();
         json["folds"] = folds_json(&folds, &strategy, budget);
-        json["seeding"] = method.as_str().into();
+        if method != SeedingMethod::None {
+            json["seeding"] = method.as_str().into();
+        }
         json["iterations"] = res.total_iterations().into();
         json["kernel_evals"] = res.kernel_evals.into();
         json["seconds"] = jnum(res.wall_s);

@@ -98,9 +98,7 @@ pub fn cross_validate_formulation_seeded(
             ds.y[r]
         )));
     }
-    crate::svm::cv::pool::with_threads(opts.threads, || {
-        run(ds, folds, &checked, p, order, opts)
-    })
+    crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &checked, p, order, opts))
 }
 
 fn run(
@@ -124,7 +122,7 @@ fn run(
     let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
     let k = folds.k();
     let chains: Vec<std::ops::Range<usize>> = match order {
-        RoundOrder::Chain => vec![0..k],
+        RoundOrder::Chain => std::iter::once(0..k).collect(),
         _ => {
             let m = k.div_ceil(2);
             vec![0..m, m..k]
