@@ -133,6 +133,18 @@ fn seeding_and_unstratifiable_folds_exit_2() {
             "--seeding with -s 3",
         ),
         (
+            &["-s", "4", "-v", "5", "--seeding", "sir"][..],
+            "--seeding with -s 4",
+        ),
+        (
+            &["-s", "1", "-v", "5", "--seeding", "sir"][..],
+            "both equality constraints",
+        ),
+        (
+            &["-s", "3", "-v", "5", "--seeding", "sir", "--order", "tree"][..],
+            "--order with -s 3",
+        ),
+        (
             &["-s", "1", "-v", "5", "--order", "chain"],
             "--order with -s 1",
         ),
@@ -146,5 +158,54 @@ fn seeding_and_unstratifiable_folds_exit_2() {
         a.push(data);
         let e = assert_usage_error(&cvbench(&a, dir.path()), &[want]);
         assert_eq!(e.trim().lines().count(), 1, "{args:?}: one line: {e}");
+    }
+}
+
+/// `-s 3 -v 5 --seeding sir` and `sir_two_chains` on housing_scale: the
+/// rounds' lines as svm-train's in number (exact to the stopping
+/// tolerance, not bit for bit), the MSE within 1e-2 relative of svm-train's.
+#[test]
+fn seeded_epsilon_svr_cv_is_close_to_svm_train() {
+    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
+        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
+        return;
+    }
+    let Some(src) = data_source("housing_scale") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
+    std::fs::write(d.join("housing_scale"), bytes).unwrap();
+    let mse = |out: &str| -> f64 {
+        out.lines()
+            .find_map(|l| l.strip_prefix("Cross Validation Mean squared error = "))
+            .expect("an MSE line")
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    let lib = svm_train(&["-s", "3", "-v", "5", "housing_scale"], d);
+    for method in ["sir", "sir_two_chains"] {
+        let ours = ok(&cvbench(
+            &[
+                "svm",
+                "-s",
+                "3",
+                "-v",
+                "5",
+                "--seeding",
+                method,
+                "housing_scale",
+            ],
+            d,
+        ));
+        let count = |s: &str| s.lines().filter(|l| l.starts_with("obj = ")).count();
+        assert_eq!(count(&ours), count(&lib), "{method}: one solve per round");
+        let (a, b) = (mse(&ours), mse(&lib));
+        assert!(
+            (a - b).abs() <= 1e-2 * b,
+            "{method}: MSE {a} vs svm-train's {b}"
+        );
     }
 }

@@ -7,15 +7,20 @@
 //! `strtof`) unless `--exact-params`; their defaults (0.5, 0.1) are
 //! svm-train's doubles. `-v K` cross-validates on svm-train's folds
 //! ([`cvbench_engine::api::formulation_cv`]: parallel rounds on one shared
-//! kernel cache) and prints its lines. Not built yet, and refused: `-b 1`,
-//! alpha seeding; `-wi` is refused as svm-train ignores it for these types.
+//! kernel cache) and prints its lines; for `-s 3`, `--seeding sir` (one
+//! chain) or `sir_two_chains` (two) seeds each round from the previous one
+//! ([`cvbench_engine::api::formulation_cv::cross_validate_formulation_seeded`]:
+//! exact to the stopping tolerance, not bit for bit). Not built yet, and
+//! refused: `-b 1`, alpha seeding of `-s 1, 2, 4`; `-wi` is refused as
+//! svm-train ignores it for these types.
 
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::{fit_formulation, SvmType};
 use cvbench_engine::api::formulation_cv::{
-    cross_validate_formulation, CvSummary, FormulationCvOptions,
+    cross_validate_formulation, cross_validate_formulation_seeded, CvSummary, FormulationCvOptions,
 };
 use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SeedingMethod;
 use cvbench_engine::api::training::nonfinite_warning;
 
 use super::args::{SvmArgs, SvmUsage};
@@ -106,19 +111,28 @@ impl SvmArgs {
                     "--stratified with -s {s} ({name}): its targets are not classes (svm-train does not stratify them either): drop --stratified"
                 ));
             }
+            use cvbench_engine::api::strategies::SeedingMethod;
+            let method = self.cv.seeding();
+            let svr_seeding = s == "3"
+                && matches!(
+                    method,
+                    SeedingMethod::None | SeedingMethod::Sir | SeedingMethod::SirTwoChains
+                );
             let seeding = [
-                (
-                    self.cv
-                        .seeding
-                        .is_some_and(|m| m != cvbench_engine::api::strategies::SeedingMethod::None),
-                    "--seeding",
-                ),
+                (method != SeedingMethod::None && !svr_seeding, "--seeding"),
                 (self.cv.order.is_some(), "--order"),
                 (self.cv.seeder.is_some(), "--seeder"),
             ];
             if let Some((_, flag)) = seeding.into_iter().find(|(given, _)| *given) {
+                let why = if s == "3" {
+                    "epsilon-SVR (-s 3) takes --seeding none, sir (one chain) or sir_two_chains (two chains) alone"
+                } else if s == "2" {
+                    "alpha seeding is built for C-SVC (-s 0) and epsilon-SVR (-s 3) only"
+                } else {
+                    "alpha seeding is built for C-SVC (-s 0) and epsilon-SVR (-s 3) only (a nu formulation's start must keep both equality constraints: not built)"
+                };
                 return no(format!(
-                    "{flag} with -s {s} ({name}): alpha seeding is built for C-SVC (-s 0) only; -s {s} -v runs every round from zero, as svm-train: drop {flag}"
+                    "{flag} with -s {s} ({name}): {why}; without it -s {s} -v runs every round from zero, as svm-train: drop {flag}"
                 ));
             }
         }
@@ -229,7 +243,12 @@ fn run_cv(
         cache: strategy.cache,
         threads: strategy.threads,
     };
-    let cv = cross_validate_formulation(ds, &folds, &cv_params, svm_type, opts)?;
+    let method = args.cv.seeding();
+    let cv = if method == SeedingMethod::None {
+        cross_validate_formulation(ds, &folds, &cv_params, svm_type, opts)?
+    } else {
+        cross_validate_formulation_seeded(ds, &folds, &cv_params, svm_type, opts, method)?
+    };
     for r in &cv.result.rounds {
         for l in r.lines() {
             out.info(&l);
@@ -244,6 +263,11 @@ fn run_cv(
         }
     }
     let res = &cv.result;
+    if method != SeedingMethod::None {
+        out.stat(&format!(
+            "seeding = {method}: rounds seeded from the previous round, exact to the stopping tolerance (-e); without --seeding the numbers are svm-train's bit for bit"
+        ));
+    }
     out.stat(&format!(
         "folds = {}, cache = {} ({} MB), threads = {}, solves = {}, #iter = {}, kernel evals = {} (shared cache: {}), wall {:.3}s",
         folds.kind,
@@ -263,6 +287,9 @@ fn run_cv(
         let mut json = super::output::base_json(args, ds, params);
         json["svm_type"] = svm_type.name().into();
         json["folds"] = folds_json(&folds, &strategy, budget);
+        if method != SeedingMethod::None {
+            json["seeding"] = method.as_str().into();
+        }
         json["iterations"] = res.total_iterations().into();
         json["kernel_evals"] = res.kernel_evals.into();
         json["seconds"] = jnum(res.wall_s);

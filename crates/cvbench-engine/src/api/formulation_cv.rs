@@ -78,3 +78,31 @@ pub fn cross_validate_formulation(
         summary,
     })
 }
+
+/// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
+/// it (svm-train's numbers bit for bit); for epsilon-SVR `sir` runs the
+/// rounds as one chain, each round started from the previous round's
+/// solution made feasible (the rows that left dropped, those that entered
+/// at zero, the side in excess of `sum (a - a*) = 0` scaled down), and
+/// `sir_two_chains` as two such chains at once. Seeded rounds are exact to
+/// the stopping tolerance (late digits of the predictions may differ from
+/// svm-train's). Seeding the nu formulations and one-class is refused (not
+/// built: a nu start must keep both equality constraints).
+pub fn cross_validate_formulation_seeded(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    svm_type: SvmType,
+    opts: FormulationCvOptions,
+    method: crate::svm::SeedingMethod,
+) -> Result<FormulationCv, SvmError> {
+    let result = crate::svm::cv::seeded_svr::cross_validate_formulation_seeded(
+        ds, folds, params, svm_type, opts, method,
+    )?;
+    let summary = CvSummary::of(svm_type, &result.predictions, &ds.y);
+    Ok(FormulationCv {
+        folds: folds.clone(),
+        result,
+        summary,
+    })
+}

@@ -4,7 +4,8 @@
 //! ([`Folds::libsvm_of`]: stratified for nu-SVC, one shuffle otherwise),
 //! each round trained on the other folds' rows in LIBSVM's order
 //! ([`Folds::train_rows`]) by the formulation's own training
-//! ([`train_nu_svc_with`], [`train_one_function_with`]), its held-out rows
+//! (`train_nu_svc_checked` without the per-round nu check, as
+//! `svm_train`; [`train_one_function_with`]), its held-out rows
 //! predicted as `svm_predict` predicts them (the label for nu-SVC and
 //! one-class, the value for the SVRs).
 //!
@@ -25,12 +26,14 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::cv::strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::formulation::function_model::solve_lines;
-use crate::svm::formulation::{train_nu_svc_with, train_one_function_with};
+use crate::svm::formulation::nu_svc::{check_nu_feasible, train_nu_svc_checked};
+use crate::svm::formulation::train_one_function_with;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::multiclass::cached_votes::predict_cached;
 use crate::svm::multiclass::cv::ovo_shared_cache;
+use crate::svm::multiclass::Groups;
 use crate::svm::smo::solve_stats::SolveStats;
 use crate::svm::smo::train_log::progress_text;
 use crate::svm::SvmError;
@@ -120,8 +123,10 @@ impl FormulationCvResult {
 /// Cross-validate `svm_type` (not C-SVC) on `folds` of `ds` with `params`
 /// (`nu`, `p` used as given; `params.cache_mb` the run's whole kernel-cache
 /// budget: with a shared cache, 3/4 of it is the shared cache's and the
-/// rest is divided among the running solves). nu is checked for
-/// feasibility on every round's classes, as `svm_train` needs it.
+/// rest is divided among the running solves). nu-SVC's nu is checked for
+/// feasibility once, on the whole data's classes, as svm-train's
+/// `svm_check_parameter` checks it; a round whose training classes make it
+/// infeasible still trains, as `svm_train` does in svm-train's CV.
 pub fn cross_validate_formulation(
     ds: &Dataset,
     folds: &Folds,
@@ -140,6 +145,10 @@ pub fn cross_validate_formulation(
     check_finite_features(ds)?;
     if opts.threads == 0 {
         return Err(SvmError::InvalidParam("threads must be >= 1".into()));
+    }
+    if let SvmType::NuSvc { nu } = svm_type {
+        let all: Vec<usize> = (0..ds.n()).collect();
+        check_nu_feasible(&Groups::new(ds, &all)?, nu)?;
     }
     crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &checked, svm_type, opts))
 }
@@ -203,7 +212,7 @@ fn round(
     let test = folds.test_rows(h);
     let (solves, infos, classes, preds) = match svm_type {
         SvmType::NuSvc { nu } => {
-            let fit = train_nu_svc_with(kd, &train, params, nu, shared)?;
+            let fit = train_nu_svc_checked(kd, &train, params, nu, shared, false)?;
             let model = &fit.ovo.model;
             let preds = shared
                 .and_then(|sh| predict_cached(model, kd, sh, test))

@@ -11,6 +11,9 @@
 //! - `formulations`: `svm-train -s 1..4 -v K` (nu-SVC, one-class,
 //!   epsilon-SVR, nu-SVR) on LIBSVM's folds, parallel rounds on one shared
 //!   kernel cache.
+//! - `seeded_svr`: epsilon-SVR's seeded CV (`--seeding sir`,
+//!   `sir_two_chains`): chains of rounds, each started from the previous
+//!   round's solution made feasible; exact to the stopping tolerance.
 //! - `pool`: rayon pools of a given size.
 //!
 //! This module: the baseline SVM k-fold cross-validation: every round trains from
@@ -28,6 +31,7 @@ pub mod formulations;
 pub mod pool;
 pub mod rounds;
 pub mod seeded;
+pub mod seeded_svr;
 pub mod strategy;
 
 use crate::data::Dataset;

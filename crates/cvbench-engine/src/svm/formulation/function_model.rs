@@ -157,7 +157,7 @@ pub fn train_one_function_with(
                 )));
             }
             let nu = matches!(svm_type, SvmType::NuSvr { .. }).then_some(p);
-            super::svr::solve_svr(kd, &srows, params, p, nu, shared)?
+            super::svr::solve_svr(kd, &srows, params, p, nu, shared, None)?
         }
         SvmType::CSvc | SvmType::NuSvc { .. } => {
             return Err(SvmError::InvalidParam(format!(
@@ -166,6 +166,33 @@ pub fn train_one_function_with(
             )))
         }
     };
+    Ok(function_fit(kd, rows, svm_type, solved))
+}
+
+/// epsilon-SVR (`-p p`) on `rows` of `kd` (features assumed finite, rows
+/// checked, targets finite) from the feasible start `start` (`2l`
+/// variables, see `solve_svr`), as [`train_one_function_with`] otherwise.
+pub(crate) fn train_epsilon_svr_from(
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    params: &CheckedParams,
+    p: f64,
+    start: Vec<f64>,
+    shared: Option<&SharedKernelCache>,
+) -> Result<FunctionFit, SvmError> {
+    let srows: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
+    let solved = super::svr::solve_svr(kd, &srows, params, p, None, shared, Some(start))?;
+    Ok(function_fit(kd, rows, SvmType::EpsilonSvr { p }, solved))
+}
+
+/// `svm_train`'s model of one decision function from a solve on `rows`.
+fn function_fit(
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    svm_type: SvmType,
+    solved: super::Solved,
+) -> FunctionFit {
+    let ds: &Dataset = &kd.ds;
     let stats = solved.counted_stats();
     let (sv_rows, sv_coef): (Vec<usize>, Vec<f64>) = rows
         .iter()
@@ -181,10 +208,10 @@ pub fn train_one_function_with(
         sv_coef,
         rho: stats.rho,
     };
-    Ok(FunctionFit {
+    FunctionFit {
         model,
         coef: solved.alpha,
         stats,
         info: solved.info,
-    })
+    }
 }

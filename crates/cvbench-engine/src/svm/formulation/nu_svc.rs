@@ -104,9 +104,27 @@ pub fn train_nu_svc_with(
     nu: f64,
     shared: Option<&SharedKernelCache>,
 ) -> Result<NuSvcFit, SvmError> {
+    train_nu_svc_checked(kd, rows, params, nu, shared, true)
+}
+
+/// [`train_nu_svc_with`], nu's feasibility on the rows' classes checked
+/// only with `check_nu` (`svm_train` itself never checks it: svm-train
+/// checks it once, in `svm_check_parameter`, on the whole data, so a CV
+/// fold whose classes make nu infeasible still trains, from the start
+/// `solve_nu_svc` fills).
+pub(crate) fn train_nu_svc_checked(
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    params: &CheckedParams,
+    nu: f64,
+    shared: Option<&SharedKernelCache>,
+    check_nu: bool,
+) -> Result<NuSvcFit, SvmError> {
     crate::svm::smo::solve_input::check_train_rows(rows, kd.ds.n())?;
     let groups = Groups::new(&kd.ds, rows)?;
-    check_nu_feasible(&groups, nu)?;
+    if check_nu {
+        check_nu_feasible(&groups, nu)?;
+    }
     let fits = groups
         .pairs()
         .into_par_iter()

@@ -17,6 +17,9 @@ use crate::svm::smo::general::{solve_general, Problem};
 
 /// `solve_epsilon_svr` (`nu == None`, with `p = epsilon`) or
 /// `solve_nu_svr` (`nu == Some(nu)`) on dataset rows `rows` of `kd`.
+/// epsilon-SVR starts from `start` where given (the `2l` variables `a_1..
+/// a_l, a*_1..a*_l`, feasible: within `[0, C]`, `sum a - sum a* = 0`), else
+/// from zero as LIBSVM.
 pub(crate) fn solve_svr(
     kd: &KernelData<'_>,
     rows: &[u32],
@@ -24,11 +27,20 @@ pub(crate) fn solve_svr(
     epsilon: f64,
     nu: Option<f64>,
     shared: Option<&SharedKernelCache>,
+    start: Option<Vec<f64>>,
 ) -> Result<Solved, SvmError> {
     let l = rows.len();
     let c = params.c;
     let z: Vec<f64> = rows.iter().map(|&r| kd.ds.y[r as usize]).collect();
-    let mut alpha2 = vec![0.0; 2 * l];
+    let mut alpha2 = match (start, nu) {
+        (None, _) => vec![0.0; 2 * l],
+        (Some(a), None) if a.len() == 2 * l => a,
+        _ => {
+            return Err(SvmError::InvalidParam(
+                "a start is taken by epsilon-SVR only, with 2l variables".into(),
+            ))
+        }
+    };
     let mut p = vec![0.0; 2 * l];
     let y: Vec<i8> = std::iter::repeat_n(1i8, l)
         .chain(std::iter::repeat_n(-1i8, l))

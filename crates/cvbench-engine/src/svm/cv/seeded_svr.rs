@@ -1,0 +1,302 @@
+//! Alpha-seeded k-fold cross-validation of epsilon-SVR (`svm-train -s 3 -v
+//! K` on the same folds, exact to the stopping tolerance).
+//!
+//! The rounds run as a chain (Wen et al.'s order, as C-SVC's `sir`): round
+//! `h` of a chain starts from round `h - 1`'s solution instead of zero.
+//! The seed of round `h` (training rows: every fold but `h`) from round
+//! `h - 1` (every fold but `h - 1`):
+//!
+//! - every row in both training sets keeps its coefficient
+//!   `beta_i = a_i - a*_i` (as `a_i = max(beta_i, 0)`, `a*_i =
+//!   max(-beta_i, 0)`: at epsilon-SVR's optimum with `p > 0` one of the pair
+//!   is zero; any pair with that difference is as feasible);
+//! - the rows that left (fold `h`) drop out; the rows that entered (fold
+//!   `h - 1`, held out by round `h - 1`, whose predictions `f(x_j)` it
+//!   made) start at the value the optimality conditions give them under
+//!   round `h - 1`'s model: `C` where `y_j - f(x_j) > epsilon`, `-C` where
+//!   `< -epsilon`, else zero;
+//! - the equality `sum_i (a_i - a*_i) = 0` (broken by `s = sum beta_i`) is
+//!   restored by scaling the side in excess towards zero: if `s > 0` the
+//!   entered rows' positive `beta_j` by `1 - s / E` (`E` their sum), or all
+//!   to zero where `E < s` and then the kept rows' positive ones by
+//!   `1 - (s - E) / P` (`P >= s - E`, as the total is `s`); if `s < 0` the
+//!   negative ones alike. Scaling towards zero keeps every variable in
+//!   `[0, C]`.
+//!
+//! Any feasible start reaches the optimum of the same convex problem, and
+//! the solver stops by the same rule (`eps`) as from zero, so every round
+//! is exact to the stopping tolerance: its objective, coefficients and
+//! held-out predictions agree with the unseeded round's to within what
+//! that tolerance allows (late digits may differ; `-v` without seeding
+//! gives svm-train's numbers bit for bit). With two chains (`sir_two_chains`)
+//! the rounds are cut in two halves, `0..ceil(k/2)` and the rest, each a
+//! chain from zero, run at the same time when two threads are asked.
+//! Every solve is single-threaded and a cached kernel value is the value
+//! computed, so the results are the same on any thread count.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::data::Dataset;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::cv::folds::Folds;
+use crate::svm::cv::formulations::{
+    cross_validate_formulation, FormulationCvOptions, FormulationCvResult, FormulationRound,
+};
+use crate::svm::cv::strategy::{CvStrategy, RoundOrder, SeederKind, SeedingMethod};
+use crate::svm::formulation::function_model::train_epsilon_svr_from;
+use crate::svm::formulation::FunctionFit;
+use crate::svm::kernel::KernelData;
+use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
+use crate::svm::model::solution::check_finite_features;
+use crate::svm::multiclass::cv::ovo_shared_cache;
+use crate::svm::SvmError;
+
+/// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
+/// it (svm-train's numbers bit for bit); for epsilon-SVR `sir` runs the
+/// rounds as one chain and `sir_two_chains` as two (see the module doc:
+/// exact to the stopping tolerance). Other methods, and seeding of the nu
+/// formulations (whose start must satisfy both equality constraints: not
+/// built) or one-class, are refused.
+pub fn cross_validate_formulation_seeded(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    svm_type: SvmType,
+    opts: FormulationCvOptions,
+    method: SeedingMethod,
+) -> Result<FormulationCvResult, SvmError> {
+    if method == SeedingMethod::None {
+        return cross_validate_formulation(ds, folds, params, svm_type, opts);
+    }
+    let SvmType::EpsilonSvr { p } = svm_type else {
+        return Err(SvmError::InvalidParam(format!(
+            "alpha seeding of {} is not built (nu-SVC and nu-SVR need a start that keeps both equality constraints; one-class too): use seeding none",
+            svm_type.name()
+        )));
+    };
+    let order = match method {
+        SeedingMethod::Sir => RoundOrder::Chain,
+        SeedingMethod::SirTwoChains => RoundOrder::TwoChains,
+        _ => {
+            return Err(SvmError::InvalidParam(format!(
+                "seeding {method} is not built for epsilon_svr: use none, sir (one chain) or sir_two_chains (two chains)"
+            )))
+        }
+    };
+    svm_type.validate()?;
+    let checked = params.check()?;
+    folds.check_for(ds)?;
+    check_finite_features(ds)?;
+    if opts.threads == 0 {
+        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
+    }
+    if let Some(r) = (0..ds.n()).find(|&r| !ds.y[r].is_finite()) {
+        return Err(SvmError::NonFinite(format!(
+            "target of row {r} is {}",
+            ds.y[r]
+        )));
+    }
+    crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &checked, p, order, opts))
+}
+
+fn run(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &CheckedParams,
+    p: f64,
+    order: RoundOrder,
+    opts: FormulationCvOptions,
+) -> Result<FormulationCvResult, SvmError> {
+    let t0 = Instant::now();
+    let kd = KernelData::new(ds, params.kernel);
+    let strategy = CvStrategy {
+        order,
+        seeder: SeederKind::Zero,
+        cache: opts.cache,
+        threads: opts.threads,
+    };
+    let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
+    let local = params.with_cache_mb(local_mb)?;
+    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
+    let k = folds.k();
+    let chains: Vec<std::ops::Range<usize>> = match order {
+        RoundOrder::Chain => std::iter::once(0..k).collect(),
+        _ => {
+            let m = k.div_ceil(2);
+            vec![0..m, m..k]
+        }
+    };
+    let ctx = Chain {
+        kd: &kd,
+        folds,
+        params: &local,
+        p,
+        shared: shared.as_ref(),
+    };
+    let done = chains
+        .into_par_iter()
+        .map(|hs| ctx.run(hs))
+        .collect::<Result<Vec<_>, SvmError>>()?;
+    let mut predictions = vec![f64::NAN; ds.n()];
+    let mut out = Vec::with_capacity(k);
+    for (r, preds) in done.into_iter().flatten() {
+        for (&row, v) in folds.test_rows(r.fold).iter().zip(preds) {
+            predictions[row] = v;
+        }
+        out.push(r);
+    }
+    let shared_evals = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
+    let solve_evals: u64 = out
+        .iter()
+        .flat_map(|r| &r.solves)
+        .map(|s| s.kernel_evals)
+        .sum();
+    Ok(FormulationCvResult {
+        svm_type: SvmType::EpsilonSvr { p },
+        predictions,
+        rounds: out,
+        kernel_evals: solve_evals + shared_evals,
+        shared_evals,
+        wall_s: t0.elapsed().as_secs_f64(),
+    })
+}
+
+/// What every round of a chain reads.
+struct Chain<'a> {
+    kd: &'a KernelData<'a>,
+    folds: &'a Folds,
+    params: &'a CheckedParams,
+    p: f64,
+    shared: Option<&'a SharedKernelCache>,
+}
+
+impl Chain<'_> {
+    /// The rounds `hs` in order, the first from zero, each next seeded
+    /// from the one before; each round with its held-out predictions.
+    fn run(
+        &self,
+        hs: std::ops::Range<usize>,
+    ) -> Result<Vec<(FormulationRound, Vec<f64>)>, SvmError> {
+        let n = self.kd.ds.n();
+        // The previous round's beta by dataset row (its held-out rows at
+        // their guess), and which rows it held out.
+        let mut prev: Option<(Vec<f64>, Vec<bool>)> = None;
+        let mut out = Vec::with_capacity(hs.len());
+        for h in hs {
+            let train = self.folds.train_rows(h);
+            let l = train.len();
+            let beta: Vec<f64> = match &prev {
+                None => vec![0.0; l],
+                Some((by_row, entered)) => seed_betas(
+                    train.iter().map(|&r| by_row[r]).collect(),
+                    &train.iter().map(|&r| entered[r]).collect::<Vec<bool>>(),
+                ),
+            };
+            let mut start = vec![0.0; 2 * l];
+            for (k, &b) in beta.iter().enumerate() {
+                if b > 0.0 {
+                    start[k] = b.min(self.params.c);
+                } else if b < 0.0 {
+                    start[k + l] = (-b).min(self.params.c);
+                }
+            }
+            let fit: FunctionFit =
+                train_epsilon_svr_from(self.kd, &train, self.params, self.p, start, self.shared)?;
+            let test = self.folds.test_rows(h);
+            let preds: Vec<f64> = test
+                .par_iter()
+                .map(|&r| fit.model.predict(self.kd.ds.row(r)))
+                .collect();
+            let mut by_row = vec![0.0; n];
+            let mut entered = vec![false; n];
+            for (&r, &b) in train.iter().zip(&fit.coef) {
+                by_row[r] = b;
+            }
+            // The held-out rows (the next round's entered rows) at the
+            // value the optimality conditions give them under this model.
+            let (c, p) = (self.params.c, self.p);
+            for (&r, &f) in test.iter().zip(&preds) {
+                let resid = self.kd.ds.y[r] - f;
+                by_row[r] = if resid > p {
+                    c
+                } else if resid < -p {
+                    -c
+                } else {
+                    0.0
+                };
+                entered[r] = true;
+            }
+            prev = Some((by_row, entered));
+            out.push((
+                FormulationRound {
+                    fold: h,
+                    n_train: l,
+                    n_test: test.len(),
+                    solves: vec![fit.stats],
+                    infos: vec![fit.info],
+                    classes: None,
+                },
+                preds,
+            ));
+        }
+        Ok(out)
+    }
+}
+
+/// The seed's coefficients from the kept ones and the entered rows'
+/// guesses (`beta`, `entered` marking the guesses): the side in excess of
+/// `sum beta = 0` scaled towards zero, the entered rows' first and, where
+/// they cannot absorb it all (set to zero), the kept rows' by what is left
+/// (see the module doc). Magnitudes never grow, signs never change.
+pub(crate) fn seed_betas(mut beta: Vec<f64>, entered: &[bool]) -> Vec<f64> {
+    let s: f64 = beta.iter().sum();
+    if s == 0.0 {
+        return beta;
+    }
+    // Work on the side of the excess, as positive numbers.
+    let side = s.signum();
+    let mut left = s.abs();
+    for pass_entered in [true, false] {
+        let total: f64 = beta
+            .iter()
+            .zip(entered)
+            .filter(|&(&b, &e)| e == pass_entered && b * side > 0.0)
+            .map(|(&b, _)| b.abs())
+            .sum();
+        if total <= 0.0 || left <= 0.0 {
+            continue;
+        }
+        let f = (1.0 - left / total).max(0.0);
+        for (b, &e) in beta.iter_mut().zip(entered) {
+            if e == pass_entered && *b * side > 0.0 {
+                *b *= f;
+            }
+        }
+        left = (left - total).max(0.0);
+    }
+    beta
+}
+
+#[cfg(test)]
+mod tests {
+    use super::seed_betas;
+
+    #[test]
+    fn the_seed_restores_the_equality_and_never_grows() {
+        for beta in [
+            vec![1.0, 0.5, -0.25, 0.0],
+            vec![-1.0, -1.0, 0.5, 0.2],
+            vec![0.3, -0.3],
+            vec![0.0, 0.0],
+        ] {
+            let entered: Vec<bool> = (0..beta.len()).map(|i| i % 2 == 0).collect();
+            let out = seed_betas(beta.clone(), &entered);
+            assert!(out.iter().sum::<f64>().abs() < 1e-12, "{out:?}");
+            for (a, b) in out.iter().zip(&beta) {
+                assert!(a.abs() <= b.abs() && a * b >= 0.0);
+            }
+        }
+    }
+}
