@@ -88,7 +88,16 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
     }
     let (points, last) = ours(
         &[
-            "-s", "3", "-log2c", "0,4,2", "-log2g", "-3,-1,1", "-log2p", "-3,-1,2", "-v", "5",
+            "-s",
+            "3",
+            "-log2c",
+            "0,4,2",
+            "-log2g",
+            "-3,-1,1",
+            "-log2p",
+            "-3,-1,2",
+            "-v",
+            "5",
             "housing_scale",
         ],
         d,
@@ -99,7 +108,17 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
         let mse = number.strip_prefix("mse=").expect("an mse= number");
         let p2 = |e: f64| format!("{}", 2f64.powf(e));
         let args: Vec<String> = [
-            "-s", "3", "-c", &p2(x[0]), "-g", &p2(x[1]), "-p", &p2(x[2]), "-v", "5", "-q",
+            "-s",
+            "3",
+            "-c",
+            &p2(x[0]),
+            "-g",
+            &p2(x[1]),
+            "-p",
+            &p2(x[2]),
+            "-v",
+            "5",
+            "-q",
             "housing_scale",
         ]
         .iter()
@@ -119,7 +138,11 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
         .collect();
     assert_eq!(
         last,
-        format!("{} mse={}", want.join(" "), cvbench_engine::api::data::printf_g(v))
+        format!(
+            "{} mse={}",
+            want.join(" "),
+            cvbench_engine::api::data::printf_g(v)
+        )
     );
 }
 
@@ -132,7 +155,15 @@ fn nu_svc_grid_is_svm_train_per_point_and_chooses_the_highest_rate() {
     }
     let (points, last) = ours(
         &[
-            "-s", "1", "-nu", "0.2,0.6,0.2", "-log2g", "-5,-1,2", "-v", "5", "heart_scale",
+            "-s",
+            "1",
+            "-nu",
+            "0.2,0.6,0.2",
+            "-log2g",
+            "-5,-1,2",
+            "-v",
+            "5",
+            "heart_scale",
         ],
         d,
     );
@@ -166,7 +197,10 @@ fn nu_svc_grid_is_svm_train_per_point_and_chooses_the_highest_rate() {
     }
     let (rate, x) = best.unwrap();
     let p = cvbench::pyfmt::py_float;
-    assert_eq!(last, format!("{} {} {}", p(2f64.powf(x[0])), p(x[1]), p(rate)));
+    assert_eq!(
+        last,
+        format!("{} {} {}", p(2f64.powf(x[0])), p(x[1]), p(rate))
+    );
 }
 
 #[test]

@@ -20,8 +20,8 @@ use cvbench_engine::api::errors::SvmError;
 use cvbench_engine::api::formulation::SvmType;
 use cvbench_engine::api::formulation_cv::{libsvm_folds, CvSummary};
 use cvbench_engine::api::formulation_grid::{
-    formulation_points, nu_values, run_formulation_grid, FormulationBest,
-    FormulationGridOptions, FormulationPoint, FormulationPointResult, NamedPoint,
+    formulation_points, nu_values, run_formulation_grid, FormulationBest, FormulationGridOptions,
+    FormulationPoint, FormulationPointResult, NamedPoint,
 };
 use cvbench_engine::api::grid_search::Axis;
 use cvbench_engine::api::params::{KernelKind, SvmParams};
@@ -125,10 +125,9 @@ fn check(o: &Opts) -> anyhow::Result<Third> {
             user: true,
         }
     } else {
-        let text = f
-            .nu
-            .clone()
-            .or_else(|| (s != 4).then(|| DEFAULT_NU.to_string()));
+        let text =
+            f.nu.clone()
+                .or_else(|| (s != 4).then(|| DEFAULT_NU.to_string()));
         let named = match text.as_deref() {
             Some("null") | None => vec![None],
             Some(t) => nu_values("-nu", t)?.into_iter().map(Some).collect(),
@@ -231,7 +230,9 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
     } else {
         peer::as_parsed_by_svm_train(&base)
     };
-    let template = points.first().map_or(SvmType::NuSvc { nu: 0.5 }, |p| p.svm_type);
+    let template = points
+        .first()
+        .map_or(SvmType::NuSvc { nu: 0.5 }, |p| p.svm_type);
     let folds = libsvm_folds(&ds, o.fold, template)?;
     let mut out_file = match &o.out {
         Some(p) => Some(OutFile::open(p, false)?),
@@ -278,7 +279,11 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
             v.push(format!("g={}", py_float(2f64.powf(g))));
         }
         if let (Some(t), true) = (best.third, third.searched) {
-            v.push(format!("{}={}", third.best_name, py_float(value_of_third(t))));
+            v.push(format!(
+                "{}={}",
+                third.best_name,
+                py_float(value_of_third(t))
+            ));
         }
         v.push(match sum {
             Some(CvSummary::Accuracy { correct, total }) => {
@@ -296,16 +301,26 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
             let (lc, lg, t) = named[k];
             let mut l = String::new();
             if let Some(c) = lc {
-                l.push_str(&format!("log2c={} ", py_exponent(c, c_axis.as_ref().is_none_or(|a| a.user))));
+                l.push_str(&format!(
+                    "log2c={} ",
+                    py_exponent(c, c_axis.as_ref().is_none_or(|a| a.user))
+                ));
             }
             if let Some(g) = lg {
-                l.push_str(&format!("log2g={} ", py_exponent(g, o.g.as_ref().is_none_or(|a| a.user))));
+                l.push_str(&format!(
+                    "log2g={} ",
+                    py_exponent(g, o.g.as_ref().is_none_or(|a| a.user))
+                ));
             }
             if let (Some(t), true) = (t, third.searched) {
                 l.push_str(&format!("{}={} ", third.out_name, fmt_third(t)));
             }
             let num = number(&r);
-            l.push_str(&if regression { num } else { format!("rate={num}") });
+            l.push_str(&if regression {
+                num
+            } else {
+                format!("rate={num}")
+            });
             f.write_line(&(l + "\n"))?;
         }
         done[k] = Some(r);
@@ -315,10 +330,12 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
             if best.update(lc, lg, t, r.score()) {
                 best_summary = Some(r.summary);
             }
+            let mut fields = vec!["[local]".to_string()];
+            fields.extend(names(named[next]));
+            fields.push(number(r));
             let line = format!(
-                "[local] {} {} (best {})",
-                names(named[next]).join(" "),
-                number(r),
+                "{} (best {})",
+                fields.join(" "),
                 best_text(&best, &best_summary).join(", ")
             );
             let mut so = std::io::stdout().lock();

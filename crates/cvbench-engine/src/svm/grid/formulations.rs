@@ -175,7 +175,10 @@ pub fn run_formulation_grid(
         for (i, &k) in ks.iter().enumerate() {
             let mut predictions = vec![f64::NAN; ds.n()];
             let (mut iterations, mut kernel_evals) = (0, 0);
-            for (h, r) in rounds[i * folds.k()..(i + 1) * folds.k()].iter().enumerate() {
+            for (h, r) in rounds[i * folds.k()..(i + 1) * folds.k()]
+                .iter()
+                .enumerate()
+            {
                 for (&row, &p) in folds.test_rows(h).iter().zip(&r.predictions) {
                     predictions[row] = p;
                 }
@@ -317,7 +320,10 @@ mod tests {
         assert!(!b.update(Some(-3.0), Some(-1.0), Some(-1.0), 20.0)); // other p
         assert!(!b.update(Some(5.0), Some(1.0), Some(-3.0), 25.0)); // worse
         assert!(b.update(Some(5.0), Some(1.0), Some(-3.0), 19.0));
-        assert_eq!((b.log2c, b.log2g, b.third, b.score), (Some(5.0), Some(1.0), Some(-3.0), 19.0));
+        assert_eq!(
+            (b.log2c, b.log2g, b.third, b.score),
+            (Some(5.0), Some(1.0), Some(-3.0), 19.0)
+        );
         let mut a = FormulationBest::new(false);
         assert!(a.update(None, Some(-1.0), Some(0.5), 80.0));
         assert!(!a.update(None, Some(-3.0), Some(0.3), 80.0));
