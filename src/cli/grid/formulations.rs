@@ -63,17 +63,14 @@ fn check(o: &Opts) -> anyhow::Result<Third> {
     let name = ["C-SVC", "nu-SVC", "one-class SVM", "epsilon-SVR", "nu-SVR"][s as usize];
     let f = &o.formulation;
     let given = |flag: &str| f.given.iter().any(|g| g == flag);
-    if s == 1 || s == 2 {
-        if o.c.is_some() && given("-log2c") {
-            return Err(usage_err(format!(
-                "-log2c with -s {s} ({name}): it has no C (svm-train ignores -c); its grid is nu x gamma: drop -log2c, give -nu begin,end,step"
-            )));
-        }
+    if (s == 1 || s == 2) && o.c.is_some() && given("-log2c") {
+        return Err(usage_err(format!(
+            "-log2c with -s {s} ({name}): it has no C (svm-train ignores -c); its grid is nu x gamma: drop -log2c, give -nu begin,end,step"
+        )));
     }
     if f.log2p.is_some() && s != 3 {
         return Err(usage_err(format!(
-            "-log2p sets epsilon of epsilon-SVR (-s 3); with -s {s} ({name}) it does nothing: drop -log2p{}",
-            if s == 3 { "" } else { ", or use -nu for nu" }
+            "-log2p sets epsilon of epsilon-SVR (-s 3); with -s {s} ({name}) it does nothing: drop -log2p, or use -nu for nu"
         )));
     }
     if f.nu.is_some() && s == 3 {
