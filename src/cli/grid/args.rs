@@ -93,7 +93,18 @@ pub(super) struct Opts {
     /// Options given for `-s 1..4` (checked there): the raw `-log2p` and
     /// `-nu` texts, and the option names given that grid.py's C-SVC grid
     /// has and `-s 1..4` may refuse.
-    pub(super) formulation: super::formulations::FormulationOpts,
+    pub(super) formulation: FormulationOpts,
+}
+
+/// What the command line gave for `-s 1..4`, checked by [`run`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct FormulationOpts {
+    /// `-log2p`'s text.
+    pub(super) log2p: Option<String>,
+    /// `-nu`'s text.
+    pub(super) nu: Option<String>,
+    /// Options given that `-s 1..4` may refuse (`-log2c`, `-png`, ...).
+    pub(super) given: Vec<String>,
 }
 
 /// A usage error (exit 2) saying `msg`.

@@ -27,17 +27,6 @@ use cvbench_engine::api::grid_search::Axis;
 use cvbench_engine::api::params::{KernelKind, SvmParams};
 use cvbench_engine::api::strategies::SolverKind;
 
-/// What the command line gave for `-s 1..4`, checked by [`run`].
-#[derive(Clone, Debug, Default)]
-pub(super) struct FormulationOpts {
-    /// `-log2p`'s text.
-    pub(super) log2p: Option<String>,
-    /// `-nu`'s text.
-    pub(super) nu: Option<String>,
-    /// Options given that `-s 1..4` may refuse (`-log2c`, `-png`, ...).
-    pub(super) given: Vec<String>,
-}
-
 /// The default nu range of nu-SVC and one-class (their grid is nu x gamma).
 const DEFAULT_NU: &str = "0.1,0.7,0.2";
 
