@@ -28,8 +28,11 @@ use std::path::Path;
 /// `cross_validate_formulation`, `FormulationCv` and its `lines`, and the
 /// re-exported `CvSummary`, `FormulationCvOptions`, `FormulationCvResult`,
 /// `FormulationRound`); its seeded epsilon-SVR CV one,
-/// `cross_validate_formulation_seeded`).
-const CEILING: usize = 215;
+/// `cross_validate_formulation_seeded`; its `api::formulation_grid` nine:
+/// the module, `run_formulation_grid`, `FormulationBest`,
+/// `FormulationGridOptions`, `FormulationPoint`, `FormulationPointResult`,
+/// `formulation_points`, `nu_values`, `NamedPoint`).
+const CEILING: usize = 224;
 
 /// Public items of one face file's text, by the rule above.
 fn count_items(text: &str) -> usize {

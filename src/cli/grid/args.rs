@@ -31,8 +31,22 @@ grid_options (as grid.py's):
 -png {pathname | \"null\"} : figure file (default dataset.png; an .svg is written beside it)
 -resume [pathname] : resume from an output file (default dataset.out)
 
-svm_options (as svm-train's): -s 0, -t 0|2, -c/-g are not allowed (use -log2c/-log2g),
--e eps, -m cachesize, -h 0|1, -q
+svm_options (as svm-train's): -s 0..4, -t 0|2, -c/-g/-n/-p are not allowed (use
+-log2c/-log2g/-nu/-log2p), -e eps, -m cachesize, -h 0|1, -q
+
+-s 1..4 (nu-SVC, one-class, epsilon-SVR, nu-SVR; not grid.py's, which has C and gamma only):
+-nu {begin,end,step | \"null\"} : linear nu range of -s 1, 2, 4 (default 0.1,0.7,0.2 for
+    -s 1 and 2, whose grid is (nu, gamma): they have no C, -log2c is refused; null for -s 4:
+    svm-train's nu = 0.5)
+-log2p {begin,end,step | \"null\"} : range of log2 epsilon of -s 3 (default null:
+    svm-train's -p 0.1)
+    Every point is svm-train -s N -c C -g G -n NU / -p P -v K's numbers on its folds; for each
+    nu or epsilon in range order, the (C, gamma) points in grid.py's order. -s 1/2 choose the
+    highest CV accuracy (grid.py's lines), -s 3/4 the LEAST CV mean squared error (lines say
+    mse=; grid.py -s 3 would maximise it). Ties: grid.py's (same gamma and nu/epsilon,
+    smaller C), else the first in that order. Reuse: one kernel cache per gamma over every
+    point and fold (--reuse gamma, default) and threads. Not for -s 1..4: -resume, -png,
+    --json, --solver batched, --reuse cpath/newton/folds; no figure is drawn; -out is written
 
 cvbench options:
 --reuse LEVEL : none (grid.py's way), a list of levels, or all (gamma+cpath+newton+threads).
@@ -74,6 +88,23 @@ pub(super) struct Opts {
     pub(super) seed: u64,
     pub(super) solver: SolverKind,
     pub(super) dataset: PathBuf,
+    /// `-s`: 0 (C-SVC, grid.py's grid) or 1..4 (the formulation grid).
+    pub(super) svm_type: u8,
+    /// Options given for `-s 1..4` (checked there): the raw `-log2p` and
+    /// `-nu` texts, and the option names given that grid.py's C-SVC grid
+    /// has and `-s 1..4` may refuse.
+    pub(super) formulation: FormulationOpts,
+}
+
+/// What the command line gave for `-s 1..4`, checked by [`run`].
+#[derive(Clone, Debug, Default)]
+pub(super) struct FormulationOpts {
+    /// `-log2p`'s text.
+    pub(super) log2p: Option<String>,
+    /// `-nu`'s text.
+    pub(super) nu: Option<String>,
+    /// Options given that `-s 1..4` may refuse (`-log2c`, `-png`, ...).
+    pub(super) given: Vec<String>,
 }
 
 /// A usage error (exit 2) saying `msg`.
@@ -117,6 +148,8 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
         seed: 1,
         solver: SolverKind::Smo,
         dataset,
+        svm_type: 0,
+        formulation: Default::default(),
     };
     let mut i = 0;
     let value = |i: usize, flag: &str| -> anyhow::Result<&String> {
@@ -134,6 +167,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
         let flag = opts_in[i].as_str();
         match flag {
             "-log2c" => {
+                o.formulation.given.push(flag.into());
                 o.c = Axis::parse(flag, value(i, flag)?)?;
                 i += 1;
             }
@@ -156,6 +190,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 i += 1;
             }
             "-gnuplot" => {
+                o.formulation.given.push(flag.into());
                 if value(i, flag)? == "null" {
                     o.png = None;
                 }
@@ -167,11 +202,13 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 i += 1;
             }
             "-png" => {
+                o.formulation.given.push(flag.into());
                 let v = value(i, flag)?;
                 o.png = (v != "null").then(|| PathBuf::from(v));
                 i += 1;
             }
             "-resume" => {
+                o.formulation.given.push(flag.into());
                 if i + 1 == opts_in.len() || opts_in[i + 1].starts_with('-') {
                     o.resume = Some(PathBuf::from(format!("{title}.out")));
                 } else {
@@ -181,12 +218,33 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
             }
             "-s" => {
                 let v = value(i, flag)?;
-                if v != "0" {
-                    return Err(usage_err(format!(
-                        "-s {v}: only C-SVC (-s 0) is implemented"
-                    )));
-                }
+                o.svm_type = match v.as_str() {
+                    "0" => 0,
+                    "1" => 1,
+                    "2" => 2,
+                    "3" => 3,
+                    "4" => 4,
+                    _ => {
+                        return Err(usage_err(format!(
+                            "-s {v}: svm type must be 0 (C-SVC), 1 (nu-SVC), 2 (one-class), 3 (epsilon-SVR) or 4 (nu-SVR)"
+                        )))
+                    }
+                };
                 i += 1;
+            }
+            "-log2p" => {
+                o.formulation.log2p = Some(value(i, flag)?.clone());
+                i += 1;
+            }
+            "-nu" => {
+                o.formulation.nu = Some(value(i, flag)?.clone());
+                i += 1;
+            }
+            "-n" | "-p" => {
+                return Err(usage_err(format!(
+                    "{flag}: the grid searches it: use {} begin,end,step (see cvbench grid --help)",
+                    if flag == "-n" { "-nu" } else { "-log2p" }
+                )))
             }
             "-t" => {
                 let v = value(i, flag)?;
@@ -225,6 +283,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
             }
             "-q" => {}
             "--reuse" => {
+                o.formulation.given.push(flag.into());
                 o.reuse = Reuse::parse(value(i, flag)?).map_err(usage_err)?;
                 i += 1;
             }
@@ -250,6 +309,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 i += 1;
             }
             "--json" => {
+                o.formulation.given.push(flag.into());
                 o.json = Some(PathBuf::from(value(i, flag)?));
                 i += 1;
             }
@@ -261,6 +321,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 i += 1;
             }
             "--solver" => {
+                o.formulation.given.push(flag.into());
                 o.solver = crate::cli::svm::parse_solver(value(i, flag)?).map_err(usage_err)?;
                 i += 1;
             }

@@ -7,10 +7,13 @@
 //! plotters (SVG and PNG). See `cvbench grid --help`.
 //!
 //! - [`args`]: the options (grid.py's, svm-train's, ours) and the help.
+//! - [`formulations`]: `-s 1..4`, a grid of C, gamma and nu or epsilon
+//!   (the least mean squared error for the SVRs).
 //! - [`outputs`]: output paths checked before any work, the `.out` file
 //!   written as points finish, the resume file read back.
 
 mod args;
+mod formulations;
 mod outputs;
 
 use std::collections::HashMap;
@@ -59,6 +62,9 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let o = parse(&args.args)?;
+    if o.svm_type != 0 {
+        return formulations::run(&o);
+    }
     let grid = Grid::new(o.c.clone(), o.g.clone())?;
     outputs::check(&o)?;
     let resumed = match &o.resume {

@@ -38,6 +38,8 @@
 //!   and model files read.
 //! - [`cv`]: folds, the binary CV (baseline, seeded, batched), the
 //!   one-vs-one CV (plain, seeded).
+//! - [`formulation_grid`]: the grid of `-s 1..4` (C, gamma and nu or
+//!   epsilon), one kernel cache per gamma, and its choice.
 //! - [`grid_search`]: ranges and points, the grid engine and the
 //!   one-vs-one grid, the best point, distance tables.
 //! - [`incremental`]: TreeCV and standard k-fold CV of the incremental
@@ -57,6 +59,7 @@ pub mod errors;
 pub mod files;
 pub mod formulation;
 pub mod formulation_cv;
+pub mod formulation_grid;
 pub mod grid_search;
 pub mod incremental;
 pub mod learners;

@@ -16,9 +16,14 @@
 //! - [`select`]: grid.py's choice of the best point.
 //! - [`schedule`]: uneven jobs `width` at a time, results in order.
 //! - [`warm`]: the C path's warm start (an optimum scaled to a larger C).
+//! - [`formulation_axes`]: the axes and order of a grid of `-s 1..4`.
+//! - [`formulations`]: the grid of `-s 1..4` (nu-SVC, one-class, the SVRs),
+//!   one kernel cache per gamma, and its choice.
 
 pub mod cholesky;
 pub mod engine;
+pub mod formulation_axes;
+pub mod formulations;
 pub mod newton;
 pub mod range;
 pub mod reuse;

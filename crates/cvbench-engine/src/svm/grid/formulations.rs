@@ -1,0 +1,332 @@
+//! A grid of LIBSVM's other formulations (`cvbench grid -s 1..4`): every
+//! point a k-fold CV of nu-SVC, one-class, epsilon-SVR or nu-SVR on the
+//! given folds, with its numbers those of `svm-train -s N ... -v K`
+//! ([`crate::svm::cv::formulations`]'s rounds, the same trainings and
+//! predictions).
+//!
+//! Reuse (exact: a cached kernel value is the value the solve would
+//! compute, and each solve is single-threaded, so the numbers do not depend
+//! on it or on the threads):
+//! - **one kernel cache per gamma**: the kernel values depend on gamma
+//!   alone, not on C, epsilon or nu, so the points of one gamma share one
+//!   kernel cache over the whole dataset keyed by row
+//!   ([`ovo_shared_cache_into`]: the whole matrix, computed at once, where
+//!   the budget holds it), which serves every point and fold of that gamma;
+//!   each gamma's matrix is written into the previous gamma's buffer.
+//! - **threads**: every (point, fold) training of a gamma is one job of the
+//!   current rayon pool (nu-SVC's class pairs within a round too).
+//!
+//! [`FormulationBest`] is the choice: the highest CV accuracy (nu-SVC,
+//! one-class) or the least CV mean squared error (the SVRs), ties as
+//! grid.py breaks them.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::data::Dataset;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::cv::folds::Folds;
+use crate::svm::cv::formulations::CvSummary;
+use crate::svm::formulation::nu_svc::check_nu_feasible;
+use crate::svm::formulation::{train_nu_svc_with, train_one_function_with};
+use crate::svm::grid::engine::params_at;
+use crate::svm::kernel::KernelData;
+use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
+use crate::svm::model::solution::check_finite_features;
+use crate::svm::multiclass::cached_votes::predict_cached;
+use crate::svm::multiclass::cv::ovo_shared_cache_into;
+use crate::svm::multiclass::Groups;
+use crate::svm::SvmError;
+
+/// One point of a formulation grid: C (unused by nu-SVC and one-class),
+/// gamma (unused by the linear kernel) and the formulation with its own
+/// parameter (nu or epsilon).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FormulationPoint {
+    /// C.
+    pub c: f64,
+    /// gamma.
+    pub gamma: f64,
+    /// The formulation and its `nu` or `p`.
+    pub svm_type: SvmType,
+}
+
+/// How a formulation grid runs (its numbers depend on neither).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FormulationGridOptions {
+    /// Budget in MB of each gamma's shared kernel cache.
+    pub memory_mb: f64,
+    /// One kernel cache per gamma shared by every point and fold (off:
+    /// each solve has its own `-m` cache, as LIBSVM's).
+    pub shared_cache: bool,
+}
+
+/// One point's cross-validation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormulationPointResult {
+    /// The point.
+    pub point: FormulationPoint,
+    /// `svm-train -v K`'s numbers: the accuracy (nu-SVC, one-class) or the
+    /// mean squared error and squared correlation coefficient (the SVRs).
+    pub summary: CvSummary,
+    /// SMO iterations of every solve of every round.
+    pub iterations: u64,
+    /// Kernel evaluations of the solves (the shared cache's are with the
+    /// gamma's first point in [`FormulationPointResult::shared_evals`]).
+    pub kernel_evals: u64,
+    /// Kernel evaluations of the gamma's shared cache counted with this point.
+    pub shared_evals: u64,
+    /// Wall-clock seconds of the gamma's run divided evenly among its points.
+    pub seconds: f64,
+}
+
+impl FormulationPointResult {
+    /// The number the grid chooses by: the accuracy in percent, or the mean
+    /// squared error.
+    pub fn score(&self) -> f64 {
+        match self.summary {
+            CvSummary::Accuracy { .. } => self.summary.accuracy_pct().unwrap_or(f64::NAN),
+            CvSummary::Regression { mse, .. } => mse,
+        }
+    }
+}
+
+/// Cross-validate every point of `points` on `folds` of `ds` (the kernel,
+/// tolerance, `-m` cache, shrinking from `base`; C, gamma and the
+/// formulation from each point; C-SVC refused) and hand each result to
+/// `sink` with its index, gamma by gamma in order of first appearance, a
+/// gamma's points in increasing index. Every value is checked before any
+/// work, nu-SVC's nu for feasibility on every fold's classes.
+pub fn run_formulation_grid(
+    ds: &Dataset,
+    folds: &Folds,
+    base: &SvmParams,
+    points: &[FormulationPoint],
+    opts: &FormulationGridOptions,
+    sink: &mut dyn FnMut(usize, FormulationPointResult) -> Result<(), SvmError>,
+) -> Result<(), SvmError> {
+    folds.check_for(ds)?;
+    check_finite_features(ds)?;
+    let mut checked: Vec<CheckedParams> = Vec::with_capacity(points.len());
+    let mut fold_groups: Option<Vec<Groups>> = None;
+    for p in points {
+        if p.svm_type == SvmType::CSvc {
+            return Err(SvmError::InvalidParam(
+                "C-SVC (-s 0) is the grid engine's (run_grid), not the formulation grid's".into(),
+            ));
+        }
+        p.svm_type.validate()?;
+        if let SvmType::NuSvc { nu } = p.svm_type {
+            if fold_groups.is_none() {
+                fold_groups = Some(
+                    (0..folds.k())
+                        .map(|h| Groups::new(ds, &folds.train_rows(h)))
+                        .collect::<Result<_, _>>()?,
+                );
+            }
+            for (h, g) in fold_groups.iter().flatten().enumerate() {
+                check_nu_feasible(g, nu).map_err(|e| {
+                    SvmError::InvalidParam(format!("nu = {nu} on fold {h}'s training rows: {e}"))
+                })?;
+            }
+        }
+        checked.push(params_at(base, p.c, p.gamma).check()?);
+    }
+    let mut gammas: Vec<(u64, Vec<usize>)> = Vec::new();
+    for (k, p) in points.iter().enumerate() {
+        match gammas.iter_mut().find(|(b, _)| *b == p.gamma.to_bits()) {
+            Some((_, ks)) => ks.push(k),
+            None => gammas.push((p.gamma.to_bits(), vec![k])),
+        }
+    }
+    let mut spare: Option<Vec<f32>> = None;
+    for (_, ks) in gammas {
+        let t0 = Instant::now();
+        let kd = KernelData::new(ds, checked[ks[0]].kernel);
+        let reused = spare.take();
+        let shared = opts.shared_cache.then(|| {
+            ovo_shared_cache_into(
+                &kd,
+                opts.memory_mb,
+                reused,
+                checked[ks[0]].solver.matrix_values(),
+            )
+        });
+        let jobs: Vec<(usize, usize)> = ks
+            .iter()
+            .flat_map(|&k| (0..folds.k()).map(move |h| (k, h)))
+            .collect();
+        let rounds = jobs
+            .par_iter()
+            .map(|&(k, h)| {
+                round(
+                    &kd,
+                    folds,
+                    h,
+                    &checked[k],
+                    points[k].svm_type,
+                    shared.as_ref(),
+                )
+            })
+            .collect::<Result<Vec<Round>, SvmError>>()?;
+        let seconds = t0.elapsed().as_secs_f64() / ks.len() as f64;
+        let mut filled = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
+        for (i, &k) in ks.iter().enumerate() {
+            let mut predictions = vec![f64::NAN; ds.n()];
+            let (mut iterations, mut kernel_evals) = (0, 0);
+            for (h, r) in rounds[i * folds.k()..(i + 1) * folds.k()]
+                .iter()
+                .enumerate()
+            {
+                for (&row, &p) in folds.test_rows(h).iter().zip(&r.predictions) {
+                    predictions[row] = p;
+                }
+                iterations += r.iterations;
+                kernel_evals += r.kernel_evals;
+            }
+            sink(
+                k,
+                FormulationPointResult {
+                    point: points[k],
+                    summary: CvSummary::of(points[k].svm_type, &predictions, &ds.y),
+                    iterations,
+                    kernel_evals,
+                    shared_evals: std::mem::take(&mut filled),
+                    seconds,
+                },
+            )?;
+        }
+        spare = shared.and_then(SharedKernelCache::into_matrix);
+    }
+    Ok(())
+}
+
+/// One round's held-out predictions (in the fold's row order) and work.
+struct Round {
+    predictions: Vec<f64>,
+    iterations: u64,
+    kernel_evals: u64,
+}
+
+/// Round `h`: train on the other folds, predict fold `h`, as
+/// [`crate::svm::cv::formulations`] runs a round (the label for nu-SVC and
+/// one-class, the value for the SVRs).
+fn round(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    h: usize,
+    params: &CheckedParams,
+    svm_type: SvmType,
+    shared: Option<&SharedKernelCache>,
+) -> Result<Round, SvmError> {
+    let train = folds.train_rows(h);
+    let test = folds.test_rows(h);
+    match svm_type {
+        SvmType::NuSvc { nu } => {
+            let fit = train_nu_svc_with(kd, &train, params, nu, shared)?;
+            let model = &fit.ovo.model;
+            let predictions = shared
+                .and_then(|sh| predict_cached(model, kd, sh, test))
+                .map_or_else(|| model.predict_rows(&kd.ds, test), |(labels, _)| labels);
+            Ok(Round {
+                predictions,
+                iterations: fit.ovo.pairs.iter().map(|p| p.stats.iterations).sum(),
+                kernel_evals: fit.ovo.pairs.iter().map(|p| p.stats.kernel_evals).sum(),
+            })
+        }
+        _ => {
+            let fit = train_one_function_with(kd, &train, params, svm_type, shared)?;
+            Ok(Round {
+                predictions: test
+                    .iter()
+                    .map(|&r| fit.model.predict(kd.ds.row(r)))
+                    .collect(),
+                iterations: fit.stats.iterations,
+                kernel_evals: fit.stats.kernel_evals,
+            })
+        }
+    }
+}
+
+/// The running best of a formulation grid, visited in the grid's order:
+/// a point replaces the best when its score is better (a higher accuracy,
+/// or a lower mean squared error), or equal with the same gamma, the same
+/// nu or epsilon and a smaller C (grid.py's tie-break, `rate == best_rate
+/// and g == best_g and c < best_c`, on the exponents; C `None` where it is
+/// not searched). Otherwise the first best in the order stays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FormulationBest {
+    /// Lower scores are better (mean squared error).
+    pub least: bool,
+    /// `log2 C` of the best point (`None` where C is not searched).
+    pub log2c: Option<f64>,
+    /// `log2 gamma` of the best point (`None` where gamma is not searched).
+    pub log2g: Option<f64>,
+    /// The best point's third value as the grid names it (`log2 p` or nu;
+    /// `None` where not searched).
+    pub third: Option<f64>,
+    /// Its score (`NaN` before the first point).
+    pub score: f64,
+}
+
+impl FormulationBest {
+    /// No point yet; `least` for the mean squared error.
+    pub fn new(least: bool) -> FormulationBest {
+        FormulationBest {
+            least,
+            log2c: None,
+            log2g: None,
+            third: None,
+            score: f64::NAN,
+        }
+    }
+
+    /// Visit one point (in the grid's order); whether it became the best.
+    pub fn update(
+        &mut self,
+        log2c: Option<f64>,
+        log2g: Option<f64>,
+        third: Option<f64>,
+        score: f64,
+    ) -> bool {
+        let better = if self.score.is_nan() {
+            !score.is_nan()
+        } else if self.least {
+            score < self.score
+        } else {
+            score > self.score
+        };
+        let smaller_c = matches!((log2c, self.log2c), (Some(c), Some(b)) if c < b);
+        let tie = score == self.score && log2g == self.log2g && third == self.third && smaller_c;
+        if better || tie {
+            (self.log2c, self.log2g, self.third, self.score) = (log2c, log2g, third, score);
+        }
+        better || tie
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn least_mse_first_in_order_with_grid_pys_tie_break() {
+        let mut b = FormulationBest::new(true);
+        assert!(b.update(Some(1.0), Some(-1.0), Some(-3.0), 20.0));
+        assert!(!b.update(Some(3.0), Some(-1.0), Some(-3.0), 20.0)); // larger C
+        assert!(b.update(Some(-1.0), Some(-1.0), Some(-3.0), 20.0)); // smaller C
+        assert!(!b.update(Some(-3.0), Some(1.0), Some(-3.0), 20.0)); // other gamma
+        assert!(!b.update(Some(-3.0), Some(-1.0), Some(-1.0), 20.0)); // other p
+        assert!(!b.update(Some(5.0), Some(1.0), Some(-3.0), 25.0)); // worse
+        assert!(b.update(Some(5.0), Some(1.0), Some(-3.0), 19.0));
+        assert_eq!(
+            (b.log2c, b.log2g, b.third, b.score),
+            (Some(5.0), Some(1.0), Some(-3.0), 19.0)
+        );
+        let mut a = FormulationBest::new(false);
+        assert!(a.update(None, Some(-1.0), Some(0.5), 80.0));
+        assert!(!a.update(None, Some(-3.0), Some(0.3), 80.0));
+        assert!(a.update(None, Some(-3.0), Some(0.3), 81.0));
+    }
+}

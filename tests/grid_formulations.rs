@@ -1,0 +1,231 @@
+//! `cvbench grid -s 1..4` against LIBSVM 3.24's `svm-train -v`: on
+//! housing_scale an epsilon-SVR grid (C x gamma x epsilon) whose every
+//! point's mean squared error is `svm-train -s 3 -c C -g G -p P -v 5`'s
+//! printed one, the least chosen; on heart_scale a nu-SVC grid (nu x gamma)
+//! whose every rate is `svm-train -s 1 -n NU -g G -v 5`'s, the highest
+//! chosen; the same lines on one thread and on two. The values are passed
+//! to svm-train as grid.py passes them (decimal strings of `2**x`; svm-train
+//! reads them with strtof, as the grid does). Needs `CVBENCH_DATA_DIR` and
+//! svm-train on `PATH`: prints `SKIPPED: ...` and passes otherwise. Bad
+//! ranges and options that do not apply exit 2 without them.
+
+use std::path::Path;
+use std::process::Command;
+
+mod common;
+use common::{assert_usage_error, cvbench, data_source, ok};
+
+/// The number after `label` on svm-train's line starting with `prefix`.
+fn svm_train_cv(args: &[String], dir: &Path, prefix: &str) -> String {
+    let o = Command::new("svm-train")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("run svm-train: {e}"));
+    assert!(o.status.success(), "svm-train {args:?}: {o:?}");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` in {out}"));
+    line.rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('%')
+        .to_string()
+}
+
+/// Dataset `name` decompressed into `dir`, when svm-train and the data are
+/// there.
+fn setup(name: &str, dir: &Path) -> bool {
+    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
+        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
+        return false;
+    }
+    let Some(src) = data_source(name) else {
+        return false;
+    };
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
+    std::fs::write(dir.join(name), bytes).unwrap();
+    true
+}
+
+/// Our lines on 1 and 2 threads (they must agree); the point lines' fields
+/// before the number, the number, and the final line.
+fn ours(args: &[&str], dir: &Path) -> (Vec<(Vec<f64>, String)>, String) {
+    let mut outs = Vec::new();
+    for threads in ["1", "2"] {
+        let mut a = vec!["grid", "--threads", threads, "-out", "null"];
+        a.extend(args);
+        outs.push(ok(&cvbench(&a, dir)));
+    }
+    assert_eq!(outs[0], outs[1], "--threads 1 and 2 differ");
+    let lines: Vec<&str> = outs[0].lines().collect();
+    let (last, points) = lines.split_last().unwrap();
+    let points = points
+        .iter()
+        .map(|l| {
+            let head = l
+                .strip_prefix("[local] ")
+                .unwrap()
+                .split(" (best")
+                .next()
+                .unwrap();
+            let mut f: Vec<&str> = head.split(' ').collect();
+            let number = f.pop().unwrap().to_string();
+            (f.iter().map(|x| x.parse().unwrap()).collect(), number)
+        })
+        .collect();
+    (points, last.to_string())
+}
+
+#[test]
+fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    if !setup("housing_scale", d) {
+        return;
+    }
+    let (points, last) = ours(
+        &[
+            "-s",
+            "3",
+            "-log2c",
+            "0,4,2",
+            "-log2g",
+            "-3,-1,1",
+            "-log2p",
+            "-3,-1,2",
+            "-v",
+            "5",
+            "housing_scale",
+        ],
+        d,
+    );
+    assert_eq!(points.len(), 18);
+    let mut least: Option<(f64, &Vec<f64>)> = None;
+    for (x, number) in &points {
+        let mse = number.strip_prefix("mse=").expect("an mse= number");
+        let p2 = |e: f64| format!("{}", 2f64.powf(e));
+        let args: Vec<String> = [
+            "-s",
+            "3",
+            "-c",
+            &p2(x[0]),
+            "-g",
+            &p2(x[1]),
+            "-p",
+            &p2(x[2]),
+            "-v",
+            "5",
+            "-q",
+            "housing_scale",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let theirs = svm_train_cv(&args, d, "Cross Validation Mean squared error");
+        assert_eq!(mse, theirs, "point {x:?}");
+        let v: f64 = mse.parse().unwrap();
+        if least.is_none_or(|(b, _)| v < b) {
+            least = Some((v, x));
+        }
+    }
+    let (v, x) = least.unwrap();
+    let want: Vec<String> = x
+        .iter()
+        .map(|e| cvbench::pyfmt::py_float(2f64.powf(*e)))
+        .collect();
+    assert_eq!(
+        last,
+        format!(
+            "{} mse={}",
+            want.join(" "),
+            cvbench_engine::api::data::printf_g(v)
+        )
+    );
+}
+
+#[test]
+fn nu_svc_grid_is_svm_train_per_point_and_chooses_the_highest_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    if !setup("heart_scale", d) {
+        return;
+    }
+    let (points, last) = ours(
+        &[
+            "-s",
+            "1",
+            "-nu",
+            "0.2,0.6,0.2",
+            "-log2g",
+            "-5,-1,2",
+            "-v",
+            "5",
+            "heart_scale",
+        ],
+        d,
+    );
+    assert_eq!(points.len(), 9);
+    let mut best: Option<(f64, &Vec<f64>)> = None;
+    for (x, number) in &points {
+        let (g, nu) = (2f64.powf(x[0]), x[1]);
+        let args: Vec<String> = [
+            "-s",
+            "1",
+            "-n",
+            &format!("{nu}"),
+            "-g",
+            &format!("{g}"),
+            "-v",
+            "5",
+            "-q",
+            "heart_scale",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let theirs: f64 = svm_train_cv(&args, d, "Cross Validation Accuracy")
+            .parse()
+            .unwrap();
+        let rate: f64 = number.parse().unwrap();
+        assert_eq!(rate, theirs, "point {x:?}");
+        if best.is_none_or(|(b, _)| rate > b) {
+            best = Some((rate, x));
+        }
+    }
+    let (rate, x) = best.unwrap();
+    let p = cvbench::pyfmt::py_float;
+    assert_eq!(
+        last,
+        format!("{} {} {}", p(2f64.powf(x[0])), p(x[1]), p(rate))
+    );
+}
+
+#[test]
+fn bad_ranges_and_options_that_do_not_apply_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (vec!["-s", "1", "-log2p", "-3,-1,1"], "-log2p sets epsilon"),
+        (vec!["-s", "4", "-log2p", "-3,-1,1"], "-log2p sets epsilon"),
+        (vec!["-s", "3", "-nu", "0.1,0.5,0.2"], "-nu sets nu"),
+        (vec!["-s", "1", "-log2c", "-1,1,1"], "no C"),
+        (vec!["-s", "1", "-nu", "0,0.5,0.25"], "outside (0, 1]"),
+        (vec!["-s", "4", "-nu", "0.5,1.5,0.5"], "outside (0, 1]"),
+        (vec!["-s", "2", "-nu", "0.1,0.5"], "three numbers"),
+        (vec!["-s", "3", "-log2p", "1,2"], "three numbers"),
+        (vec!["-s", "3", "-log2p", "1,-2,1"], "empty"),
+        (vec!["-s", "3", "-p", "0.1"], "use -log2p"),
+        (vec!["-s", "4", "-n", "0.1"], "use -nu"),
+        (vec!["-s", "5"], "svm type must be"),
+        (vec!["-s", "3", "--reuse", "all"], "exact levels"),
+        (vec!["-s", "3", "-resume"], "resuming"),
+    ] {
+        let mut a = vec!["grid"];
+        a.extend(&args);
+        a.push("no-such-file");
+        let o = cvbench(&a, dir.path());
+        assert_usage_error(&o, &[needle]);
+    }
+}
