@@ -96,7 +96,7 @@ pub(super) struct Opts {
     pub(super) formulation: FormulationOpts,
 }
 
-/// What the command line gave for `-s 1..4`, checked by [`run`].
+/// What the command line gave for `-s 1..4`, checked by [`super::formulations::run`].
 #[derive(Clone, Debug, Default)]
 pub(super) struct FormulationOpts {
     /// `-log2p`'s text.

@@ -9,42 +9,32 @@
 
 use crate::data::Dataset;
 use crate::svm::cv::folds::GlibcRand;
-use crate::svm::{Folds, SvmError, SvmParams};
+use crate::svm::{Folds, SvmError};
 
 /// The options of a run (cache, threads), each round's training, the
 /// run's outcome and `svm-train`'s summary of it.
 pub use crate::svm::cv::formulations::{
-    CvSummary, FormulationCvOptions, FormulationCvResult, FormulationRound,
+    CvSummary, FormulationCv, FormulationCvOptions, FormulationCvResult, FormulationRound,
 };
 
+/// Cross-validate `svm_type` (not C-SVC) with `params` on `folds` of `ds`
+/// (`nu`, `p` used as given; `params.cache_mb` is the run's whole
+/// kernel-cache budget), as `svm_cross_validation` does.
+pub use crate::svm::cv::formulations::cross_validate_formulation;
+
+/// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
+/// it (svm-train's numbers bit for bit); for epsilon-SVR `sir` runs the
+/// rounds as one chain, each round started from the previous round's
+/// solution made feasible (the rows that left dropped, those that entered
+/// at their guess under the previous model, the side in excess of
+/// `sum (a - a*) = 0` scaled down), and `sir_two_chains` as two such chains
+/// at once. Seeded rounds are exact to the stopping tolerance (late digits
+/// of the predictions may differ from svm-train's). Seeding the nu
+/// formulations and one-class is refused (not built: a nu start must keep
+/// both equality constraints).
+pub use crate::svm::cv::seeded_svr::cross_validate_formulation_seeded;
+
 use super::formulation::SvmType;
-
-/// A formulation's cross-validation: its folds, its rounds and
-/// predictions, and `svm-train`'s summary.
-#[derive(Clone, Debug)]
-pub struct FormulationCv {
-    /// The folds it ran on.
-    pub folds: Folds,
-    /// Each round and every row's held-out prediction.
-    pub result: FormulationCvResult,
-    /// `do_cross_validation`'s numbers.
-    pub summary: CvSummary,
-}
-
-impl FormulationCv {
-    /// `svm-train`'s standard output: each round's lines in fold order,
-    /// then the summary's.
-    pub fn lines(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .result
-            .rounds
-            .iter()
-            .flat_map(FormulationRound::lines)
-            .collect();
-        out.extend(self.summary.lines());
-        out
-    }
-}
 
 /// The folds `svm-train -s N -v k` uses on `ds` (glibc's `rand()` in its
 /// default state): stratified for nu-SVC (`k < n`), one shuffle cut in
@@ -56,53 +46,4 @@ pub fn libsvm_folds(ds: &Dataset, k: usize, svm_type: SvmType) -> Result<Folds, 
         svm_type.is_classification(),
         &mut GlibcRand::default_seed(),
     )
-}
-
-/// Cross-validate `svm_type` (not C-SVC) with `params` on `folds` of `ds`
-/// (`nu`, `p` used as given; `params.cache_mb` is the run's whole
-/// kernel-cache budget), as `svm_cross_validation` does.
-pub fn cross_validate_formulation(
-    ds: &Dataset,
-    folds: &Folds,
-    params: &SvmParams,
-    svm_type: SvmType,
-    opts: FormulationCvOptions,
-) -> Result<FormulationCv, SvmError> {
-    let result = crate::svm::cv::formulations::cross_validate_formulation(
-        ds, folds, params, svm_type, opts,
-    )?;
-    let summary = CvSummary::of(svm_type, &result.predictions, &ds.y);
-    Ok(FormulationCv {
-        folds: folds.clone(),
-        result,
-        summary,
-    })
-}
-
-/// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
-/// it (svm-train's numbers bit for bit); for epsilon-SVR `sir` runs the
-/// rounds as one chain, each round started from the previous round's
-/// solution made feasible (the rows that left dropped, those that entered
-/// at zero, the side in excess of `sum (a - a*) = 0` scaled down), and
-/// `sir_two_chains` as two such chains at once. Seeded rounds are exact to
-/// the stopping tolerance (late digits of the predictions may differ from
-/// svm-train's). Seeding the nu formulations and one-class is refused (not
-/// built: a nu start must keep both equality constraints).
-pub fn cross_validate_formulation_seeded(
-    ds: &Dataset,
-    folds: &Folds,
-    params: &SvmParams,
-    svm_type: SvmType,
-    opts: FormulationCvOptions,
-    method: crate::svm::SeedingMethod,
-) -> Result<FormulationCv, SvmError> {
-    let result = crate::svm::cv::seeded_svr::cross_validate_formulation_seeded(
-        ds, folds, params, svm_type, opts, method,
-    )?;
-    let summary = CvSummary::of(svm_type, &result.predictions, &ds.y);
-    Ok(FormulationCv {
-        folds: folds.clone(),
-        result,
-        summary,
-    })
 }

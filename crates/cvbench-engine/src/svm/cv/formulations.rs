@@ -120,6 +120,48 @@ impl FormulationCvResult {
     }
 }
 
+/// A formulation's cross-validation: its folds, its rounds and
+/// predictions, and `svm-train`'s summary.
+#[derive(Clone, Debug)]
+pub struct FormulationCv {
+    /// The folds it ran on.
+    pub folds: Folds,
+    /// Each round and every row's held-out prediction.
+    pub result: FormulationCvResult,
+    /// `do_cross_validation`'s numbers.
+    pub summary: CvSummary,
+}
+
+impl FormulationCv {
+    /// `svm-train`'s standard output: each round's lines in fold order,
+    /// then the summary's.
+    pub fn lines(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .result
+            .rounds
+            .iter()
+            .flat_map(FormulationRound::lines)
+            .collect();
+        out.extend(self.summary.lines());
+        out
+    }
+}
+
+/// A run's result with its folds and `svm-train`'s summary of it.
+pub(crate) fn summarised(
+    ds: &Dataset,
+    folds: &Folds,
+    svm_type: SvmType,
+    result: FormulationCvResult,
+) -> FormulationCv {
+    let summary = CvSummary::of(svm_type, &result.predictions, &ds.y);
+    FormulationCv {
+        folds: folds.clone(),
+        result,
+        summary,
+    }
+}
+
 /// Cross-validate `svm_type` (not C-SVC) on `folds` of `ds` with `params`
 /// (`nu`, `p` used as given; `params.cache_mb` the run's whole kernel-cache
 /// budget: with a shared cache, 3/4 of it is the shared cache's and the
@@ -133,24 +175,21 @@ pub fn cross_validate_formulation(
     params: &SvmParams,
     svm_type: SvmType,
     opts: FormulationCvOptions,
-) -> Result<FormulationCvResult, SvmError> {
+) -> Result<FormulationCv, SvmError> {
     if svm_type == SvmType::CSvc {
         return Err(SvmError::InvalidParam(
             "C-SVC (-s 0) is cross-validated by cross_validate_ovo or run_cv".into(),
         ));
     }
-    svm_type.validate()?;
-    let checked = params.check()?;
-    folds.check_for(ds)?;
-    check_finite_features(ds)?;
-    if opts.threads == 0 {
-        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
-    }
+    let checked = checked_inputs(ds, folds, params, svm_type, opts)?;
     if let SvmType::NuSvc { nu } = svm_type {
         let all: Vec<usize> = (0..ds.n()).collect();
         check_nu_feasible(&Groups::new(ds, &all)?, nu)?;
     }
-    crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &checked, svm_type, opts))
+    let result = crate::svm::cv::pool::with_threads(opts.threads, || {
+        run(ds, folds, &checked, svm_type, opts)
+    })?;
+    Ok(summarised(ds, folds, svm_type, result))
 }
 
 fn run(
@@ -162,45 +201,92 @@ fn run(
 ) -> Result<FormulationCvResult, SvmError> {
     let t0 = Instant::now();
     let kd = KernelData::new(ds, params.kernel);
+    let (local, shared) = round_caches(&kd, params, opts, RoundOrder::PerRound)?;
+    let rounds = (0..folds.k())
+        .into_par_iter()
+        .map(|h| round(&kd, folds, h, &local, svm_type, shared.as_ref()))
+        .collect::<Result<Vec<_>, SvmError>>()?;
+    Ok(gathered(ds, folds, svm_type, rounds, shared.as_ref(), t0))
+}
+
+/// The checks of every formulation CV's inputs, before any work: the
+/// formulation's parameter, `params`, the folds against `ds`, finite
+/// features and at least one thread.
+pub(crate) fn checked_inputs(
+    ds: &Dataset,
+    folds: &Folds,
+    params: &SvmParams,
+    svm_type: SvmType,
+    opts: FormulationCvOptions,
+) -> Result<CheckedParams, SvmError> {
+    svm_type.validate()?;
+    let checked = params.check()?;
+    folds.check_for(ds)?;
+    check_finite_features(ds)?;
+    if opts.threads == 0 {
+        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
+    }
+    Ok(checked)
+}
+
+/// The rounds' caches for rounds run in `order`: each solve's parameters
+/// with its share of `params.cache_mb`, and the shared whole-data kernel
+/// cache (when `opts.cache` asks for one).
+pub(crate) fn round_caches(
+    kd: &KernelData<'_>,
+    params: &CheckedParams,
+    opts: FormulationCvOptions,
+    order: RoundOrder,
+) -> Result<(CheckedParams, Option<SharedKernelCache>), SvmError> {
     let strategy = CvStrategy {
-        order: RoundOrder::PerRound,
+        order,
         seeder: SeederKind::Zero,
         cache: opts.cache,
         threads: opts.threads,
     };
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
-    let rounds = (0..folds.k())
-        .into_par_iter()
-        .map(|h| round(&kd, folds, h, &local, svm_type, shared.as_ref()))
-        .collect::<Result<Vec<_>, SvmError>>()?;
+    let shared = shared_mb.map(|mb| ovo_shared_cache(kd, mb, params.solver.matrix_values()));
+    Ok((local, shared))
+}
+
+/// A run's outcome from its rounds (any order): every row's held-out
+/// prediction, the rounds, the kernel values computed and the wall time
+/// since `t0`.
+pub(crate) fn gathered(
+    ds: &Dataset,
+    folds: &Folds,
+    svm_type: SvmType,
+    rounds: impl IntoIterator<Item = (FormulationRound, Vec<f64>)>,
+    shared: Option<&SharedKernelCache>,
+    t0: Instant,
+) -> FormulationCvResult {
     let mut predictions = vec![f64::NAN; ds.n()];
-    let mut out = Vec::with_capacity(rounds.len());
+    let mut out = Vec::new();
     for (r, preds) in rounds {
         for (&row, p) in folds.test_rows(r.fold).iter().zip(preds) {
             predictions[row] = p;
         }
         out.push(r);
     }
-    let shared_evals = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
+    let shared_evals = shared.map_or(0, SharedKernelCache::kernel_evals);
     let solve_evals: u64 = out
         .iter()
         .flat_map(|r| &r.solves)
         .map(|s| s.kernel_evals)
         .sum();
-    Ok(FormulationCvResult {
+    FormulationCvResult {
         svm_type,
         predictions,
         rounds: out,
         kernel_evals: solve_evals + shared_evals,
         shared_evals,
         wall_s: t0.elapsed().as_secs_f64(),
-    })
+    }
 }
 
 /// Round `h`: train on the other folds, predict fold `h` (its rows' order).
-fn round(
+pub(crate) fn round(
     kd: &KernelData<'_>,
     folds: &Folds,
     h: usize,

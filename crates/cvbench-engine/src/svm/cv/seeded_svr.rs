@@ -42,15 +42,14 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::cv::formulations::{
-    cross_validate_formulation, FormulationCvOptions, FormulationCvResult, FormulationRound,
+    checked_inputs, cross_validate_formulation, gathered, round_caches, summarised, FormulationCv,
+    FormulationCvOptions, FormulationCvResult, FormulationRound,
 };
-use crate::svm::cv::strategy::{CvStrategy, RoundOrder, SeederKind, SeedingMethod};
+use crate::svm::cv::strategy::{RoundOrder, SeedingMethod};
 use crate::svm::formulation::function_model::train_epsilon_svr_from;
 use crate::svm::formulation::FunctionFit;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
-use crate::svm::model::solution::check_finite_features;
-use crate::svm::multiclass::cv::ovo_shared_cache;
 use crate::svm::SvmError;
 
 /// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
@@ -66,7 +65,7 @@ pub fn cross_validate_formulation_seeded(
     svm_type: SvmType,
     opts: FormulationCvOptions,
     method: SeedingMethod,
-) -> Result<FormulationCvResult, SvmError> {
+) -> Result<FormulationCv, SvmError> {
     if method == SeedingMethod::None {
         return cross_validate_formulation(ds, folds, params, svm_type, opts);
     }
@@ -85,20 +84,17 @@ pub fn cross_validate_formulation_seeded(
             )))
         }
     };
-    svm_type.validate()?;
-    let checked = params.check()?;
-    folds.check_for(ds)?;
-    check_finite_features(ds)?;
-    if opts.threads == 0 {
-        return Err(SvmError::InvalidParam("threads must be >= 1".into()));
-    }
+    let checked = checked_inputs(ds, folds, params, svm_type, opts)?;
     if let Some(r) = (0..ds.n()).find(|&r| !ds.y[r].is_finite()) {
         return Err(SvmError::NonFinite(format!(
             "target of row {r} is {}",
             ds.y[r]
         )));
     }
-    crate::svm::cv::pool::with_threads(opts.threads, || run(ds, folds, &checked, p, order, opts))
+    let result = crate::svm::cv::pool::with_threads(opts.threads, || {
+        run(ds, folds, &checked, p, order, opts)
+    })?;
+    Ok(summarised(ds, folds, svm_type, result))
 }
 
 fn run(
@@ -111,15 +107,7 @@ fn run(
 ) -> Result<FormulationCvResult, SvmError> {
     let t0 = Instant::now();
     let kd = KernelData::new(ds, params.kernel);
-    let strategy = CvStrategy {
-        order,
-        seeder: SeederKind::Zero,
-        cache: opts.cache,
-        threads: opts.threads,
-    };
-    let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
-    let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
+    let (local, shared) = round_caches(&kd, params, opts, order)?;
     let k = folds.k();
     let chains: Vec<std::ops::Range<usize>> = match order {
         RoundOrder::Chain => std::iter::once(0..k).collect(),
@@ -139,28 +127,14 @@ fn run(
         .into_par_iter()
         .map(|hs| ctx.run(hs))
         .collect::<Result<Vec<_>, SvmError>>()?;
-    let mut predictions = vec![f64::NAN; ds.n()];
-    let mut out = Vec::with_capacity(k);
-    for (r, preds) in done.into_iter().flatten() {
-        for (&row, v) in folds.test_rows(r.fold).iter().zip(preds) {
-            predictions[row] = v;
-        }
-        out.push(r);
-    }
-    let shared_evals = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
-    let solve_evals: u64 = out
-        .iter()
-        .flat_map(|r| &r.solves)
-        .map(|s| s.kernel_evals)
-        .sum();
-    Ok(FormulationCvResult {
-        svm_type: SvmType::EpsilonSvr { p },
-        predictions,
-        rounds: out,
-        kernel_evals: solve_evals + shared_evals,
-        shared_evals,
-        wall_s: t0.elapsed().as_secs_f64(),
-    })
+    Ok(gathered(
+        ds,
+        folds,
+        SvmType::EpsilonSvr { p },
+        done.into_iter().flatten(),
+        shared.as_ref(),
+        t0,
+    ))
 }
 
 /// What every round of a chain reads.

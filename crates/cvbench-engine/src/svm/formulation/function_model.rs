@@ -99,19 +99,7 @@ impl FunctionFit {
 /// function's line (`C = `, `nu = ` or `epsilon = `), objective and rho,
 /// support vectors.
 pub fn solve_lines(stats: &SolveStats, info: Option<(&str, f64)>) -> Vec<String> {
-    let mut out = vec![format!(
-        "optimization finished, #iter = {}",
-        stats.iterations
-    )];
-    if let Some((name, v)) = info {
-        out.push(format!("{name} = {v:.6}"));
-    }
-    out.push(format!(
-        "obj = {:.6}, rho = {:.6}",
-        stats.objective, stats.rho
-    ));
-    out.push(format!("nSV = {}, nBSV = {}", stats.n_sv, stats.n_bsv));
-    out
+    crate::svm::smo::train_log::named_solve_lines(stats, info)
 }
 
 /// Train a one-class SVM or an SVR on `rows` of `ds` (`svm_type` one of

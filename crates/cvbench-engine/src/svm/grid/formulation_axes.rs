@@ -8,7 +8,7 @@
 //! ([`Grid`]); where C and gamma are both not searched, one point per third
 //! value. The choice's tie-break is applied in this order.
 
-use super::range::{Grid, MAX_POINTS};
+use super::range::{range_error, three_numbers, Grid, MAX_POINTS};
 use super::{Axis, GridError};
 
 /// A point of a formulation grid as it is named: `log2 C`, `log2 gamma`
@@ -20,28 +20,8 @@ pub type NamedPoint = (Option<f64>, Option<f64>, Option<f64>);
 /// rounded to 12 significant digits so that `0.1,0.9,0.2` gives 0.3, not
 /// 0.30000000000000004), each in `(0, 1]` as LIBSVM's nu must be.
 pub fn nu_values(flag: &str, text: &str) -> Result<Vec<f64>, GridError> {
-    let bad = |why: String| GridError::Range {
-        flag: flag.to_string(),
-        value: text.to_string(),
-        why,
-    };
-    let parts: Vec<&str> = text.split(',').collect();
-    if parts.len() != 3 {
-        return Err(bad(format!(
-            "expected three numbers begin,end,step, got {} value{}",
-            parts.len(),
-            if parts.len() == 1 { "" } else { "s" }
-        )));
-    }
-    let mut v = [0.0; 3];
-    for (slot, p) in v.iter_mut().zip(&parts) {
-        *slot = p
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|x| x.is_finite())
-            .ok_or_else(|| bad(format!("`{p}` is not a finite number")))?;
-    }
+    let bad = |why: String| range_error(flag, text, why);
+    let v = three_numbers(flag, text, "")?;
     let [begin, end, step] = v;
     if step == 0.0 {
         return Err(bad("step 0 never reaches the end of the range".into()));

@@ -27,14 +27,12 @@ use rayon::prelude::*;
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
-use crate::svm::cv::formulations::CvSummary;
+use crate::svm::cv::formulations::{round as cv_round, CvSummary};
 use crate::svm::formulation::nu_svc::check_nu_feasible;
-use crate::svm::formulation::{train_nu_svc_with, train_one_function_with};
 use crate::svm::grid::engine::params_at;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
-use crate::svm::multiclass::cached_votes::predict_cached;
 use crate::svm::multiclass::cv::ovo_shared_cache_into;
 use crate::svm::multiclass::Groups;
 use crate::svm::SvmError;
@@ -160,14 +158,20 @@ pub fn run_formulation_grid(
         let rounds = jobs
             .par_iter()
             .map(|&(k, h)| {
-                round(
+                // The CV's own round: train on the other folds, predict fold h.
+                let (r, predictions) = cv_round(
                     &kd,
                     folds,
                     h,
                     &checked[k],
                     points[k].svm_type,
                     shared.as_ref(),
-                )
+                )?;
+                Ok(Round {
+                    predictions,
+                    iterations: r.solves.iter().map(|s| s.iterations).sum(),
+                    kernel_evals: r.solves.iter().map(|s| s.kernel_evals).sum(),
+                })
             })
             .collect::<Result<Vec<Round>, SvmError>>()?;
         let seconds = t0.elapsed().as_secs_f64() / ks.len() as f64;
@@ -207,46 +211,6 @@ struct Round {
     predictions: Vec<f64>,
     iterations: u64,
     kernel_evals: u64,
-}
-
-/// Round `h`: train on the other folds, predict fold `h`, as
-/// [`crate::svm::cv::formulations`] runs a round (the label for nu-SVC and
-/// one-class, the value for the SVRs).
-fn round(
-    kd: &KernelData<'_>,
-    folds: &Folds,
-    h: usize,
-    params: &CheckedParams,
-    svm_type: SvmType,
-    shared: Option<&SharedKernelCache>,
-) -> Result<Round, SvmError> {
-    let train = folds.train_rows(h);
-    let test = folds.test_rows(h);
-    match svm_type {
-        SvmType::NuSvc { nu } => {
-            let fit = train_nu_svc_with(kd, &train, params, nu, shared)?;
-            let model = &fit.ovo.model;
-            let predictions = shared
-                .and_then(|sh| predict_cached(model, kd, sh, test))
-                .map_or_else(|| model.predict_rows(&kd.ds, test), |(labels, _)| labels);
-            Ok(Round {
-                predictions,
-                iterations: fit.ovo.pairs.iter().map(|p| p.stats.iterations).sum(),
-                kernel_evals: fit.ovo.pairs.iter().map(|p| p.stats.kernel_evals).sum(),
-            })
-        }
-        _ => {
-            let fit = train_one_function_with(kd, &train, params, svm_type, shared)?;
-            Ok(Round {
-                predictions: test
-                    .iter()
-                    .map(|&r| fit.model.predict(kd.ds.row(r)))
-                    .collect(),
-                iterations: fit.stats.iterations,
-                kernel_evals: fit.stats.kernel_evals,
-            })
-        }
-    }
 }
 
 /// The running best of a formulation grid, visited in the grid's order:

@@ -64,30 +64,8 @@ impl Axis {
         if text == "null" {
             return Ok(None);
         }
-        let bad = |why: String| GridError::Range {
-            flag: flag.to_string(),
-            value: text.to_string(),
-            why,
-        };
-        let parts: Vec<&str> = text.split(',').collect();
-        if parts.len() != 3 {
-            return Err(bad(format!(
-                "expected three numbers begin,end,step (or null), got {} value{}",
-                parts.len(),
-                if parts.len() == 1 { "" } else { "s" }
-            )));
-        }
-        let mut v = [0.0; 3];
-        for (slot, p) in v.iter_mut().zip(&parts) {
-            let x: f64 = p
-                .trim()
-                .parse()
-                .map_err(|_| bad(format!("`{p}` is not a number")))?;
-            if !x.is_finite() {
-                return Err(bad(format!("`{p}` is not a finite number")));
-            }
-            *slot = x;
-        }
+        let bad = |why: String| range_error(flag, text, why);
+        let v = three_numbers(flag, text, " (or null)")?;
         let axis = Axis {
             begin: v[0],
             end: v[1],
@@ -262,6 +240,45 @@ impl Grid {
         Grid::new(Some(Axis::default_c()), Some(Axis::default_g()))
             .expect("the default ranges are valid")
     }
+}
+
+/// A [`GridError::Range`] of the range `text` given to `flag`.
+pub(crate) fn range_error(flag: &str, text: &str, why: String) -> GridError {
+    GridError::Range {
+        flag: flag.to_string(),
+        value: text.to_string(),
+        why,
+    }
+}
+
+/// The three finite numbers of a range `begin,end,step` given to `flag`
+/// (`alternative` names what else the flag takes, e.g. " (or null)").
+pub(crate) fn three_numbers(
+    flag: &str,
+    text: &str,
+    alternative: &str,
+) -> Result<[f64; 3], GridError> {
+    let bad = |why: String| range_error(flag, text, why);
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 3 {
+        return Err(bad(format!(
+            "expected three numbers begin,end,step{alternative}, got {} value{}",
+            parts.len(),
+            if parts.len() == 1 { "" } else { "s" }
+        )));
+    }
+    let mut v = [0.0; 3];
+    for (slot, p) in v.iter_mut().zip(&parts) {
+        let x: f64 = p
+            .trim()
+            .parse()
+            .map_err(|_| bad(format!("`{p}` is not a number")))?;
+        if !x.is_finite() {
+            return Err(bad(format!("`{p}` is not a finite number")));
+        }
+        *slot = x;
+    }
+    Ok(v)
 }
 
 #[cfg(test)]

@@ -34,12 +34,19 @@ pub fn progress_text(stats: &SolveStats) -> String {
 /// where given: both classes with the same C), the objective and rho, the
 /// support vectors.
 pub fn solve_lines(stats: &SolveStats, nu: Option<f64>) -> Vec<String> {
+    named_solve_lines(stats, nu.map(|v| ("nu", v)))
+}
+
+/// The lines after the progress, with the value the solver prints between
+/// "optimization finished" and the objective (`nu = `, or for LIBSVM's
+/// other formulations `C = `, `epsilon = `), where given.
+pub(crate) fn named_solve_lines(stats: &SolveStats, info: Option<(&str, f64)>) -> Vec<String> {
     let mut out = vec![format!(
         "optimization finished, #iter = {}",
         stats.iterations
     )];
-    if let Some(nu) = nu {
-        out.push(format!("nu = {nu:.6}"));
+    if let Some((name, v)) = info {
+        out.push(format!("{name} = {v:.6}"));
     }
     out.push(format!(
         "obj = {:.6}, rho = {:.6}",
