@@ -388,11 +388,11 @@ impl SeedingRow {
     }
 }
 
-/// A row of `svm-seeding-vs-svm-train.{csv,parquet}`: the fastest exact
-/// seeded method of a run against LIBSVM from any run.
+/// A row of `svm-seeding-vs-svm-train.{csv,parquet}`: one exact seeded
+/// method and set-up of a run against LIBSVM timed in the same run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct BenchRow {
-    /// The seeded run.
+    /// The run.
     pub run: String,
     /// Dataset.
     pub dataset: String,
@@ -400,35 +400,39 @@ pub struct BenchRow {
     pub setting: String,
     /// k as configured.
     pub k: String,
-    /// The fastest exact seeded method.
-    pub best_exact_method: String,
-    /// Its wall seconds.
-    pub best_wall_s: f64,
-    /// The baseline's wall seconds.
+    /// The exact seeded method.
+    pub method: String,
+    /// Its kernel cache (`per_solve` or `shared`; empty where unrecorded).
+    pub cache: String,
+    /// Its threads (0 when not recorded).
+    pub threads: u64,
+    /// Its median wall seconds.
+    pub wall_s: f64,
+    /// How many times it was timed.
+    pub timed_runs: u64,
+    /// The baseline's (unseeded) median wall seconds at the same set-up.
     pub baseline_wall_s: f64,
-    /// The run LIBSVM's time comes from.
-    pub peer_run: String,
-    /// How LIBSVM ran (`svm-train -v k` or per fold).
-    pub peer: String,
-    /// LIBSVM's seconds.
-    pub peer_s: f64,
-    /// peer / best.
-    pub speedup_vs_peer: f64,
-    /// The best method's CV accuracy, %.
+    /// The method's CV accuracy, %.
     pub accuracy_pct: f64,
     /// The baseline's, %.
     pub baseline_accuracy_pct: f64,
-    /// Whether `peer_s` was timed in the same run as ours.
-    pub peer_same_run: bool,
-    /// `svm-train` on each fold with `svm-predict` (sum of the processes'
-    /// seconds; NaN without such a run).
+    /// `svm-train -v k`'s median seconds in the same run (NaN: not run).
+    pub svm_train_v_s: f64,
+    /// How many times it was timed.
+    pub svm_train_v_runs: u64,
+    /// `svm-train -v k`'s median over the method's.
+    pub speedup_vs_svm_train_v: f64,
+    /// Lower end of its 95% interval (the point where a cell was timed once).
+    pub speedup_vs_svm_train_v_lo: f64,
+    /// Upper end.
+    pub speedup_vs_svm_train_v_hi: f64,
+    /// The ratio and its interval in words (`–` without the peer).
+    pub speedup_words: String,
+    /// `svm-train` on each fold with `svm-predict` in the same run (sum of
+    /// the processes' seconds; NaN without such a run).
     pub per_fold_s: f64,
-    /// The run that time comes from.
-    pub per_fold_run: String,
-    /// per_fold_s / best.
+    /// per_fold_s over the method's median.
     pub speedup_vs_per_fold: f64,
-    /// Threads of the best method's run (0 when not recorded).
-    pub threads: u64,
 }
 
 /// k as a number for sorting: 3 < 10 < 100 < n.

@@ -1,7 +1,11 @@
-//! Across every `svm_cv` run of a results folder: the fastest exact seeded
-//! method of each (dataset, setting, k) against LIBSVM — `svm-train -v k`
-//! and the per-fold `svm-train` runs, each preferably timed in the same run
-//! as ours (else from another run, and the table says which).
+//! Across every `svm_cv` run of a results folder: every exact seeded
+//! method of each (dataset, setting, k, cache, threads) against LIBSVM
+//! timed in the same run — `svm-train -v k` and the per-fold `svm-train`
+//! runs. Like with like: no method is picked after the run (each exact one
+//! has its row), a ratio is printed only against a peer timed in the same
+//! run, with its interval by the one evidence rule
+//! ([`crate::experiments::evidence`]), and the row names our threads and
+//! cache beside `svm-train`'s one thread.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -9,52 +13,69 @@ use std::path::{Path, PathBuf};
 
 use super::markdown::cells;
 use super::seeding_totals::{exactness, fmt_s, group};
-use crate::experiments::svm_cv::rows::{write_rows, BenchRow, Key, SvmRow};
+use crate::experiments::evidence::{self, Sample};
+use crate::experiments::svm_cv::rows::{write_rows, BenchRow, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
+use crate::experiments::timing::{parse_runs, Spread};
 use crate::experiments::ExperimentError;
 use crate::results::md_table::MdTable;
 
-/// The benchmark across runs: for every (dataset, setting, k) with seeded
-/// runs, the fastest exact method's whole-run wall time against LIBSVM's
-/// `svm-train -v k` (or, where only that was run, `svm-train` on each of our
-/// folds) from any run of the results folder, with the runs named.
-fn benchmark(runs: &[(String, Vec<SvmRow>)]) -> Vec<BenchRow> {
-    // Every LIBSVM timing: (run, (dataset, setting, k), -v?, seconds).
-    let mut peers: Vec<(String, Key, bool, f64)> = Vec::new();
-    for (run, rows) in runs {
-        let mut per_fold: BTreeMap<Key, f64> = BTreeMap::new();
-        for r in rows {
-            let key = (r.core.dataset.clone(), r.setting.clone(), r.k.clone());
-            match r.core.method.as_str() {
-                "libsvm_v" => {
-                    peers.push((run.clone(), key, true, r.wall_median_s.unwrap_or(r.train_s)))
-                }
-                "libsvm" => {
-                    *per_fold.entry(key).or_default() +=
-                        r.train_s + r.predict_s.unwrap_or(f64::NAN).max(0.0)
-                }
-                _ => {}
-            }
-        }
-        peers.extend(
-            per_fold
-                .into_iter()
-                .map(|(k, s)| (run.clone(), k, false, s)),
-        );
+/// A cell's timed runs from its first row: every repeat where the records
+/// keep them, else the median and range, else `fallback` seconds timed once.
+fn sample_of(r: &SvmRow, fallback: f64) -> Sample {
+    match (r.wall_median_s, r.wall_min_s, r.wall_max_s) {
+        (Some(median), Some(min), Some(max)) if r.timing_repeats >= 1 => Sample::from(Spread {
+            median,
+            min,
+            max,
+            repeats: r.timing_repeats,
+            runs: parse_runs(&r.wall_runs_s),
+        }),
+        _ => Sample::once(fallback),
     }
-    // The peer of a kind for a key: the same run's first, else another's.
-    let peer_of = |run: &str, key: &Key, v: bool| {
-        let of = |same: bool| {
-            peers
-                .iter()
-                .find(|p| &p.1 == key && p.2 == v && (p.0 == run) == same)
-        };
-        of(true).or_else(|| of(false))
-    };
+}
+
+/// LIBSVM's timings of one run per (dataset, setting, k): `svm-train -v k`
+/// (its timed runs) and the per-fold runs (the sum of the processes'
+/// seconds, one timing).
+type Peers = BTreeMap<(String, String, String), (Option<Sample>, Option<f64>)>;
+
+fn peers_of(rows: &[SvmRow]) -> Peers {
+    let mut out = Peers::new();
+    for r in rows {
+        let key = (r.core.dataset.clone(), r.setting.clone(), r.k.clone());
+        match r.core.method.as_str() {
+            "libsvm_v" => out.entry(key).or_default().0 = Some(sample_of(r, r.train_s)),
+            "libsvm" => {
+                let f = out.entry(key).or_default().1.get_or_insert(0.0);
+                *f += r.train_s + r.predict_s.unwrap_or(f64::NAN).max(0.0);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A method's rows by set-up: its cache and threads.
+fn setups<'a>(rr: &[&'a SvmRow]) -> BTreeMap<(String, u64), Vec<&'a SvmRow>> {
+    let mut s: BTreeMap<(String, u64), Vec<&'a SvmRow>> = BTreeMap::new();
+    for r in rr {
+        s.entry((r.cache.clone(), r.threads)).or_default().push(*r);
+    }
+    s
+}
+
+/// The benchmark across runs: for every run with seeded methods and a
+/// LIBSVM peer timed in the same run, one row per exact seeded method and
+/// (cache, threads) set-up.
+fn benchmark(runs: &[(String, Vec<SvmRow>)]) -> Vec<BenchRow> {
     let mut out = Vec::new();
     for (run, rows) in runs {
-        let mut seeding: BTreeMap<Key, BenchRow> = BTreeMap::new();
+        let peers = peers_of(rows);
         for (key, methods) in &group(rows) {
+            let Some(&(ref v, per_fold)) = peers.get(key) else {
+                continue;
+            };
             let Some(base) = methods.get("ours") else {
                 continue;
             };
@@ -62,101 +83,82 @@ fn benchmark(runs: &[(String, Vec<SvmRow>)]) -> Vec<BenchRow> {
             if first_rounds_of(base.iter().copied()).is_some() {
                 continue;
             }
-            for (m, rr) in methods {
-                if m == "ours" {
-                    continue;
-                }
-                let (gap, folds, _) = exactness(base, rr);
-                if gap > 1e-3 || folds.iter().any(|f| f.1 > 1) {
-                    continue;
-                }
-                let wall = rr
-                    .first()
-                    .map_or(f64::NAN, |r| r.wall_median_s.unwrap_or(r.cell_wall_s));
-                let acc = rr[0].cv_accuracy_pct.unwrap_or(f64::NAN);
-                let e = seeding.entry(key.clone()).or_insert(BenchRow {
-                    best_exact_method: m.clone(),
-                    best_wall_s: wall,
-                    baseline_wall_s: base[0].wall_median_s.unwrap_or(base[0].cell_wall_s),
-                    threads: rr[0].threads,
-                    baseline_accuracy_pct: base[0].cv_accuracy_pct.unwrap_or(f64::NAN),
-                    accuracy_pct: acc,
-                    ..BenchRow::default()
-                });
-                if wall < e.best_wall_s {
-                    (e.best_exact_method, e.best_wall_s, e.accuracy_pct) = (m.clone(), wall, acc);
-                    e.threads = rr[0].threads;
+            let bases = setups(base);
+            for (m, rr) in methods.iter().filter(|(m, _)| m.as_str() != "ours") {
+                for ((cache, threads), got) in setups(rr) {
+                    // The baseline at the same set-up where it ran, else any.
+                    let b = bases
+                        .get(&(cache.clone(), threads))
+                        .or_else(|| bases.values().next())
+                        .expect("ours has rows");
+                    let (gap, folds, _) = exactness(b, &got);
+                    if gap > 1e-3 || folds.iter().any(|f| f.1 > 1) {
+                        continue;
+                    }
+                    let ours = sample_of(got[0], got[0].cell_wall_s);
+                    let vs = v.as_ref().map(|p| evidence::ratio(p, &ours));
+                    let vs_fold = per_fold.map(|s| s / ours.median());
+                    out.push(BenchRow {
+                        run: run.clone(),
+                        dataset: key.0.clone(),
+                        setting: key.1.clone(),
+                        k: key.2.clone(),
+                        method: m.clone(),
+                        cache: cache.clone(),
+                        threads,
+                        wall_s: ours.median(),
+                        timed_runs: ours.repeats(),
+                        baseline_wall_s: sample_of(b[0], b[0].cell_wall_s).median(),
+                        accuracy_pct: got[0].cv_accuracy_pct.unwrap_or(f64::NAN),
+                        baseline_accuracy_pct: b[0].cv_accuracy_pct.unwrap_or(f64::NAN),
+                        svm_train_v_s: v.as_ref().map_or(f64::NAN, Sample::median),
+                        svm_train_v_runs: v.as_ref().map_or(0, Sample::repeats),
+                        speedup_vs_svm_train_v: vs.map_or(f64::NAN, |r| r.point),
+                        speedup_vs_svm_train_v_lo: vs.map_or(f64::NAN, |r| r.lo),
+                        speedup_vs_svm_train_v_hi: vs.map_or(f64::NAN, |r| r.hi),
+                        speedup_words: vs.map_or_else(|| "–".into(), |r| r.short()),
+                        per_fold_s: per_fold.unwrap_or(f64::NAN),
+                        speedup_vs_per_fold: vs_fold.unwrap_or(f64::NAN),
+                    });
                 }
             }
-        }
-        for ((d, st, k), best) in seeding {
-            let key = (d.clone(), st.clone(), k.clone());
-            let v = peer_of(run, &key, true);
-            let f = peer_of(run, &key, false);
-            let Some(primary) = v.or(f) else {
-                continue;
-            };
-            let how = if primary.2 {
-                "svm-train -v k"
-            } else {
-                "svm-train per fold (sum)"
-            };
-            out.push(BenchRow {
-                run: run.clone(),
-                dataset: d,
-                setting: st,
-                k,
-                peer_run: primary.0.clone(),
-                peer: how.into(),
-                peer_s: primary.3,
-                speedup_vs_peer: primary.3 / best.best_wall_s,
-                peer_same_run: primary.0 == *run,
-                per_fold_s: f.map_or(f64::NAN, |p| p.3),
-                per_fold_run: f.map_or(String::new(), |p| p.0.clone()),
-                speedup_vs_per_fold: f.map_or(f64::NAN, |p| p.3 / best.best_wall_s),
-                ..best
-            });
         }
     }
     out
 }
+
 fn benchmark_table(rows: &[BenchRow]) -> String {
     let mut md = String::new();
-    let _ = writeln!(md, "**Benchmark: the fastest exact seeded method against LIBSVM** (`svm-seeding-vs-svm-train.csv`; wall seconds of the whole k-fold CV on this machine, the median where a cell was timed several times; the threads of our best run as recorded (– where the run predates the record; seeded runs then used the fold-shared cache and, where the method allows, both cores); `svm-train` is single-threaded; each LIBSVM time comes from the run named — \"same run\" when it was timed beside ours, else from another run and session on the same machine, which is no like-for-like timing; both `svm-train -v k` and the per-fold runs where either was timed)\n");
-    let mut t = MdTable::new("run | dataset | setting | k | best exact method | threads | its wall s | our baseline wall s | LIBSVM | LIBSVM s (run) | speed-up vs LIBSVM | svm-train per fold s (run) | speed-up vs per fold | acc % (baseline)".split(" | "));
+    let _ = writeln!(md, "**Benchmark: every exact seeded method against LIBSVM timed in the same run** (`svm-seeding-vs-svm-train.csv`; wall seconds of the whole k-fold CV on this machine, the median of the cell's timed runs; every exact seeded method of the run has its row, none picked after the run; our threads and kernel cache as recorded (– where the run predates the record), `svm-train` on one thread with its own `-m` cache; the speed-up against `svm-train -v k` with its 95% interval by the one evidence rule ({}); the per-fold `svm-train` runs (sum of the processes, timed once) where they ran; runs without a LIBSVM peer of their own have no row)\n", evidence::RULE);
+    let mut t = MdTable::new("run | dataset | setting | k | method | cache | threads | its wall s (runs) | our baseline wall s | svm-train -v k s (runs) | speed-up vs svm-train -v k | svm-train per fold s | speed-up vs per fold | acc % (baseline)".split(" | "));
     for r in rows {
+        let opt = |x: f64, s: String| if x.is_nan() { "–".into() } else { s };
         t.row(cells(
             [&r.run, &r.dataset, &r.setting, &r.k],
             [
-                r.best_exact_method.clone(),
+                r.method.clone(),
+                if r.cache.is_empty() {
+                    "–".into()
+                } else {
+                    r.cache.clone()
+                },
                 if r.threads == 0 {
                     "–".into()
                 } else {
                     r.threads.to_string()
                 },
-                fmt_s(r.best_wall_s),
+                format!("{} ({})", fmt_s(r.wall_s), r.timed_runs),
                 fmt_s(r.baseline_wall_s),
-                r.peer.clone(),
-                format!(
-                    "{} ({})",
-                    fmt_s(r.peer_s),
-                    if r.peer_same_run {
-                        "same run".to_string()
-                    } else {
-                        format!("{}, another run", r.peer_run)
-                    }
+                opt(
+                    r.svm_train_v_s,
+                    format!("{} ({})", fmt_s(r.svm_train_v_s), r.svm_train_v_runs),
                 ),
-                format!("{:.1}x", r.speedup_vs_peer),
-                if r.per_fold_s.is_nan() {
-                    "not run".into()
-                } else {
-                    format!("{} ({})", fmt_s(r.per_fold_s), r.per_fold_run)
-                },
-                if r.speedup_vs_per_fold.is_nan() {
-                    "–".into()
-                } else {
-                    format!("{:.1}x", r.speedup_vs_per_fold)
-                },
+                r.speedup_words.clone(),
+                opt(r.per_fold_s, fmt_s(r.per_fold_s)),
+                opt(
+                    r.speedup_vs_per_fold,
+                    format!("{:.1}x (timed once)", r.speedup_vs_per_fold),
+                ),
                 format!("{:.4} ({:.4})", r.accuracy_pct, r.baseline_accuracy_pct),
             ],
         ));
@@ -183,7 +185,7 @@ pub(crate) fn benchmark_section(
 mod tests {
     use super::*;
 
-    fn row(method: &str, fold: i64, wall: f64) -> SvmRow {
+    fn row(method: &str, fold: i64, wall: f64, cache: &str) -> SvmRow {
         let mut r = SvmRow {
             setting: "s".into(),
             k: "10".into(),
@@ -193,6 +195,7 @@ mod tests {
             cell_wall_s: wall,
             train_s: wall,
             threads: 2,
+            cache: cache.into(),
             ..SvmRow::default()
         };
         r.core.dataset = "d".into();
@@ -200,31 +203,68 @@ mod tests {
         r
     }
 
-    /// The LIBSVM time of the same run wins over another run's, and both
-    /// `-v` and the per-fold runs are reported.
+    fn timed(mut r: SvmRow, runs: &[f64]) -> SvmRow {
+        let mut s = runs.to_vec();
+        s.sort_by(f64::total_cmp);
+        r.timing_repeats = runs.len() as u64;
+        r.wall_median_s = Some(s[s.len() / 2]);
+        r.wall_min_s = Some(s[0]);
+        r.wall_max_s = Some(s[s.len() - 1]);
+        r.wall_runs_s = runs
+            .iter()
+            .map(f64::to_string)
+            .collect::<Vec<_>>()
+            .join(";");
+        r
+    }
+
+    /// Every exact method and set-up has its row (none picked), the ratio
+    /// is against the same run's peer with a bootstrap interval, and a run
+    /// without a peer of its own has no row (another run's is no
+    /// like-with-like timing).
     #[test]
-    fn the_same_runs_peer_first_and_both_peers_reported() {
-        let ours = vec![row("ours", 0, 10.0), row("sir", 0, 2.0)];
-        let mut with_v = ours.clone();
-        with_v.push(row("libsvm_v", -1, 40.0));
-        let other = vec![
-            row("libsvm_v", -1, 80.0),
-            row("libsvm", 0, 30.0),
-            row("libsvm", 1, 30.0),
+    fn every_method_against_the_same_runs_peer_only() {
+        let run = vec![
+            timed(row("ours", 0, 10.0, "shared"), &[10.0, 11.0, 9.0]),
+            timed(row("sir", 0, 2.0, "shared"), &[2.0, 2.1, 1.9]),
+            timed(row("tree", 0, 3.0, "shared"), &[3.0, 3.1, 2.9]),
+            timed(row("sir", 0, 4.0, "per_solve"), &[4.0, 4.1, 3.9]),
+            timed(row("libsvm_v", -1, 40.0, ""), &[40.0, 41.0, 39.0]),
+            row("libsvm", 0, 30.0, ""),
+            row("libsvm", 1, 30.0, ""),
         ];
-        let b = benchmark(&[("a".into(), with_v), ("old".into(), other.clone())]);
-        assert_eq!(b.len(), 1, "{b:?}");
-        assert!(b[0].peer_same_run && b[0].peer_s == 40.0, "{b:?}");
-        assert_eq!((b[0].speedup_vs_peer, b[0].per_fold_s), (20.0, 60.0));
-        assert_eq!(b[0].per_fold_run, "old");
-        let md = benchmark_table(&b);
-        assert!(
-            md.contains("same run") && md.contains("60.00 (old)"),
-            "{md}"
+        let b = benchmark(&[("a".into(), run.clone())]);
+        let got: Vec<(&str, &str)> = b
+            .iter()
+            .map(|r| (r.method.as_str(), r.cache.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [("sir", "per_solve"), ("sir", "shared"), ("tree", "shared")],
+            "{b:?}"
         );
-        // Without a peer of its own, another run's, said so.
-        let b = benchmark(&[("a".into(), ours), ("old".into(), other)]);
-        assert!(!b[0].peer_same_run && b[0].peer_s == 80.0, "{b:?}");
-        assert!(benchmark_table(&b).contains("old, another run"));
+        let sir = &b[1];
+        assert_eq!((sir.speedup_vs_svm_train_v, sir.per_fold_s), (20.0, 60.0));
+        assert!(sir.speedup_vs_svm_train_v_lo <= 20.0 && sir.speedup_vs_svm_train_v_hi >= 20.0);
+        assert!(sir.speedup_words.contains('['), "{}", sir.speedup_words);
+        let md = benchmark_table(&b);
+        assert!(md.contains("| sir | shared | 2 | 2.00 (3) |"), "{md}");
+        // A peer in another run only: no row.
+        let ours_only: Vec<SvmRow> = run
+            .iter()
+            .filter(|r| !r.core.method.starts_with("libsvm"))
+            .cloned()
+            .collect();
+        let other = run
+            .iter()
+            .filter(|r| r.core.method.starts_with("libsvm"))
+            .cloned()
+            .collect();
+        assert!(benchmark(&[("a".into(), ours_only), ("old".into(), other)]).is_empty());
+        // A peer timed once: the ratio has no interval, said so.
+        let mut once = run.clone();
+        once[4] = row("libsvm_v", -1, 40.0, "");
+        let b = benchmark(&[("a".into(), once)]);
+        assert!(b[1].speedup_words.contains("timed once"), "{b:?}");
     }
 }

@@ -3,7 +3,8 @@
 //! the leave-one-out figure ([`scorecard`]) and the rules that turn numbers
 //! into verdicts, each a function a unit test flips (`scorecard_rules.rs`); what a
 //! "not run" row lacks, and what it would cost ([`missing`]); what they read
-//! from a stored run ([`stored`]); and our own speed targets for the engine,
+//! from a stored run ([`stored`]); the Table 3 points of ablation runs,
+//! which have no seeding table ([`table3_ablation`]); and our own speed targets for the engine,
 //! checks of ours beside the run's cost table ([`targets`]).
 
 pub mod missing;
@@ -17,4 +18,5 @@ mod scorecard_rules_tests;
 #[cfg(test)]
 mod scorecard_tests;
 pub mod stored;
+pub mod table3_ablation;
 pub mod targets;

@@ -78,7 +78,7 @@ fn seeding_section(run: &str) -> String {
 
 /// What one Table 3 row joins the k of several runs over: dataset, setting
 /// and the runs' kernel cache and threads ([`SeedingRow::setup`]).
-type Table3Key = (String, String, String);
+use super::table3_ablation::{ablation_points, Table3Key};
 
 /// The Wen et al. rows of the scorecard (an error where the published
 /// numbers are broken).
@@ -332,6 +332,44 @@ pub fn scorecard(runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, PublishedError> {
                             entry.0.push(run.name.clone());
                         }
                     }
+                }
+            }
+        }
+        // Runs without a seeding table (ablations): their set-ups' pairs
+        // join the row of their (dataset, setting, set-up); they make a row
+        // of their own only with two or more of the paper's k (a trend).
+        let mut from_ablations: Vec<(String, Table3Key, Table3Point)> = Vec::new();
+        for (run, recs) in &typed {
+            if seeding.iter().any(|(r, _)| r.name == run.name) {
+                continue;
+            }
+            let paper_at = |k: &str| {
+                TABLE3_K
+                    .iter()
+                    .position(|x| *x == k)
+                    .and_then(|col| t3.speedup(col))
+                    .unwrap_or(f64::NAN)
+            };
+            for (key3, point) in
+                ablation_points(recs, |d| published.key_of(d) == Some(key), paper_at)
+            {
+                from_ablations.push((run.name.clone(), key3, point));
+            }
+        }
+        for (run, key3, point) in &from_ablations {
+            let i = match t3_rows.iter().position(|x| &x.1 == key3) {
+                Some(i) => i,
+                None if from_ablations.iter().filter(|x| &x.1 == key3).count() >= 2 => {
+                    t3_rows.push((Vec::new(), key3.clone(), Vec::new()));
+                    t3_rows.len() - 1
+                }
+                None => continue,
+            };
+            let entry = &mut t3_rows[i];
+            if !entry.2.iter().any(|p| p.k == point.k) {
+                entry.2.push(point.clone());
+                if !entry.0.contains(run) {
+                    entry.0.push(run.clone());
                 }
             }
         }

@@ -361,7 +361,7 @@ fn rounds_solved_again_are_named_in_the_row() {
 }
 
 #[test]
-fn rounds_solved_again_are_taken_out_of_the_verdict_and_shown_beside_it() {
+fn rounds_solved_again_are_judged_with_and_without_their_cost() {
     // Madelon's leave-one-out (issue 43): 99 of SIR's and MIR's 100 rounds
     // solved again from zero, each at the baseline's 0.87 s; timed five
     // times, tightly.
@@ -379,12 +379,24 @@ fn rounds_solved_again_are_taken_out_of_the_verdict_and_shown_beside_it() {
         p("mir", 119.8, 86.5),
     ];
     // With the re-solves in SIR's time, the baseline is faster: NOT
-    // reproduced; on the seeded solves' cost (34.6 s against 87.4 s) the
-    // claim is judged as the paper made it, and holds.
+    // reproduced; on the seeded solves' cost alone (34.6 s against 87.4 s)
+    // the paper's pattern holds, but what our exact CV costs does not show
+    // it: partly reproduced, and the row says why.
     let mut with_resolves = seeded.clone();
     with_resolves.iter_mut().for_each(|p| p.resolve_s = 0.0);
     assert_eq!(loocv_verdict(&with_resolves).0, Verdict::NotReproduced);
-    assert_eq!(loocv_verdict(&seeded).0, Verdict::PatternReproduced);
+    let (v, why) = loocv_verdict(&seeded);
+    assert_eq!(v, Verdict::PartlyReproduced);
+    assert!(
+        why.as_deref()
+            .is_some_and(|w| w.contains("seeded solves alone") && w.contains("NOT reproduced")),
+        "{why:?}"
+    );
+    // Where the pattern holds with the re-solves too, it counts in full.
+    let mut cheap = seeded.clone();
+    cheap[1] = p("sir", 40.0, 5.0);
+    cheap[2] = p("mir", 41.0, 5.0);
+    assert_eq!(loocv_verdict(&cheap).0, Verdict::PatternReproduced);
     // The row shows both: the verdict's basis, and ours beside it.
     let words = loocv_ratios(&seeded);
     assert!(
