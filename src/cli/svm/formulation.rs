@@ -152,9 +152,9 @@ impl SvmArgs {
                 "--peer runs svm-train for C-SVC (-s 0) only: drop --peer, or run svm-train -s {s} itself"
             ));
         }
-        if self.solver != cvbench_engine::api::strategies::SolverKind::Smo {
+        if self.solver != cvbench_engine::api::strategies::SolverKind::Smo && s != "3" {
             return no(format!(
-                "--solver {} solves C-SVC (-s 0) only; -s {s} ({name}) runs LIBSVM's SMO: drop --solver",
+                "--solver {} solves C-SVC (-s 0) and epsilon-SVR (-s 3) only; -s {s} ({name}) runs LIBSVM's SMO: drop --solver",
                 self.solver.as_str()
             ));
         }

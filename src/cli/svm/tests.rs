@@ -180,3 +180,16 @@ fn the_default_model_file_is_the_data_file_name_plus_model() {
     let a = parse(&["heart_scale", "out/x.model"]).unwrap();
     assert_eq!(a.model_path(), std::path::PathBuf::from("out/x.model"));
 }
+
+#[test]
+fn the_batched_solver_takes_c_svc_and_epsilon_svr_only() {
+    let e = refused(&["d", "-s", "4", "--solver", "batched"]);
+    assert!(
+        e.contains("--solver batched solves C-SVC (-s 0) and epsilon-SVR (-s 3) only"),
+        "{e}"
+    );
+    for s in ["0", "3"] {
+        let a = parse(&["d", "-s", s, "--solver", "batched"]).unwrap();
+        assert!(a.check().is_ok(), "-s {s} --solver batched");
+    }
+}

@@ -54,10 +54,31 @@ pub const WORKING_SET: usize = 512;
 /// the same input as [`super::smo::solve`] (`shrinking` is not used) and
 /// returns the same output, in the order of the rows given.
 pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
+    solve_with_linear_term(inp, None)
+}
+
+/// [`solve`] of the dual with the linear term `p` (one entry per variable;
+/// `None`: C-SVC's `-e`): `min 1/2 a^T Q a + p^T a`, `y^T a = 0`, `0 <= a
+/// <= C`, `Q_st = y_s y_t K(x_s, x_t)`. A variable is a position of
+/// `inp.rows`, and a dataset row may be the row of several variables:
+/// epsilon-SVR's `2l` variables `a_k, a*_k` are two positions of row `k`,
+/// labelled `+1` and `-1` ([`crate::svm::formulation`]'s `SVR_Q`, read
+/// through the same kernel rows).
+pub(crate) fn solve_with_linear_term(
+    inp: SolveInput<'_, '_>,
+    p: Option<&[f64]>,
+) -> Result<SolveOutput, SvmError> {
     crate::cancel::check()?;
     let t0 = Instant::now();
     let mut alpha = check_input(&inp)?;
     let l = inp.rows.len();
+    if let Some(p) = p {
+        if p.len() != l || p.iter().any(|v| !v.is_finite()) {
+            return Err(SvmError::InvalidParam(
+                "the linear term needs one finite entry per variable".into(),
+            ));
+        }
+    }
     let q = WORKING_SET.min(l);
     let y = inp.y;
     let c: Vec<f64> = match inp.kd.sample_weights() {
@@ -81,7 +102,7 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     let layout = store.layout();
     let (mut g, mut g_bar) = match (inp.alpha0, inp.grad0) {
         (Some(_), Some((g, gb))) => (g.to_vec(), gb.to_vec()),
-        _ => start_gradient(&mut store, &layout, y, (&alpha, &c, &status), q),
+        _ => start_gradient(&mut store, &layout, y, (&alpha, &c, &status), (p, q)),
     };
     let mut stats = SolveStats::default();
     stats.timings.init_s = t0.elapsed().as_secs_f64();
@@ -125,7 +146,10 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
         keep = ws[ws.len().saturating_sub(q / 2)..].to_vec();
     }
     stats.rho = optimality::rho(y, &g, &status);
-    stats.objective = optimality::objective(&alpha, &g);
+    stats.objective = match p {
+        None => optimality::objective(&alpha, &g),
+        Some(p) => optimality::objective_with_linear_term(&alpha, &g, p),
+    };
     stats.kkt_violation = optimality::kkt_violation(y, &g, &status);
     stats.n_sv = alpha.iter().filter(|&&a| a > 0.0).count();
     stats.n_bsv = alpha.iter().zip(&c).filter(|(&a, &cc)| a >= cc).count();
@@ -142,17 +166,19 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
     })
 }
 
-/// `G = -e + sum_{a_j > 0} a_j Q_j` and `G_bar = sum_{a_j = C_j} C_j Q_j`
-/// at a warm start, the support vectors' rows taken `q` at a time.
+/// `G = p + sum_{a_j > 0} a_j Q_j` (`p = -e` where not given) and `G_bar =
+/// sum_{a_j = C_j} C_j Q_j` at a warm start, the support vectors' rows
+/// taken `q` at a time.
 fn start_gradient(
     store: &mut RowStore<'_, '_>,
     layout: &RowLayout<'_>,
     y: &[i8],
     (alpha, c, status): (&[f64], &[f64], &[u8]),
-    q: usize,
+    (p, q): (Option<&[f64]>, usize),
 ) -> (Vec<f64>, Vec<f64>) {
     let l = y.len();
-    let (mut g, mut g_bar) = (vec![-1.0; l], vec![0.0; l]);
+    let mut g = p.map_or_else(|| vec![-1.0; l], <[f64]>::to_vec);
+    let mut g_bar = vec![0.0; l];
     let sv: Vec<usize> = (0..l).filter(|&t| alpha[t] > 0.0).collect();
     for chunk in sv.chunks(q.max(1)) {
         let krows = store.fetch(chunk);

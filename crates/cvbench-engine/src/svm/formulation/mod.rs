@@ -12,7 +12,8 @@
 //! - [`nu_svc`]: `solve_nu_svc` (the alphas and rho scaled by `1/r`) and
 //!   the one-vs-one nu-SVC ([`train_nu_svc`]).
 //! - `one_class`: `solve_one_class`.
-//! - `svr`: `solve_epsilon_svr` and `solve_nu_svr`.
+//! - `svr`: `solve_epsilon_svr` and `solve_nu_svr`; `svr_batched`:
+//!   epsilon-SVR on the batched working-set solver (`--solver batched`).
 //! - [`function_model`]: `svm_train`'s branch for one-class and regression
 //!   (one decision function: [`train_one_function`]), its model, prediction
 //!   and model file.
@@ -28,6 +29,7 @@ mod one_class;
 mod one_class_q;
 pub(crate) mod solver_nu;
 mod svr;
+mod svr_batched;
 mod svr_q;
 
 pub use function_model::{train_one_function, train_one_function_with, FunctionFit, FunctionModel};

@@ -7,9 +7,11 @@
 //! - nu-SVR: `a_k = a*_k = min(sum, C)` from `sum = C nu l / 2` down,
 //!   `p_k = -z_k`, `p_{k+l} = z_k`, `Solver_NU`; prints `epsilon = -r`.
 
+use super::svr_batched::solve_epsilon_svr_batched;
 use super::svr_q::SvrQ;
 use super::Solved;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::cv::strategy::SolverKind;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
@@ -64,18 +66,32 @@ pub(crate) fn solve_svr(
             }
         }
     }
-    let sol = solve_general(Problem {
-        q: SvrQ::new(kd, rows.to_vec(), params.cache_mb, shared),
-        p,
-        y,
-        alpha: alpha2,
-        c: vec![c; 2 * l],
-        eps: params.eps,
-        shrinking: params.shrinking,
-        max_iter: params.max_iter,
-        nu: nu.is_some(),
-    })?;
-    let alpha: Vec<f64> = (0..l).map(|k| sol.alpha[k] - sol.alpha[k + l]).collect();
+    let (alpha2, stats, r) = match (params.solver, nu) {
+        (SolverKind::Smo, _) => {
+            let sol = solve_general(Problem {
+                q: SvrQ::new(kd, rows.to_vec(), params.cache_mb, shared),
+                p,
+                y,
+                alpha: alpha2,
+                c: vec![c; 2 * l],
+                eps: params.eps,
+                shrinking: params.shrinking,
+                max_iter: params.max_iter,
+                nu: nu.is_some(),
+            })?;
+            (sol.alpha, sol.stats, sol.r)
+        }
+        (SolverKind::Batched, None) => {
+            let sol = solve_epsilon_svr_batched(kd, rows, params, (&p, &y, &alpha2), c, shared)?;
+            (sol.alpha, sol.stats, 0.0)
+        }
+        (SolverKind::Batched, Some(_)) => {
+            return Err(SvmError::InvalidParam(
+                "the batched solver solves epsilon-SVR, not nu-SVR (Solver_NU's second equality constraint is not built into its working sets): use the SMO".into(),
+            ))
+        }
+    };
+    let alpha: Vec<f64> = (0..l).map(|k| alpha2[k] - alpha2[k + l]).collect();
     let info = match nu {
         None => {
             let mut sum_alpha = 0.0;
@@ -84,11 +100,11 @@ pub(crate) fn solve_svr(
             }
             ("nu", sum_alpha / (c * l as f64))
         }
-        Some(_) => ("epsilon", -sol.r),
+        Some(_) => ("epsilon", -r),
     };
     Ok(Solved {
         alpha,
-        stats: sol.stats,
+        stats,
         upper_bound: c,
         info: Some(info),
     })

@@ -179,6 +179,16 @@ pub fn in_low(y: i8, status: u8) -> bool {
     (y == 1 && status != LOWER) || (y == -1 && status != UPPER)
 }
 
+/// `1/2 a^T Q a + p^T a`, from `G = Q a + p`: `1/2 sum_i a_i (G_i + p_i)`
+/// (LIBSVM's `Solver::Solve` for any formulation).
+pub fn objective_with_linear_term(alpha: &[f64], g: &[f64], p: &[f64]) -> f64 {
+    let mut v = 0.0;
+    for ((&a, &gi), &pi) in alpha.iter().zip(g).zip(p) {
+        v += a * (gi + pi);
+    }
+    v / 2.0
+}
+
 /// `1/2 a^T Q a - e^T a`, from `G = Q a - e`: `1/2 sum_i a_i (G_i - 1)`.
 pub fn objective(alpha: &[f64], g: &[f64]) -> f64 {
     let mut v = 0.0;
