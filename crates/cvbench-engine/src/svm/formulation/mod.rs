@@ -13,6 +13,10 @@
 //!   the one-vs-one nu-SVC ([`train_nu_svc`]).
 //! - `one_class`: `solve_one_class`.
 //! - `svr`: `solve_epsilon_svr` and `solve_nu_svr`.
+//! - [`nu_svc_probability`]: nu-SVC's `-b 1` (each pair's
+//!   `svm_binary_svc_probability` with nu-SVC sub-trainings).
+//! - [`svr_probability`]: the SVRs' `-b 1` (`svm_svr_probability`: the
+//!   Laplace scale from a 5-fold CV's residuals).
 //! - [`function_model`]: `svm_train`'s branch for one-class and regression
 //!   (one decision function: [`train_one_function`]), its model, prediction
 //!   and model file.
@@ -24,10 +28,12 @@
 
 pub mod function_model;
 pub mod nu_svc;
+pub mod nu_svc_probability;
 mod one_class;
 mod one_class_q;
 pub(crate) mod solver_nu;
 mod svr;
+pub mod svr_probability;
 mod svr_q;
 
 pub use function_model::{train_one_function, train_one_function_with, FunctionFit, FunctionModel};
