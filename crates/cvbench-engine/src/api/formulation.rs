@@ -7,6 +7,10 @@
 //! `svm-predict` prints per row). [`FormulationFit::ovo_model`] lays the
 //! model out as C-SVC's one-vs-one arrays, for [`super::decision_values`]
 //! and for a caller that keeps the model as arrays (the Python package).
+//! [`fit_formulation_with`] also trains the probability model (`-b 1`:
+//! nu-SVC's pairwise `probA` / `probB`, whose probabilities are
+//! [`super::probabilities`] of the one-vs-one model; the SVRs' Laplace
+//! `probA`).
 
 use std::path::Path;
 

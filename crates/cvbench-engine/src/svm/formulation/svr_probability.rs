@@ -151,3 +151,57 @@ pub fn train_svr_probability(
     kd.restore_features(&mut fit.model.sv);
     Ok((fit, prob))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::Dataset;
+    use crate::svm::model::params::SvmParams;
+
+    fn line(n: usize) -> Dataset {
+        let rows: Vec<Vec<f64>> = (0..n).map(|i| vec![i as f64 / n as f64]).collect();
+        let y = (0..n).map(|i| (i as f64 * 0.7).sin()).collect();
+        Dataset::from_dense_rows("line", &rows, y)
+    }
+
+    #[test]
+    fn sigma_is_the_mean_absolute_cv_residual_without_outliers() {
+        let ds = line(40);
+        let params = SvmParams::libsvm_defaults(1).check().unwrap();
+        let kd = KernelData::new(&ds, params.kernel);
+        let rows: Vec<usize> = (0..ds.n()).collect();
+        let t = SvmType::EpsilonSvr { p: 0.1 };
+        let mut rng = GlibcRand::default_seed();
+        let p = svr_probability(&kd, &rows, &params, t, None, &mut rng).unwrap();
+        assert_eq!(p.inner.len(), PROB_FOLDS);
+        assert!(p.warning.is_none());
+        // The same shuffle, the same folds: the residuals recomputed here.
+        let perm = shuffle(ds.n(), &mut GlibcRand::default_seed());
+        let mut res = vec![0.0; ds.n()];
+        for (f, fit) in p.inner.iter().enumerate() {
+            let (b, e) = (f * ds.n() / PROB_FOLDS, (f + 1) * ds.n() / PROB_FOLDS);
+            for &k in &perm[b..e] {
+                res[k] = (ds.y[k] - fit.model.predict(ds.row(k))).abs();
+            }
+        }
+        let mae = res.iter().sum::<f64>() / ds.n() as f64;
+        let cut = 5.0 * (2.0 * mae * mae).sqrt();
+        let kept: Vec<f64> = res.into_iter().filter(|&r| r <= cut).collect();
+        let want = kept.iter().sum::<f64>() / kept.len() as f64;
+        assert!((p.sigma - want).abs() <= 1e-12 * want, "{} {want}", p.sigma);
+    }
+
+    #[test]
+    fn fewer_rows_than_folds_warn_and_one_class_is_refused() {
+        let ds = line(3);
+        let params = SvmParams::libsvm_defaults(1).check().unwrap();
+        let kd = KernelData::new(&ds, params.kernel);
+        let mut rng = GlibcRand::default_seed();
+        let t = SvmType::NuSvr { nu: 0.5 };
+        let p = svr_probability(&kd, &[0, 1, 2], &params, t, None, &mut rng).unwrap();
+        assert_eq!(p.inner.len(), 3);
+        assert_eq!(p.warning.as_deref(), Some(FOLDS_WARNING));
+        let t = SvmType::OneClass { nu: 0.5 };
+        assert!(svr_probability(&kd, &[0, 1, 2], &params, t, None, &mut rng).is_err());
+    }
+}
