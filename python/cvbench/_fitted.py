@@ -115,7 +115,7 @@ class FittedSVM:
         return _native.decision(dense, csr, self._model(), self._threads())
 
 
-def fit_formulation(est, X, y, kind, value, C=1.0):
+def fit_formulation(est, X, y, kind, value, C=1.0, probability=None):
     """Train LIBSVM's formulation ``kind`` (``nu_svc``, ``one_class``,
     ``epsilon_svr``, ``nu_svr``; ``value`` its nu or epsilon) with ``est``'s
     kernel, tolerance, cache, shrinking and iteration cap on validated X and
@@ -123,18 +123,21 @@ def fit_formulation(est, X, y, kind, value, C=1.0):
     (``verbose``: its lines printed, as scikit-learn's ``[LibSVM]``).
     Returns gamma (``'scale'``: from X, the training rows only) and the
     library's arrays: support vectors per class, their rows of X, sv_coef,
-    rho and each solve's iterations. A precomputed kernel's X is the
-    training rows' Gram matrix (``kernel_x``)."""
+    rho, each solve's iterations, and Platt's ``(probA, probB)`` (None
+    unless ``probability``, the ``srand`` seed of nu-SVC's ``-b 1`` model).
+    A precomputed kernel's X is the training rows' Gram matrix
+    (``kernel_x``)."""
     gamma = resolve_gamma(est.gamma, X)
     args = spec(
         C=C, kernel=est.kernel, gamma=gamma, degree=est.degree, coef0=est.coef0, tol=est.tol,
         cache_size=est.cache_size, shrinking=est.shrinking, max_iter=est.max_iter,
+        probability=probability,
     )
     dense, csr = kernel_x(est.kernel, X, training=True)
     y = np.ascontiguousarray(y, dtype=np.float64)
-    _labels, nr_sv, sv_rows, sv_coef, rho, iters, log = _native.fit_formulation(
+    _labels, nr_sv, sv_rows, sv_coef, rho, iters, log, prob = _native.fit_formulation(
         dense, csr, y, args, kind, float(value)
     )
     if est.verbose:
         print("[LibSVM]" + "\n".join(log), flush=True)
-    return gamma, nr_sv, sv_rows, sv_coef, rho, iters
+    return gamma, nr_sv, sv_rows, sv_coef, rho, iters, prob

@@ -3,10 +3,14 @@ library's nu-SVC (LIBSVM's ``solve_nu_svc``, one-vs-one, ``svm-train -s
 1``), with SVC's fitted arrays and decision function."""
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
 
+from . import _native
 from ._fitted import _validate_data, fit_formulation
 from ._params import NO_SAMPLE_WEIGHT, check_decision_shape, encode_classes, nu_value, pairwise_split, refuse
-from ._svc import OneVsOneSVM
+from ._svc import SVC, OneVsOneSVM
 
 
 class NuSVC(OneVsOneSVM):
@@ -16,12 +20,20 @@ class NuSVC(OneVsOneSVM):
     decision function and votes as ``cvbench.SVC``'s. ``verbose=True``
     prints LIBSVM's lines of the training.
 
-    Not supported (a ``ValueError`` where set): ``probability=True``
-    (Platt's model is C-SVC's only here), ``class_weight`` (LIBSVM's
+    ``probability=True``: ``fit`` also trains LIBSVM's probability model
+    (``svm-train -s 1 -b 1``: per class pair, Platt's sigmoid fitted to
+    the decision values of an internal 5-fold CV of nu-SVC trainings),
+    giving ``predict_proba``, ``predict_log_proba``, ``probA_`` and
+    ``probB_``, as ``cvbench.SVC(probability=True)``: the shuffles drawn
+    from glibc's ``rand()``, from its default state with
+    ``random_state=None`` (svm-train's, so the probabilities are
+    ``svm-predict -b 1``'s), after ``srand(n)`` with an int ``n``.
+
+    Not supported (a ``ValueError`` where set): ``class_weight`` (LIBSVM's
     nu-SVC ignores it, and so does scikit-learn's) and ``sample_weight``.
-    ``random_state`` only seeds the probability model, so it changes
-    nothing. The class pairs are solved in parallel on the library's
-    threads; every number is the same as on one.
+    ``random_state`` only seeds the probability model. The class pairs
+    are solved in parallel on the library's threads; every number is the
+    same as on one.
     """
 
     def __init__(
@@ -62,11 +74,7 @@ class NuSVC(OneVsOneSVM):
     def fit(self, X, y, sample_weight=None):
         """Fit the model on X (dense or sparse) and labels y."""
         check_decision_shape(self.decision_function_shape)
-        if self.probability not in (False, "deprecated"):
-            raise ValueError(
-                f"probability={self.probability!r} is not supported: NuSVC has no probability model here "
-                "(cvbench.SVC(probability=True) has)"
-            )
+        seed = self._probability_seed()
         refuse("class_weight", self.class_weight, "LIBSVM's nu-SVC ignores class weights")
         refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
         nu = nu_value(self.nu)
@@ -77,9 +85,42 @@ class NuSVC(OneVsOneSVM):
         # cvbench.SVC) by sorted label.
         order = np.argsort(y_enc, kind="stable")
         X_fit = pairwise_split(self.kernel, X, order)  # a Gram matrix: its columns too
-        gamma, nr_sv, sv_rows, sv_coef, rho, iters = fit_formulation(
-            self, X_fit, y_enc[order], "nu_svc", nu
+        gamma, nr_sv, sv_rows, sv_coef, rho, iters, prob = fit_formulation(
+            self, X_fit, y_enc[order], "nu_svc", nu, probability=seed
         )
-        self._set_fitted(X, classes, gamma, nr_sv, order[sv_rows], sv_coef, rho, iters)
+        self._set_fitted(X, classes, gamma, nr_sv, order[sv_rows], sv_coef, rho, iters, prob)
         self.class_weight_ = np.ones(len(classes))
+        empty = np.empty(0, dtype=np.float64)
+        self.probA_ = np.asarray(prob[0]) if prob else empty
+        self.probB_ = np.asarray(prob[1]) if prob else empty
         return self
+
+    def _probability_seed(self):
+        """``cvbench.SVC``'s seed of the probability model's shuffles
+        (None: no model; ``'deprecated'``, scikit-learn 1.9's default, is
+        no model)."""
+        if self.probability in (False, "deprecated"):
+            return None
+        return SVC._probability_seed(self)
+
+    def _check_proba(self):
+        if self.probability in (False, "deprecated"):
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Class probabilities (n, n_classes), columns in ``classes_``
+        order: ``svm-predict -b 1``'s on the nu-SVC model (the pairs'
+        sigmoids coupled by Wu, Lin and Weng's method). Needs
+        ``probability=True`` at fit."""
+        check_is_fitted(self)
+        if self._prob is None:
+            raise NotFittedError("predict_proba is not available when fitted with probability=False")
+        dense, csr = self._rows(X)
+        return _native.probabilities(dense, csr, self._model(), self._threads())
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        """The log of ``predict_proba``."""
+        return np.log(self.predict_proba(X))

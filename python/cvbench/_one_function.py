@@ -21,7 +21,7 @@ class OneFunctionSVM(FittedSVM, BaseEstimator):
 
     def _fit(self, X, y, value, C, sample_weight):
         refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
-        gamma, _nr_sv, sv_rows, sv_coef, rho, iters = fit_formulation(self, X, y, self._kind, value, C)
+        gamma, _nr_sv, sv_rows, sv_coef, rho, iters, _prob = fit_formulation(self, X, y, self._kind, value, C)
         self._sparse = sp.issparse(X)
         self._gamma = gamma
         self.shape_fit_ = X.shape

@@ -4,7 +4,7 @@
 //! arrays (`FormulationFit::ovo_model`), so prediction is
 //! [`crate::decision`]'s, the same as `SVC`'s.
 
-use cvbench_engine::api::formulation::{fit_formulation, SvmType};
+use cvbench_engine::api::formulation::{fit_formulation_with, SvmType};
 use cvbench_engine::api::formulation_cv::{
     cross_validate_formulation, libsvm_folds, FormulationCvOptions,
 };
@@ -35,7 +35,8 @@ fn svm_type(name: &str, value: f64) -> PyResult<SvmType> {
 
 /// What [`fit_formulation_arrays`] returns: labels, support vectors per
 /// class, support-vector rows, `sv_coef` (`nr_class - 1` × `n_sv`), rho,
-/// each solve's iterations, and the lines `svm-train` prints.
+/// each solve's iterations, the lines `svm-train` prints, and nu-SVC's
+/// Platt `(probA, probB)` where the fit trained them.
 type FormulationOut<'py> = (
     Bound<'py, numpy::PyArray1<f64>>,
     Bound<'py, numpy::PyArray1<i64>>,
@@ -44,12 +45,15 @@ type FormulationOut<'py> = (
     Bound<'py, numpy::PyArray1<f64>>,
     Bound<'py, numpy::PyArray1<i64>>,
     Vec<String>,
+    Option<(Vec<f64>, Vec<f64>)>,
 );
 
 /// Train formulation `kind` (with nu or epsilon `value`; `spec`'s C,
 /// kernel, tolerance, cache, shrinking and iteration cap) on `X` and `y`
 /// (the targets for regression; ignored by one-class), the rows in their
-/// given order, as `svm-train -s 1..4` does.
+/// given order, as `svm-train -s 1..4` does; with `spec`'s probability
+/// seed, also its `-b 1` model (`srand(seed)` before the internal CVs'
+/// shuffles).
 #[pyfunction]
 #[pyo3(name = "fit_formulation", signature = (dense, csr, y, spec, kind, value))]
 fn fit_formulation_arrays<'py>(
@@ -64,7 +68,9 @@ fn fit_formulation_arrays<'py>(
     let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
     let params = spec.to_spec()?.params;
     let svm_type = svm_type(kind, value)?;
-    let f = run(py, || fit_formulation(&ds, &params, svm_type))?;
+    let f = run(py, || {
+        fit_formulation_with(&ds, &params, svm_type, spec.probability)
+    })?;
     let m = f.ovo_model();
     let total = m.total_sv();
     let coef: Vec<f64> = m.sv_coef.iter().flatten().copied().collect();
@@ -80,6 +86,7 @@ fn fit_formulation_arrays<'py>(
             .collect::<Vec<_>>()
             .into_pyarray(py),
         f.lines.clone(),
+        m.prob.clone(),
     ))
 }
 

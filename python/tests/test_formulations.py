@@ -202,8 +202,6 @@ def test_unsupported_parameters_are_clear_errors(iris_data):
     X, y = iris_data
     with pytest.raises(ValueError, match="class_weight"):
         cvbench.NuSVC(class_weight="balanced").fit(X, y)
-    with pytest.raises(ValueError, match="probability"):
-        cvbench.NuSVC(probability=True).fit(X, y)
     for est, args in [(cvbench.NuSVC(), (X, y)), (cvbench.SVR(), (X, y)), (cvbench.NuSVR(), (X, y)),
                       (cvbench.OneClassSVM(), (X,))]:
         with pytest.raises(ValueError, match="sample_weight"):

@@ -10,12 +10,16 @@
 //! kernel cache) and prints its lines; for `-s 3`, `--seeding sir` (one
 //! chain) or `sir_two_chains` (two) seeds each round from the previous one
 //! ([`cvbench_engine::api::formulation_cv::cross_validate_formulation_seeded`]:
-//! exact to the stopping tolerance, not bit for bit). Not built yet, and
-//! refused: `-b 1`, alpha seeding of `-s 1, 2, 4`; `-wi` is refused as
-//! svm-train ignores it for these types.
+//! exact to the stopping tolerance, not bit for bit). `-b 1` trains
+//! svm-train's probability model (nu-SVC's pairwise `probA` / `probB`, the
+//! SVRs' Laplace `probA`, on `rand()`'s default state as svm-train) and
+//! prints its internal CVs' lines; `-s 2 -b 1` is refused as svm-train
+//! refuses it. Not built yet, and refused: `-b 1` with `-v`, alpha seeding
+//! of `-s 1, 2, 4`; `-wi` is refused as svm-train ignores it for these
+//! types.
 
 use cvbench_engine::api::data::Dataset;
-use cvbench_engine::api::formulation::{fit_formulation, SvmType};
+use cvbench_engine::api::formulation::{fit_formulation_with, SvmType};
 use cvbench_engine::api::formulation_cv::{
     cross_validate_formulation, cross_validate_formulation_seeded, CvSummary, FormulationCvOptions,
 };
@@ -136,9 +140,14 @@ impl SvmArgs {
                 ));
             }
         }
-        if self.probability == "1" {
+        if self.probability == "1" && s == "2" {
             return no(format!(
-                "-b 1 with -s {s} ({name}): probability estimates are built for C-SVC (-s 0) only: drop -b 1, or run svm-train -s {s} -b 1"
+                "-b 1 with -s 2 ({name}): one-class SVM probability output not supported yet (svm-train refuses it too): drop -b 1"
+            ));
+        }
+        if self.probability == "1" && self.folds.is_some() {
+            return no(format!(
+                "-b 1 with -v and -s {s} ({name}): cross-validation with probability estimates is built for C-SVC (-s 0) only: drop -b 1 (the -v numbers of -s 3/4 do not depend on it), or run svm-train -s {s} -b 1 -v"
             ));
         }
         if let Some(w) = self.weight.first() {
@@ -177,8 +186,14 @@ pub(super) fn run(
         return run_cv(args, svm_type, ds, k, params, out);
     }
     let t = std::time::Instant::now();
-    let fit = fit_formulation(ds, params, svm_type)?;
+    let probability = (args.probability == "1").then_some(1);
+    let fit = fit_formulation_with(ds, params, svm_type, probability)?;
     let secs = t.elapsed().as_secs_f64();
+    if !args.json {
+        for w in &fit.warnings {
+            eprintln!("{w}");
+        }
+    }
     for l in &fit.lines {
         out.info(l);
     }
@@ -202,7 +217,14 @@ pub(super) fn run(
     json["seconds"] = jnum(secs);
     if let (Some(tpath), Some(td)) = (&args.test, test) {
         let pred = fit.predict(&td);
-        let (lines, result) = predicted(svm_type, &pred, &td.y);
+        let (mut lines, result) = predicted(svm_type, &pred, &td.y);
+        if probability.is_some() {
+            // svm-predict without -b 1 on a model with probabilities.
+            lines.insert(
+                0,
+                "Model supports probability estimates, but disabled in prediction.".into(),
+            );
+        }
         let mut result = result;
         result["file"] = tpath.display().to_string().into();
         json["test"] = result;

@@ -7,11 +7,17 @@
 //! `svm-predict` prints per row). [`FormulationFit::ovo_model`] lays the
 //! model out as C-SVC's one-vs-one arrays, for [`super::decision_values`]
 //! and for a caller that keeps the model as arrays (the Python package).
+//! [`fit_formulation_with`] also trains the probability model (`-b 1`:
+//! nu-SVC's pairwise `probA` / `probB`, whose probabilities are
+//! [`super::probabilities`] of the one-vs-one model; the SVRs' Laplace
+//! `probA`).
 
 use std::path::Path;
 
 use crate::data::{align_index_bases, Dataset};
 use crate::svm::formulation::function_model::solve_lines;
+use crate::svm::formulation::nu_svc_probability::train_nu_svc_probability;
+use crate::svm::formulation::svr_probability::train_svr_probability;
 use crate::svm::formulation::{train_nu_svc, train_one_function, FunctionModel};
 use crate::svm::model::file::{model_text_as, ModelFileError};
 use crate::svm::multiclass::MultiModel;
@@ -36,6 +42,9 @@ pub struct FormulationFit {
     pub solves: Vec<SolveStats>,
     /// The number of support vectors.
     pub total_sv: usize,
+    /// What `svm-train` prints on standard error (the SVR probability
+    /// model's CV on fewer than 5 rows).
+    pub warnings: Vec<String>,
     /// The model.
     model: Trained,
 }
@@ -57,6 +66,21 @@ pub fn fit_formulation(
     params: &SvmParams,
     svm_type: SvmType,
 ) -> Result<FormulationFit, SvmError> {
+    fit_formulation_with(ds, params, svm_type, None)
+}
+
+/// [`fit_formulation`], with `probability` `Some(seed)` also the
+/// probability model (`svm-train -b 1`): nu-SVC's `probA` / `probB` per
+/// class pair, an SVR's Laplace scale (`probA`), their internal 5-fold
+/// CVs shuffled by glibc's `rand()` after `srand(seed)` (`Some(1)`:
+/// svm-train's, which never calls `srand`), and the lines svm-train
+/// prints of them. One-class has none (an error, as svm-train's).
+pub fn fit_formulation_with(
+    ds: &Dataset,
+    params: &SvmParams,
+    svm_type: SvmType,
+    probability: Option<u32>,
+) -> Result<FormulationFit, SvmError> {
     let rows: Vec<usize> = (0..ds.n()).collect();
     let block = |stats: &SolveStats, info: Option<(&str, f64)>| {
         let mut out = Vec::new();
@@ -70,10 +94,24 @@ pub fn fit_formulation(
         SvmType::CSvc => Err(SvmError::InvalidParam(
             "C-SVC (-s 0) is trained by api::fit, not fit_formulation".into(),
         )),
+        SvmType::OneClass { .. } if probability.is_some() => Err(SvmError::InvalidParam(
+            "one-class SVM probability output not supported yet (svm-train refuses -s 2 -b 1)"
+                .into(),
+        )),
         SvmType::NuSvc { nu } => {
-            let fit = train_nu_svc(ds, &rows, params, nu)?;
+            let fit = match probability {
+                Some(seed) => train_nu_svc_probability(ds, &rows, params, nu, seed)?,
+                None => train_nu_svc(ds, &rows, params, nu)?,
+            };
             let mut lines = Vec::new();
             for (p, &c) in fit.ovo.pairs.iter().zip(&fit.c) {
+                if let Some(prob) = &p.prob {
+                    for f in &prob.inner {
+                        lines.extend(block(&f.stats, f.c.map(|c| ("C", c))));
+                        lines.push(format!("Total nSV = {}", f.stats.n_sv));
+                    }
+                    lines.extend(prob.notes.iter().cloned());
+                }
                 lines.extend(block(&p.stats, Some(("C", c))));
             }
             let total_sv = fit.ovo.model.total_sv();
@@ -83,16 +121,32 @@ pub fn fit_formulation(
                 lines,
                 solves: fit.ovo.pairs.iter().map(|p| p.stats.clone()).collect(),
                 total_sv,
+                warnings: vec![],
                 model: Trained::Classes(fit.ovo.model),
             })
         }
         _ => {
-            let fit = train_one_function(ds, &rows, params, svm_type)?;
+            let mut lines = Vec::new();
+            let mut warnings = Vec::new();
+            let fit = match probability {
+                Some(seed) => {
+                    let (fit, prob) = train_svr_probability(ds, &rows, params, svm_type, seed)?;
+                    warnings.extend(prob.warning.clone());
+                    for f in &prob.inner {
+                        lines.extend(block(&f.stats, f.info));
+                    }
+                    lines.extend(prob.info_lines());
+                    fit
+                }
+                None => train_one_function(ds, &rows, params, svm_type)?,
+            };
+            lines.extend(block(&fit.stats, fit.info));
             Ok(FormulationFit {
                 svm_type,
-                lines: block(&fit.stats, fit.info),
+                lines,
                 solves: vec![fit.stats.clone()],
                 total_sv: fit.model.sv_coef.len(),
+                warnings,
                 model: Trained::Function(fit.model),
             })
         }

@@ -27,8 +27,8 @@
 //! - [`data`]: [`data::Dataset`], its readers and writer, the registry.
 //! - [`files`]: whole-file reads (any compression), SHA-256, read limits.
 //! - [`formulation`]: `svm-train -s 1..4` (nu-SVC, one-class,
-//!   epsilon-SVR, nu-SVR): one fit, its printed lines, model file and
-//!   prediction.
+//!   epsilon-SVR, nu-SVR): one fit (with `-b 1`'s probability model or
+//!   not), its printed lines, model file and prediction.
 //! - [`params`]: a solve's parameters, default gamma, class weights,
 //!   cache size, thread pools.
 //! - [`strategies`]: the registries of solver kinds, seeding methods,

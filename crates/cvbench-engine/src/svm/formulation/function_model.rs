@@ -33,6 +33,9 @@ pub struct FunctionModel {
     pub sv_coef: Vec<f64>,
     /// The bias.
     pub rho: f64,
+    /// An SVR's probability model (`-b 1`): the Laplace scale `sigma`
+    /// written as `probA` ([`super::svr_probability`]).
+    pub prob_a: Option<f64>,
 }
 
 impl FunctionModel {
@@ -62,6 +65,9 @@ impl FunctionModel {
         let _ = writeln!(s, "nr_class 2");
         let _ = writeln!(s, "total_sv {}", self.sv_coef.len());
         let _ = writeln!(s, "rho {}", num(self.rho));
+        if let Some(a) = self.prob_a {
+            let _ = writeln!(s, "probA {}", num(a));
+        }
         s.push_str("SV\n");
         let base = self.sv.index_base.offset();
         for (k, &c) in self.sv_coef.iter().enumerate() {
@@ -195,6 +201,7 @@ fn function_fit(
         sv_rows,
         sv_coef,
         rho: stats.rho,
+        prob_a: None,
     };
     FunctionFit {
         model,

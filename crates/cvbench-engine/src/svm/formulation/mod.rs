@@ -14,6 +14,10 @@
 //! - `one_class`: `solve_one_class`.
 //! - `svr`: `solve_epsilon_svr` and `solve_nu_svr`; `svr_batched`:
 //!   epsilon-SVR on the batched working-set solver (`--solver batched`).
+//! - [`nu_svc_probability`]: nu-SVC's `-b 1` (each pair's
+//!   `svm_binary_svc_probability` with nu-SVC sub-trainings).
+//! - [`svr_probability`]: the SVRs' `-b 1` (`svm_svr_probability`: the
+//!   Laplace scale from a 5-fold CV's residuals).
 //! - [`function_model`]: `svm_train`'s branch for one-class and regression
 //!   (one decision function: [`train_one_function`]), its model, prediction
 //!   and model file.
@@ -25,11 +29,13 @@
 
 pub mod function_model;
 pub mod nu_svc;
+pub mod nu_svc_probability;
 mod one_class;
 mod one_class_q;
 pub(crate) mod solver_nu;
 mod svr;
 mod svr_batched;
+pub mod svr_probability;
 mod svr_q;
 
 pub use function_model::{train_one_function, train_one_function_with, FunctionFit, FunctionModel};

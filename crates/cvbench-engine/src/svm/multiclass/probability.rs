@@ -5,7 +5,10 @@
 //! 2007); at prediction, the pairs' sigmoids coupled into class
 //! probabilities (`multiclass_probability`, method 2 of Wu, Lin & Weng
 //! 2004). Every operation in LIBSVM 3.24's order, so that `probA`, `probB`
-//! and the probabilities are `svm-train`'s and `svm-predict -b 1`'s.
+//! and the probabilities are `svm-train`'s and `svm-predict -b 1`'s. The
+//! internal CV trains the caller's formulation (`svm_train` on the
+//! sub-problem): C-SVC here ([`pair_probability`]), nu-SVC through
+//! [`pair_probability_with`] and its own solve.
 
 use crate::data::Row;
 use crate::svm::cache::SharedKernelCache;
@@ -36,9 +39,16 @@ pub fn shuffle(l: usize, rng: &mut GlibcRand) -> Vec<usize> {
 pub struct InnerFit {
     /// The solve's counters, objective and rho.
     pub stats: SolveStats,
-    /// `nu`, printed where both classes' C are equal.
+    /// `nu`, printed where both classes' C are equal (C-SVC).
     pub nu: Option<f64>,
+    /// `C = 1/r`, printed by `solve_nu_svc` (nu-SVC; `None` for C-SVC).
+    pub c: Option<f64>,
 }
+
+/// One sub-problem's solve for [`pair_probability_with`]: each row's
+/// signed coefficient (`y_k alpha_k`, as the sub-model's `sv_coef`) and
+/// the solve's printed numbers (its `stats.rho` the sub-model's rho).
+pub type InnerSolve = (Vec<f64>, InnerFit);
 
 /// What the probability fit of one pair gives.
 #[derive(Clone, Debug)]
@@ -65,6 +75,51 @@ pub fn pair_probability(
     params: &CheckedParams,
     shared: Option<&SharedKernelCache>,
     perm: &[usize],
+) -> Result<PairProbability, SvmError> {
+    pair_probability_with(kd, rows, y, perm, |srows, sy| {
+        let out = params.solver.solve(SolveInput {
+            kd,
+            rows: srows,
+            y: sy,
+            c_pos: cp,
+            c_neg: cn,
+            eps: params.eps,
+            shrinking: params.shrinking,
+            cache_mb: params.cache_mb,
+            max_iter: params.max_iter,
+            alpha0: None,
+            grad0: None,
+            shared,
+        })?;
+        let sum_alpha: f64 = out.alpha.iter().sum();
+        let nu = (cp == cn).then(|| sum_alpha / (cp * srows.len() as f64));
+        let coef = out
+            .alpha
+            .iter()
+            .zip(sy)
+            .map(|(&a, &s)| f64::from(s) * a)
+            .collect();
+        Ok((
+            coef,
+            InnerFit {
+                stats: out.stats,
+                nu,
+                c: None,
+            },
+        ))
+    })
+}
+
+/// [`pair_probability`] with the sub-problems solved by `solve` (given
+/// the sub-problem's dataset rows and `±1` labels, `+1` rows first): the
+/// internal CV, its decision values (`svm_predict_values` of the
+/// sub-model, its support vectors in row order) and the sigmoid.
+pub fn pair_probability_with(
+    kd: &KernelData<'_>,
+    rows: &[u32],
+    y: &[i8],
+    perm: &[usize],
+    mut solve: impl FnMut(&[u32], &[i8]) -> Result<InnerSolve, SvmError>,
 ) -> Result<PairProbability, SvmError> {
     let l = rows.len();
     let mut dec = vec![0.0; l];
@@ -96,30 +151,14 @@ pub fn pair_probability(
             .collect();
         let srows: Vec<u32> = order.iter().map(|&k| rows[k]).collect();
         let sy: Vec<i8> = order.iter().map(|&k| y[k]).collect();
-        let out = params.solver.solve(SolveInput {
-            kd,
-            rows: &srows,
-            y: &sy,
-            c_pos: cp,
-            c_neg: cn,
-            eps: params.eps,
-            shrinking: params.shrinking,
-            cache_mb: params.cache_mb,
-            max_iter: params.max_iter,
-            alpha0: None,
-            grad0: None,
-            shared,
-        })?;
-        let sum_alpha: f64 = out.alpha.iter().sum();
-        let nu = (cp == cn).then(|| sum_alpha / (cp * srows.len() as f64));
-        let svs: Vec<(usize, f64)> = out
-            .alpha
+        let (coef, fit) = solve(&srows, &sy)?;
+        let svs: Vec<(usize, f64)> = coef
             .iter()
             .enumerate()
-            .filter(|(_, &a)| a != 0.0)
-            .map(|(s, &a)| (srows[s] as usize, f64::from(sy[s]) * a))
+            .filter(|(_, &c)| c != 0.0)
+            .map(|(s, &c)| (srows[s] as usize, c))
             .collect();
-        let rho = out.stats.rho;
+        let rho = fit.stats.rho;
         for &k in &perm[begin..end] {
             let x = kd.ds.row(rows[k] as usize);
             let mut sum = 0.0;
@@ -128,10 +167,7 @@ pub fn pair_probability(
             }
             dec[k] = sum - rho;
         }
-        inner.push(InnerFit {
-            stats: out.stats,
-            nu,
-        });
+        inner.push(fit);
     }
     let labels: Vec<f64> = y.iter().map(|&v| f64::from(v)).collect();
     let (a, b, notes) = sigmoid_train(&dec, &labels);
