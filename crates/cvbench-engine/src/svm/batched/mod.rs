@@ -44,7 +44,7 @@ use self::rows::{add_block_product, RowLayout, RowStore};
 use super::SvmError;
 use crate::svm::smo::optimality::{self, status_of, UPPER};
 use crate::svm::smo::sample_weight::row_bounds;
-use crate::svm::smo::solve_input::{check_input, SolveInput};
+use crate::svm::smo::solve_input::{check_input_with, SolveInput};
 use crate::svm::smo::solve_stats::{SolveOutput, SolveStats};
 
 /// Variables per working set (fewer when the problem is smaller).
@@ -54,7 +54,7 @@ pub const WORKING_SET: usize = 512;
 /// the same input as [`super::smo::solve`] (`shrinking` is not used) and
 /// returns the same output, in the order of the rows given.
 pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
-    solve_with_linear_term(inp, None)
+    solve_with_linear_term(inp, None, true)
 }
 
 /// [`solve`] of the dual with the linear term `p` (one entry per variable;
@@ -63,14 +63,17 @@ pub fn solve(inp: SolveInput<'_, '_>) -> Result<SolveOutput, SvmError> {
 /// `inp.rows`, and a dataset row may be the row of several variables:
 /// epsilon-SVR's `2l` variables `a_k, a*_k` are two positions of row `k`,
 /// labelled `+1` and `-1` ([`crate::svm::formulation`]'s `SVR_Q`, read
-/// through the same kernel rows).
+/// through the same kernel rows). With `zero_sum` the start must have `y^T a
+/// = 0`; without, the equality constant is the start's own (one-class's
+/// `e^T a = nu l`); every step keeps it.
 pub(crate) fn solve_with_linear_term(
     inp: SolveInput<'_, '_>,
     p: Option<&[f64]>,
+    zero_sum: bool,
 ) -> Result<SolveOutput, SvmError> {
     crate::cancel::check()?;
     let t0 = Instant::now();
-    let mut alpha = check_input(&inp)?;
+    let mut alpha = check_input_with(&inp, zero_sum)?;
     let l = inp.rows.len();
     if let Some(p) = p {
         if p.len() != l || p.iter().any(|v| !v.is_finite()) {

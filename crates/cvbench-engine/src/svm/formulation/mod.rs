@@ -12,8 +12,9 @@
 //! - [`nu_svc`]: `solve_nu_svc` (the alphas and rho scaled by `1/r`) and
 //!   the one-vs-one nu-SVC ([`train_nu_svc`]).
 //! - `one_class`: `solve_one_class`.
-//! - `svr`: `solve_epsilon_svr` and `solve_nu_svr`; `svr_batched`:
-//!   epsilon-SVR on the batched working-set solver (`--solver batched`).
+//! - `svr`: `solve_epsilon_svr` and `solve_nu_svr`.
+//! - `batched`: epsilon-SVR and one-class on the batched working-set
+//!   solver (`--solver batched`).
 //! - [`nu_svc_probability`]: nu-SVC's `-b 1` (each pair's
 //!   `svm_binary_svc_probability` with nu-SVC sub-trainings).
 //! - [`svr_probability`]: the SVRs' `-b 1` (`svm_svr_probability`: the
@@ -27,6 +28,7 @@
 //! [`crate::svm::model::file::model_text_as`] with `nu_svc`) and
 //! [`train_one_function`] (`-s 2`, `-s 3`, `-s 4`; a [`FunctionModel`]).
 
+mod batched;
 pub mod function_model;
 pub mod nu_svc;
 pub mod nu_svc_probability;
@@ -34,7 +36,6 @@ mod one_class;
 mod one_class_q;
 pub(crate) mod solver_nu;
 mod svr;
-mod svr_batched;
 pub mod svr_probability;
 mod svr_q;
 

@@ -1,10 +1,13 @@
 //! LIBSVM's `solve_one_class`: `n = (int)(nu l)` alphas at 1, the next at
 //! `nu l - n`, the rest 0 (so `e^T a = nu l`), then `Solver` on
-//! `ONE_CLASS_Q` ([`super::one_class_q`]) with `p = 0`, `y = +1`, bounds 1.
+//! `ONE_CLASS_Q` ([`super::one_class_q`]) with `p = 0`, `y = +1`, bounds 1
+//! (on the batched solver with `--solver batched`: [`super::batched`]).
 
+use super::batched::solve_one_class_batched;
 use super::one_class_q::OneClassQ;
 use super::Solved;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::cv::strategy::SolverKind;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
@@ -27,20 +30,29 @@ pub(crate) fn solve_one_class(
     if n < l {
         alpha[n] = nu * l as f64 - n as f64;
     }
-    let sol = solve_general(Problem {
-        q: OneClassQ::new(kd, rows.to_vec(), params.cache_mb, shared),
-        p: vec![0.0; l],
-        y: vec![1; l],
-        alpha,
-        c: vec![1.0; l],
-        eps: params.eps,
-        shrinking: params.shrinking,
-        max_iter: params.max_iter,
-        nu: false,
-    })?;
+    let (alpha, stats) = match params.solver {
+        SolverKind::Smo => {
+            let sol = solve_general(Problem {
+                q: OneClassQ::new(kd, rows.to_vec(), params.cache_mb, shared),
+                p: vec![0.0; l],
+                y: vec![1; l],
+                alpha,
+                c: vec![1.0; l],
+                eps: params.eps,
+                shrinking: params.shrinking,
+                max_iter: params.max_iter,
+                nu: false,
+            })?;
+            (sol.alpha, sol.stats)
+        }
+        SolverKind::Batched => {
+            let sol = solve_one_class_batched(kd, rows, params, &alpha, shared)?;
+            (sol.alpha, sol.stats)
+        }
+    };
     Ok(Solved {
-        alpha: sol.alpha,
-        stats: sol.stats,
+        alpha,
+        stats,
         upper_bound: 1.0,
         info: None,
     })

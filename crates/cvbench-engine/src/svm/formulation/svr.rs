@@ -7,7 +7,7 @@
 //! - nu-SVR: `a_k = a*_k = min(sum, C)` from `sum = C nu l / 2` down,
 //!   `p_k = -z_k`, `p_{k+l} = z_k`, `Solver_NU`; prints `epsilon = -r`.
 
-use super::svr_batched::solve_epsilon_svr_batched;
+use super::batched::solve_epsilon_svr_batched;
 use super::svr_q::SvrQ;
 use super::Solved;
 use crate::svm::cache::SharedKernelCache;

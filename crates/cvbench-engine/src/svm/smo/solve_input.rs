@@ -47,6 +47,23 @@ pub fn check_feasible(
     c_pos: f64,
     c_neg: f64,
 ) -> Result<Vec<f64>, SvmError> {
+    let out = within_bounds(alpha, y, c_pos, c_neg)?;
+    let mut sum = 0.0;
+    for (&a, &yk) in out.iter().zip(y) {
+        sum += f64::from(yk) * a;
+    }
+    let tol = 1e-6 * c_pos.max(c_neg).max(1.0);
+    if sum.abs() > tol {
+        return Err(SvmError::InfeasibleWarmStart(format!(
+            "sum_i y_i alpha_i = {sum:e}, must be 0 (tolerance {tol:e})"
+        )));
+    }
+    Ok(out)
+}
+
+/// A start's alphas within `[0, C_i]` (up to `1e-12 C_i`, then clipped),
+/// finite, one per label.
+fn within_bounds(alpha: &[f64], y: &[i8], c_pos: f64, c_neg: f64) -> Result<Vec<f64>, SvmError> {
     if alpha.len() != y.len() {
         return Err(SvmError::InfeasibleWarmStart(format!(
             "alpha has {} entries for {} training rows",
@@ -55,7 +72,6 @@ pub fn check_feasible(
         )));
     }
     let mut out = Vec::with_capacity(alpha.len());
-    let mut sum = 0.0;
     for (k, (&a, &yk)) in alpha.iter().zip(y).enumerate() {
         let c = if yk > 0 { c_pos } else { c_neg };
         if !a.is_finite() || a < -1e-12 * c || a > c * (1.0 + 1e-12) {
@@ -63,15 +79,7 @@ pub fn check_feasible(
                 "alpha[{k}] = {a} is outside [0, {c}]"
             )));
         }
-        let a = a.clamp(0.0, c);
-        sum += f64::from(yk) * a;
-        out.push(a);
-    }
-    let tol = 1e-6 * c_pos.max(c_neg).max(1.0);
-    if sum.abs() > tol {
-        return Err(SvmError::InfeasibleWarmStart(format!(
-            "sum_i y_i alpha_i = {sum:e}, must be 0 (tolerance {tol:e})"
-        )));
+        out.push(a.clamp(0.0, c));
     }
     Ok(out)
 }
@@ -91,6 +99,16 @@ pub(crate) fn check_train_rows(rows: &[usize], n: usize) -> Result<(), SvmError>
 }
 
 pub(crate) fn check_input(inp: &SolveInput<'_, '_>) -> Result<Vec<f64>, SvmError> {
+    check_input_with(inp, true)
+}
+
+/// [`check_input`], the start's `sum_i y_i a_i` checked to be 0 where
+/// `zero_sum` (C-SVC's equality), else any (a formulation whose equality
+/// constant is the start's own, as one-class's `e^T a = nu l`).
+pub(crate) fn check_input_with(
+    inp: &SolveInput<'_, '_>,
+    zero_sum: bool,
+) -> Result<Vec<f64>, SvmError> {
     let l = inp.rows.len();
     if l == 0 {
         return Err(SvmError::Empty);
@@ -116,7 +134,8 @@ pub(crate) fn check_input(inp: &SolveInput<'_, '_>) -> Result<Vec<f64>, SvmError
             "a warm start (alpha seeding) with sample weights is not implemented: train from zero"
                 .into(),
         )),
-        Some(a) => check_feasible(a, inp.y, inp.c_pos, inp.c_neg),
+        Some(a) if zero_sum => check_feasible(a, inp.y, inp.c_pos, inp.c_neg),
+        Some(a) => within_bounds(a, inp.y, inp.c_pos, inp.c_neg),
         None => Ok(vec![0.0; l]),
     }
 }

@@ -1,5 +1,5 @@
-//! epsilon-SVR on the batched working-set solver (`--solver batched`)
-//! against the LIBSVM-identical SMO: the same dual, stopped by the same rule
+//! epsilon-SVR and one-class on the batched working-set solver
+//! (`--solver batched`) against the LIBSVM-identical SMO: the same dual, stopped by the same rule
 //! (`m(a) - M(a) < eps`), so the objective, rho and the predictions agree
 //! to what the tolerance allows, on any thread count bit for bit. Synthetic
 //! data always (labelled synthetic); housing_scale where
@@ -26,29 +26,35 @@ fn synthetic(n: usize) -> Dataset {
     Dataset::from_dense_rows("synthetic-svr", &rows, y)
 }
 
-fn fit(ds: &Dataset, params: &SvmParams, p: f64, threads: usize) -> FunctionFit {
+fn fit(ds: &Dataset, params: &SvmParams, t: SvmType, threads: usize) -> FunctionFit {
     let rows: Vec<usize> = (0..ds.n()).collect();
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap()
-        .install(|| train_one_function(ds, &rows, params, SvmType::EpsilonSvr { p }).unwrap())
+        .install(|| train_one_function(ds, &rows, params, t).unwrap())
 }
 
 /// The batched optimum against the SMO's: objective within `eps` times the
 /// problem's scale, rho within a few `eps`, every prediction close.
-fn agree(ds: &Dataset, params: SvmParams, p: f64) {
-    let smo = fit(ds, &params, p, 2);
+fn agree(ds: &Dataset, params: SvmParams, t: SvmType) {
+    let smo = fit(ds, &params, t, 2);
     let batched_params = SvmParams {
         solver: SolverKind::Batched,
         ..params.clone()
     };
-    let b = fit(ds, &batched_params, p, 2);
+    let b = fit(ds, &batched_params, t, 2);
     let (os, ob) = (smo.stats.objective, b.stats.objective);
     // Both stop with a maximal violation below eps: each objective is
     // within eps * sum(C) of the optimum's (the dual gap bound of a
-    // violation-eps point, C per variable), so they are within twice it.
-    let bound = 2.0 * params.eps * params.c * ds.n() as f64;
+    // violation-eps point, C per variable; one-class's bounds are 1), so
+    // they are within twice it.
+    let c = if matches!(t, SvmType::OneClass { .. }) {
+        1.0
+    } else {
+        params.c
+    };
+    let bound = 2.0 * params.eps * c * ds.n() as f64;
     println!(
         "{}: objective {ob} / {os}, iterations {} / {}, rho {} / {}",
         ds.name, b.stats.iterations, smo.stats.iterations, b.stats.rho, smo.stats.rho
@@ -77,20 +83,30 @@ fn agree(ds: &Dataset, params: SvmParams, p: f64) {
         );
     }
     // Any thread count: the same bits.
-    let one = fit(ds, &batched_params, p, 1);
+    let one = fit(ds, &batched_params, t, 1);
     assert_eq!(one.coef, b.coef, "{}: 1 and 2 threads", ds.name);
     assert_eq!(one.stats.objective.to_bits(), b.stats.objective.to_bits());
 }
 
 #[test]
-fn batched_svr_reaches_the_smos_optimum_on_synthetic_data() {
+fn batched_svr_and_one_class_reach_the_smos_optimum_on_synthetic_data() {
     let ds = synthetic(700);
-    agree(&ds, SvmParams::rbf(4.0, 0.5), 0.1);
-    agree(&ds, SvmParams::linear(1.0), 0.2);
+    agree(
+        &ds,
+        SvmParams::rbf(4.0, 0.5),
+        SvmType::EpsilonSvr { p: 0.1 },
+    );
+    agree(&ds, SvmParams::linear(1.0), SvmType::EpsilonSvr { p: 0.2 });
+    agree(&ds, SvmParams::rbf(1.0, 0.5), SvmType::OneClass { nu: 0.3 });
+    agree(
+        &ds,
+        SvmParams::rbf(1.0, 2.0),
+        SvmType::OneClass { nu: 0.05 },
+    );
 }
 
 #[test]
-fn batched_svr_reaches_the_smos_optimum_on_housing() {
+fn batched_svr_and_one_class_reach_the_smos_optimum_on_housing() {
     let Some(dir) = std::env::var_os("CVBENCH_DATA_DIR") else {
         println!("SKIPPED: CVBENCH_DATA_DIR is not set");
         return;
@@ -102,8 +118,21 @@ fn batched_svr_reaches_the_smos_optimum_on_housing() {
     }
     let ds = read_libsvm(&path, None).unwrap();
     let gamma = 1.0 / ds.d() as f64;
-    agree(&ds, SvmParams::rbf(1.0, gamma), 0.1);
-    agree(&ds, SvmParams::rbf(16.0, 0.5), 0.5);
+    agree(
+        &ds,
+        SvmParams::rbf(1.0, gamma),
+        SvmType::EpsilonSvr { p: 0.1 },
+    );
+    agree(
+        &ds,
+        SvmParams::rbf(16.0, 0.5),
+        SvmType::EpsilonSvr { p: 0.5 },
+    );
+    agree(
+        &ds,
+        SvmParams::rbf(1.0, gamma),
+        SvmType::OneClass { nu: 0.5 },
+    );
 }
 
 #[test]

@@ -1,0 +1,105 @@
+//! epsilon-SVR's and one-class's duals solved by the batched working-set
+//! solver ([`crate::svm::batched`], `--solver batched`).
+//!
+//! Each stops on LIBSVM's rule, `m(a) - M(a) < eps`, so its optimum is the
+//! SMO's to the stopping tolerance (objective, rho and predictions agree to
+//! what that tolerance allows; the iterations differ).
+//!
+//! - epsilon-SVR: the same `2l` variables, linear term, labels and bounds
+//!   as LIBSVM's `solve_epsilon_svr` ([`super::svr`]), each of `a_k` and
+//!   `a*_k` a position of row `k` with label `+1` and `-1`, so `Q = SVR_Q`
+//!   is read through the kernel rows of the `l` training rows (from the
+//!   shared cache where there is one).
+//! - one-class: LIBSVM's start (`solve_one_class`'s `e^T a = nu l`), `Q =
+//!   K`, `p = 0`, `y = +1`, bounds 1; the equality constant is the start's.
+//!
+//! The nu formulations' second equality constraint (`Solver_NU`: nu-SVC,
+//! nu-SVR) is not built into the batched selection: they are refused.
+
+use crate::svm::batched::solve_with_linear_term;
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::error::SvmError;
+use crate::svm::kernel::KernelData;
+use crate::svm::model::params::CheckedParams;
+use crate::svm::smo::solve_input::SolveInput;
+use crate::svm::smo::solve_stats::SolveStats;
+
+/// The variables' optimum and the solve's statistics.
+pub(super) struct BatchedSolution {
+    /// The optimal alphas (epsilon-SVR: `a_1..a_l, a*_1..a*_l`).
+    pub alpha: Vec<f64>,
+    /// Iterations (inner two-variable steps), objective, rho, counters.
+    pub stats: SolveStats,
+}
+
+/// The epsilon-SVR problem of `solve_svr` (`p`, `y`, the start `alpha2`,
+/// bound `c` for every variable) on the batched solver; `rows` are the `l`
+/// training rows of `kd`.
+pub(super) fn solve_epsilon_svr_batched(
+    kd: &KernelData<'_>,
+    rows: &[u32],
+    params: &CheckedParams,
+    (p, y, alpha2): (&[f64], &[i8], &[f64]),
+    c: f64,
+    shared: Option<&SharedKernelCache>,
+) -> Result<BatchedSolution, SvmError> {
+    let rows2: Vec<u32> = rows.iter().chain(rows).copied().collect();
+    let start = alpha2.iter().any(|&a| a != 0.0).then_some(alpha2);
+    let out = solve_with_linear_term(
+        SolveInput {
+            kd,
+            rows: &rows2,
+            y,
+            c_pos: c,
+            c_neg: c,
+            eps: params.eps,
+            shrinking: params.shrinking,
+            cache_mb: params.cache_mb,
+            max_iter: params.max_iter,
+            alpha0: start,
+            grad0: None,
+            shared,
+        },
+        Some(p),
+        true,
+    )?;
+    Ok(BatchedSolution {
+        alpha: out.alpha,
+        stats: out.stats,
+    })
+}
+
+/// `solve_one_class`'s problem (its start `alpha`, bounds 1) on the batched
+/// solver; `rows` are the training rows of `kd`.
+pub(super) fn solve_one_class_batched(
+    kd: &KernelData<'_>,
+    rows: &[u32],
+    params: &CheckedParams,
+    alpha: &[f64],
+    shared: Option<&SharedKernelCache>,
+) -> Result<BatchedSolution, SvmError> {
+    let l = rows.len();
+    let (p, y) = (vec![0.0; l], vec![1i8; l]);
+    let out = solve_with_linear_term(
+        SolveInput {
+            kd,
+            rows,
+            y: &y,
+            c_pos: 1.0,
+            c_neg: 1.0,
+            eps: params.eps,
+            shrinking: params.shrinking,
+            cache_mb: params.cache_mb,
+            max_iter: params.max_iter,
+            alpha0: Some(alpha),
+            grad0: None,
+            shared,
+        },
+        Some(&p),
+        false,
+    )?;
+    Ok(BatchedSolution {
+        alpha: out.alpha,
+        stats: out.stats,
+    })
+}
