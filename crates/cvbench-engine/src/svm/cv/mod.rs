@@ -31,6 +31,11 @@ pub mod formulations;
 pub mod pool;
 pub mod rounds;
 pub mod seeded;
+pub(crate) mod seeded_gradient;
+mod seeded_nu_svc;
+mod seeded_nu_svr;
+mod seeded_one_class;
+mod seeded_sums;
 pub mod seeded_svr;
 pub mod strategy;
 
