@@ -307,8 +307,11 @@ fn seeded_timing() {
     for name in var("SEED_METHODS", "none,sir_two_chains,sir").split(',') {
         let m = SeedingMethod::parse(name).unwrap();
         let cv = cross_validate_formulation_seeded(&ds, &folds, &params, t, opts(2), m).unwrap();
+        let solves = cv.result.rounds.iter().flat_map(|r| &r.solves);
+        let init_s: f64 = solves.clone().map(|s| s.timings.init_s).sum();
+        let train_s: f64 = solves.map(|s| s.timings.train_s).sum();
         println!(
-            "{} ({} rows) {} {name}: wall {:.2}s, #iter {}, kernel evals {}, {:?}",
+            "{} ({} rows) {} {name}: wall {:.2}s (solves: init {init_s:.2}s, iterations {train_s:.2}s), #iter {}, kernel evals {}, {:?}",
             ds.name,
             ds.n(),
             t.name(),

@@ -20,7 +20,9 @@
 //! entry is one sum over those rows in their order, whatever the thread
 //! that computes it, and a kernel value read from the shared whole-data
 //! cache is the value computed, so the gradient is the same on any thread
-//! count; it equals `init_gradient`'s up to rounding (the tests compare
+//! count (where the shared cache can hold all of a round's columns, the
+//! missing ones are computed whole into it, counted by the cache, so the
+//! solve that follows finds them); it equals `init_gradient`'s up to rounding (the tests compare
 //! them). The unseeded solves never come here (`init_gradient` as LIBSVM).
 
 use rayon::prelude::*;
@@ -45,6 +47,7 @@ pub(crate) fn start_gradient(
     c: &[f64],
     shared: Option<&SharedKernelCache>,
 ) -> StartGradient {
+    let t0 = std::time::Instant::now();
     let l = rows.len();
     let mut w = vec![0.0; l];
     let mut wb = vec![0.0; l];
@@ -60,6 +63,10 @@ pub(crate) fn start_gradient(
     let nz: Vec<usize> = (0..l).filter(|&k| w[k] != 0.0 || wb[k] != 0.0).collect();
     let nz_rows: Vec<u32> = nz.iter().map(|&k| rows[k]).collect();
     let (wn, wbn): (Vec<f64>, Vec<f64>) = nz.iter().map(|&k| (w[k], wb[k])).unzip();
+    // Where the shared cache holds a whole round's columns, the missing
+    // ones are computed whole into it (the solve reads them next); else
+    // only the entries needed here, the cache left as it is.
+    let keep = shared.is_some_and(|sh| sh.capacity_columns() >= l);
     let mut u = vec![0.0; l];
     let mut ub = vec![0.0; l];
     let evals: u64 = u
@@ -72,7 +79,13 @@ pub(crate) fn start_gradient(
             let mut evals = 0u64;
             for (j, (ut, ubt)) in u.iter_mut().zip(ub.iter_mut()).enumerate() {
                 let r = rows[piece * PIECE + j] as usize;
-                let col = shared.and_then(|sh| sh.peek(r));
+                let col = shared.and_then(|sh| {
+                    if keep {
+                        Some(sh.column(kd, r, &mut scratch))
+                    } else {
+                        sh.peek(r)
+                    }
+                });
                 match &col {
                     Some(col) => {
                         for (b, &q) in buf.iter_mut().zip(&nz_rows) {
@@ -110,6 +123,7 @@ pub(crate) fn start_gradient(
         q_alpha,
         g_bar,
         kernel_evals: evals,
+        seconds: t0.elapsed().as_secs_f64(),
     }
 }
 
