@@ -62,7 +62,7 @@ pub(crate) fn run(
     let (local, shared) = round_caches(&kd, params, opts, order)?;
     let k = folds.k();
     let chains: Vec<std::ops::Range<usize>> = match order {
-        RoundOrder::Chain => vec![0..k],
+        RoundOrder::Chain => std::iter::once(0..k).collect(),
         _ => {
             let m = k.div_ceil(2);
             vec![0..m, m..k]
