@@ -113,7 +113,7 @@ pub struct SvmArgs {
     /// SVM type (`svm-train -s`): 0 C-SVC, 1 nu-SVC, 2 one-class SVM, 3
     /// epsilon-SVR, 4 nu-SVR (-wi with C-SVC only; -b 1 but with -s 2,
     /// and with -v for C-SVC only; alpha seeding with C-SVC, and sir /
-    /// sir_two_chains with epsilon-SVR).
+    /// sir_two_chains with -s 1..4; --solver batched but with -s 1 and 4).
     #[arg(short = 's', default_value = "0")]
     pub svm_type: String,
     /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid, 4 precomputed
@@ -206,7 +206,7 @@ fn seeding_help() -> String {
     let names =
         |v: Vec<&SeedingMethod>| v.iter().map(|m| m.as_str()).collect::<Vec<_>>().join(", ");
     format!(
-        "With -v: alpha seeding between rounds (Wen et al. 2017), a preset of a round order and a seeder: {} (k-fold and leave-one-out), {} (leave-one-out only). Exact to the stopping tolerance (-e), not bit for bit with svm-train. With -s 3 (epsilon-SVR): sir (one chain) or sir_two_chains (two), each round started from the previous one's solution made feasible; not with -s 1, 2, 4",
+        "With -v: alpha seeding between rounds (Wen et al. 2017), a preset of a round order and a seeder: {} (k-fold and leave-one-out), {} (leave-one-out only). Exact to the stopping tolerance (-e), not bit for bit with svm-train. With -s 1..4 (nu-SVC, one-class, epsilon-SVR, nu-SVR): sir (one chain) or sir_two_chains (two), each round started from the previous one's solution made feasible for the formulation's equality constraints and bounds",
         names(kfold),
         names(loo)
     )

@@ -7,15 +7,15 @@
 //! `strtof`) unless `--exact-params`; their defaults (0.5, 0.1) are
 //! svm-train's doubles. `-v K` cross-validates on svm-train's folds
 //! ([`cvbench_engine::api::formulation_cv`]: parallel rounds on one shared
-//! kernel cache) and prints its lines; for `-s 3`, `--seeding sir` (one
-//! chain) or `sir_two_chains` (two) seeds each round from the previous one
+//! kernel cache) and prints its lines; for every `-s 1..4`, `--seeding sir`
+//! (one chain) or `sir_two_chains` (two) seeds each round from the previous
+//! one, made feasible for the formulation's constraints
 //! ([`cvbench_engine::api::formulation_cv::cross_validate_formulation_seeded`]:
 //! exact to the stopping tolerance, not bit for bit). `-b 1` trains
 //! svm-train's probability model (nu-SVC's pairwise `probA` / `probB`, the
 //! SVRs' Laplace `probA`, on `rand()`'s default state as svm-train) and
 //! prints its internal CVs' lines; `-s 2 -b 1` is refused as svm-train
-//! refuses it. Not built yet, and refused: `-b 1` with `-v`, alpha seeding
-//! of `-s 1, 2, 4`; `-wi` is refused as svm-train ignores it for these
+//! refuses it. Not built yet, and refused: `-b 1` with `-v`; `-wi` is refused as svm-train ignores it for these
 //! types.
 
 use cvbench_engine::api::data::Dataset;
@@ -117,24 +117,19 @@ impl SvmArgs {
             }
             use cvbench_engine::api::strategies::SeedingMethod;
             let method = self.cv.seeding();
-            let svr_seeding = s == "3"
-                && matches!(
-                    method,
-                    SeedingMethod::None | SeedingMethod::Sir | SeedingMethod::SirTwoChains
-                );
+            let chain_seeding = matches!(
+                method,
+                SeedingMethod::None | SeedingMethod::Sir | SeedingMethod::SirTwoChains
+            );
             let seeding = [
-                (method != SeedingMethod::None && !svr_seeding, "--seeding"),
+                (!chain_seeding, "--seeding"),
                 (self.cv.order.is_some(), "--order"),
                 (self.cv.seeder.is_some(), "--seeder"),
             ];
             if let Some((_, flag)) = seeding.into_iter().find(|(given, _)| *given) {
-                let why = if s == "3" {
-                    "epsilon-SVR (-s 3) takes --seeding none, sir (one chain) or sir_two_chains (two chains) alone"
-                } else if s == "2" {
-                    "alpha seeding is built for C-SVC (-s 0) and epsilon-SVR (-s 3) only"
-                } else {
-                    "alpha seeding is built for C-SVC (-s 0) and epsilon-SVR (-s 3) only (a nu formulation's start must keep both equality constraints: not built)"
-                };
+                let why = format!(
+                    "{name} (-s {s}) takes --seeding none, sir (one chain) or sir_two_chains (two chains) alone"
+                );
                 return no(format!(
                     "{flag} with -s {s} ({name}): {why}; without it -s {s} -v runs every round from zero, as svm-train: drop {flag}"
                 ));

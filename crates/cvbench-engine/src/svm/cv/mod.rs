@@ -11,9 +11,15 @@
 //! - `formulations`: `svm-train -s 1..4 -v K` (nu-SVC, one-class,
 //!   epsilon-SVR, nu-SVR) on LIBSVM's folds, parallel rounds on one shared
 //!   kernel cache.
-//! - `seeded_svr`: epsilon-SVR's seeded CV (`--seeding sir`,
-//!   `sir_two_chains`): chains of rounds, each started from the previous
-//!   round's solution made feasible; exact to the stopping tolerance.
+//! - `seeded_svr`: the seeded CV of the one-function formulations
+//!   (epsilon-SVR, nu-SVR, one-class; `--seeding sir`, `sir_two_chains`):
+//!   chains of rounds, each started from the previous round's solution made
+//!   feasible; exact to the stopping tolerance. Each formulation's seed:
+//!   epsilon-SVR's in `seeded_svr`, `seeded_nu_svr`, `seeded_one_class`;
+//!   `seeded_nu_svc` is nu-SVC's chain (per class pair) and seed;
+//!   `seeded_sums` restores a sum of bounded variables (the nu
+//!   formulations' equality constraints); `seeded_gradient` builds a seeded
+//!   start's gradient from one kernel mat-vec.
 //! - `pool`: rayon pools of a given size.
 //!
 //! This module: the baseline SVM k-fold cross-validation: every round trains from
@@ -31,6 +37,11 @@ pub mod formulations;
 pub mod pool;
 pub mod rounds;
 pub mod seeded;
+pub(crate) mod seeded_gradient;
+mod seeded_nu_svc;
+mod seeded_nu_svr;
+mod seeded_one_class;
+mod seeded_sums;
 pub mod seeded_svr;
 pub mod strategy;
 

@@ -1,5 +1,9 @@
-//! Alpha-seeded k-fold cross-validation of epsilon-SVR (`svm-train -s 3 -v
-//! K` on the same folds, exact to the stopping tolerance).
+//! Alpha-seeded k-fold cross-validation of the formulations of one
+//! decision function: epsilon-SVR (`svm-train -s 3 -v K` on the same
+//! folds, exact to the stopping tolerance; its seed below), nu-SVR
+//! ([`super::seeded_nu_svr`]'s seed) and one-class
+//! ([`super::seeded_one_class`]'s). nu-SVC's chain is
+//! [`super::seeded_nu_svc`].
 //!
 //! The rounds run as a chain (Wen et al.'s order, as C-SVC's `sir`): round
 //! `h` of a chain starts from round `h - 1`'s solution instead of zero.
@@ -33,6 +37,10 @@
 //! chain from zero, run at the same time when two threads are asked.
 //! Every solve is single-threaded and a cached kernel value is the value
 //! computed, so the results are the same on any thread count.
+//!
+//! A seeded round's gradient is one kernel mat-vec
+//! ([`super::seeded_gradient`]), not LIBSVM's `init_gradient` (one `Q`
+//! column per non-zero variable).
 
 use std::time::Instant;
 
@@ -45,19 +53,21 @@ use crate::svm::cv::formulations::{
     checked_inputs, cross_validate_formulation, gathered, round_caches, summarised, FormulationCv,
     FormulationCvOptions, FormulationCvResult, FormulationRound,
 };
+use crate::svm::cv::seeded_gradient::{signed_start_gradient, svr_start_gradient};
 use crate::svm::cv::strategy::{RoundOrder, SeedingMethod};
-use crate::svm::formulation::function_model::train_epsilon_svr_from;
+use crate::svm::cv::{seeded_nu_svc, seeded_nu_svr, seeded_one_class};
+use crate::svm::formulation::function_model::train_function_from;
 use crate::svm::formulation::FunctionFit;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
+use crate::svm::smo::general::Start;
 use crate::svm::SvmError;
 
 /// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
-/// it (svm-train's numbers bit for bit); for epsilon-SVR `sir` runs the
-/// rounds as one chain and `sir_two_chains` as two (see the module doc:
-/// exact to the stopping tolerance). Other methods, and seeding of the nu
-/// formulations (whose start must satisfy both equality constraints: not
-/// built) or one-class, are refused.
+/// it (svm-train's numbers bit for bit); for nu-SVC, one-class,
+/// epsilon-SVR and nu-SVR `sir` runs the rounds as one chain and
+/// `sir_two_chains` as two (see the module doc: exact to the stopping
+/// tolerance). Other methods are refused.
 pub fn cross_validate_formulation_seeded(
     ds: &Dataset,
     folds: &Folds,
@@ -69,30 +79,38 @@ pub fn cross_validate_formulation_seeded(
     if method == SeedingMethod::None {
         return cross_validate_formulation(ds, folds, params, svm_type, opts);
     }
-    let SvmType::EpsilonSvr { p } = svm_type else {
-        return Err(SvmError::InvalidParam(format!(
-            "alpha seeding of {} is not built (nu-SVC and nu-SVR need a start that keeps both equality constraints; one-class too): use seeding none",
-            svm_type.name()
-        )));
-    };
+    if svm_type == SvmType::CSvc {
+        return Err(SvmError::InvalidParam(
+            "C-SVC's seeded CV is seeded_cross_validate".into(),
+        ));
+    }
     let order = match method {
         SeedingMethod::Sir => RoundOrder::Chain,
         SeedingMethod::SirTwoChains => RoundOrder::TwoChains,
         _ => {
             return Err(SvmError::InvalidParam(format!(
-                "seeding {method} is not built for epsilon_svr: use none, sir (one chain) or sir_two_chains (two chains)"
+                "seeding {method} is not built for {}: use none, sir (one chain) or sir_two_chains (two chains)",
+                svm_type.name()
             )))
         }
     };
     let checked = checked_inputs(ds, folds, params, svm_type, opts)?;
-    if let Some(r) = (0..ds.n()).find(|&r| !ds.y[r].is_finite()) {
-        return Err(SvmError::NonFinite(format!(
-            "target of row {r} is {}",
-            ds.y[r]
-        )));
+    if let SvmType::NuSvc { nu } = svm_type {
+        let result = crate::svm::cv::pool::with_threads(opts.threads, || {
+            seeded_nu_svc::run(ds, folds, &checked, nu, order, opts)
+        })?;
+        return Ok(summarised(ds, folds, svm_type, result));
+    }
+    if svm_type.is_regression() {
+        if let Some(r) = (0..ds.n()).find(|&r| !ds.y[r].is_finite()) {
+            return Err(SvmError::NonFinite(format!(
+                "target of row {r} is {}",
+                ds.y[r]
+            )));
+        }
     }
     let result = crate::svm::cv::pool::with_threads(opts.threads, || {
-        run(ds, folds, &checked, p, order, opts)
+        run(ds, folds, &checked, svm_type, order, opts)
     })?;
     Ok(summarised(ds, folds, svm_type, result))
 }
@@ -101,7 +119,7 @@ fn run(
     ds: &Dataset,
     folds: &Folds,
     params: &CheckedParams,
-    p: f64,
+    svm_type: SvmType,
     order: RoundOrder,
     opts: FormulationCvOptions,
 ) -> Result<FormulationCvResult, SvmError> {
@@ -120,7 +138,7 @@ fn run(
         kd: &kd,
         folds,
         params: &local,
-        p,
+        svm_type,
         shared: shared.as_ref(),
     };
     let done = chains
@@ -130,7 +148,7 @@ fn run(
     Ok(gathered(
         ds,
         folds,
-        SvmType::EpsilonSvr { p },
+        svm_type,
         done.into_iter().flatten(),
         shared.as_ref(),
         t0,
@@ -142,11 +160,45 @@ struct Chain<'a> {
     kd: &'a KernelData<'a>,
     folds: &'a Folds,
     params: &'a CheckedParams,
-    p: f64,
+    svm_type: SvmType,
     shared: Option<&'a SharedKernelCache>,
 }
 
 impl Chain<'_> {
+    /// epsilon-SVR's tube `p` (0 for the others).
+    fn eps_tube(&self) -> f64 {
+        match self.svm_type {
+            SvmType::EpsilonSvr { p } => p,
+            _ => 0.0,
+        }
+    }
+
+    /// The solver's start of a round from the kept rows' variables and
+    /// the entered rows' guesses (`pairs`, `entered` marking the guesses),
+    /// by the formulation's seed; `None`: LIBSVM's start.
+    fn seed(&self, pairs: &[[f64; 2]], entered: &[bool]) -> Option<Vec<f64>> {
+        let (l, c) = (pairs.len(), self.params.c);
+        match self.svm_type {
+            SvmType::EpsilonSvr { .. } => {
+                let beta = seed_betas(pairs.iter().map(|p| p[0] - p[1]).collect(), entered);
+                let mut start = vec![0.0; 2 * l];
+                for (k, &b) in beta.iter().enumerate() {
+                    if b > 0.0 {
+                        start[k] = b.min(c);
+                    } else if b < 0.0 {
+                        start[k + l] = (-b).min(c);
+                    }
+                }
+                Some(start)
+            }
+            SvmType::NuSvr { nu } => seeded_nu_svr::seed(pairs, entered, c, nu),
+            SvmType::OneClass { nu } => {
+                seeded_one_class::seed(pairs.iter().map(|p| p[0]).collect(), entered, nu)
+            }
+            SvmType::CSvc | SvmType::NuSvc { .. } => None,
+        }
+    }
+
     /// The rounds `hs` in order, the first from zero, each next seeded
     /// from the one before; each round with its held-out predictions.
     fn run(
@@ -154,51 +206,55 @@ impl Chain<'_> {
         hs: std::ops::Range<usize>,
     ) -> Result<Vec<(FormulationRound, Vec<f64>)>, SvmError> {
         let n = self.kd.ds.n();
-        // The previous round's beta by dataset row (its held-out rows at
-        // their guess), and which rows it held out.
-        let mut prev: Option<(Vec<f64>, Vec<bool>)> = None;
+        let c = self.params.c;
+        // The previous round's variables by dataset row (`(a, a*)`; `(a,
+        // 0)` for one-class), its held-out rows at their guess, and which
+        // rows it held out.
+        let mut prev: Option<(Vec<[f64; 2]>, Vec<bool>)> = None;
         let mut out = Vec::with_capacity(hs.len());
         for h in hs {
             let train = self.folds.train_rows(h);
             let l = train.len();
-            let beta: Vec<f64> = match &prev {
-                None => vec![0.0; l],
-                Some((by_row, entered)) => seed_betas(
-                    train.iter().map(|&r| by_row[r]).collect(),
-                    &train.iter().map(|&r| entered[r]).collect::<Vec<bool>>(),
-                ),
-            };
-            let mut start = vec![0.0; 2 * l];
-            for (k, &b) in beta.iter().enumerate() {
-                if b > 0.0 {
-                    start[k] = b.min(self.params.c);
-                } else if b < 0.0 {
-                    start[k + l] = (-b).min(self.params.c);
-                }
-            }
-            let fit: FunctionFit =
-                train_epsilon_svr_from(self.kd, &train, self.params, self.p, start, self.shared)?;
+            let srows: Vec<u32> = train.iter().map(|&r| r as u32).collect();
+            let start = prev.as_ref().and_then(|(by_row, entered)| {
+                let pairs: Vec<[f64; 2]> = train.iter().map(|&r| by_row[r]).collect();
+                let entered: Vec<bool> = train.iter().map(|&r| entered[r]).collect();
+                let alpha = self.seed(&pairs, &entered)?;
+                let gradient = Some(if alpha.len() == 2 * l {
+                    svr_start_gradient(self.kd, &srows, &alpha, c, self.shared)
+                } else {
+                    signed_start_gradient(self.kd, &srows, &vec![1; l], &alpha, 1.0, self.shared)
+                });
+                Some(Start { alpha, gradient })
+            });
+            let fit: FunctionFit = train_function_from(
+                self.kd,
+                &train,
+                self.params,
+                self.svm_type,
+                start,
+                self.shared,
+            )?;
             let test = self.folds.test_rows(h);
             let preds: Vec<f64> = test
                 .par_iter()
                 .map(|&r| fit.model.predict(self.kd.ds.row(r)))
                 .collect();
-            let mut by_row = vec![0.0; n];
+            let mut by_row = vec![[0.0; 2]; n];
             let mut entered = vec![false; n];
             for (&r, &b) in train.iter().zip(&fit.coef) {
-                by_row[r] = b;
+                by_row[r] = [b.max(0.0), (-b).max(0.0)];
             }
             // The held-out rows (the next round's entered rows) at the
             // value the optimality conditions give them under this model.
-            let (c, p) = (self.params.c, self.p);
             for (&r, &f) in test.iter().zip(&preds) {
                 let resid = self.kd.ds.y[r] - f;
-                by_row[r] = if resid > p {
-                    c
-                } else if resid < -p {
-                    -c
-                } else {
-                    0.0
+                by_row[r] = match (self.svm_type, fit.info) {
+                    (SvmType::OneClass { .. }, _) => seeded_one_class::entered_guess(f),
+                    (SvmType::NuSvr { .. }, Some((_, epsilon))) => {
+                        seeded_nu_svr::entered_guess(resid, epsilon, c)
+                    }
+                    (_, _) => seeded_nu_svr::entered_guess(resid, self.eps_tube(), c),
                 };
                 entered[r] = true;
             }

@@ -21,8 +21,19 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
+use crate::svm::smo::general::StartGradient;
 use crate::svm::smo::solve_input::SolveInput;
 use crate::svm::smo::solve_stats::SolveStats;
+
+/// `G = Q a + p` and `G_bar` of a seeded start whose gradient the caller
+/// computed ([`crate::svm::cv::seeded_gradient`]), as the batched solver
+/// takes them.
+fn start_gradient(gradient: Option<StartGradient>, p: &[f64]) -> Option<(Vec<f64>, Vec<f64>)> {
+    gradient.map(|sg| {
+        let g = sg.q_alpha.iter().zip(p).map(|(qa, pi)| qa + pi).collect();
+        (g, sg.g_bar)
+    })
+}
 
 /// The variables' optimum and the solve's statistics.
 pub(super) struct BatchedSolution {
@@ -39,12 +50,13 @@ pub(super) fn solve_epsilon_svr_batched(
     kd: &KernelData<'_>,
     rows: &[u32],
     params: &CheckedParams,
-    (p, y, alpha2): (&[f64], &[i8], &[f64]),
+    (p, y, alpha2, gradient): (&[f64], &[i8], &[f64], Option<StartGradient>),
     c: f64,
     shared: Option<&SharedKernelCache>,
 ) -> Result<BatchedSolution, SvmError> {
     let rows2: Vec<u32> = rows.iter().chain(rows).copied().collect();
     let start = alpha2.iter().any(|&a| a != 0.0).then_some(alpha2);
+    let grad = start_gradient(gradient, p);
     let out = solve_with_linear_term(
         SolveInput {
             kd,
@@ -57,7 +69,7 @@ pub(super) fn solve_epsilon_svr_batched(
             cache_mb: params.cache_mb,
             max_iter: params.max_iter,
             alpha0: start,
-            grad0: None,
+            grad0: grad.as_ref().map(|(g, gb)| (&g[..], &gb[..])),
             shared,
         },
         Some(p),
@@ -75,11 +87,12 @@ pub(super) fn solve_one_class_batched(
     kd: &KernelData<'_>,
     rows: &[u32],
     params: &CheckedParams,
-    alpha: &[f64],
+    (alpha, gradient): (&[f64], Option<StartGradient>),
     shared: Option<&SharedKernelCache>,
 ) -> Result<BatchedSolution, SvmError> {
     let l = rows.len();
     let (p, y) = (vec![0.0; l], vec![1i8; l]);
+    let grad = start_gradient(gradient, &p);
     let out = solve_with_linear_term(
         SolveInput {
             kd,
@@ -92,7 +105,7 @@ pub(super) fn solve_one_class_batched(
             cache_mb: params.cache_mb,
             max_iter: params.max_iter,
             alpha0: Some(alpha),
-            grad0: None,
+            grad0: grad.as_ref().map(|(g, gb)| (&g[..], &gb[..])),
             shared,
         },
         Some(&p),

@@ -141,7 +141,7 @@ pub fn train_one_function_with(
     let srows: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
     let solved = match svm_type {
         SvmType::OneClass { nu } => {
-            super::one_class::solve_one_class(kd, &srows, params, nu, shared)?
+            super::one_class::solve_one_class(kd, &srows, params, nu, shared, None)?
         }
         SvmType::EpsilonSvr { p } | SvmType::NuSvr { nu: p } => {
             if let Some(&r) = rows.iter().find(|&&r| !ds.y[r].is_finite()) {
@@ -163,20 +163,37 @@ pub fn train_one_function_with(
     Ok(function_fit(kd, rows, svm_type, solved))
 }
 
-/// epsilon-SVR (`-p p`) on `rows` of `kd` (features assumed finite, rows
-/// checked, targets finite) from the feasible start `start` (`2l`
-/// variables, see `solve_svr`), as [`train_one_function_with`] otherwise.
-pub(crate) fn train_epsilon_svr_from(
+/// A one-class SVM or an SVR (`svm_type`) on `rows` of `kd` (features
+/// assumed finite, rows checked, targets finite) from the feasible start
+/// `start` (the solver's variables: `2l` for the SVRs, `l` for
+/// one-class; `None`: LIBSVM's), as [`train_one_function_with`] otherwise.
+pub(crate) fn train_function_from(
     kd: &KernelData<'_>,
     rows: &[usize],
     params: &CheckedParams,
-    p: f64,
-    start: Vec<f64>,
+    svm_type: SvmType,
+    start: Option<crate::svm::smo::general::Start>,
     shared: Option<&SharedKernelCache>,
 ) -> Result<FunctionFit, SvmError> {
     let srows: Vec<u32> = rows.iter().map(|&r| r as u32).collect();
-    let solved = super::svr::solve_svr(kd, &srows, params, p, None, shared, Some(start))?;
-    Ok(function_fit(kd, rows, SvmType::EpsilonSvr { p }, solved))
+    let solved = match svm_type {
+        SvmType::OneClass { nu } => {
+            super::one_class::solve_one_class(kd, &srows, params, nu, shared, start)?
+        }
+        SvmType::EpsilonSvr { p } => {
+            super::svr::solve_svr(kd, &srows, params, p, None, shared, start)?
+        }
+        SvmType::NuSvr { nu } => {
+            super::svr::solve_svr(kd, &srows, params, nu, Some(nu), shared, start)?
+        }
+        SvmType::CSvc | SvmType::NuSvc { .. } => {
+            return Err(SvmError::InvalidParam(format!(
+                "{} has classes: no single function to start",
+                svm_type.name()
+            )))
+        }
+    };
+    Ok(function_fit(kd, rows, svm_type, solved))
 }
 
 /// `svm_train`'s model of one decision function from a solve on `rows`.

@@ -33,11 +33,11 @@ pub mod function_model;
 pub mod nu_svc;
 pub mod nu_svc_probability;
 mod one_class;
-mod one_class_q;
+pub(crate) mod one_class_q;
 pub(crate) mod solver_nu;
 mod svr;
 pub mod svr_probability;
-mod svr_q;
+pub(crate) mod svr_q;
 
 pub use function_model::{train_one_function, train_one_function_with, FunctionFit, FunctionModel};
 pub use nu_svc::{train_nu_svc, train_nu_svc_with, NuSvcFit};

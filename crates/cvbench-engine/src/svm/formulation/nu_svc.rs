@@ -17,7 +17,7 @@ use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::multiclass::train::{assemble, OvoFit, PairFit};
 use crate::svm::multiclass::Groups;
-use crate::svm::smo::general::{solve_general, Problem};
+use crate::svm::smo::general::{solve_general, Problem, Start};
 
 /// `solve_nu_svc` on dataset rows `rows` of `kd` with labels `y` (`±1`):
 /// the coefficients `a_k y_k / r`, with rho and the objective scaled.
@@ -28,6 +28,21 @@ pub(crate) fn solve_nu_svc(
     params: &CheckedParams,
     nu: f64,
     shared: Option<&SharedKernelCache>,
+) -> Result<Solved, SvmError> {
+    solve_nu_svc_from(kd, rows, y, params, nu, shared, None)
+}
+
+/// [`solve_nu_svc`] from `start` where given (in the solver's unscaled
+/// variables, feasible: `0 <= a <= 1`, `sum_{y=+1} a = sum_{y=-1} a = nu l
+/// / 2`; with its gradient where computed), else from LIBSVM's fill.
+pub(crate) fn solve_nu_svc_from(
+    kd: &KernelData<'_>,
+    rows: &[u32],
+    y: &[i8],
+    params: &CheckedParams,
+    nu: f64,
+    shared: Option<&SharedKernelCache>,
+    start: Option<Start>,
 ) -> Result<Solved, SvmError> {
     let l = rows.len();
     let (mut sum_pos, mut sum_neg) = (nu * l as f64 / 2.0, nu * l as f64 / 2.0);
@@ -41,6 +56,15 @@ pub(crate) fn solve_nu_svc(
             a
         })
         .collect();
+    let (alpha, gradient) = match start {
+        None => (alpha, None),
+        Some(s) if s.alpha.len() == l => (s.alpha, s.gradient),
+        Some(_) => {
+            return Err(SvmError::InvalidParam(
+                "a nu-SVC start has l variables".into(),
+            ))
+        }
+    };
     let sol = solve_general(Problem {
         q: SvcQ::new(kd, rows.to_vec(), y.to_vec(), params.cache_mb, shared),
         p: vec![0.0; l],
@@ -51,6 +75,7 @@ pub(crate) fn solve_nu_svc(
         shrinking: params.shrinking,
         max_iter: params.max_iter,
         nu: true,
+        gradient,
     })?;
     let r = sol.r;
     let alpha = sol

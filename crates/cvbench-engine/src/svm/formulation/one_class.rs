@@ -11,15 +11,18 @@ use crate::svm::cv::strategy::SolverKind;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
-use crate::svm::smo::general::{solve_general, Problem};
+use crate::svm::smo::general::{solve_general, Problem, Start};
 
-/// `solve_one_class` on dataset rows `rows` of `kd`.
+/// `solve_one_class` on dataset rows `rows` of `kd`, from `start` where
+/// given (feasible: `0 <= a <= 1`, `sum a = nu l`; with its gradient
+/// where computed), else from LIBSVM's start.
 pub(crate) fn solve_one_class(
     kd: &KernelData<'_>,
     rows: &[u32],
     params: &CheckedParams,
     nu: f64,
     shared: Option<&SharedKernelCache>,
+    start: Option<Start>,
 ) -> Result<Solved, SvmError> {
     let l = rows.len();
     let n = (nu * l as f64) as usize; // (int)(param->nu * prob->l)
@@ -30,6 +33,15 @@ pub(crate) fn solve_one_class(
     if n < l {
         alpha[n] = nu * l as f64 - n as f64;
     }
+    let (alpha, gradient) = match start {
+        None => (alpha, None),
+        Some(s) if s.alpha.len() == l => (s.alpha, s.gradient),
+        Some(_) => {
+            return Err(SvmError::InvalidParam(
+                "a one-class start has l variables".into(),
+            ))
+        }
+    };
     let (alpha, stats) = match params.solver {
         SolverKind::Smo => {
             let sol = solve_general(Problem {
@@ -42,11 +54,12 @@ pub(crate) fn solve_one_class(
                 shrinking: params.shrinking,
                 max_iter: params.max_iter,
                 nu: false,
+                gradient,
             })?;
             (sol.alpha, sol.stats)
         }
         SolverKind::Batched => {
-            let sol = solve_one_class_batched(kd, rows, params, &alpha, shared)?;
+            let sol = solve_one_class_batched(kd, rows, params, (&alpha, gradient), shared)?;
             (sol.alpha, sol.stats)
         }
     };

@@ -15,13 +15,14 @@ use crate::svm::cv::strategy::SolverKind;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
-use crate::svm::smo::general::{solve_general, Problem};
+use crate::svm::smo::general::{solve_general, Problem, Start};
 
 /// `solve_epsilon_svr` (`nu == None`, with `p = epsilon`) or
 /// `solve_nu_svr` (`nu == Some(nu)`) on dataset rows `rows` of `kd`.
-/// epsilon-SVR starts from `start` where given (the `2l` variables `a_1..
-/// a_l, a*_1..a*_l`, feasible: within `[0, C]`, `sum a - sum a* = 0`), else
-/// from zero as LIBSVM.
+/// Either starts from `start` where given (the `2l` variables `a_1..
+/// a_l, a*_1..a*_l`, feasible: within `[0, C]`, `sum a - sum a* = 0`, and
+/// for nu-SVR `sum a + sum a* = C nu l`; with its gradient where computed),
+/// else from LIBSVM's start (zero; nu-SVR's fill).
 pub(crate) fn solve_svr(
     kd: &KernelData<'_>,
     rows: &[u32],
@@ -29,17 +30,17 @@ pub(crate) fn solve_svr(
     epsilon: f64,
     nu: Option<f64>,
     shared: Option<&SharedKernelCache>,
-    start: Option<Vec<f64>>,
+    start: Option<Start>,
 ) -> Result<Solved, SvmError> {
     let l = rows.len();
     let c = params.c;
     let z: Vec<f64> = rows.iter().map(|&r| kd.ds.y[r as usize]).collect();
-    let mut alpha2 = match (start, nu) {
-        (None, _) => vec![0.0; 2 * l],
-        (Some(a), None) if a.len() == 2 * l => a,
+    let (mut alpha2, gradient, seeded) = match start {
+        None => (vec![0.0; 2 * l], None, false),
+        Some(s) if s.alpha.len() == 2 * l => (s.alpha, s.gradient, true),
         _ => {
             return Err(SvmError::InvalidParam(
-                "a start is taken by epsilon-SVR only, with 2l variables".into(),
+                "an SVR start has 2l variables".into(),
             ))
         }
     };
@@ -58,8 +59,10 @@ pub(crate) fn solve_svr(
             let mut sum = c * nu * l as f64 / 2.0;
             for k in 0..l {
                 let a = if c < sum { c } else { sum }; // std::min(sum, C)
-                alpha2[k] = a;
-                alpha2[k + l] = a;
+                if !seeded {
+                    alpha2[k] = a;
+                    alpha2[k + l] = a;
+                }
                 sum -= a;
                 p[k] = -z[k];
                 p[k + l] = z[k];
@@ -78,11 +81,19 @@ pub(crate) fn solve_svr(
                 shrinking: params.shrinking,
                 max_iter: params.max_iter,
                 nu: nu.is_some(),
+                gradient,
             })?;
             (sol.alpha, sol.stats, sol.r)
         }
         (SolverKind::Batched, None) => {
-            let sol = solve_epsilon_svr_batched(kd, rows, params, (&p, &y, &alpha2), c, shared)?;
+            let sol = solve_epsilon_svr_batched(
+                kd,
+                rows,
+                params,
+                (&p, &y, &alpha2, gradient),
+                c,
+                shared,
+            )?;
             (sol.alpha, sol.stats, 0.0)
         }
         (SolverKind::Batched, Some(_)) => {

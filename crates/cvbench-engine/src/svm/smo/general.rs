@@ -42,6 +42,33 @@ pub(crate) struct Problem<Q: QMatrix> {
     pub max_iter: Option<u64>,
     /// LIBSVM's `Solver_NU` instead of `Solver`.
     pub nu: bool,
+    /// The start's gradient where the caller computed it (a seeded start:
+    /// [`crate::svm::cv::seeded_gradient`]); `None`: LIBSVM's
+    /// `init_gradient` from `Q`'s columns (the unseeded path, unchanged).
+    pub gradient: Option<StartGradient>,
+}
+
+/// A seeded start: the feasible point in the solver's variables, and its
+/// gradient where the caller computed it.
+pub(crate) struct Start {
+    /// The starting point.
+    pub alpha: Vec<f64>,
+    /// Its gradient (`None`: `init_gradient`'s).
+    pub gradient: Option<StartGradient>,
+}
+
+/// `Q a` (the solver adds `p` for `G`) and `G_bar = sum_{a_i >= C_i} C_i
+/// Q_i` of a start, in the variables' order, computed by the caller (equal
+/// to what `init_gradient` builds up to rounding).
+pub(crate) struct StartGradient {
+    /// `Q a`.
+    pub q_alpha: Vec<f64>,
+    /// `G_bar`.
+    pub g_bar: Vec<f64>,
+    /// Kernel values computed for them (added to the solve's count).
+    pub kernel_evals: u64,
+    /// Seconds it took (added to the solve's `init_s`).
+    pub seconds: f64,
 }
 
 /// What [`solve_general`] gives back, in the variables' initial order.
@@ -83,6 +110,13 @@ pub(crate) fn solve_general<Q: QMatrix>(prob: Problem<Q>) -> Result<Solution, Sv
             )));
         }
     }
+    if let Some(sg) = &prob.gradient {
+        if sg.q_alpha.len() != l || sg.g_bar.len() != l {
+            return Err(SvmError::InvalidParam(
+                "a start's gradient must have one entry per variable".into(),
+            ));
+        }
+    }
     let qd = prob.q.diagonal();
     let mut s = Solver {
         active_size: l,
@@ -108,8 +142,20 @@ pub(crate) fn solve_general<Q: QMatrix>(prob: Problem<Q>) -> Result<Solution, Sv
     for i in 0..l {
         s.update_alpha_status(i);
     }
-    s.init_gradient();
-    s.stats.timings.init_s = t0.elapsed().as_secs_f64();
+    let (extra_evals, extra_s) = match prob.gradient {
+        None => {
+            s.init_gradient();
+            (0, 0.0)
+        }
+        Some(sg) => {
+            for (g, qa) in s.g.iter_mut().zip(&sg.q_alpha) {
+                *g += qa;
+            }
+            s.g_bar = sg.g_bar;
+            (sg.kernel_evals, sg.seconds)
+        }
+    };
+    s.stats.timings.init_s = t0.elapsed().as_secs_f64() + extra_s;
     let t1 = Instant::now();
     let max_iter = prob
         .max_iter
@@ -118,11 +164,52 @@ pub(crate) fn solve_general<Q: QMatrix>(prob: Problem<Q>) -> Result<Solution, Sv
     s.stats.rho = s.calculate_rho();
     s.stats.timings.train_s = t1.elapsed().as_secs_f64();
     let r = s.r;
-    let out = s.finish();
+    let mut out = s.finish();
+    out.stats.kernel_evals += extra_evals;
     Ok(Solution {
         alpha: out.alpha,
-
         stats: out.stats,
         r,
     })
+}
+
+/// LIBSVM's `init_gradient` of `q` at `alpha` (bounds `c`, linear term
+/// `p`): `(G, G_bar)` in the variables' order, for tests of a computed
+/// [`StartGradient`].
+#[cfg(test)]
+pub(crate) fn libsvm_start_gradient<Q: QMatrix>(
+    q: Q,
+    p: Vec<f64>,
+    y: Vec<i8>,
+    alpha: Vec<f64>,
+    c: Vec<f64>,
+) -> (Vec<f64>, Vec<f64>) {
+    let l = y.len();
+    let qd = q.diagonal();
+    let mut s = Solver {
+        active_size: l,
+        l,
+        g: p.clone(),
+        status: vec![LOWER; l],
+        alpha,
+        active_set: (0..l as u32).collect(),
+        g_bar: vec![0.0; l],
+        qd,
+        p,
+        c_pos: 1.0,
+        c_neg: 1.0,
+        c_rows: Some(c),
+        y,
+        eps: 1e-3,
+        unshrink: false,
+        nu: false,
+        r: 0.0,
+        q,
+        stats: SolveStats::default(),
+    };
+    for i in 0..l {
+        s.update_alpha_status(i);
+    }
+    s.init_gradient();
+    (s.g, s.g_bar)
 }
