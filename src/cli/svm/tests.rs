@@ -69,7 +69,7 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
     for (args, want) in [
         (vec!["d", "-s", "5"], "-s 5: the SVM types are"),
         (
-            vec!["d", "-s", "1", "-v", "5", "--seeding", "sir"],
+            vec!["d", "-s", "1", "-v", "5", "--seeding", "ato"],
             "--seeding with -s 1 (nu-SVC)",
         ),
         (
