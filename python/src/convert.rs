@@ -166,6 +166,19 @@ pub fn training_set(ds: Dataset, kernel: &str) -> PyResult<Dataset> {
     Ok(ds)
 }
 
+/// The training set and the fit's parameters of a native call's
+/// arguments (features, targets, [`Spec`]): every fit, CV and grid starts
+/// so.
+pub fn training_inputs(
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<Csr<'_>>,
+    y: PyReadonlyArray1<'_, f64>,
+    spec: Spec,
+) -> PyResult<(Dataset, SvcSpec)> {
+    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
+    Ok((ds, spec.to_spec()?))
+}
+
 /// The kernel from scikit-learn's names and values.
 pub fn kernel(name: &str, gamma: f64, degree: i32, coef0: f64) -> PyResult<KernelKind> {
     Ok(match name {

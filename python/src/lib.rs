@@ -8,11 +8,12 @@
 mod cancellable;
 mod convert;
 mod formulation;
+mod formulation_grid;
 mod incremental;
 
 use cancellable::run;
 use convert::{
-    dataset, folds, for_kernel, training_set, value_error, Csr, ModelArgs, Spec, PRECOMPUTED,
+    dataset, folds, for_kernel, training_inputs, value_error, Csr, ModelArgs, Spec, PRECOMPUTED,
 };
 use cvbench_engine::api;
 use cvbench_engine::api::grid_search::{FoldStat, Reuse};
@@ -102,8 +103,7 @@ fn fit<'py>(
     spec: Spec,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<FitOut<'py>> {
-    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
-    let spec = spec.to_spec()?;
+    let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let w = match &sample_weight {
         Some(w) => Some(w.as_slice()?.to_vec()),
         None => None,
@@ -276,8 +276,7 @@ fn cross_validate<'py>(
     seeder: Option<&str>,
     cache: &str,
 ) -> PyResult<CvOut<'py>> {
-    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
-    let spec = spec.to_spec()?;
+    let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let method =
         api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
     let f = make_folds(&ds, k, test)?;
@@ -370,5 +369,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .collect();
     m.add("SOLVERS", solvers)?;
     formulation::register(m)?;
+    formulation_grid::register(m)?;
     incremental::register(m)
 }
