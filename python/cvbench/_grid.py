@@ -178,10 +178,8 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
 
     def _candidates(self, base):
         check_not_estimator("GridSearchSVC's param_grid", self.param_grid)
-        if isinstance(self.param_grid, (dict, list, tuple)) and not isinstance(self.param_grid, str):
-            candidates = list(ParameterGrid(self.param_grid))
-        else:
-            raise TypeError(f"param_grid must be a dict or a list of dicts, got {self.param_grid!r}")
+        formulations.check_grid_type(self.param_grid)
+        candidates = list(ParameterGrid(self.param_grid))
         if not candidates:
             raise ValueError("param_grid is empty: there is no candidate to evaluate")
         for p in candidates:

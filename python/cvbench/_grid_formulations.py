@@ -10,6 +10,7 @@ others run as plain per-fold fits of the estimator (``_perfold``)."""
 import numpy as np
 from sklearn.base import clone, is_classifier
 from sklearn.model_selection import ParameterGrid
+from sklearn.utils._param_validation import InvalidParameterError
 
 from . import _native
 from ._heldout import fold_scores
@@ -63,6 +64,7 @@ def candidates(estimator, param_grid):
     (and its errors for a bad grid), each checked as ``GridSearchCV``
     checks it (``set_params`` on a clone: its error for a key that is no
     parameter of the estimator)."""
+    check_grid_type(param_grid)
     grid = list(ParameterGrid(param_grid))
     if not grid:
         raise ValueError("param_grid is empty: there is no candidate to evaluate")
@@ -74,6 +76,16 @@ def candidates(estimator, param_grid):
                 f"with cvbench.{type(estimator).__name__}(kernel='precomputed')"
             )
     return grid
+
+
+def check_grid_type(param_grid):
+    """``param_grid`` is a dict or a list (scikit-learn's parameter
+    validation of ``GridSearchCV``, its error and message)."""
+    if not isinstance(param_grid, (dict, list)):
+        raise InvalidParameterError(
+            "The 'param_grid' parameter of GridSearchSVC must be an instance of 'dict' or an "
+            f"instance of 'list'. Got {param_grid!r} instead."
+        )
 
 
 def _reuse(reuse):
@@ -160,7 +172,16 @@ def search(estimator, X, y, grid, tests, scorer, *, n_jobs, reuse, sample_weight
     route_of = route(estimator, grid, True)
     on_engine = [i for i, why in enumerate(route_of) if why is None]
     if on_engine:
-        pred, seconds = engine(estimator, X, y_native, [grid[i] for i in on_engine], tests, n_jobs, reuse)
+        engine_tests = tests
+        if classes is not None:
+            # Each test fold's rows by class, then in order: a training (the
+            # other folds' rows in fold order, grouped by class in order of
+            # first appearance, as LIBSVM groups them) then has its classes
+            # sorted, as scikit-learn's, wherever the first of its folds has
+            # every class; each class's rows stay in the folds' order.
+            engine_tests = [sorted(t, key=lambda r: (y_native[r], r)) for t in tests]
+        pred, seconds = engine(estimator, X, y_native, [grid[i] for i in on_engine], engine_tests,
+                               n_jobs, reuse)
         try:
             for row, i in enumerate(on_engine):
                 held = pred[row] if classes is None else classes[pred[row].astype(np.intp)]
