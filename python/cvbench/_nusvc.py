@@ -4,9 +4,9 @@ library's nu-SVC (LIBSVM's ``solve_nu_svc``, one-vs-one, ``svm-train -s
 
 import numpy as np
 
-from ._fitted import _validate_data, fit_formulation
-from ._params import NO_SAMPLE_WEIGHT, check_decision_shape, encode_classes, nu_value, pairwise_split, refuse
-from ._svc import OneVsOneSVM
+from ._fitted import fit_formulation
+from ._one_vs_one import OneVsOneSVM
+from ._params import NO_SAMPLE_WEIGHT, nu_value, pairwise_split, refuse
 
 
 class NuSVC(OneVsOneSVM):
@@ -61,7 +61,6 @@ class NuSVC(OneVsOneSVM):
 
     def fit(self, X, y, sample_weight=None):
         """Fit the model on X (dense or sparse) and labels y."""
-        check_decision_shape(self.decision_function_shape)
         if self.probability not in (False, "deprecated"):
             raise ValueError(
                 f"probability={self.probability!r} is not supported: NuSVC has no probability model here "
@@ -70,8 +69,7 @@ class NuSVC(OneVsOneSVM):
         refuse("class_weight", self.class_weight, "LIBSVM's nu-SVC ignores class weights")
         refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
         nu = nu_value(self.nu)
-        X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
-        classes, y_enc = encode_classes(y)
+        X, classes, y_enc = self._labelled(X, y)
         # The rows grouped by sorted class, each class's in its own order:
         # LIBSVM groups by first appearance, scikit-learn's libsvm (and
         # cvbench.SVC) by sorted label.

@@ -13,7 +13,7 @@ use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use crate::cancellable::run;
-use crate::convert::{dataset, folds, training_inputs, value_error, Csr, Spec};
+use crate::convert::{dataset, folds, test_rows, training_inputs, value_error, Csr, Spec};
 use crate::{i64s, matrix};
 
 /// The formulation by its LIBSVM name (`svm_type` in a model file) with
@@ -97,7 +97,7 @@ fn formulation_folds<'py>(
 ) -> PyResult<Vec<Vec<usize>>> {
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let f = libsvm_folds(&ds, k, svm_type(kind, value)?).map_err(|e| value_error(e.to_string()))?;
-    Ok((0..f.k()).map(|h| f.test_rows(h).to_vec()).collect())
+    Ok(test_rows(&f))
 }
 
 /// What [`cross_validate_formulation_arrays`] returns: every row's

@@ -13,12 +13,13 @@ mod incremental;
 
 use cancellable::run;
 use convert::{
-    dataset, folds, for_kernel, training_inputs, value_error, Csr, ModelArgs, Spec, PRECOMPUTED,
+    dataset, folds, for_kernel, test_rows, training_inputs, value_error, Csr, ModelArgs, Spec,
+    PRECOMPUTED,
 };
 use cvbench_engine::api;
-use cvbench_engine::api::grid_search::{FoldStat, Reuse};
 use cvbench_engine::api::cv::Folds;
 use cvbench_engine::api::errors::SvmError;
+use cvbench_engine::api::grid_search::{FoldStat, Reuse};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -181,7 +182,10 @@ fn data_and_model(
     dense: Option<PyReadonlyArray2<'_, f64>>,
     csr: Option<Csr<'_>>,
     model: ModelArgs<'_>,
-) -> PyResult<(cvbench_engine::api::data::Dataset, cvbench_engine::api::training::MultiModel)> {
+) -> PyResult<(
+    cvbench_engine::api::data::Dataset,
+    cvbench_engine::api::training::MultiModel,
+)> {
     let ds = for_kernel(dataset(dense, csr, Vec::new())?, &model.kernel);
     let m = model.into_model()?;
     // A precomputed kernel's rows hold kernel values, its support vectors
@@ -220,7 +224,7 @@ fn libsvm_folds<'py>(
 ) -> PyResult<Vec<Vec<usize>>> {
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let f = Folds::libsvm(&ds, k).map_err(err)?;
-    Ok((0..f.k()).map(|h| f.test_rows(h).to_vec()).collect())
+    Ok(test_rows(&f))
 }
 
 /// The name of the CV method `seeding`, `order`, `seeder` and `cache`
