@@ -195,7 +195,7 @@ def search(estimator, X, y, grid, tests, scorer, *, n_jobs, reuse, sample_weight
         splits = [(np.setdiff1d(everything, t), np.asarray(t, dtype=np.intp)) for t in tests]
 
         def make(params):
-            return clone(estimator).set_params(**params, verbose=False)
+            return clone(estimator).set_params(**{**params, "verbose": False})
 
         s, f_s, sc_s, _ = fit_and_score(X, y, [grid[i] for i in plain], splits, scoring=scorer,
                                         n_jobs=n_jobs, make=make)

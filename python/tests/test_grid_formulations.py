@@ -224,3 +224,11 @@ def test_cross_validate_svm_takes_scikit_learns_regression_scorers(diabetes, sco
     assert keys and all(k in ours for k in keys)
     for k in keys:
         np.testing.assert_allclose(ours[k], theirs[k], rtol=RTOL)
+
+
+def test_cv_as_train_test_pairs(synthetic):
+    X, y = synthetic
+    pairs = list(KFold(4).split(X))
+    ours, theirs = both(cvbench.SVR(), sk.SVR(), {"C": [1.0, 4.0], "gamma": [0.5], "epsilon": [0.1]}, X, y,
+                        pairs)
+    assert_same_search(ours, theirs)
