@@ -1,7 +1,7 @@
 """cvbench for Python: scikit-learn-compatible SVC, NuSVC, SVR, NuSVR and
 OneClassSVM on cvbench's LIBSVM-identical solvers (precomputed kernels
 too), exact k-fold cross-validation of SVC, NuSVC, SVR and NuSVR, grid
-search of SVC, and
+search of all five, and
 TreeCV and k-fold CV of the incremental learners.
 
 The work is done by the Rust library (``cvbench._native``); this package

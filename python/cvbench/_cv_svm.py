@@ -9,12 +9,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
-from sklearn import metrics
 from sklearn.base import clone
 from sklearn.utils import check_X_y
 
 from . import _native
 from ._cv import cross_validate_svc
+from ._heldout import fold_scores, scorers
 from ._nusvc import NuSVC
 from ._one_function import SVR, NuSVR, OneClassSVM
 from ._params import (
@@ -33,63 +33,24 @@ from ._params import (
 from ._perfold import fold_dependent
 from ._svc import SVC
 
-#: scikit-learn's scorers (by name) computed from the held-out predictions
-#: of a regressor: each is ``f(y_true, y_pred)`` of one fold.
-REGRESSION_SCORES = {
-    "r2": metrics.r2_score,
-    "neg_mean_squared_error": lambda t, p: -metrics.mean_squared_error(t, p),
-    "neg_root_mean_squared_error": lambda t, p: -np.sqrt(metrics.mean_squared_error(t, p)),
-    "neg_mean_absolute_error": lambda t, p: -metrics.mean_absolute_error(t, p),
-    "explained_variance": metrics.explained_variance_score,
-}
-
-#: ... and of a classifier.
-CLASSIFICATION_SCORES = {
-    "accuracy": metrics.accuracy_score,
-    "balanced_accuracy": metrics.balanced_accuracy_score,
-}
-
 #: The formulation of each estimator: the library's name and its own
 #: parameter (nu or epsilon).
 FORMULATIONS = ((NuSVC, "nu_svc", "nu"), (SVR, "epsilon_svr", "epsilon"), (NuSVR, "nu_svr", "nu"))
 
 
-def _scorers(scoring, regression):
-    """{output key: metric} for ``scoring`` (None: the estimator's
-    ``score``, r2 or accuracy, as ``test_score``; a name: ``test_score``;
-    a list or tuple of names: ``test_<name>`` each, as ``cross_validate``
-    names them)."""
-    table = REGRESSION_SCORES if regression else CLASSIFICATION_SCORES
-    default = "r2" if regression else "accuracy"
-
-    def metric(name):
-        if not isinstance(name, str) or name not in table:
-            raise ValueError(
-                f"scoring {name!r} is not computed here; the held-out predictions give "
-                f"{sorted(table)} (any other scorer: scikit-learn's cross_validate with the estimator)"
-            )
-        return table[name]
-
-    if scoring is None:
-        return {"test_score": table[default]}
-    if isinstance(scoring, str):
-        return {"test_score": metric(scoring)}
-    if isinstance(scoring, (list, tuple)) and scoring:
-        return {f"test_{name}": metric(name) for name in scoring}
-    raise ValueError(f"scoring must be None, a scorer's name or a list of names, got {scoring!r}")
-
-
-def _scores(scorers, y, predictions, tests):
-    """Each scorer's per-fold scores of the held-out predictions, and each
-    fold's seconds of scoring."""
-    out = {key: np.zeros(len(tests)) for key in scorers}
-    seconds = np.zeros(len(tests))
-    for f, test in enumerate(tests):
-        t0 = time.perf_counter()
-        for key, metric in scorers.items():
-            out[key][f] = metric(y[test], predictions[test])
-        seconds[f] = time.perf_counter() - t0
-    return out, seconds
+def _scores(named, kind, X, y, predictions, tests, classes):
+    """Each scorer's per-fold scores of the held-out predictions
+    (``_heldout.fold_scores``), and each fold's seconds of scoring; a
+    scorer that needs the fitted model itself is a ValueError."""
+    try:
+        return fold_scores(named, kind, X, y, predictions, tests, classes)
+    except AttributeError as e:
+        raise ValueError(
+            f"scoring {sorted(named)}: a scorer is not computed here, it needs more of the fitted "
+            f"model than its predictions ({e}); cross_validate_svm scores the held-out predictions "
+            "(r2, neg_mean_squared_error, neg_mean_absolute_error, accuracy, ..., or a callable "
+            "that calls predict); any other scorer: scikit-learn's cross_validate with the estimator"
+        ) from None
 
 
 def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None, cache="shared",
@@ -103,11 +64,15 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
     scikit-learn splitter or a list of (train, test) index pairs whose
     test sets partition the rows. ``scoring``: None (the estimator's own
     score: r2 for SVR and NuSVR, accuracy for the classifiers), one
-    scorer's name or a list of names (for a regressor ``r2``,
-    ``neg_mean_squared_error``, ``neg_root_mean_squared_error``,
-    ``neg_mean_absolute_error``, ``explained_variance``; for NuSVC
-    ``accuracy``, ``balanced_accuracy``), each computed from the held-out
-    predictions. ``n_jobs``: threads (scikit-learn's convention);
+    scikit-learn scorer (a name such as ``r2``, ``neg_mean_squared_error``,
+    ``neg_root_mean_squared_error``, ``neg_mean_absolute_error``,
+    ``explained_variance``, ``accuracy``, ``balanced_accuracy``, ``f1``;
+    or a callable ``scorer(estimator, X, y)``), a list of names or a dict
+    of name to scorer, each computed as scikit-learn computes it from the
+    held-out predictions of each fold (the callable is given a stand-in of
+    the fold's model whose ``predict`` returns them; a scorer that needs
+    ``decision_function``, ``predict_proba`` or the model's attributes is
+    a ValueError). ``n_jobs``: threads (scikit-learn's convention);
     ``cache`` ``shared`` (one kernel cache for every round) or
     ``per_solve``, ``cache_size`` its MB in all (None: the whole kernel
     matrix where it fits in half the memory); neither changes a number.
@@ -154,7 +119,7 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
         refuse("class_weight", params["class_weight"], "LIBSVM's nu-SVC ignores class weights")
         if params["probability"] not in (False, "deprecated"):
             raise ValueError("probability=True is not supported: NuSVC has no probability model here")
-    scorers = _scorers(scoring, regression)
+    named = scorers(estimator, scoring)
     if y is None:
         raise ValueError(f"cross_validate_svm: {type(estimator).__name__} needs targets y")
     X, y = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C", y_numeric=regression)
@@ -187,7 +152,8 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
         pred_out = decode[pred.astype(np.intp)]
     else:
         pred_out = pred
-    result, score_time = _scores(scorers, y, pred_out, [np.asarray(t, dtype=np.intp) for t in tests])
+    kind_name = "regressor" if regression else "classifier"
+    result, score_time = _scores(named, kind_name, X, y, pred_out, tests, decode)
     result.update(fit_time=fit_time, score_time=score_time, n_iter=np.asarray(n_iter, dtype=np.int64))
     return result
 

@@ -1,22 +1,24 @@
 """cvbench.GridSearchSVC: GridSearchCV(SVC(), param_grid) whose (C, gamma)
 points run on cvbench's grid engine (gamma blocks, C-path warm starts,
 Newton steps, threads) for two classes, or one shared kernel cache per gamma
-for more; the candidates the engine cannot share work for run as plain
-per-fold fits (``_perfold``)."""
+for more; GridSearchCV(NuSVC() / SVR() / NuSVR() / OneClassSVM(), ...) on
+the formulation grid (``_grid_formulations``); the candidates the engines
+cannot share work for run as plain per-fold fits (``_perfold``)."""
 
 import time
 
 import numpy as np
 from scipy.stats import rankdata
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import ParameterGrid, check_cv
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
+from . import _grid_formulations as formulations
 from . import _native
-from ._params import folds, native_x, positive, resolve_gamma, spec, svc_only
+from ._params import check_not_estimator, folds, native_x, positive, resolve_gamma, spec
 from ._perfold import SAMPLE_WEIGHT_REASON, fit_and_score, fold_dependent, sample_weight_of
 from ._svc import SVC, _validate_data
 
@@ -44,7 +46,7 @@ def _has(attr):
             )
         est = getattr(self, "best_estimator_", None)
         if est is None:
-            est = SVC(**self._base())
+            est = self._template()
         getattr(est, attr)
         return True
 
@@ -87,11 +89,37 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     ``n_jobs``: threads, scikit-learn's convention (None: 1 unless a
     ``joblib.parallel_config`` context sets it; -1: every core).
     ``svc_params``: the fixed SVC parameters.
+
+    ``estimator``: None (an ``SVC`` of ``svc_params``), a ``cvbench.SVC``
+    (its parameters the fixed ones), or a ``cvbench.NuSVC``, ``SVR``,
+    ``NuSVR`` or ``OneClassSVM`` (``GridSearchCV(estimator, param_grid)``;
+    ``param_grid`` then of its parameters: ``C``, ``gamma``, ``epsilon``
+    for SVR, ``nu`` for the nu ones). The latter's candidates whose only
+    varying parameters are those axes, with one gamma for every fold, run
+    on the formulation grid (``cvbench grid -s 1..4``'s engine: one kernel
+    cache per gamma for every point and fold, the trainings on ``n_jobs``
+    threads; ``reuse``: ``gamma+threads``, ``gamma``, ``threads`` or
+    ``none``, the same numbers each), every training LIBSVM's
+    ``svm-train -s N`` on the fold's training rows in fold order (for
+    contiguous folds, ``KFold``'s, scikit-learn's order); the held-out
+    predictions it returns are scored by scikit-learn's scorer
+    (``scoring`` None: the estimator's ``score``, R^2 for the regressors,
+    accuracy for NuSVC; a name or a callable that needs only ``predict``;
+    another runs plain fits). ``cv`` an int: ``KFold`` for the regressors
+    and OneClassSVM, ``StratifiedKFold`` for NuSVC (``check_cv``). The
+    other candidates (``gamma='scale'``, computed on each training fold,
+    other parameters varying) are plain per-fold fits of
+    ``clone(estimator).set_params(**params)``. The search is then
+    scikit-learn's type of estimator (a regressor for SVR). Not supported
+    yet: ``sample_weight`` (the formulations take none), a precomputed
+    kernel; no scaling is done (scale inside the folds with scikit-learn's
+    ``Pipeline`` in ``GridSearchCV`` where that is wanted).
     """
 
-    def __init__(self, param_grid, *, cv=5, reuse="gamma+threads", scoring=None, n_jobs=None, refit=True,
-                 verbose=0, svc_params=None):
+    def __init__(self, param_grid, *, estimator=None, cv=5, reuse="gamma+threads", scoring=None,
+                 n_jobs=None, refit=True, verbose=0, svc_params=None):
         self.param_grid = param_grid
+        self.estimator = estimator
         self.cv = cv
         self.reuse = reuse
         self.scoring = scoring
@@ -103,12 +131,43 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
+        if formulations.formulation(self.estimator) is not None:
+            # The estimator's type, as GridSearchCV's tags delegate it.
+            inner = self.estimator.__sklearn_tags__()
+            tags.estimator_type = inner.estimator_type
+            tags.target_tags = inner.target_tags
+            tags.classifier_tags = inner.classifier_tags
+            tags.regressor_tags = inner.regressor_tags
         return tags
+
+    def _formulation(self):
+        """The estimator of another formulation than C-SVC, or None (an
+        SVC); anything else is a ValueError."""
+        est = self.estimator
+        if est is None or type(est) is SVC:
+            return None
+        if formulations.formulation(est) is None:
+            raise ValueError(
+                "GridSearchSVC's estimator is a cvbench SVC, NuSVC, SVR, NuSVR or OneClassSVM, got "
+                f"{est!r}; any other estimator: scikit-learn's GridSearchCV"
+            )
+        if self.svc_params is not None:
+            raise ValueError("svc_params is SVC's: set the estimator's parameters on it instead")
+        return est
+
+    def _template(self):
+        """An unfitted model of the base parameters."""
+        est = self._formulation()
+        return SVC(**self._base()) if est is None else clone(est)
 
     def _base(self):
         base = SVC().get_params()
+        if self.estimator is not None:
+            if self.svc_params is not None:
+                raise ValueError("give the fixed SVC parameters on the estimator or in svc_params, not both")
+            base.update(self.estimator.get_params())
         extra = self.svc_params
-        svc_only("GridSearchSVC's svc_params", extra, keys=extra if isinstance(extra, dict) else ())
+        check_not_estimator("GridSearchSVC's svc_params", extra)
         extra = dict(self.svc_params or {})
         unknown = set(extra) - set(base)
         if unknown:
@@ -118,15 +177,12 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         return base
 
     def _candidates(self, base):
-        svc_only("GridSearchSVC", self.param_grid)
-        if isinstance(self.param_grid, (dict, list, tuple)) and not isinstance(self.param_grid, str):
-            candidates = list(ParameterGrid(self.param_grid))
-        else:
-            raise TypeError(f"param_grid must be a dict or a list of dicts, got {self.param_grid!r}")
+        check_not_estimator("GridSearchSVC's param_grid", self.param_grid)
+        formulations.check_grid_type(self.param_grid)
+        candidates = list(ParameterGrid(self.param_grid))
         if not candidates:
             raise ValueError("param_grid is empty: there is no candidate to evaluate")
         for p in candidates:
-            svc_only("GridSearchSVC", keys=p)
             if {**base, **p}.get("kernel") == "precomputed":
                 raise ValueError(
                     "GridSearchSVC takes no kernel='precomputed' yet; use scikit-learn's GridSearchCV "
@@ -135,7 +191,9 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
             bad = set(p) - set(base)
             if bad:
                 raise ValueError(
-                    f"param_grid: {sorted(bad)} are not SVC parameters (valid: {sorted(base)})"
+                    f"param_grid: {sorted(bad)} are not SVC parameters (valid: {sorted(base)}); "
+                    "nu and epsilon are NuSVC's, SVR's, NuSVR's, OneClassSVM's: pass "
+                    "estimator=cvbench.SVR() (or the other)"
                 )
         return candidates
 
@@ -159,29 +217,91 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
             out.append(why)
         return out
 
-    def fit(self, X, y, **fit_params):
+    def fit(self, X, y=None, **fit_params):
         """Cross-validate every candidate of the grid and refit the best.
         ``fit_params``: ``sample_weight`` (as ``GridSearchCV.fit``): each
         fold's fit weights its training rows' C and its score its test rows
         (as ``GridSearchCV`` routes it), the refit all rows'; such candidates
-        run as plain per-fold fits."""
+        run as plain per-fold fits (SVC only)."""
+        if not (isinstance(self.refit, bool) or callable(self.refit)):
+            raise ValueError(f"refit must be True, False or a callable, got {self.refit!r}")
+        est = self._formulation()
+        if est is None:
+            X, y, candidates, k, scores, fit_s, score_s, reuse, refit = self._search_svc(X, y, fit_params)
+        else:
+            X, y, candidates, k, scores, fit_s, score_s, reuse, refit = self._search_formulation(
+                est, X, y, fit_params)
+        if self.verbose > 1:
+            for i, p in enumerate(candidates):
+                shown = ";".join(f"{key}={v}" for key, v in sorted(p.items()))
+                for f in range(k):
+                    print(f"[CV {f + 1}/{k}] END {shown}; score={scores[i, f]:.3f} "
+                          f"total time={fit_s[i, f] + score_s[i, f]:.1f}s")
+        self.cv_results_ = self._results(candidates, scores, fit_s, score_s, reuse)
+        self.multimetric_ = False
+        if callable(self.refit):
+            self.best_index_ = int(self.refit(self.cv_results_))
+        else:
+            self.best_index_ = int(self.cv_results_["rank_test_score"].argmin())
+            self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        self.best_params_ = candidates[self.best_index_]
+        self.n_splits_ = k
+        if self.refit:
+            t0 = time.perf_counter()
+            self.best_estimator_ = refit(self.best_params_)
+            self.refit_time_ = time.perf_counter() - t0
+        return self
+
+    def _announce(self, k, candidates):
+        if self.verbose > 0:
+            print(f"Fitting {k} folds for each of {len(candidates)} candidates, totalling "
+                  f"{k * len(candidates)} fits")
+
+    def _search_formulation(self, est, X, y, fit_params):
+        """The search of a NuSVC, SVR, NuSVR or OneClassSVM
+        (``_grid_formulations``)."""
+        kind = formulations.estimator_type(est)
+        if kind == "outlier_detector" and y is None:
+            X = _validate_data(self, X, accept_sparse="csr", dtype=np.float64, order="C")
+        else:
+            X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C",
+                                  y_numeric=kind == "regressor")
+        sample_weight = sample_weight_of(fit_params, X.shape[0])
+        if kind == "classifier":
+            check_classification_targets(y)
+            self.classes_ = np.unique(y)
+        candidates = formulations.candidates(est, self.param_grid)
+        self.scorer_ = check_scoring(est, self.scoring)
+        splitter = check_cv(self.cv, y, classifier=kind == "classifier")
+        tests = folds(splitter.split(X, y), X.shape[0])
+        self._announce(len(tests), candidates)
+        t0 = time.perf_counter()
+        scores, fit_s, score_s, reuse = formulations.search(
+            est, X, y, candidates, tests, self.scorer_, n_jobs=self.n_jobs, reuse=self.reuse,
+            sample_weight=sample_weight,
+        )
+        self._search_time = time.perf_counter() - t0
+
+        def refit(best):
+            return clone(est).set_params(**best).fit(X, y)
+
+        return X, y, candidates, len(tests), scores, fit_s, score_s, reuse, refit
+
+    def _search_svc(self, X, y, fit_params):
+        """The search of an SVC: the grid engine and plain per-fold fits."""
         X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
         sample_weight = sample_weight_of(fit_params, X.shape[0])
         check_classification_targets(y)
         classes, y_enc = np.unique(y, return_inverse=True)
         base = self._base()
         candidates = self._candidates(base)
-        if not (isinstance(self.refit, bool) or callable(self.refit)):
-            raise ValueError(f"refit must be True, False or a callable, got {self.refit!r}")
         self.scorer_ = check_scoring(SVC(), self.scoring)
         splitter = check_cv(self.cv, y, classifier=True)
         tests = folds(splitter.split(X, y), X.shape[0])
         k = len(tests)
         everything = np.arange(X.shape[0])
         splits = [(np.setdiff1d(everything, t), np.asarray(t, dtype=np.intp)) for t in tests]
-        if self.verbose > 0:
-            print(f"Fitting {k} folds for each of {len(candidates)} candidates, totalling "
-                  f"{k * len(candidates)} fits")
+        self._announce(k, candidates)
         route = self._route(base, candidates, len(classes) == 2, sample_weight is not None)
         n = len(candidates)
         scores, fit_s, score_s = np.zeros((n, k)), np.zeros((n, k)), np.zeros((n, k))
@@ -197,30 +317,13 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
                                             sample_weight=sample_weight, weighted_scores=True)
             scores[plain], fit_s[plain], score_s[plain] = s, f_s, sc_s
         self._search_time = time.perf_counter() - t0
-        if self.verbose > 1:
-            for i, p in enumerate(candidates):
-                shown = ";".join(f"{key}={v}" for key, v in sorted(p.items()))
-                for f in range(k):
-                    print(f"[CV {f + 1}/{k}] END {shown}; score={scores[i, f]:.3f} "
-                          f"total time={fit_s[i, f] + score_s[i, f]:.1f}s")
         reuse = [str(self.reuse) if why is None else f"plain fits: {why}" for why in route]
-        self.cv_results_ = self._results(candidates, scores, fit_s, score_s, reuse)
-        self.multimetric_ = False
-        if callable(self.refit):
-            self.best_index_ = int(self.refit(self.cv_results_))
-        else:
-            self.best_index_ = int(self.cv_results_["rank_test_score"].argmin())
-            self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
-        self.best_params_ = candidates[self.best_index_]
-        self.n_splits_ = k
         self.classes_ = classes
-        if self.refit:
-            t0 = time.perf_counter()
-            self.best_estimator_ = SVC(**{**base, **self.best_params_}).fit(
-                X, y, sample_weight=sample_weight
-            )
-            self.refit_time_ = time.perf_counter() - t0
-        return self
+
+        def refit(best):
+            return SVC(**{**base, **best}).fit(X, y, sample_weight=sample_weight)
+
+        return X, y, candidates, k, scores, fit_s, score_s, reuse, refit
 
     def _engine(self, X, y_enc, base, candidates, tests):
         """The (C, gamma) candidates on the grid engine: scores and seconds
@@ -291,6 +394,12 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
         """The log of the refitted model's class probabilities."""
         return self._best().predict_log_proba(X)
 
-    def score(self, X, y):
-        """The refitted model's score by ``scoring`` (accuracy by default)."""
+    @available_if(_has("score_samples"))
+    def score_samples(self, X):
+        """The refitted OneClassSVM's ``score_samples``."""
+        return self._best().score_samples(X)
+
+    def score(self, X, y=None):
+        """The refitted model's score by ``scoring`` (by default the
+        estimator's: accuracy, R^2 for a regressor)."""
         return self.scorer_(self._best(), X, y)

@@ -3,14 +3,10 @@ library's nu-SVC (LIBSVM's ``solve_nu_svc``, one-vs-one, ``svm-train -s
 1``), with SVC's fitted arrays and decision function."""
 
 import numpy as np
-from sklearn.exceptions import NotFittedError
-from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted
 
-from . import _native
-from ._fitted import _validate_data, fit_formulation
-from ._params import NO_SAMPLE_WEIGHT, check_decision_shape, encode_classes, nu_value, pairwise_split, refuse
-from ._svc import SVC, OneVsOneSVM
+from ._fitted import fit_formulation
+from ._one_vs_one import OneVsOneSVM
+from ._params import NO_SAMPLE_WEIGHT, nu_value, pairwise_split, refuse
 
 
 class NuSVC(OneVsOneSVM):
@@ -73,13 +69,11 @@ class NuSVC(OneVsOneSVM):
 
     def fit(self, X, y, sample_weight=None):
         """Fit the model on X (dense or sparse) and labels y."""
-        check_decision_shape(self.decision_function_shape)
         seed = self._probability_seed()
         refuse("class_weight", self.class_weight, "LIBSVM's nu-SVC ignores class weights")
         refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
         nu = nu_value(self.nu)
-        X, y = _validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, order="C")
-        classes, y_enc = encode_classes(y)
+        X, classes, y_enc = self._labelled(X, y)
         # The rows grouped by sorted class, each class's in its own order:
         # LIBSVM groups by first appearance, scikit-learn's libsvm (and
         # cvbench.SVC) by sorted label.
@@ -88,39 +82,8 @@ class NuSVC(OneVsOneSVM):
         gamma, nr_sv, sv_rows, sv_coef, rho, iters, prob = fit_formulation(
             self, X_fit, y_enc[order], "nu_svc", nu, probability=seed
         )
+        # The probability model (probA_, probB_, predict_proba) is
+        # OneVsOneSVM's, as SVC's.
         self._set_fitted(X, classes, gamma, nr_sv, order[sv_rows], sv_coef, rho, iters, prob)
         self.class_weight_ = np.ones(len(classes))
-        empty = np.empty(0, dtype=np.float64)
-        self.probA_ = np.asarray(prob[0]) if prob else empty
-        self.probB_ = np.asarray(prob[1]) if prob else empty
         return self
-
-    def _probability_seed(self):
-        """``cvbench.SVC``'s seed of the probability model's shuffles
-        (None: no model; ``'deprecated'``, scikit-learn 1.9's default, is
-        no model)."""
-        if self.probability in (False, "deprecated"):
-            return None
-        return SVC._probability_seed(self)
-
-    def _check_proba(self):
-        if self.probability in (False, "deprecated"):
-            raise AttributeError("predict_proba is not available when probability=False")
-        return True
-
-    @available_if(_check_proba)
-    def predict_proba(self, X):
-        """Class probabilities (n, n_classes), columns in ``classes_``
-        order: ``svm-predict -b 1``'s on the nu-SVC model (the pairs'
-        sigmoids coupled by Wu, Lin and Weng's method). Needs
-        ``probability=True`` at fit."""
-        check_is_fitted(self)
-        if self._prob is None:
-            raise NotFittedError("predict_proba is not available when fitted with probability=False")
-        dense, csr = self._rows(X)
-        return _native.probabilities(dense, csr, self._model(), self._threads())
-
-    @available_if(_check_proba)
-    def predict_log_proba(self, X):
-        """The log of ``predict_proba``."""
-        return np.log(self.predict_proba(X))

@@ -186,25 +186,16 @@ def epsilon_value(epsilon):
 #: Why the formulations take no sample weights (yet).
 NO_SAMPLE_WEIGHT = "the library's nu-SVC, one-class and SVR solvers take no per-sample weights yet"
 
-#: The parameters of the formulations (NuSVC, SVR, NuSVR, OneClassSVM)
-#: that SVC has not.
-FORMULATION_KEYS = ("nu", "epsilon")
-
-
-def svc_only(what, obj=None, keys=()):
-    """``GridSearchSVC`` runs C-SVC only: an estimator given to ``what``
-    (where a grid or SVC's parameters belong) or ``nu`` / ``epsilon``
-    among its parameters is a ValueError saying that the formulations'
-    grid is not there yet (their CV is ``cross_validate_svm``'s)."""
+def check_not_estimator(what, obj):
+    """``what`` (GridSearchSVC's ``param_grid`` or ``svc_params``) given
+    an estimator is a ValueError saying where the estimator goes
+    (``GridSearchSVC(param_grid, estimator=...)``)."""
     from sklearn.base import BaseEstimator
 
-    given = sorted(set(keys) & set(FORMULATION_KEYS))
-    if isinstance(obj, BaseEstimator) or given:
-        got = type(obj).__name__ if isinstance(obj, BaseEstimator) else f"parameters {given}"
+    if isinstance(obj, BaseEstimator):
         raise ValueError(
-            f"{what} runs cvbench.SVC (C-SVC) only, got {got}: the fast grid of NuSVC, SVR, "
-            "NuSVR and OneClassSVM is not there yet; use scikit-learn's GridSearchCV with the "
-            "cvbench estimator (their fast CV: cvbench.cross_validate_svm(estimator, X, y))"
+            f"{what} got the estimator {type(obj).__name__}: GridSearchSVC takes the grid first and "
+            f"the estimator by name, GridSearchSVC(param_grid, estimator={type(obj).__name__}())"
         )
 
 

@@ -1,5 +1,5 @@
-"""Plain per-fold fits: ``SVC(**params).fit(X[train], y[train])`` scored on
-``X[test]``, every (candidate, fold) a job on our threads (the native fit
+"""Plain per-fold fits: ``SVC(**params).fit(X[train], y[train])`` (or any
+of cvbench's SVMs) scored on ``X[test]``, every (candidate, fold) a job on our threads (the native fit
 and prediction release the GIL). This is scikit-learn's own procedure
 (``cross_val_score``, ``GridSearchCV``), used where the engine's shared
 paths do not apply: a gamma or class weights that depend on the training
@@ -30,7 +30,6 @@ def fold_dependent(params):
 SAMPLE_WEIGHT_REASON = "sample_weight scales each training row's C in its fold's fit"
 
 
-
 def sample_weight_of(fit_params, n):
     """The ``sample_weight`` of ``fit_params`` (the only fit parameter an
     SVC takes) as an array of ``n`` values, or None."""
@@ -48,11 +47,18 @@ def sample_weight_of(fit_params, n):
     return sw
 
 
+def _svc(params):
+    """A single-threaded, quiet SVC of ``params`` (one fold's fit)."""
+    return SVC(**{**params, "n_jobs": 1, "verbose": False})
+
+
 def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample_weight=None,
-                  weighted_scores=False):
-    """Each candidate's SVC (``candidates``: full SVC parameter dicts) fitted on each split's training rows and scored
-    on its test rows: (scores, fit seconds, score seconds, SMO iterations),
-    each a candidates x folds array. ``sample_weight``: each training
+                  weighted_scores=False, make=_svc):
+    """Each candidate's model (``make(params)``, default an SVC;
+    ``candidates``: its full parameter dicts) fitted on each split's
+    training rows and scored on its test rows: (scores, fit seconds, score
+    seconds, SMO iterations), each a candidates x folds array (y None: an
+    unsupervised model, fitted and scored without targets). ``sample_weight``: each training
     row's weight in its fit, and with ``weighted_scores`` each test row's in
     its score (``GridSearchCV`` routes ``sample_weight`` to its scorer;
     ``cross_val_score(params=...)`` to the fit only)."""
@@ -64,19 +70,20 @@ def fit_and_score(X, y, candidates, splits, *, scoring=None, n_jobs=None, sample
     def one(job):
         i, f = job
         train, test = splits[f]
-        est = SVC(**{**candidates[i], "n_jobs": 1, "verbose": False})
+        est = make(candidates[i])
         X_train, X_test = pairwise_split(est.kernel, X, train), pairwise_split(est.kernel, X, train, test)
+        y_train, y_test = (None, None) if y is None else (y[train], y[test])
         t0 = time.perf_counter()
         if sample_weight is None:
-            est.fit(X_train, y[train])
+            est.fit(X_train, y_train)
         else:
-            est.fit(X_train, y[train], sample_weight=sample_weight[train])
+            est.fit(X_train, y_train, sample_weight=sample_weight[train])
         t1 = time.perf_counter()
         scorer = check_scoring(est, scoring)
         if weighted_scores and sample_weight is not None:
-            score = scorer(est, X_test, y[test], sample_weight=sample_weight[test])
+            score = scorer(est, X_test, y_test, sample_weight=sample_weight[test])
         else:
-            score = scorer(est, X_test, y[test])
+            score = scorer(est, X_test, y_test)
         t2 = time.perf_counter()
         return job, score, t1 - t0, t2 - t1, int(np.sum(est.n_iter_))
 

@@ -2,13 +2,13 @@
 //! dense C-contiguous `float64` matrix or the parts of a CSR matrix, the
 //! SVC parameters, a model rebuilt from the fitted arrays, folds.
 
-use cvbench_engine::api::ClassOrder;
-use cvbench_engine::api::SvcSpec;
 use cvbench_engine::api::cv::Folds;
 use cvbench_engine::api::data::{Dataset, Features};
 use cvbench_engine::api::params::{ClassWeight, KernelKind, SvmParams};
 use cvbench_engine::api::strategies::SolverKind;
 use cvbench_engine::api::training::MultiModel;
+use cvbench_engine::api::ClassOrder;
+use cvbench_engine::api::SvcSpec;
 use numpy::{PyReadonlyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -164,6 +164,19 @@ pub fn training_set(ds: Dataset, kernel: &str) -> PyResult<Dataset> {
         }
     }
     Ok(ds)
+}
+
+/// The training set and the fit's parameters of a native call's
+/// arguments (features, targets, [`Spec`]): every fit, CV and grid starts
+/// so.
+pub fn training_inputs(
+    dense: Option<PyReadonlyArray2<'_, f64>>,
+    csr: Option<Csr<'_>>,
+    y: PyReadonlyArray1<'_, f64>,
+    spec: Spec,
+) -> PyResult<(Dataset, SvcSpec)> {
+    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
+    Ok((ds, spec.to_spec()?))
 }
 
 /// The kernel from scikit-learn's names and values.
@@ -340,4 +353,9 @@ pub fn folds(n: usize, test: Vec<Vec<usize>>) -> Folds {
         folds: test,
         kind: "explicit".into(),
     }
+}
+
+/// Each fold's test rows, fold after fold (as the Python layer takes them).
+pub fn test_rows(f: &Folds) -> Vec<Vec<usize>> {
+    (0..f.k()).map(|h| f.test_rows(h).to_vec()).collect()
 }

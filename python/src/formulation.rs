@@ -13,13 +13,13 @@ use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
 use crate::cancellable::run;
-use crate::convert::{dataset, folds, training_set, value_error, Csr, Spec};
+use crate::convert::{dataset, folds, test_rows, training_inputs, value_error, Csr, Spec};
 use crate::{i64s, matrix};
 
 /// The formulation by its LIBSVM name (`svm_type` in a model file) with
 /// its own parameter: nu for `nu_svc`, `one_class` and `nu_svr`, epsilon
 /// for `epsilon_svr`.
-fn svm_type(name: &str, value: f64) -> PyResult<SvmType> {
+pub(crate) fn svm_type(name: &str, value: f64) -> PyResult<SvmType> {
     Ok(match name {
         "nu_svc" => SvmType::NuSvc { nu: value },
         "one_class" => SvmType::OneClass { nu: value },
@@ -65,11 +65,10 @@ fn fit_formulation_arrays<'py>(
     kind: &str,
     value: f64,
 ) -> PyResult<FormulationOut<'py>> {
-    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
-    let params = spec.to_spec()?.params;
+    let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let svm_type = svm_type(kind, value)?;
     let f = run(py, || {
-        fit_formulation_with(&ds, &params, svm_type, spec.probability)
+        fit_formulation_with(&ds, &spec.params, svm_type, spec.probability)
     })?;
     let m = f.ovo_model();
     let total = m.total_sv();
@@ -105,7 +104,7 @@ fn formulation_folds<'py>(
 ) -> PyResult<Vec<Vec<usize>>> {
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let f = libsvm_folds(&ds, k, svm_type(kind, value)?).map_err(|e| value_error(e.to_string()))?;
-    Ok((0..f.k()).map(|h| f.test_rows(h).to_vec()).collect())
+    Ok(test_rows(&f))
 }
 
 /// What [`cross_validate_formulation_arrays`] returns: every row's
@@ -136,8 +135,7 @@ fn cross_validate_formulation_arrays<'py>(
     test: Vec<Vec<usize>>,
     cache: &str,
 ) -> PyResult<FormulationCvOut<'py>> {
-    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
-    let spec = spec.to_spec()?;
+    let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let svm_type = svm_type(kind, value)?;
     let cache = CacheMode::parse(cache).ok_or_else(|| {
         value_error(format!(

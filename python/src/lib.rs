@@ -8,16 +8,18 @@
 mod cancellable;
 mod convert;
 mod formulation;
+mod formulation_grid;
 mod incremental;
 
 use cancellable::run;
 use convert::{
-    dataset, folds, for_kernel, training_set, value_error, Csr, ModelArgs, Spec, PRECOMPUTED,
+    dataset, folds, for_kernel, test_rows, training_inputs, value_error, Csr, ModelArgs, Spec,
+    PRECOMPUTED,
 };
 use cvbench_engine::api;
-use cvbench_engine::api::grid_search::{FoldStat, Reuse};
 use cvbench_engine::api::cv::Folds;
 use cvbench_engine::api::errors::SvmError;
+use cvbench_engine::api::grid_search::{FoldStat, Reuse};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -102,8 +104,7 @@ fn fit<'py>(
     spec: Spec,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<FitOut<'py>> {
-    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
-    let spec = spec.to_spec()?;
+    let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let w = match &sample_weight {
         Some(w) => Some(w.as_slice()?.to_vec()),
         None => None,
@@ -181,7 +182,10 @@ fn data_and_model(
     dense: Option<PyReadonlyArray2<'_, f64>>,
     csr: Option<Csr<'_>>,
     model: ModelArgs<'_>,
-) -> PyResult<(cvbench_engine::api::data::Dataset, cvbench_engine::api::training::MultiModel)> {
+) -> PyResult<(
+    cvbench_engine::api::data::Dataset,
+    cvbench_engine::api::training::MultiModel,
+)> {
     let ds = for_kernel(dataset(dense, csr, Vec::new())?, &model.kernel);
     let m = model.into_model()?;
     // A precomputed kernel's rows hold kernel values, its support vectors
@@ -220,7 +224,7 @@ fn libsvm_folds<'py>(
 ) -> PyResult<Vec<Vec<usize>>> {
     let ds = dataset(dense, csr, y.as_slice()?.to_vec())?;
     let f = Folds::libsvm(&ds, k).map_err(err)?;
-    Ok((0..f.k()).map(|h| f.test_rows(h).to_vec()).collect())
+    Ok(test_rows(&f))
 }
 
 /// The name of the CV method `seeding`, `order`, `seeder` and `cache`
@@ -276,8 +280,7 @@ fn cross_validate<'py>(
     seeder: Option<&str>,
     cache: &str,
 ) -> PyResult<CvOut<'py>> {
-    let ds = training_set(dataset(dense, csr, y.as_slice()?.to_vec())?, &spec.kernel)?;
-    let spec = spec.to_spec()?;
+    let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let method =
         api::CvMethod::parse_for(&ds, &spec, seeding, order, seeder, cache).map_err(err)?;
     let f = make_folds(&ds, k, test)?;
@@ -370,5 +373,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
         .collect();
     m.add("SOLVERS", solvers)?;
     formulation::register(m)?;
+    formulation_grid::register(m)?;
     incremental::register(m)
 }

@@ -217,16 +217,18 @@ def test_unsupported_parameters_are_clear_errors(iris_data):
         cvbench.NuSVC(nu=0.99).fit(X[:60], y[:60])
 
 
-def test_grid_refuses_the_formulations_for_now(iris_data):
+def test_grid_says_where_the_formulations_go(iris_data):
     X, y = iris_data
     with pytest.raises(ValueError, match="cross_validate_svm"):
         cvbench.cross_validate_svc(cvbench.SVR(), X)
-    with pytest.raises(ValueError, match="not there yet"):
+    with pytest.raises(ValueError, match=r"estimator=NuSVC\(\)"):
         cvbench.GridSearchSVC(cvbench.NuSVC()).fit(X, y)
-    with pytest.raises(ValueError, match="not there yet"):
+    with pytest.raises(ValueError, match="estimator=cvbench.SVR"):
         cvbench.GridSearchSVC({"nu": [0.2, 0.5]}).fit(X, y)
-    with pytest.raises(ValueError, match="not there yet"):
+    with pytest.raises(ValueError, match=r"unknown SVC parameters \['epsilon'\]"):
         cvbench.GridSearchSVC({"C": [1.0]}, svc_params={"epsilon": 0.1}).fit(X, y)
+    with pytest.raises(ValueError, match="svc_params is SVC's"):
+        cvbench.GridSearchSVC({"nu": [0.5]}, estimator=cvbench.NuSVC(), svc_params={"tol": 0.1}).fit(X, y)
 
 
 def test_verbose_prints_libsvm_lines(diabetes, capsys):

@@ -77,6 +77,9 @@ pub struct FormulationPointResult {
     pub shared_evals: u64,
     /// Wall-clock seconds of the gamma's run divided evenly among its points.
     pub seconds: f64,
+    /// Every row's held-out prediction (its fold's round), from which
+    /// [`FormulationPointResult::summary`] is computed.
+    pub predictions: Vec<f64>,
 }
 
 impl FormulationPointResult {
@@ -198,6 +201,7 @@ pub fn run_formulation_grid(
                     kernel_evals,
                     shared_evals: std::mem::take(&mut filled),
                     seconds,
+                    predictions,
                 },
             )?;
         }
