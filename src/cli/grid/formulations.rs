@@ -88,9 +88,15 @@ fn check(o: &Opts) -> anyhow::Result<Third> {
             o.solver.as_str()
         )));
     }
-    if o.reuse.c_path || o.reuse.newton || o.reuse.fold_seeding.is_some() {
+    if o.reuse.newton || o.reuse.fold_seeding.is_some() {
         return Err(usage_err(format!(
-            "--reuse {} with -s {s} ({name}): only the exact levels gamma (one kernel cache per gamma) and threads are built for -s 1..4",
+            "--reuse {} with -s {s} ({name}): only the exact levels gamma (one kernel cache per gamma) and threads, and cpath for -s 3, are built for -s 1..4",
+            o.reuse.name()
+        )));
+    }
+    if o.reuse.c_path && s != 3 && given("--reuse") {
+        return Err(usage_err(format!(
+            "--reuse {} with -s {s} ({name}): cpath (warm starts) is built for -s 3 only; only the exact levels gamma (one kernel cache per gamma) and threads are built for -s {s}",
             o.reuse.name()
         )));
     }
@@ -128,6 +134,13 @@ fn check(o: &Opts) -> anyhow::Result<Third> {
         }
     };
     Ok(third)
+}
+
+/// Whether the epsilon-SVR grid warm-starts: `--reuse` with `cpath`, or
+/// `-s 3` without `--reuse` (its default is gamma+cpath+threads).
+fn warm_start(o: &Opts) -> bool {
+    let given = o.formulation.given.iter().any(|g| g == "--reuse");
+    o.svm_type == 3 && (o.reuse.c_path || !given)
 }
 
 /// Run `cvbench grid -s 1..4` with parsed options.
@@ -346,6 +359,7 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
     let gopts = FormulationGridOptions {
         memory_mb: o.memory_mb,
         shared_cache: o.reuse.gamma_blocks,
+        warm_start: warm_start(o),
     };
     pool.install(|| run_formulation_grid(&ds, &folds, &base_parsed, &points, &gopts, &mut sink))?;
     if let Some(f) = out_file {
