@@ -10,20 +10,16 @@
 //! ranges and options that do not apply exit 2 without them.
 
 use std::path::Path;
-use std::process::Command;
 
 mod common;
-use common::{assert_usage_error, cvbench, data_source, ok};
+use common::libsvm::{dataset_into, has_svm_train, svm_train};
+use common::{assert_usage_error, cvbench, ok};
 
-/// The number after `label` on svm-train's line starting with `prefix`.
+/// The number after the last space on svm-train's line starting with
+/// `prefix` (a `%` dropped).
 fn svm_train_cv(args: &[String], dir: &Path, prefix: &str) -> String {
-    let o = Command::new("svm-train")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("run svm-train: {e}"));
-    assert!(o.status.success(), "svm-train {args:?}: {o:?}");
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = svm_train(&args, dir);
     let line = out
         .lines()
         .find(|l| l.starts_with(prefix))
@@ -38,16 +34,7 @@ fn svm_train_cv(args: &[String], dir: &Path, prefix: &str) -> String {
 /// Dataset `name` decompressed into `dir`, when svm-train and the data are
 /// there.
 fn setup(name: &str, dir: &Path) -> bool {
-    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
-        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
-        return false;
-    }
-    let Some(src) = data_source(name) else {
-        return false;
-    };
-    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-    std::fs::write(dir.join(name), bytes).unwrap();
-    true
+    has_svm_train() && dataset_into(name, dir)
 }
 
 /// Our lines on 1 and 2 threads (they must agree); the point lines' fields

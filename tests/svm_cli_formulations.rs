@@ -12,73 +12,18 @@
 //! `SKIPPED: ...` and passes otherwise. Bad values and what is not built
 //! yet (exit 2) are checked without them.
 
-use std::path::Path;
-use std::process::Command;
-
 mod common;
-use common::{assert_usage_error, cvbench, data_source, ok};
-
-/// `program args` in `dir`: its standard output (it must succeed).
-fn run(program: &str, args: &[&str], dir: &Path) -> String {
-    let o = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("run {program}: {e}"));
-    assert!(o.status.success(), "{program} {args:?}: {o:?}");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Whether svm-train and svm-predict are installed (a SKIPPED line if not).
-fn libsvm_tools() -> bool {
-    let there = ["svm-train", "svm-predict"]
-        .iter()
-        .all(|p| cvbench::peers::libsvm::find_program(p).is_some());
-    if !there {
-        println!("SKIPPED: svm-train / svm-predict (LIBSVM 3.24) are not on PATH");
-    }
-    there
-}
-
-/// The two model files hold the same tokens, numbers equal to the bit.
-fn assert_same_model(ours: &str, lib: &str, what: &str) {
-    let (a, b): (Vec<&str>, Vec<&str>) = (ours.lines().collect(), lib.lines().collect());
-    assert_eq!(a.len(), b.len(), "{what}: lines");
-    let same = |x: &str, y: &str| match (x.parse::<f64>(), y.parse::<f64>()) {
-        (Ok(u), Ok(v)) => u.to_bits() == v.to_bits(),
-        _ => x == y,
-    };
-    for (k, (la, lb)) in a.iter().zip(&b).enumerate() {
-        let (ta, tb): (Vec<&str>, Vec<&str>) = (
-            la.split_whitespace().collect(),
-            lb.split_whitespace().collect(),
-        );
-        let equal = ta.len() == tb.len()
-            && ta
-                .iter()
-                .zip(&tb)
-                .all(|(x, y)| match (x.split_once(':'), y.split_once(':')) {
-                    (Some((i, u)), Some((j, v))) => i == j && same(u, v),
-                    (None, None) => same(x, y),
-                    _ => false,
-                });
-        assert!(equal, "{what}: model line {}:\nours {la}\nlib  {lb}", k + 1);
-    }
-}
+use common::libsvm::{assert_same_model, dataset_into, libsvm_tools, run};
+use common::{assert_usage_error, cvbench, ok};
 
 /// Each option set of `cases` on dataset `name`: svm-train's output and
 /// model, svm-predict on both models, and `--test`.
 fn compare(name: &str, cases: &[&str]) {
-    if !libsvm_tools() {
-        return;
-    }
-    let Some(src) = data_source(name) else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-    std::fs::write(d.join(name), bytes).unwrap();
+    if !libsvm_tools() || !dataset_into(name, d) {
+        return;
+    }
     for case in cases {
         let opts: Vec<&str> = case.split_whitespace().collect();
         let with = |extra: &[&str]| -> Vec<String> {

@@ -28,7 +28,7 @@ mod args;
 mod cv_folds;
 pub use args::{parse_solver, CvFlags, SvmArgs, SvmUsage};
 mod input;
-pub use input::warn_cast_labels;
+pub use input::{check_precomputed_file, warn_cast_labels};
 use input::Training;
 mod formulation;
 mod model_file;
