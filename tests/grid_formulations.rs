@@ -3,7 +3,10 @@
 //! point's mean squared error is `svm-train -s 3 -c C -g G -p P -v 5`'s
 //! printed one, the least chosen; on heart_scale a nu-SVC grid (nu x gamma)
 //! whose every rate is `svm-train -s 1 -n NU -g G -v 5`'s, the highest
-//! chosen; the same lines on one thread and on two. The values are passed
+//! chosen; the same lines on one thread and on two. The epsilon-SVR grid's
+//! default warm starts (`--reuse gamma+cpath+threads`) give every point's
+//! MSE within 1e-3 relative of the cold grid's (`--reuse gamma+threads`,
+//! svm-train's numbers) and the same choice. The values are passed
 //! to svm-train as grid.py passes them (decimal strings of `2**x`; svm-train
 //! reads them with strtof, as the grid does). Needs `CVBENCH_DATA_DIR` and
 //! svm-train on `PATH`: prints `SKIPPED: ...` and passes otherwise. Bad
@@ -75,6 +78,8 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
     }
     let (points, last) = ours(
         &[
+            "--reuse",
+            "gamma+threads",
             "-s",
             "3",
             "-log2c",
@@ -207,6 +212,8 @@ fn bad_ranges_and_options_that_do_not_apply_exit_2() {
         (vec!["-s", "4", "-n", "0.1"], "use -nu"),
         (vec!["-s", "5"], "svm type must be"),
         (vec!["-s", "3", "--reuse", "all"], "exact levels"),
+        (vec!["-s", "4", "--reuse", "gamma+cpath"], "-s 3 only"),
+        (vec!["-s", "3", "-t", "4", "-log2g", "-1,1,1"], "no gamma"),
         (vec!["-s", "3", "-resume"], "resuming"),
     ] {
         let mut a = vec!["grid"];
@@ -215,4 +222,61 @@ fn bad_ranges_and_options_that_do_not_apply_exit_2() {
         let o = cvbench(&a, dir.path());
         assert_usage_error(&o, &[needle]);
     }
+}
+
+/// The MSE of a point line's number (`mse=...`).
+fn mse_of(number: &str) -> f64 {
+    number.strip_prefix("mse=").unwrap().parse().unwrap()
+}
+
+/// The warm-started epsilon-SVR grid (the default) on housing_scale:
+/// every point's MSE within 1e-3 relative of the cold grid's
+/// (`--reuse gamma+threads`, svm-train's numbers), the same points in the
+/// same order, the same choice; the same lines on 1 and 2 threads
+/// (`ours`), and `--reuse gamma+cpath+threads` is the default.
+#[test]
+fn warm_started_svr_grid_is_the_cold_grid_to_the_tolerance() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    if !dataset_into("housing_scale", d) {
+        return;
+    }
+    let grid = [
+        "-s",
+        "3",
+        "-log2c",
+        "-1,5,2",
+        "-log2g",
+        "-3,-1,1",
+        "-log2p",
+        "-3,-1,1",
+        "-v",
+        "5",
+        "housing_scale",
+    ];
+    let with = |reuse: &[&str]| {
+        let mut a: Vec<&str> = reuse.to_vec();
+        a.extend(grid);
+        ours(&a, d)
+    };
+    let (cold, cold_last) = with(&["--reuse", "gamma+threads"]);
+    let (warm, warm_last) = with(&[]);
+    assert_eq!(
+        with(&["--reuse", "gamma+cpath+threads"]),
+        (warm.clone(), warm_last.clone())
+    );
+    assert_eq!(cold.len(), 36);
+    let mut worst = 0f64;
+    for ((xc, nc), (xw, nw)) in cold.iter().zip(&warm) {
+        assert_eq!(xc, xw, "the same points in the same order");
+        let (a, b) = (mse_of(nw), mse_of(nc));
+        worst = worst.max((a - b).abs() / b);
+        assert!(
+            (a - b).abs() <= 1e-3 * b,
+            "point {xc:?}: warm {a} vs cold {b}"
+        );
+    }
+    println!("largest relative MSE difference: {worst:e}");
+    let choice = |l: &str| l.rsplit_once(' ').unwrap().0.to_string();
+    assert_eq!(choice(&warm_last), choice(&cold_last), "the same choice");
 }

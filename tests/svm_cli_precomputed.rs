@@ -183,6 +183,6 @@ fn files_without_serial_numbers_exit_2_naming_the_line() {
     std::fs::write(d.join("plain"), "+1 1:1\n-1 1:2\n").unwrap();
     let o = cvbench(&["svm", "-t", "4", "plain", "x.model"], d);
     assert_usage_error(&o, &["plain:1", "first column must be 0:SERIAL"]);
-    let o = cvbench(&["grid", "-t", "4", "plain"], d);
-    assert_usage_error(&o, &["-t 4", "precomputed"]);
+    let o = cvbench(&["grid", "-t", "4", "-out", "null", "plain"], d);
+    assert_usage_error(&o, &["plain:1", "first column must be 0:SERIAL"]);
 }

@@ -24,8 +24,8 @@ use std::io::Write;
 use anyhow::{anyhow, Context as _};
 
 use args::{parse, usage_err};
-use base_params::{base_params, point_params};
 pub use args::{GridArgs, HELP};
+use base_params::{base_params, point_params};
 use outputs::{is_stdout, read_resume, OutFile};
 
 use crate::peers::libsvm as peer;

@@ -197,7 +197,10 @@ mod tests {
         assert_eq!(ks_in, vec![3, 4, 5, 0, 1, 2]);
         let from: Vec<Option<usize>> = plan.iter().map(|s| s.from).collect();
         // epsilon 0.5 along C from zero; epsilon 0.1 from the same C.
-        assert_eq!(from, vec![None, Some(0), Some(1), Some(0), Some(1), Some(2)]);
+        assert_eq!(
+            from,
+            vec![None, Some(0), Some(1), Some(0), Some(1), Some(2)]
+        );
         // A C missing at the previous epsilon: along C instead.
         let ce2 = [(1.0, 0.5), (1.0, 0.1), (2.0, 0.1)];
         let p2 = warm_plan(&[0, 1, 2], &ce2);
