@@ -15,24 +15,8 @@
 use std::path::Path;
 
 mod common;
-use common::libsvm::{dataset_into, has_svm_train, svm_train};
+use common::libsvm::{dataset_into, grid_lines, has_svm_train, svm_train_cv, GridLine};
 use common::{assert_usage_error, cvbench, ok};
-
-/// The number after the last space on svm-train's line starting with
-/// `prefix` (a `%` dropped).
-fn svm_train_cv(args: &[String], dir: &Path, prefix: &str) -> String {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let out = svm_train(&args, dir);
-    let line = out
-        .lines()
-        .find(|l| l.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no `{prefix}` in {out}"));
-    line.rsplit(' ')
-        .next()
-        .unwrap()
-        .trim_end_matches('%')
-        .to_string()
-}
 
 /// Dataset `name` decompressed into `dir`, when svm-train and the data are
 /// there.
@@ -42,7 +26,7 @@ fn setup(name: &str, dir: &Path) -> bool {
 
 /// Our lines on 1 and 2 threads (they must agree); the point lines' fields
 /// before the number, the number, and the final line.
-fn ours(args: &[&str], dir: &Path) -> (Vec<(Vec<f64>, String)>, String) {
+fn ours(args: &[&str], dir: &Path) -> (Vec<GridLine>, String) {
     let mut outs = Vec::new();
     for threads in ["1", "2"] {
         let mut a = vec!["grid", "--threads", threads, "-out", "null"];
@@ -50,23 +34,7 @@ fn ours(args: &[&str], dir: &Path) -> (Vec<(Vec<f64>, String)>, String) {
         outs.push(ok(&cvbench(&a, dir)));
     }
     assert_eq!(outs[0], outs[1], "--threads 1 and 2 differ");
-    let lines: Vec<&str> = outs[0].lines().collect();
-    let (last, points) = lines.split_last().unwrap();
-    let points = points
-        .iter()
-        .map(|l| {
-            let head = l
-                .strip_prefix("[local] ")
-                .unwrap()
-                .split(" (best")
-                .next()
-                .unwrap();
-            let mut f: Vec<&str> = head.split(' ').collect();
-            let number = f.pop().unwrap().to_string();
-            (f.iter().map(|x| x.parse().unwrap()).collect(), number)
-        })
-        .collect();
-    (points, last.to_string())
+    grid_lines(&outs[0])
 }
 
 #[test]
@@ -116,6 +84,7 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let theirs = svm_train_cv(&args, d, "Cross Validation Mean squared error");
         assert_eq!(mse, theirs, "point {x:?}");
         let v: f64 = mse.parse().unwrap();
@@ -178,6 +147,7 @@ fn nu_svc_grid_is_svm_train_per_point_and_chooses_the_highest_rate() {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let theirs: f64 = svm_train_cv(&args, d, "Cross Validation Accuracy")
             .parse()
             .unwrap();

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 mod common;
-use common::libsvm::{has_svm_train, precomputed_text, svm_train};
+use common::libsvm::{grid_lines, has_svm_train, precomputed_text, svm_train_cv, GridLine};
 use common::{cvbench, data_source, ok};
 
 use cvbench_engine::api::data::read_libsvm;
@@ -27,39 +27,20 @@ fn kernel_file(dir: &Path) -> bool {
     true
 }
 
-/// svm-train's last `-v 5` number (`%` dropped) for `opts`.
+/// svm-train's `-v 5` number (`%` dropped) for `opts` on the kernel file.
 fn theirs(opts: &[&str], d: &Path, prefix: &str) -> String {
     let mut a = vec!["-t", "4", "-v", "5", "-q"];
     a.extend(opts);
     a.push("heart.rbf");
-    let out = svm_train(&a, d);
-    let line = out.lines().find(|l| l.starts_with(prefix)).unwrap();
-    line.rsplit(' ')
-        .next()
-        .unwrap()
-        .trim_end_matches('%')
-        .to_string()
+    svm_train_cv(&a, d, prefix)
 }
 
-/// Our point lines (fields before the number, the number) and final line.
-fn ours(args: &[&str], d: &Path) -> (Vec<(Vec<f64>, String)>, String) {
+/// Our point lines and final line for `args` on the kernel file.
+fn ours(args: &[&str], d: &Path) -> (Vec<GridLine>, String) {
     let mut a = vec!["grid", "-t", "4", "-v", "5", "-out", "null", "-png", "null"];
     a.extend(args);
     a.push("heart.rbf");
-    let out = ok(&cvbench(&a, d));
-    let lines: Vec<&str> = out.lines().collect();
-    let (last, points) = lines.split_last().unwrap();
-    let points = points
-        .iter()
-        .map(|l| {
-            let head = l.strip_prefix("[local] ").unwrap();
-            let head = head.split(" (best").next().unwrap();
-            let mut f: Vec<&str> = head.split(' ').collect();
-            let number = f.pop().unwrap().to_string();
-            (f.iter().map(|x| x.parse().unwrap()).collect(), number)
-        })
-        .collect();
-    (points, last.to_string())
+    grid_lines(&ok(&cvbench(&a, d)))
 }
 
 #[test]

@@ -1,8 +1,9 @@
 //! What the tests against LIBSVM 3.24's `svm-train` and `svm-predict`
 //! share: running a tool and reading its output, whether the tools are
 //! installed (a `SKIPPED` line if not), a dataset copied into a test's
-//! folder, two model files compared token by token, and a kernel matrix
-//! written in svm-train's precomputed format (`-t 4`).
+//! folder, two model files compared token by token, a kernel matrix
+//! written in svm-train's precomputed format (`-t 4`), the number of a
+//! `-v` line, and `cvbench grid`'s lines read back.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -102,4 +103,45 @@ pub fn precomputed_text(ds: &Dataset, gamma: Option<f64>) -> String {
         s.push('\n');
     }
     s
+}
+
+/// svm-train's `-v` number for `args` in `dir`: the last word of its line
+/// starting with `prefix`, a `%` dropped.
+pub fn svm_train_cv(args: &[&str], dir: &Path, prefix: &str) -> String {
+    let out = svm_train(args, dir);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` in {out}"));
+    line.rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('%')
+        .to_string()
+}
+
+/// A grid point as `cvbench grid` prints it: the fields before the number
+/// (parsed), and the number as printed (`mse=...` for the SVRs).
+pub type GridLine = (Vec<f64>, String);
+
+/// `cvbench grid`'s standard output read back: every point line (`[local]
+/// ... NUMBER (best ...)`) and the final line.
+pub fn grid_lines(out: &str) -> (Vec<GridLine>, String) {
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, points) = lines.split_last().expect("grid lines");
+    let points = points
+        .iter()
+        .map(|l| {
+            let head = l
+                .strip_prefix("[local] ")
+                .unwrap()
+                .split(" (best")
+                .next()
+                .unwrap();
+            let mut f: Vec<&str> = head.split(' ').collect();
+            let number = f.pop().unwrap().to_string();
+            (f.iter().map(|x| x.parse().unwrap()).collect(), number)
+        })
+        .collect();
+    (points, last.to_string())
 }

@@ -50,13 +50,20 @@ svm_options (as svm-train's): -s 0..4, -t 0|2|4, -c/-g/-n/-p are not allowed (us
     highest CV accuracy (grid.py's lines), -s 3/4 the LEAST CV mean squared error (lines say
     mse=; grid.py -s 3 would maximise it). Ties: grid.py's (same gamma and nu/epsilon,
     smaller C), else the first in that order. Reuse: one kernel cache per gamma over every
-    point and fold (--reuse gamma, default) and threads. Not for -s 1..4: -resume, -png,
-    --json, --solver batched, --reuse cpath/newton/folds; no figure is drawn; -out is written
+    point and fold (--reuse gamma) and threads; -s 3 also warm starts (--reuse cpath): within
+    one gamma and fold the points are a chain, epsilon from the largest down and C ascending,
+    each solved from the same C's solution at the previous epsilon (as it is: feasible) or
+    the previous C's (scaled by C'/C); exact to the stopping tolerance, not bit for bit
+    (every MSE within 1e-3 relative of svm-train's in our tests, the same choice). -s 3's
+    default is gamma+cpath+threads (about 2x less CPU than from zero on abalone_scale);
+    --reuse gamma+threads gives svm-train's numbers bit for bit. The other formulations:
+    gamma+threads (cpath refused). Not for -s 1..4: -resume, -png, --json, --solver batched,
+    --reuse newton/folds; no figure is drawn; -out is written
 
 cvbench options:
 --reuse LEVEL : none (grid.py's way), a list of levels, or all (gamma+cpath+newton+threads).
     Exact (grid.py's rates and choice, to the bit): gamma (distance blocks) and threads;
-    the default is gamma+threads. Inexact, opt-in (each solve stops at LIBSVM's tolerance
+    the default is gamma+threads (-s 3: gamma+cpath+threads, see above). Inexact, opt-in (each solve stops at LIBSVM's tolerance
     from another start, so a rate can differ from grid.py's by a held-out row or so):
     cpath (warm start along C), newton (Newton steps on the free set between SMO rounds),
     folds[-METHOD] (alpha seeding across folds). More than two classes: per class
