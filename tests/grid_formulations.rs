@@ -215,9 +215,9 @@ fn warm_started_svr_grid_is_the_cold_grid_to_the_tolerance() {
         "-s",
         "3",
         "-log2c",
-        "-1,5,2",
+        "-1,3,2",
         "-log2g",
-        "-3,-1,1",
+        "-2,-1,1",
         "-log2p",
         "-3,-1,1",
         "-v",
@@ -235,7 +235,7 @@ fn warm_started_svr_grid_is_the_cold_grid_to_the_tolerance() {
         with(&["--reuse", "gamma+cpath+threads"]),
         (warm.clone(), warm_last.clone())
     );
-    assert_eq!(cold.len(), 36);
+    assert_eq!(cold.len(), 18);
     let mut worst = 0f64;
     for ((xc, nc), (xw, nw)) in cold.iter().zip(&warm) {
         assert_eq!(xc, xw, "the same points in the same order");
