@@ -3,56 +3,30 @@
 //! point's mean squared error is `svm-train -s 3 -c C -g G -p P -v 5`'s
 //! printed one, the least chosen; on heart_scale a nu-SVC grid (nu x gamma)
 //! whose every rate is `svm-train -s 1 -n NU -g G -v 5`'s, the highest
-//! chosen; the same lines on one thread and on two. The values are passed
+//! chosen; the same lines on one thread and on two. The epsilon-SVR grid's
+//! default warm starts (`--reuse gamma+cpath+threads`) give every point's
+//! MSE within 1e-3 relative of the cold grid's (`--reuse gamma+threads`,
+//! svm-train's numbers) and the same choice. The values are passed
 //! to svm-train as grid.py passes them (decimal strings of `2**x`; svm-train
 //! reads them with strtof, as the grid does). Needs `CVBENCH_DATA_DIR` and
 //! svm-train on `PATH`: prints `SKIPPED: ...` and passes otherwise. Bad
 //! ranges and options that do not apply exit 2 without them.
 
 use std::path::Path;
-use std::process::Command;
 
 mod common;
-use common::{assert_usage_error, cvbench, data_source, ok};
-
-/// The number after `label` on svm-train's line starting with `prefix`.
-fn svm_train_cv(args: &[String], dir: &Path, prefix: &str) -> String {
-    let o = Command::new("svm-train")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("run svm-train: {e}"));
-    assert!(o.status.success(), "svm-train {args:?}: {o:?}");
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    let line = out
-        .lines()
-        .find(|l| l.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no `{prefix}` in {out}"));
-    line.rsplit(' ')
-        .next()
-        .unwrap()
-        .trim_end_matches('%')
-        .to_string()
-}
+use common::libsvm::{dataset_into, grid_lines, has_svm_train, svm_train_cv, GridLine};
+use common::{assert_usage_error, cvbench, ok};
 
 /// Dataset `name` decompressed into `dir`, when svm-train and the data are
 /// there.
 fn setup(name: &str, dir: &Path) -> bool {
-    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
-        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
-        return false;
-    }
-    let Some(src) = data_source(name) else {
-        return false;
-    };
-    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-    std::fs::write(dir.join(name), bytes).unwrap();
-    true
+    has_svm_train() && dataset_into(name, dir)
 }
 
 /// Our lines on 1 and 2 threads (they must agree); the point lines' fields
 /// before the number, the number, and the final line.
-fn ours(args: &[&str], dir: &Path) -> (Vec<(Vec<f64>, String)>, String) {
+fn ours(args: &[&str], dir: &Path) -> (Vec<GridLine>, String) {
     let mut outs = Vec::new();
     for threads in ["1", "2"] {
         let mut a = vec!["grid", "--threads", threads, "-out", "null"];
@@ -60,23 +34,7 @@ fn ours(args: &[&str], dir: &Path) -> (Vec<(Vec<f64>, String)>, String) {
         outs.push(ok(&cvbench(&a, dir)));
     }
     assert_eq!(outs[0], outs[1], "--threads 1 and 2 differ");
-    let lines: Vec<&str> = outs[0].lines().collect();
-    let (last, points) = lines.split_last().unwrap();
-    let points = points
-        .iter()
-        .map(|l| {
-            let head = l
-                .strip_prefix("[local] ")
-                .unwrap()
-                .split(" (best")
-                .next()
-                .unwrap();
-            let mut f: Vec<&str> = head.split(' ').collect();
-            let number = f.pop().unwrap().to_string();
-            (f.iter().map(|x| x.parse().unwrap()).collect(), number)
-        })
-        .collect();
-    (points, last.to_string())
+    grid_lines(&outs[0])
 }
 
 #[test]
@@ -88,6 +46,8 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
     }
     let (points, last) = ours(
         &[
+            "--reuse",
+            "gamma+threads",
             "-s",
             "3",
             "-log2c",
@@ -124,6 +84,7 @@ fn epsilon_svr_grid_is_svm_train_per_point_and_chooses_the_least_mse() {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let theirs = svm_train_cv(&args, d, "Cross Validation Mean squared error");
         assert_eq!(mse, theirs, "point {x:?}");
         let v: f64 = mse.parse().unwrap();
@@ -186,6 +147,7 @@ fn nu_svc_grid_is_svm_train_per_point_and_chooses_the_highest_rate() {
         .iter()
         .map(|s| s.to_string())
         .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let theirs: f64 = svm_train_cv(&args, d, "Cross Validation Accuracy")
             .parse()
             .unwrap();
@@ -220,6 +182,8 @@ fn bad_ranges_and_options_that_do_not_apply_exit_2() {
         (vec!["-s", "4", "-n", "0.1"], "use -nu"),
         (vec!["-s", "5"], "svm type must be"),
         (vec!["-s", "3", "--reuse", "all"], "exact levels"),
+        (vec!["-s", "4", "--reuse", "gamma+cpath"], "-s 3 only"),
+        (vec!["-s", "3", "-t", "4", "-log2g", "-1,1,1"], "no gamma"),
         (vec!["-s", "3", "-resume"], "resuming"),
     ] {
         let mut a = vec!["grid"];
@@ -228,4 +192,61 @@ fn bad_ranges_and_options_that_do_not_apply_exit_2() {
         let o = cvbench(&a, dir.path());
         assert_usage_error(&o, &[needle]);
     }
+}
+
+/// The MSE of a point line's number (`mse=...`).
+fn mse_of(number: &str) -> f64 {
+    number.strip_prefix("mse=").unwrap().parse().unwrap()
+}
+
+/// The warm-started epsilon-SVR grid (the default) on housing_scale:
+/// every point's MSE within 1e-3 relative of the cold grid's
+/// (`--reuse gamma+threads`, svm-train's numbers), the same points in the
+/// same order, the same choice; the same lines on 1 and 2 threads
+/// (`ours`), and `--reuse gamma+cpath+threads` is the default.
+#[test]
+fn warm_started_svr_grid_is_the_cold_grid_to_the_tolerance() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    if !dataset_into("housing_scale", d) {
+        return;
+    }
+    let grid = [
+        "-s",
+        "3",
+        "-log2c",
+        "-1,3,2",
+        "-log2g",
+        "-2,-1,1",
+        "-log2p",
+        "-3,-1,1",
+        "-v",
+        "5",
+        "housing_scale",
+    ];
+    let with = |reuse: &[&str]| {
+        let mut a: Vec<&str> = reuse.to_vec();
+        a.extend(grid);
+        ours(&a, d)
+    };
+    let (cold, cold_last) = with(&["--reuse", "gamma+threads"]);
+    let (warm, warm_last) = with(&[]);
+    assert_eq!(
+        with(&["--reuse", "gamma+cpath+threads"]),
+        (warm.clone(), warm_last.clone())
+    );
+    assert_eq!(cold.len(), 18);
+    let mut worst = 0f64;
+    for ((xc, nc), (xw, nw)) in cold.iter().zip(&warm) {
+        assert_eq!(xc, xw, "the same points in the same order");
+        let (a, b) = (mse_of(nw), mse_of(nc));
+        worst = worst.max((a - b).abs() / b);
+        assert!(
+            (a - b).abs() <= 1e-3 * b,
+            "point {xc:?}: warm {a} vs cold {b}"
+        );
+    }
+    println!("largest relative MSE difference: {worst:e}");
+    let choice = |l: &str| l.rsplit_once(' ').unwrap().0.to_string();
+    assert_eq!(choice(&warm_last), choice(&cold_last), "the same choice");
 }

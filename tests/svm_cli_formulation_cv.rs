@@ -10,37 +10,18 @@
 //! Needs `CVBENCH_DATA_DIR` and svm-train on `PATH`; prints `SKIPPED: ...`
 //! and passes otherwise. The refusals (exit 2) are checked without them.
 
-use std::path::Path;
-use std::process::Command;
-
 mod common;
-use common::{assert_usage_error, cvbench, data_source, ok};
-
-/// svm-train's standard output for `args` in `dir` (it must succeed).
-fn svm_train(args: &[&str], dir: &Path) -> String {
-    let o = Command::new("svm-train")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("run svm-train: {e}"));
-    assert!(o.status.success(), "svm-train {args:?}: {o:?}");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
+use common::libsvm::{dataset_into, has_svm_train, svm_train};
+use common::{assert_usage_error, cvbench, ok};
 
 /// Each option set of `cases`, with `-v 5` and `-v 10`, on dataset `name`:
 /// our standard output is svm-train's (on 1 and 2 threads, and with `-q`).
 fn compare(name: &str, cases: &[&str]) {
-    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
-        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
-        return;
-    }
-    let Some(src) = data_source(name) else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-    std::fs::write(d.join(name), bytes).unwrap();
+    if !has_svm_train() || !dataset_into(name, d) {
+        return;
+    }
     for case in cases {
         for k in ["5", "10"] {
             let mut opts: Vec<&str> = case.split_whitespace().collect();
@@ -166,17 +147,11 @@ fn seeding_and_unstratifiable_folds_exit_2() {
 /// tolerance, not bit for bit), the MSE within 1e-2 relative of svm-train's.
 #[test]
 fn seeded_epsilon_svr_cv_is_close_to_svm_train() {
-    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
-        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
-        return;
-    }
-    let Some(src) = data_source("housing_scale") else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-    std::fs::write(d.join("housing_scale"), bytes).unwrap();
+    if !has_svm_train() || !dataset_into("housing_scale", d) {
+        return;
+    }
     let mse = |out: &str| -> f64 {
         out.lines()
             .find_map(|l| l.strip_prefix("Cross Validation Mean squared error = "))
@@ -217,18 +192,15 @@ fn seeded_epsilon_svr_cv_is_close_to_svm_train() {
 /// `--seeding none` is svm-train's output byte for byte.
 #[test]
 fn seeded_nu_formulations_cv_is_close_to_svm_train() {
-    if cvbench::peers::libsvm::find_program("svm-train").is_none() {
-        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
+    if !has_svm_train() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     for name in ["heart_scale", "housing_scale"] {
-        let Some(src) = data_source(name) else {
+        if !dataset_into(name, d) {
             return;
-        };
-        let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-        std::fs::write(d.join(name), bytes).unwrap();
+        }
     }
     let last = |out: &str, prefix: &str| -> f64 {
         out.lines()

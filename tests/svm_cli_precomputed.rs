@@ -12,81 +12,13 @@
 //! and svm-train / svm-predict on `PATH`; prints `SKIPPED: ...` and passes
 //! otherwise (the bad files are checked without them).
 
-use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 mod common;
+use common::libsvm::{assert_same_model, libsvm_tools, precomputed_text, run};
 use common::{assert_usage_error, cvbench, data_source, ok};
 
-use cvbench_engine::api::data::{read_libsvm, Dataset};
-
-/// `program args` in `dir`: its standard output (it must succeed).
-fn run(program: &str, args: &[&str], dir: &Path) -> String {
-    let o = Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("run {program}: {e}"));
-    assert!(o.status.success(), "{program} {args:?}: {o:?}");
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-/// Whether svm-train and svm-predict are installed (a SKIPPED line if not).
-fn libsvm_tools() -> bool {
-    let there = ["svm-train", "svm-predict"]
-        .iter()
-        .all(|p| cvbench::peers::libsvm::find_program(p).is_some());
-    if !there {
-        println!("SKIPPED: svm-train / svm-predict (LIBSVM 3.24) are not on PATH");
-    }
-    there
-}
-
-/// The kernel matrix of `ds` in svm-train's precomputed format: the linear
-/// kernel (`gamma` none) or `exp(-gamma ||x - y||^2)`, in double precision.
-fn precomputed_text(ds: &Dataset, gamma: Option<f64>) -> String {
-    let rows: Vec<Vec<f64>> = (0..ds.n()).map(|i| ds.row(i).to_dense(ds.d())).collect();
-    let k = |a: &[f64], b: &[f64]| match gamma {
-        None => a.iter().zip(b).map(|(u, v)| u * v).sum::<f64>(),
-        Some(g) => (-g * a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum::<f64>()).exp(),
-    };
-    let mut s = String::new();
-    for (i, a) in rows.iter().enumerate() {
-        let _ = write!(s, "{} 0:{}", ds.y[i], i + 1);
-        for (j, b) in rows.iter().enumerate() {
-            let _ = write!(s, " {}:{}", j + 1, k(a, b));
-        }
-        s.push('\n');
-    }
-    s
-}
-
-/// The two model files hold the same tokens, numbers equal to the bit.
-fn assert_same_model(ours: &str, lib: &str, what: &str) {
-    let (a, b): (Vec<&str>, Vec<&str>) = (ours.lines().collect(), lib.lines().collect());
-    assert_eq!(a.len(), b.len(), "{what}: lines");
-    let same = |x: &str, y: &str| match (x.parse::<f64>(), y.parse::<f64>()) {
-        (Ok(u), Ok(v)) => u.to_bits() == v.to_bits(),
-        _ => x == y,
-    };
-    for (k, (la, lb)) in a.iter().zip(&b).enumerate() {
-        let (ta, tb): (Vec<&str>, Vec<&str>) = (
-            la.split_whitespace().collect(),
-            lb.split_whitespace().collect(),
-        );
-        let equal = ta.len() == tb.len()
-            && ta
-                .iter()
-                .zip(&tb)
-                .all(|(x, y)| match (x.split_once(':'), y.split_once(':')) {
-                    (Some((i, u)), Some((j, v))) => i == j && same(u, v),
-                    (None, None) => same(x, y),
-                    _ => false,
-                });
-        assert!(equal, "{what}: model line {}:\nours {la}\nlib  {lb}", k + 1);
-    }
-}
+use cvbench_engine::api::data::read_libsvm;
 
 /// The precomputed kernel files of `name` (`(file name, gamma)`), written
 /// into `d`; `None` (after a SKIPPED line) without the tools or the data.
@@ -251,6 +183,6 @@ fn files_without_serial_numbers_exit_2_naming_the_line() {
     std::fs::write(d.join("plain"), "+1 1:1\n-1 1:2\n").unwrap();
     let o = cvbench(&["svm", "-t", "4", "plain", "x.model"], d);
     assert_usage_error(&o, &["plain:1", "first column must be 0:SERIAL"]);
-    let o = cvbench(&["grid", "-t", "4", "plain"], d);
-    assert_usage_error(&o, &["-t 4", "precomputed"]);
+    let o = cvbench(&["grid", "-t", "4", "-out", "null", "plain"], d);
+    assert_usage_error(&o, &["plain:1", "first column must be 0:SERIAL"]);
 }

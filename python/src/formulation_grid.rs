@@ -68,6 +68,7 @@ fn formulation_grid<'py>(
     let opts = FormulationGridOptions {
         memory_mb,
         shared_cache,
+        warm_start: false,
     };
     let (n, m) = (ds.n(), points.len());
     let got = run(py, || {

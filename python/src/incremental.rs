@@ -4,7 +4,9 @@
 //! (learners and their keys, orders, strategies) come from the library's
 //! registries as module constants.
 
-use cvbench_engine::api::incremental::{self as inc, IncrementalError, IncrementalReport, IncrementalSpec, ParamValue};
+use cvbench_engine::api::incremental::{
+    self as inc, IncrementalError, IncrementalReport, IncrementalSpec, ParamValue,
+};
 use cvbench_engine::api::learners::{AnyLearner, LearnerType, Order, Strategy};
 use numpy::{IntoPyArray, PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;

@@ -1,16 +1,20 @@
-//! `cvbench svm` against LIBSVM 3.24's `svm-train` and `svm-predict` on a
-//! real dataset: the same standard output, the same model file (every
-//! token equal; numbers equal to the bit as parsed: ours writes the
-//! shortest round-trip form where svm-train writes `%.17g`, and no trailing
-//! space), `svm-predict` (and `svm-predict -b 1` for a `-b 1` model) on our
-//! model printing and predicting what it does on svm-train's, and `--test`
-//! printing svm-predict's lines. Without svm-train / svm-predict on `PATH`
-//! or the data, a `SKIPPED: ...` line and nothing checked.
+//! What the tests against LIBSVM 3.24's `svm-train` and `svm-predict`
+//! share: running a tool and reading its output, whether the tools are
+//! installed (a `SKIPPED` line if not), a dataset copied into a test's
+//! folder, two model files compared token by token, a kernel matrix
+//! written in svm-train's precomputed format (`-t 4`), the number of a
+//! `-v` line, and `cvbench grid`'s lines read back; and [`compare`]:
+//! `cvbench svm` against svm-train on a real dataset (the same standard
+//! output, the same model file token by token, `svm-predict`, and
+//! `svm-predict -b 1` for a `-b 1` model, on our model printing and
+//! predicting what it does on svm-train's, and `--test` printing
+//! svm-predict's lines).
 
+use std::fmt::Write as _;
 use std::path::Path;
 use std::process::Command;
 
-use super::{cvbench, data_source, ok};
+use cvbench_engine::api::data::Dataset;
 
 /// `program args` in `dir`: its standard output (it must succeed).
 pub fn run(program: &str, args: &[&str], dir: &Path) -> String {
@@ -23,6 +27,20 @@ pub fn run(program: &str, args: &[&str], dir: &Path) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// svm-train's standard output for `args` in `dir` (it must succeed).
+pub fn svm_train(args: &[&str], dir: &Path) -> String {
+    run("svm-train", args, dir)
+}
+
+/// Whether svm-train is installed (a SKIPPED line if not).
+pub fn has_svm_train() -> bool {
+    let there = cvbench::peers::libsvm::find_program("svm-train").is_some();
+    if !there {
+        println!("SKIPPED: svm-train (LIBSVM 3.24) is not on PATH");
+    }
+    there
+}
+
 /// Whether svm-train and svm-predict are installed (a SKIPPED line if not).
 pub fn libsvm_tools() -> bool {
     let there = ["svm-train", "svm-predict"]
@@ -32,6 +50,17 @@ pub fn libsvm_tools() -> bool {
         println!("SKIPPED: svm-train / svm-predict (LIBSVM 3.24) are not on PATH");
     }
     there
+}
+
+/// Dataset `name` of `CVBENCH_DATA_DIR` decompressed into `dir` under its
+/// name; `false` (after a SKIPPED line) without it.
+pub fn dataset_into(name: &str, dir: &Path) -> bool {
+    let Some(src) = super::data_source(name) else {
+        return false;
+    };
+    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
+    std::fs::write(dir.join(name), bytes).unwrap();
+    true
 }
 
 /// The two model files hold the same tokens, numbers equal to the bit.
@@ -60,19 +89,79 @@ pub fn assert_same_model(ours: &str, lib: &str, what: &str) {
     }
 }
 
+/// The kernel matrix of `ds` in svm-train's precomputed format (`label
+/// 0:i 1:K(x_i,x_1) ... l:K(x_i,x_l)`, every value in shortest round-trip
+/// form): the linear kernel (`gamma` none) or `exp(-gamma ||x - y||^2)`,
+/// in double precision.
+pub fn precomputed_text(ds: &Dataset, gamma: Option<f64>) -> String {
+    let rows: Vec<Vec<f64>> = (0..ds.n()).map(|i| ds.row(i).to_dense(ds.d())).collect();
+    let k = |a: &[f64], b: &[f64]| match gamma {
+        None => a.iter().zip(b).map(|(u, v)| u * v).sum::<f64>(),
+        Some(g) => (-g * a.iter().zip(b).map(|(u, v)| (u - v) * (u - v)).sum::<f64>()).exp(),
+    };
+    let mut s = String::new();
+    for (i, a) in rows.iter().enumerate() {
+        let _ = write!(s, "{} 0:{}", ds.y[i], i + 1);
+        for (j, b) in rows.iter().enumerate() {
+            let _ = write!(s, " {}:{}", j + 1, k(a, b));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// svm-train's `-v` number for `args` in `dir`: the last word of its line
+/// starting with `prefix`, a `%` dropped.
+pub fn svm_train_cv(args: &[&str], dir: &Path, prefix: &str) -> String {
+    let out = svm_train(args, dir);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no `{prefix}` in {out}"));
+    line.rsplit(' ')
+        .next()
+        .unwrap()
+        .trim_end_matches('%')
+        .to_string()
+}
+
+/// A grid point as `cvbench grid` prints it: the fields before the number
+/// (parsed), and the number as printed (`mse=...` for the SVRs).
+pub type GridLine = (Vec<f64>, String);
+
+/// `cvbench grid`'s standard output read back: every point line (`[local]
+/// ... NUMBER (best ...)`) and the final line.
+pub fn grid_lines(out: &str) -> (Vec<GridLine>, String) {
+    let lines: Vec<&str> = out.lines().collect();
+    let (last, points) = lines.split_last().expect("grid lines");
+    let points = points
+        .iter()
+        .map(|l| {
+            let head = l
+                .strip_prefix("[local] ")
+                .unwrap()
+                .split(" (best")
+                .next()
+                .unwrap();
+            let mut f: Vec<&str> = head.split(' ').collect();
+            let number = f.pop().unwrap().to_string();
+            (f.iter().map(|x| x.parse().unwrap()).collect(), number)
+        })
+        .collect();
+    (points, last.to_string())
+}
+
 /// Each option set of `cases` on dataset `name`: svm-train's output and
 /// model, svm-predict on both models, and `--test`.
 pub fn compare(name: &str, cases: &[&str]) {
     if !libsvm_tools() {
         return;
     }
-    let Some(src) = data_source(name) else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let bytes = cvbench_engine::api::files::read_all(&src).unwrap();
-    std::fs::write(d.join(name), bytes).unwrap();
+    if !dataset_into(name, d) {
+        return;
+    }
     for case in cases {
         let opts: Vec<&str> = case.split_whitespace().collect();
         let with = |extra: &[&str]| -> Vec<String> {
@@ -83,12 +172,12 @@ pub fn compare(name: &str, cases: &[&str]) {
         let call = |extra: &[&str]| {
             let v = with(extra);
             let v: Vec<&str> = v.iter().map(String::as_str).collect();
-            cvbench(&v, d)
+            super::cvbench(&v, d)
         };
         let mut lib_args = opts.clone();
         lib_args.extend([name, "lib.model"]);
         let lib_out = run("svm-train", &lib_args, d);
-        let our_out = ok(&call(&[name, "our.model"]));
+        let our_out = super::ok(&call(&[name, "our.model"]));
         assert_eq!(our_out, lib_out, "{name} {case}: standard output");
         let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap();
         assert_same_model(
@@ -114,7 +203,7 @@ pub fn compare(name: &str, cases: &[&str]) {
                 "{name} {case}: svm-predict -b 1's predictions"
             );
         }
-        let tested = ok(&call(&["-q", "--test", name, name, "t.model"]));
+        let tested = super::ok(&call(&["-q", "--test", name, name, "t.model"]));
         assert_eq!(tested, p_lib, "{name} {case}: --test");
         println!("{name} {case}: svm-train's output, model and predictions");
     }

@@ -3,8 +3,8 @@
 //! on a loaded machine, and a run's records without what may differ between
 //! two runs. A test file declares `mod common;` and imports what it uses;
 //! [`svm`] has what the multi-class SVM tests share, [`seeding`] what the
-//! alpha-seeding tests share, [`libsvm`] the comparison of `cvbench svm`
-//! with `svm-train` and `svm-predict`.
+//! alpha-seeding tests share, [`libsvm`] what the tests against LIBSVM's
+//! `svm-train` and `svm-predict` share.
 #![allow(dead_code)]
 
 use std::ffi::OsStr;

@@ -31,8 +31,13 @@ grid_options (as grid.py's):
 -png {pathname | \"null\"} : figure file (default dataset.png; an .svg is written beside it)
 -resume [pathname] : resume from an output file (default dataset.out)
 
-svm_options (as svm-train's): -s 0..4, -t 0|2, -c/-g/-n/-p are not allowed (use
+svm_options (as svm-train's): -s 0..4, -t 0|2|4, -c/-g/-n/-p are not allowed (use
 -log2c/-log2g/-nu/-log2p), -e eps, -m cachesize, -h 0|1, -q
+
+-t 4 (precomputed kernel, svm-train's format: `label 0:i 1:K(x_i,x_1) ...`): the file is
+    the kernel matrix, read once; no gamma axis (-log2g refused), the grid is over C and
+    nu or epsilon; every point is svm-train -t 4 -c C ... -v K's number on its folds.
+    -s 0: every solve with its own -m cache (the gamma level does not apply)
 
 -s 1..4 (nu-SVC, one-class, epsilon-SVR, nu-SVR; not grid.py's, which has C and gamma only):
 -nu {begin,end,step | \"null\"} : linear nu range of -s 1, 2, 4 (default 0.1,0.7,0.2 for
@@ -45,13 +50,20 @@ svm_options (as svm-train's): -s 0..4, -t 0|2, -c/-g/-n/-p are not allowed (use
     highest CV accuracy (grid.py's lines), -s 3/4 the LEAST CV mean squared error (lines say
     mse=; grid.py -s 3 would maximise it). Ties: grid.py's (same gamma and nu/epsilon,
     smaller C), else the first in that order. Reuse: one kernel cache per gamma over every
-    point and fold (--reuse gamma, default) and threads. Not for -s 1..4: -resume, -png,
-    --json, --solver batched, --reuse cpath/newton/folds; no figure is drawn; -out is written
+    point and fold (--reuse gamma) and threads; -s 3 also warm starts (--reuse cpath): within
+    one gamma and fold the points are a chain, epsilon from the largest down and C ascending,
+    each solved from the same C's solution at the previous epsilon (as it is: feasible) or
+    the previous C's (scaled by C'/C); exact to the stopping tolerance, not bit for bit
+    (every MSE within 1e-3 relative of svm-train's in our tests, the same choice). -s 3's
+    default is gamma+cpath+threads (1.3x less CPU than from zero on abalone_scale);
+    --reuse gamma+threads gives svm-train's numbers bit for bit. The other formulations:
+    gamma+threads (cpath refused). Not for -s 1..4: -resume, -png, --json, --solver batched,
+    --reuse newton/folds; no figure is drawn; -out is written
 
 cvbench options:
 --reuse LEVEL : none (grid.py's way), a list of levels, or all (gamma+cpath+newton+threads).
     Exact (grid.py's rates and choice, to the bit): gamma (distance blocks) and threads;
-    the default is gamma+threads. Inexact, opt-in (each solve stops at LIBSVM's tolerance
+    the default is gamma+threads (-s 3: gamma+cpath+threads, see above). Inexact, opt-in (each solve stops at LIBSVM's tolerance
     from another start, so a rate can differ from grid.py's by a held-out row or so):
     cpath (warm start along C), newton (Newton steps on the free set between SMO rounds),
     folds[-METHOD] (alpha seeding across folds). More than two classes: per class
@@ -172,6 +184,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 i += 1;
             }
             "-log2g" => {
+                o.formulation.given.push(flag.into());
                 o.g = Axis::parse(flag, value(i, flag)?)?;
                 i += 1;
             }
@@ -251,14 +264,10 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
                 o.kernel_type = match v.as_str() {
                     "0" => 0,
                     "2" => 2,
-                    "4" => {
-                        return Err(usage_err(
-                            "-t 4: the grid does not take precomputed kernels (gamma has no meaning there): run `cvbench svm -t 4 -v K -c C` for each C",
-                        ))
-                    }
+                    "4" => 4,
                     _ => {
                         return Err(usage_err(format!(
-                            "-t {v}: kernel type not supported (0 = linear, 2 = RBF)"
+                            "-t {v}: kernel type not supported (0 = linear, 2 = RBF, 4 = precomputed)"
                         )))
                     }
                 };
@@ -335,11 +344,20 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
             }
             other => {
                 return Err(usage_err(format!(
-                    "unknown option `{other}` (svm-train options supported: -s 0, -t 0|2, -e, -m, -h, -q)\n  see `cvbench grid --help`"
+                    "unknown option `{other}` (svm-train options supported: -s 0..4, -t 0|2|4, -e, -m, -h, -q)\n  see `cvbench grid --help`"
                 )))
             }
         }
         i += 1;
+    }
+    if o.kernel_type == 4 {
+        // The kernel values are the data: no gamma to search.
+        if o.g.is_some() && o.formulation.given.iter().any(|g| g == "-log2g") {
+            return Err(usage_err(
+                "-log2g with -t 4: a precomputed kernel has no gamma (its grid is over C, and nu or epsilon): drop -log2g",
+            ));
+        }
+        o.g = None;
     }
     Ok(o)
 }
@@ -381,6 +399,7 @@ mod tests {
             "-c 1 heart",
             "-v 1 heart",
             "-t 1 heart",
+            "-t 4 -log2g 1,3,1 heart",
             "-w1 2 heart",
             "-log2c",
         ] {

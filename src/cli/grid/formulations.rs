@@ -12,6 +12,7 @@ use std::io::Write;
 use anyhow::anyhow;
 
 use super::args::{usage_err, Opts};
+use super::base_params::{base_params, point_params};
 use super::outputs::OutFile;
 use crate::peers::libsvm as peer;
 use crate::pyfmt::{grid_rate, py_exponent, py_float};
@@ -24,7 +25,6 @@ use cvbench_engine::api::formulation_grid::{
     FormulationPoint, FormulationPointResult, NamedPoint,
 };
 use cvbench_engine::api::grid_search::Axis;
-use cvbench_engine::api::params::{KernelKind, SvmParams};
 use cvbench_engine::api::strategies::SolverKind;
 
 /// The default nu range of nu-SVC and one-class (their grid is nu x gamma).
@@ -88,9 +88,15 @@ fn check(o: &Opts) -> anyhow::Result<Third> {
             o.solver.as_str()
         )));
     }
-    if o.reuse.c_path || o.reuse.newton || o.reuse.fold_seeding.is_some() {
+    if o.reuse.newton || o.reuse.fold_seeding.is_some() {
         return Err(usage_err(format!(
-            "--reuse {} with -s {s} ({name}): only the exact levels gamma (one kernel cache per gamma) and threads are built for -s 1..4",
+            "--reuse {} with -s {s} ({name}): only the exact levels gamma (one kernel cache per gamma) and threads, and cpath for -s 3, are built for -s 1..4",
+            o.reuse.name()
+        )));
+    }
+    if o.reuse.c_path && s != 3 && given("--reuse") {
+        return Err(usage_err(format!(
+            "--reuse {} with -s {s} ({name}): cpath (warm starts) is built for -s 3 only; only the exact levels gamma (one kernel cache per gamma) and threads are built for -s {s}",
             o.reuse.name()
         )));
     }
@@ -130,6 +136,13 @@ fn check(o: &Opts) -> anyhow::Result<Third> {
     Ok(third)
 }
 
+/// Whether the epsilon-SVR grid warm-starts: `--reuse` with `cpath`, or
+/// `-s 3` without `--reuse` (its default is gamma+cpath+threads).
+fn warm_start(o: &Opts) -> bool {
+    let given = o.formulation.given.iter().any(|g| g == "--reuse");
+    o.svm_type == 3 && (o.reuse.c_path || !given)
+}
+
 /// Run `cvbench grid -s 1..4` with parsed options.
 pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
     let s = o.svm_type;
@@ -147,6 +160,9 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
             o.dataset.display()
         )
     })?;
+    if o.kernel_type == 4 {
+        crate::cli::svm::check_precomputed_file(&o.dataset, &ds).map_err(|e| usage_err(e.0))?;
+    }
     let default_gamma = cvbench_engine::api::params::default_gamma(ds.libsvm_max_index());
     let round = |v: f64| {
         if o.exact_params {
@@ -155,44 +171,10 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
             f64::from(v as f32)
         }
     };
-    let base = SvmParams {
-        kernel: if o.kernel_type == 0 {
-            KernelKind::Linear
-        } else {
-            KernelKind::Rbf {
-                gamma: default_gamma,
-            }
-        },
-        c: 1.0,
-        eps: o.eps,
-        cache_mb: o.cache_mb,
-        shrinking: o.shrinking,
-        max_iter: None,
-        solver: o.solver,
-    };
+    let base = base_params(o, default_gamma);
     let mut points: Vec<FormulationPoint> = Vec::with_capacity(named.len());
     for &(lc, lg, t) in &named {
-        let mut params = base.clone();
-        params.c = lc.map_or(1.0, |e| 2f64.powf(e));
-        if let (KernelKind::Rbf { .. }, Some(e)) = (params.kernel, lg) {
-            params.kernel = KernelKind::Rbf {
-                gamma: 2f64.powf(e),
-            };
-        }
-        let mut params = if o.exact_params {
-            params.validate()?;
-            params
-        } else {
-            peer::as_parsed_checked(&params)?
-        };
-        if lg.is_none() {
-            if let KernelKind::Rbf { .. } = params.kernel {
-                // svm-train computes its default 1/num_features in double.
-                params.kernel = KernelKind::Rbf {
-                    gamma: default_gamma,
-                };
-            }
-        }
+        let params = point_params(o, &base, lc, lg, default_gamma)?;
         // A given -n / -p is read with strtof; svm-train's defaults are doubles.
         let svm_type = match (s, t) {
             (1, Some(nu)) => SvmType::NuSvc { nu: round(nu) },
@@ -346,6 +328,7 @@ pub(super) fn run(o: &Opts) -> anyhow::Result<()> {
     let gopts = FormulationGridOptions {
         memory_mb: o.memory_mb,
         shared_cache: o.reuse.gamma_blocks,
+        warm_start: warm_start(o),
     };
     pool.install(|| run_formulation_grid(&ds, &folds, &base_parsed, &points, &gopts, &mut sink))?;
     if let Some(f) = out_file {

@@ -7,12 +7,14 @@
 //! plotters (SVG and PNG). See `cvbench grid --help`.
 //!
 //! - [`args`]: the options (grid.py's, svm-train's, ours) and the help.
+//! - [`base_params`]: the points' parameters as svm-train reads them.
 //! - [`formulations`]: `-s 1..4`, a grid of C, gamma and nu or epsilon
 //!   (the least mean squared error for the SVRs).
 //! - [`outputs`]: output paths checked before any work, the `.out` file
 //!   written as points finish, the resume file read back.
 
 mod args;
+mod base_params;
 mod formulations;
 mod outputs;
 
@@ -23,6 +25,7 @@ use anyhow::{anyhow, Context as _};
 
 use args::{parse, usage_err};
 pub use args::{GridArgs, HELP};
+use base_params::{base_params, point_params};
 use outputs::{is_stdout, read_resume, OutFile};
 
 use crate::peers::libsvm as peer;
@@ -33,7 +36,6 @@ use cvbench_engine::api::data::read_libsvm;
 use cvbench_engine::api::grid_search::{
     run_grid, Axis, Best, Grid, GridOptions, OvoGridOptions, PointResult,
 };
-use cvbench_engine::api::params::{KernelKind, SvmParams};
 use cvbench_engine::api::{solver_path, SolverPath};
 
 /// One point as `--json` writes it: every point of the search, those read
@@ -74,6 +76,13 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let ds = read_libsvm(&o.dataset, None)
         .with_context(|| format!("dataset not found or unreadable: {}", o.dataset.display()))?;
     crate::cli::svm::warn_cast_labels(&o.dataset, &ds.y);
+    let mut o = o;
+    if o.kernel_type == 4 {
+        crate::cli::svm::check_precomputed_file(&o.dataset, &ds).map_err(|e| usage_err(e.0))?;
+        // The distance blocks are of feature vectors: each solve has its own
+        // -m cache of the file's values.
+        o.reuse.gamma_blocks = false;
+    }
     // More than two classes: LIBSVM's one-vs-one CV at every point.
     let one_vs_one = solver_path(&ds, false, false) == SolverPath::OneVsOne;
     // The reuse levels as they apply per class pair (checked before any work).
@@ -88,21 +97,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
         OvoGridOptions::exact(o.memory_mb)
     };
     let default_gamma = cvbench_engine::api::params::default_gamma(ds.libsvm_max_index());
-    let base = SvmParams {
-        kernel: if o.kernel_type == 0 {
-            KernelKind::Linear
-        } else {
-            KernelKind::Rbf {
-                gamma: default_gamma,
-            }
-        },
-        c: 1.0,
-        eps: o.eps,
-        cache_mb: o.cache_mb,
-        shrinking: o.shrinking,
-        max_iter: None,
-        solver: o.solver,
-    };
+    let base = base_params(&o, default_gamma);
     // Each point's parameters as svm-train reads them (checked before any work).
     let is_resumed = |p: &cvbench_engine::api::grid_search::Point| {
         resumed.iter().any(|(k, _)| *k == (p.log2c, p.log2g))
@@ -113,27 +108,7 @@ pub fn run(args: &GridArgs) -> anyhow::Result<()> {
     let mut values: Vec<(f64, f64)> = Vec::with_capacity(todo.len());
     for &i in &todo {
         let p = grid.points[i];
-        let mut params = base.clone();
-        params.c = p.c();
-        if let KernelKind::Rbf { .. } = params.kernel {
-            params.kernel = KernelKind::Rbf {
-                gamma: p.gamma(default_gamma),
-            };
-        }
-        let mut params = if o.exact_params {
-            params.validate()?;
-            params
-        } else {
-            peer::as_parsed_checked(&params)?
-        };
-        if p.log2g.is_none() {
-            if let KernelKind::Rbf { .. } = params.kernel {
-                // svm-train computes its default 1/num_features in double.
-                params.kernel = KernelKind::Rbf {
-                    gamma: default_gamma,
-                };
-            }
-        }
+        let params = point_params(&o, &base, p.log2c, p.log2g, default_gamma)?;
         let gamma = params.kernel.gamma().unwrap_or(0.0);
         values.push((params.c, gamma));
     }

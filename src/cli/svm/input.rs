@@ -41,13 +41,18 @@ pub fn check_precomputed(args: &super::args::SvmArgs, ds: &Dataset) -> Result<()
     if args.kernel_type != "4" {
         return Ok(());
     }
+    check_precomputed_file(&args.datafile, ds)
+}
+
+/// [`check_precomputed`] of the data `ds` read from `path` (also
+/// `cvbench grid -t 4`'s).
+pub fn check_precomputed_file(path: &Path, ds: &Dataset) -> Result<(), SvmUsage> {
     match check_training_features(ds, KernelKind::Precomputed) {
         Err(SvmError::Precomputed(e)) => {
-            let line =
-                line_of_row(&args.datafile, e.row()).map_or(String::new(), |l| format!(":{l}"));
+            let line = line_of_row(path, e.row()).map_or(String::new(), |l| format!(":{l}"));
             Err(SvmUsage(format!(
                 "{}{line}: with -t 4 (precomputed kernel), {e}",
-                args.datafile.display()
+                path.display()
             )))
         }
         // Other problems with the data are the training's to report.

@@ -16,6 +16,12 @@
 //! - **threads**: every (point, fold) training of a gamma is one job of the
 //!   current rayon pool (nu-SVC's class pairs within a round too).
 //!
+//! Warm starts (inexact: each point exact to the stopping tolerance, not
+//! bit for bit; [`FormulationGridOptions::warm_start`], epsilon-SVR only):
+//! within one gamma and one fold the points are a chain, each solved from
+//! an earlier point's solution made feasible ([`super::formulation_warm`]);
+//! the jobs of a gamma are then its folds' chains.
+//!
 //! [`FormulationBest`] is the choice: the highest CV accuracy (nu-SVC,
 //! one-class) or the least CV mean squared error (the SVRs), ties as
 //! grid.py breaks them.
@@ -30,6 +36,7 @@ use crate::svm::cv::folds::Folds;
 use crate::svm::cv::formulations::{round as cv_round, CvSummary};
 use crate::svm::formulation::nu_svc::check_nu_feasible;
 use crate::svm::grid::engine::params_at;
+use crate::svm::grid::formulation_warm::{warm_plan, WarmChains};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
@@ -58,6 +65,12 @@ pub struct FormulationGridOptions {
     /// One kernel cache per gamma shared by every point and fold (off:
     /// each solve has its own `-m` cache, as LIBSVM's).
     pub shared_cache: bool,
+    /// epsilon-SVR: within a gamma and a fold, start each point from an
+    /// earlier point's solution (along epsilon as it is, along C scaled by
+    /// C'/C; [`super::formulation_warm`]): exact to the stopping tolerance,
+    /// not bit for bit. Off: every solve from zero, svm-train's numbers.
+    /// Refused for the other formulations.
+    pub warm_start: bool,
 }
 
 /// One point's cross-validation.
@@ -109,6 +122,23 @@ pub fn run_formulation_grid(
 ) -> Result<(), SvmError> {
     folds.check_for(ds)?;
     check_finite_features(ds)?;
+    if opts.warm_start {
+        if let Some(p) = points
+            .iter()
+            .find(|p| !matches!(p.svm_type, SvmType::EpsilonSvr { .. }))
+        {
+            return Err(SvmError::InvalidParam(format!(
+                "warm starts are built for the epsilon-SVR grid only, not {}: turn them off",
+                p.svm_type.name()
+            )));
+        }
+        if let Some(r) = (0..ds.n()).find(|&r| !ds.y[r].is_finite()) {
+            return Err(SvmError::NonFinite(format!(
+                "target of row {r} is {}",
+                ds.y[r]
+            )));
+        }
+    }
     let mut checked: Vec<CheckedParams> = Vec::with_capacity(points.len());
     let mut fold_groups: Option<Vec<Groups>> = None;
     for p in points {
@@ -154,29 +184,11 @@ pub fn run_formulation_grid(
                 checked[ks[0]].solver.matrix_values(),
             )
         });
-        let jobs: Vec<(usize, usize)> = ks
-            .iter()
-            .flat_map(|&k| (0..folds.k()).map(move |h| (k, h)))
-            .collect();
-        let rounds = jobs
-            .par_iter()
-            .map(|&(k, h)| {
-                // The CV's own round: train on the other folds, predict fold h.
-                let (r, predictions) = cv_round(
-                    &kd,
-                    folds,
-                    h,
-                    &checked[k],
-                    points[k].svm_type,
-                    shared.as_ref(),
-                )?;
-                Ok(Round {
-                    predictions,
-                    iterations: r.solves.iter().map(|s| s.iterations).sum(),
-                    kernel_evals: r.solves.iter().map(|s| s.kernel_evals).sum(),
-                })
-            })
-            .collect::<Result<Vec<Round>, SvmError>>()?;
+        let rounds = if opts.warm_start {
+            warm_rounds(&kd, folds, &checked, points, &ks, shared.as_ref())?
+        } else {
+            cold_rounds(&kd, folds, &checked, points, &ks, shared.as_ref())?
+        };
         let seconds = t0.elapsed().as_secs_f64() / ks.len() as f64;
         let mut filled = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
         for (i, &k) in ks.iter().enumerate() {
@@ -208,6 +220,82 @@ pub fn run_formulation_grid(
         spare = shared.and_then(SharedKernelCache::into_matrix);
     }
     Ok(())
+}
+
+/// A gamma's rounds from zero, every (point, fold) one job: the round of
+/// point `ks[i]` on fold `h` at `i k + h`.
+fn cold_rounds(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    checked: &[CheckedParams],
+    points: &[FormulationPoint],
+    ks: &[usize],
+    shared: Option<&SharedKernelCache>,
+) -> Result<Vec<Round>, SvmError> {
+    let jobs: Vec<(usize, usize)> = ks
+        .iter()
+        .flat_map(|&k| (0..folds.k()).map(move |h| (k, h)))
+        .collect();
+    jobs.par_iter()
+        .map(|&(k, h)| {
+            // The CV's own round: train on the other folds, predict fold h.
+            let (r, predictions) = cv_round(kd, folds, h, &checked[k], points[k].svm_type, shared)?;
+            Ok(Round {
+                predictions,
+                iterations: r.solves.iter().map(|s| s.iterations).sum(),
+                kernel_evals: r.solves.iter().map(|s| s.kernel_evals).sum(),
+            })
+        })
+        .collect()
+}
+
+/// A gamma's rounds warm-started, every fold's chain one job
+/// ([`super::formulation_warm`]), laid out as [`cold_rounds`]'.
+fn warm_rounds(
+    kd: &KernelData<'_>,
+    folds: &Folds,
+    checked: &[CheckedParams],
+    points: &[FormulationPoint],
+    ks: &[usize],
+    shared: Option<&SharedKernelCache>,
+) -> Result<Vec<Round>, SvmError> {
+    let ce: Vec<(f64, f64)> = points
+        .iter()
+        .zip(checked)
+        .map(|(p, c)| match p.svm_type {
+            SvmType::EpsilonSvr { p } => (c.c, p),
+            _ => (c.c, f64::NAN),
+        })
+        .collect();
+    let types: Vec<SvmType> = points.iter().map(|p| p.svm_type).collect();
+    let plan = warm_plan(ks, &ce);
+    let chains = WarmChains {
+        kd,
+        folds,
+        checked,
+        types: &types,
+        shared,
+    };
+    let k = folds.k();
+    let done = (0..k)
+        .into_par_iter()
+        .map(|h| chains.run(h, &plan))
+        .collect::<Result<Vec<_>, SvmError>>()?;
+    let mut slots: Vec<Option<Round>> = (0..ks.len() * k).map(|_| None).collect();
+    for (h, chain) in done.into_iter().enumerate() {
+        for r in chain {
+            let i = ks.iter().position(|&x| x == r.k).unwrap_or(0);
+            slots[i * k + h] = Some(Round {
+                predictions: r.predictions,
+                iterations: r.iterations,
+                kernel_evals: r.kernel_evals,
+            });
+        }
+    }
+    slots
+        .into_iter()
+        .map(|r| r.ok_or_else(|| SvmError::InvalidParam("a warm chain missed a point".into())))
+        .collect()
 }
 
 /// One round's held-out predictions (in the fold's row order) and work.

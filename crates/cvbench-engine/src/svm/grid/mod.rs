@@ -19,10 +19,13 @@
 //! - [`formulation_axes`]: the axes and order of a grid of `-s 1..4`.
 //! - [`formulations`]: the grid of `-s 1..4` (nu-SVC, one-class, the SVRs),
 //!   one kernel cache per gamma, and its choice.
+//! - [`formulation_warm`]: the epsilon-SVR grid's warm starts along C and
+//!   epsilon, a chain per gamma and fold.
 
 pub mod cholesky;
 pub mod engine;
 pub mod formulation_axes;
+pub(crate) mod formulation_warm;
 pub mod formulations;
 pub mod newton;
 pub mod range;
