@@ -9,6 +9,7 @@
 
 use crate::data::{Dataset, Row};
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::kernel::matrix::prefilled;
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::model::file::{num, push_sv_entries};
 use crate::svm::model::params::{CheckedParams, SvmType};
@@ -120,7 +121,20 @@ pub fn train_one_function(
     let params = params.check()?;
     check_training_features(ds, params.kernel)?;
     let kd = KernelData::new(ds, params.kernel);
-    let mut fit = train_one_function_with(&kd, rows, &params, svm_type, None)?;
+    // Every row trained on and the matrix within 3/4 of -m: the matrix at
+    // once on the pool (a tile at a time, half by symmetry: the same bits
+    // as the columns one at a time), the solve's own cache the rest, as
+    // C-SVC's `train`.
+    let prefilled = (rows.len() == ds.n())
+        .then(|| prefilled(&kd, params.cache_mb, params.solver.matrix_values()))
+        .flatten();
+    let mut fit = match &prefilled {
+        Some(sh) => {
+            let local = params.with_cache_mb(params.cache_mb * 0.25)?;
+            train_one_function_with(&kd, rows, &local, svm_type, Some(sh))?
+        }
+        None => train_one_function_with(&kd, rows, &params, svm_type, None)?,
+    };
     kd.restore_features(&mut fit.model.sv);
     Ok(fit)
 }

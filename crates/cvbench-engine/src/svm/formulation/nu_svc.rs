@@ -199,7 +199,19 @@ pub fn train_nu_svc(
     crate::svm::model::params::SvmType::NuSvc { nu }.validate()?;
     crate::svm::model::solution::check_training_features(ds, params.kernel)?;
     let kd = KernelData::new(ds, params.kernel);
-    let mut fit = train_nu_svc_with(&kd, rows, &params, nu, None)?;
+    // Every row trained on and the matrix within 3/4 of -m: the matrix at
+    // once (the same bits), each pair's own cache the rest, as C-SVC's.
+    let values = params.solver.matrix_values();
+    let prefilled = (rows.len() == ds.n())
+        .then(|| crate::svm::kernel::matrix::prefilled(&kd, params.cache_mb, values))
+        .flatten();
+    let mut fit = match &prefilled {
+        Some(sh) => {
+            let local = params.with_cache_mb(params.cache_mb * 0.25)?;
+            train_nu_svc_with(&kd, rows, &local, nu, Some(sh))?
+        }
+        None => train_nu_svc_with(&kd, rows, &params, nu, None)?,
+    };
     kd.restore_features(&mut fit.ovo.model.sv);
     Ok(fit)
 }
