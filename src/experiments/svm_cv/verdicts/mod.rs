@@ -4,8 +4,10 @@
 //! into verdicts, each a function a unit test flips (`scorecard_rules.rs`); what a
 //! "not run" row lacks, and what it would cost ([`missing`]); what they read
 //! from a stored run ([`stored`]); and our own speed targets for the engine,
-//! checks of ours beside the run's cost table ([`targets`]).
+//! checks of ours beside the run's cost table ([`targets`]); the checks of
+//! a run of another formulation than C-SVC ([`formulation`]).
 
+pub mod formulation;
 pub mod missing;
 #[cfg(test)]
 mod missing_tests;
