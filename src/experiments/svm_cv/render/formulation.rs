@@ -91,7 +91,12 @@ pub fn render(
                 x.threads.to_string(),
                 a,
                 b,
-                r.iterations.to_string(),
+                // oneDAL does not report its solver's iterations.
+                if m.starts_with("onedal") {
+                    "-".to_string()
+                } else {
+                    r.iterations.to_string()
+                },
                 n_sv,
                 format!(
                     "{:.3} [{:.3}, {:.3}]",
