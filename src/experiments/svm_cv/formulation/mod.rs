@@ -281,8 +281,20 @@ pub fn check_c_svc(
             )
         })?;
     }
+    let data: Vec<&Dataset> = datasets.iter().map(|(_, d)| d.as_ref()).collect();
+    refuse_regression(cfg, &c.datasets, &data)
+}
+
+/// A C-SVC config's datasets (`specs` as configured, `data` as loaded)
+/// hold no regression set: the registry's `task`, or real targets in a
+/// file's labels; else an error at the `datasets` line.
+pub fn refuse_regression(
+    cfg: &ConfigFile,
+    specs: &toml::Spanned<Vec<cvbench_engine::api::data::DatasetSpec>>,
+    data: &[&Dataset],
+) -> Result<(), ConfigError> {
     let registry = cvbench_engine::api::data::Registry::builtin();
-    for (spec, (name, data)) in c.datasets.get_ref().iter().zip(datasets) {
+    for (spec, data) in specs.get_ref().iter().zip(data) {
         let listed = spec
             .name
             .as_deref()
@@ -291,9 +303,10 @@ pub fn check_c_svc(
         let real = data.y.iter().any(|y| y.fract() != 0.0);
         if listed || real {
             return Err(cfg.invalid(
-                c.datasets.span(),
+                specs.span(),
                 &format!(
-                    "dataset {name} is a regression set (real targets), but this config is C-SVC (svm_type unset or \"c_svc\"): C-SVC would read its targets as class labels"
+                    "dataset {} is a regression set (real targets), but this config is C-SVC (svm_type unset or \"c_svc\"): C-SVC would read its targets as class labels",
+                    data.name
                 ),
                 "set svm_type = \"epsilon_svr\" or \"nu_svr\" (with p or nu in the settings), or use a classification set",
             ));
