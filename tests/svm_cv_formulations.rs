@@ -33,7 +33,8 @@ fn config(svm_type: Option<&str>, methods: &str, setting: &str, data: &str) -> S
     )
 }
 
-const FILE: &str = "path = \"synthetic-regression.txt\"\nformat = \"libsvm\"\nlabel = \"synthetic-regression\"";
+const FILE: &str =
+    "path = \"synthetic-regression.txt\"\nformat = \"libsvm\"\nlabel = \"synthetic-regression\"";
 
 fn validate(dir: &Path, text: &str) -> Output {
     std::fs::write(dir.join("f.toml"), text).unwrap();
@@ -66,7 +67,11 @@ fn formulation_configs_refuse_what_does_not_apply() {
     refused(
         d,
         &config(Some("epsilon-svr"), "\"ours\"", "", FILE),
-        &["unknown svm_type `epsilon-svr`", "`epsilon_svr`", "`nu_svr`"],
+        &[
+            "unknown svm_type `epsilon-svr`",
+            "`epsilon_svr`",
+            "`nu_svr`",
+        ],
     );
     refused(
         d,
@@ -112,7 +117,10 @@ fn formulation_configs_refuse_what_does_not_apply() {
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success() && err.contains("regression set"), "{err}");
+        assert!(
+            !o.status.success() && err.contains("regression set"),
+            "{err}"
+        );
     }
 }
 
@@ -143,9 +151,8 @@ fn svr_cv_prints_svm_train_lines() {
     let head: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
-    let of = |m: &str| -> Vec<&Vec<&str>> {
-        rows.iter().filter(|r| r[col("method")] == m).collect()
-    };
+    let of =
+        |m: &str| -> Vec<&Vec<&str>> { rows.iter().filter(|r| r[col("method")] == m).collect() };
     // Five rounds of ours, one row of svm-train -v, every repeat's seconds.
     assert_eq!(of("ours").len(), 5, "{records}");
     assert_eq!(of("libsvm_v").len(), 1, "{records}");
@@ -156,7 +163,10 @@ fn svr_cv_prints_svm_train_lines() {
     }
     // The same MSE line as svm-train -s 3 -v 5, and the same iterations.
     let ours_line = of("ours")[0][col("cv_lines")];
-    assert!(ours_line.contains("Cross Validation Mean squared error = "), "{records}");
+    assert!(
+        ours_line.contains("Cross Validation Mean squared error = "),
+        "{records}"
+    );
     assert_eq!(ours_line, of("libsvm_v")[0][col("cv_lines")], "{records}");
     let iters: u64 = of("ours")
         .iter()

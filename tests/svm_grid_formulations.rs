@@ -10,7 +10,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn skip(why: &str) {
-    let _ = writeln!(std::io::stderr(), "SKIPPED: svm_grid formulation test: {why}");
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: svm_grid formulation test: {why}"
+    );
 }
 
 /// A small regression file (synthetic), written beside the configs.
@@ -27,7 +30,9 @@ fn write_regression(dir: &Path) {
 const DATA: &str = "[[datasets]]\npath = \"synthetic-regression.txt\"\nformat = \"libsvm\"\nlabel = \"synthetic-regression\"\n";
 
 fn grid(head: &str) -> String {
-    format!("kind = \"svm_grid\"\nname = \"g\"\nseed = 1\nk = 3\ntiming_repeats = 3\n{head}\n{DATA}")
+    format!(
+        "kind = \"svm_grid\"\nname = \"g\"\nseed = 1\nk = 3\ntiming_repeats = 3\n{head}\n{DATA}"
+    )
 }
 
 fn validate(dir: &Path, text: &str) -> Output {

@@ -62,16 +62,15 @@ pub fn parse_formulation_output(text: &str) -> Result<FormulationTrain, SvmError
             continue;
         }
         out.summary_lines.push(line.to_string());
-        let value = |key: &str| -> Result<Option<f64>, SvmError> {
-            match line.strip_prefix(key) {
-                Some(v) => v
-                    .trim()
-                    .parse()
-                    .map(Some)
-                    .map_err(|_| SvmError::Peer(format!("cannot parse svm-train line `{line}`"))),
-                None => Ok(None),
-            }
-        };
+        let value =
+            |key: &str| -> Result<Option<f64>, SvmError> {
+                match line.strip_prefix(key) {
+                    Some(v) => v.trim().parse().map(Some).map_err(|_| {
+                        SvmError::Peer(format!("cannot parse svm-train line `{line}`"))
+                    }),
+                    None => Ok(None),
+                }
+            };
         if let Some(v) = value("Cross Validation Mean squared error =")? {
             out.mse = Some(v);
         }
@@ -104,12 +103,11 @@ pub fn run_svm_train_formulation(
         args.push(model_out.unwrap_or(&beside).display().to_string());
     }
     let t = Instant::now();
-    let out = crate::interrupt::output(Command::new(&program).args(&args)).map_err(|e| {
-        SvmError::Io {
+    let out =
+        crate::interrupt::output(Command::new(&program).args(&args)).map_err(|e| SvmError::Io {
             what: "running svm-train".into(),
             source: e,
-        }
-    })?;
+        })?;
     let wall = t.elapsed().as_secs_f64();
     if !out.status.success() {
         return Err(SvmError::Peer(format!(

@@ -163,9 +163,7 @@ pub fn run(
             .arg(folds)
             .arg(est)
             .arg(kernel)
-            .args(
-                [params.c, gamma, extra, params.eps, params.cache_mb].map(|v| format!("{v:e}")),
-            )
+            .args([params.c, gamma, extra, params.eps, params.cache_mb].map(|v| format!("{v:e}")))
             .arg(if params.shrinking { "1" } else { "0" })
             .arg(threads.max(1).to_string())
             .arg(repeats.max(1).to_string()),
@@ -191,9 +189,15 @@ mod tests {
     fn reads_what_the_script_prints() {
         let line = r#"{"seconds": [1.5, 1.25], "n": 10, "n_sv": [4, 5], "module": "sklearnex.svm._regression", "version": "2026.2.0", "threads": 2, "mse": 0.5, "squared_correlation": 0.25}"#;
         let r: OnedalFormulationRun = serde_json::from_str(line).unwrap();
-        assert_eq!((r.mse, r.squared_correlation, r.correct), (Some(0.5), Some(0.25), None));
+        assert_eq!(
+            (r.mse, r.squared_correlation, r.correct),
+            (Some(0.5), Some(0.25), None)
+        );
         assert!(estimator(SvmType::OneClass { nu: 0.5 }).is_err());
-        assert_eq!(estimator(SvmType::EpsilonSvr { p: 0.1 }).unwrap(), ("SVR", 0.1));
+        assert_eq!(
+            estimator(SvmType::EpsilonSvr { p: 0.1 }).unwrap(),
+            ("SVR", 0.1)
+        );
     }
 
     /// A real epsilon-SVR CV when the peer is installed.
@@ -213,7 +217,16 @@ mod tests {
         std::fs::write(&file, text).unwrap();
         let folds: Vec<usize> = (0..40).map(|i| i % 4).collect();
         let p = SvmParams::rbf(1.0, 0.5);
-        let r = run(&file, 2, Some(&folds), &p, SvmType::EpsilonSvr { p: 0.1 }, 1, 2).unwrap();
+        let r = run(
+            &file,
+            2,
+            Some(&folds),
+            &p,
+            SvmType::EpsilonSvr { p: 0.1 },
+            1,
+            2,
+        )
+        .unwrap();
         assert_eq!((r.n, r.seconds.len(), r.n_sv.len()), (40, 2, 4));
         assert!(r.mse.unwrap() < 0.1, "{r:?}");
         assert!(r.module.contains("sklearnex"), "{}", r.module);

@@ -39,8 +39,8 @@ pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 use super::{About, ExperimentError, Kind, Rendered};
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
-use rows::SvmRow;
 use cvbench_engine::api::formulation::SvmType;
+use rows::SvmRow;
 use std::path::{Path, PathBuf};
 
 /// The `svm_cv` experiment kind.

@@ -75,7 +75,9 @@ impl Kind for SvmGridKind {
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
-        let is_f = |r: &&&StoredRun| crate::experiments::svm_cv::formulation::is_formulation_run(&r.records);
+        let is_f = |r: &&&StoredRun| {
+            crate::experiments::svm_cv::formulation::is_formulation_run(&r.records)
+        };
         let (other, c_svc): (Vec<&StoredRun>, Vec<&StoredRun>) = runs.iter().partition(is_f);
         let mut out = verdicts::scorecard::scorecard(&c_svc)?;
         out.extend(verdicts::formulation::scorecard(&other));

@@ -230,7 +230,11 @@ pub fn check(cfg: &ConfigFile, c: &SvmCvConfig, svm_type: SvmType) -> Result<(),
         "every round runs",
     )?;
     if c.seeded_shared_cache.is_some() || c.seeded_parallel.is_some() {
-        not_here("seeded_shared_cache / seeded_parallel", Some(c.name.span()), shared)?;
+        not_here(
+            "seeded_shared_cache / seeded_parallel",
+            Some(c.name.span()),
+            shared,
+        )?;
     }
     if let Some(f) = c.folds {
         if f != super::config::FoldMode::Libsvm {

@@ -125,7 +125,11 @@ impl FormulationRow {
 
     /// (dataset, setting, k).
     pub fn key(&self) -> Key {
-        (self.core.dataset.clone(), self.setting.clone(), self.k.clone())
+        (
+            self.core.dataset.clone(),
+            self.setting.clone(),
+            self.k.clone(),
+        )
     }
 
     /// The cell's timed runs (every repeat's seconds).

@@ -89,7 +89,9 @@ impl CellRun<'_> {
         let mut rows = Vec::new();
         for round in &cv.result.rounds {
             let test = folds.test_rows(round.fold);
-            let preds = test.iter().map(|&r| (cv.result.predictions[r], self.data.y[r]));
+            let preds = test
+                .iter()
+                .map(|&r| (cv.result.predictions[r], self.data.y[r]));
             let mut row = FormulationRow {
                 fold: round.fold as i64,
                 role: ROLE_ROUND.into(),

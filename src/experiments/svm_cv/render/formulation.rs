@@ -79,7 +79,11 @@ pub fn render(
                 _ => ("-".into(), "-".into()),
             };
             let n_sv = if r.rounds > 0 {
-                format!("{} (over {} rounds)", rows_sv(rows, &d, &s, &k, &m), r.rounds)
+                format!(
+                    "{} (over {} rounds)",
+                    rows_sv(rows, &d, &s, &k, &m),
+                    r.rounds
+                )
             } else {
                 x.n_sv.to_string()
             };

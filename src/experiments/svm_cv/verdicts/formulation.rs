@@ -66,7 +66,17 @@ fn verdict_of(side: Side, want: Side) -> Verdict {
 /// A speed line: `slow`'s time over `fast`'s against `threshold`.
 fn speed(at: &str, what: &str, x: &Ratio, threshold: Option<f64>, want: Side) -> Line {
     let (t, target) = match threshold {
-        Some(t) => (t, format!("target {} {t}x", if want == Side::Above { "at least" } else { "at most" })),
+        Some(t) => (
+            t,
+            format!(
+                "target {} {t}x",
+                if want == Side::Above {
+                    "at least"
+                } else {
+                    "at most"
+                }
+            ),
+        ),
         None => (1.0, "no target: against 1".to_string()),
     };
     let answer = match (threshold, x.side(t)) {
@@ -84,7 +94,12 @@ fn speed(at: &str, what: &str, x: &Ratio, threshold: Option<f64>, want: Side) ->
 }
 
 fn metric_close(a: &RunRow, b: &RunRow) -> Option<(f64, f64)> {
-    match (a.row.cv_mse, b.row.cv_mse, a.row.cv_accuracy_pct, b.row.cv_accuracy_pct) {
+    match (
+        a.row.cv_mse,
+        b.row.cv_mse,
+        a.row.cv_accuracy_pct,
+        b.row.cv_accuracy_pct,
+    ) {
         (Some(x), Some(y), _, _) => Some((x, y)),
         (_, _, Some(x), Some(y)) => Some((x, y)),
         _ => None,
@@ -177,7 +192,10 @@ pub fn lines(rows: &[FormulationRow]) -> Vec<Line> {
             let x = evidence::ratio(&t.row.sample(), &f.row.sample());
             out.push(speed(
                 &at,
-                &format!("one training of ours against oneDAL's fit ({} threads each), ours / its time", t.row.threads),
+                &format!(
+                    "one training of ours against oneDAL's fit ({} threads each), ours / its time",
+                    t.row.threads
+                ),
                 &x,
                 fit_t,
                 Side::Below,
@@ -264,7 +282,11 @@ mod tests {
             wall_median_s: secs[secs.len() / 2],
             wall_min_s: secs[0],
             wall_max_s: secs[secs.len() - 1],
-            wall_runs_s: secs.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(";"),
+            wall_runs_s: secs
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(";"),
             ..FormulationRow::default()
         }
     }
@@ -295,9 +317,15 @@ mod tests {
         let out = lines(&bad);
         assert!(out.iter().any(|x| x.text.ends_with("**differs**")));
         // Timed once: inconclusive by the one rule.
-        let once = vec![row("ours", &[1.0], 0.5, 1, l), row("libsvm_v", &[30.0], 0.5, 1, l)];
+        let once = vec![
+            row("ours", &[1.0], 0.5, 1, l),
+            row("libsvm_v", &[30.0], 0.5, 1, l),
+        ];
         let out = lines(&once);
-        let t = out.iter().find(|x| x.text.contains("against `svm-train -v")).unwrap();
+        let t = out
+            .iter()
+            .find(|x| x.text.contains("against `svm-train -v"))
+            .unwrap();
         assert_eq!(t.verdict, Verdict::Inconclusive, "{}", t.text);
         // No target on another dataset: the ratio against 1.
         let mut other = rows.clone();
@@ -305,7 +333,14 @@ mod tests {
             r.core.dataset = "housing_scale".into();
         }
         let out = lines(&other);
-        let t = out.iter().find(|x| x.text.contains("`ours` (2 threads) against `svm-train")).unwrap();
-        assert!(t.text.contains("no target: against 1") && t.text.ends_with("faster"), "{}", t.text);
+        let t = out
+            .iter()
+            .find(|x| x.text.contains("`ours` (2 threads) against `svm-train"))
+            .unwrap();
+        assert!(
+            t.text.contains("no target: against 1") && t.text.ends_with("faster"),
+            "{}",
+            t.text
+        );
     }
 }

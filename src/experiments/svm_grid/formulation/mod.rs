@@ -115,7 +115,11 @@ fn points(
                 &format!(
                     "svm_type = \"{}\" takes {}",
                     svm_type.name(),
-                    if is_svr { "log2p, not nu" } else { "nu, not log2p" }
+                    if is_svr {
+                        "log2p, not nu"
+                    } else {
+                        "nu, not log2p"
+                    }
                 ),
                 "remove the other formulation's axis",
             ))
@@ -150,8 +154,13 @@ fn points(
         _ => vec![None],
     };
     let span = c.name.span();
-    let named = formulation_points(c_axis, g_axis, &third)
-        .map_err(|e| cfg.invalid(span.clone(), &e.to_string(), "use larger steps or shorter ranges"))?;
+    let named = formulation_points(c_axis, g_axis, &third).map_err(|e| {
+        cfg.invalid(
+            span.clone(),
+            &e.to_string(),
+            "use larger steps or shorter ranges",
+        )
+    })?;
     let round = |v: f64| f64::from(v as f32);
     let base = SvmParams {
         kernel: KernelKind::Rbf {
@@ -203,6 +212,15 @@ enum Work {
     Peer,
 }
 
+/// A dataset with its grid: the named points, what each runs, and the
+/// base parameters (kernel, tolerance, `-m`, shrinking).
+type GridData = (
+    Arc<Dataset>,
+    Vec<NamedPoint>,
+    Vec<FormulationPoint>,
+    SvmParams,
+);
+
 /// A planned formulation grid run.
 pub(super) struct FormulationGridPlan {
     head: PlanHead,
@@ -210,7 +228,7 @@ pub(super) struct FormulationGridPlan {
     k: usize,
     memory_mb: f64,
     svm_type: SvmType,
-    datasets: Vec<(Arc<Dataset>, Vec<NamedPoint>, Vec<FormulationPoint>, SvmParams)>,
+    datasets: Vec<GridData>,
     specs: Vec<(usize, Work)>,
 }
 
@@ -234,7 +252,10 @@ pub(super) fn plan(
             return Err(cfg
                 .invalid(
                     c.name.span(),
-                    &format!("`{what}` is the C-SVC grid's; svm_type = \"{}\" does not take it", svm_type.name()),
+                    &format!(
+                        "`{what}` is the C-SVC grid's; svm_type = \"{}\" does not take it",
+                        svm_type.name()
+                    ),
                     &format!("remove `{what}` (scale the data file beforehand)"),
                 )
                 .into());
@@ -243,8 +264,9 @@ pub(super) fn plan(
     let mut levels = Vec::new();
     cfg.non_empty("reuse", &c.reuse)?;
     for s in c.reuse.get_ref() {
-        let r = Reuse::parse(s.get_ref())
-            .map_err(|e| cfg.invalid(s.span(), &e, "e.g. reuse = [\"gamma\", \"gamma+threads\"]"))?;
+        let r = Reuse::parse(s.get_ref()).map_err(|e| {
+            cfg.invalid(s.span(), &e, "e.g. reuse = [\"gamma\", \"gamma+threads\"]")
+        })?;
         if r.c_path || r.newton || r.fold_seeding.is_some() {
             return Err(cfg
                 .invalid(
@@ -254,7 +276,11 @@ pub(super) fn plan(
                 )
                 .into());
         }
-        levels.push((r.name(), r.gamma_blocks, if r.threads { threads } else { 1 }));
+        levels.push((
+            r.name(),
+            r.gamma_blocks,
+            if r.threads { threads } else { 1 },
+        ));
     }
     let peers_ok = c.peer && peer::available();
     if c.peer && !peers_ok {
@@ -272,7 +298,11 @@ pub(super) fn plan(
             return Err(cfg
                 .invalid(
                     c.datasets.span(),
-                    &format!("dataset {} has {} rows: the grid needs at least k = {k}", data.name, data.n()),
+                    &format!(
+                        "dataset {} has {} rows: the grid needs at least k = {k}",
+                        data.name,
+                        data.n()
+                    ),
                     "choose a smaller k",
                 )
                 .into());
@@ -295,7 +325,9 @@ pub(super) fn plan(
         }
         if peers_ok {
             push(
-                CellKey::new(&data.name).part(svm_type.name()).part(PEER_LEVEL),
+                CellKey::new(&data.name)
+                    .part(svm_type.name())
+                    .part(PEER_LEVEL),
                 Work::Peer,
             );
         }
@@ -323,7 +355,12 @@ pub(super) fn plan(
 type PointOut = (CvSummary, u64, Option<f64>);
 
 impl FormulationGridPlan {
-    fn ours(&self, di: usize, shared: bool, threads: usize) -> Result<(Vec<PointOut>, Walls), String> {
+    fn ours(
+        &self,
+        di: usize,
+        shared: bool,
+        threads: usize,
+    ) -> Result<(Vec<PointOut>, Walls), String> {
         let (data, _, pts, base) = &self.datasets[di];
         let folds = libsvm_folds(data, self.k, self.svm_type).map_err(|e| e.to_string())?;
         let pool = thread_pool(threads).map_err(|e| e.to_string())?;
@@ -333,10 +370,15 @@ impl FormulationGridPlan {
         };
         timed(self.repeats, || {
             let mut out: Vec<Option<PointOut>> = vec![None; pts.len()];
-            let mut sink = |i: usize, r: cvbench_engine::api::formulation_grid::FormulationPointResult| {
-                out[i] = Some((r.summary, r.iterations, Some((r.kernel_evals + r.shared_evals) as f64)));
-                Ok(())
-            };
+            let mut sink =
+                |i: usize, r: cvbench_engine::api::formulation_grid::FormulationPointResult| {
+                    out[i] = Some((
+                        r.summary,
+                        r.iterations,
+                        Some((r.kernel_evals + r.shared_evals) as f64),
+                    ));
+                    Ok(())
+                };
             pool.install(|| run_formulation_grid(data, &folds, base, pts, &opts, &mut sink))
                 .map_err(|e| e.to_string())?;
             out.into_iter()
@@ -347,8 +389,9 @@ impl FormulationGridPlan {
 
     fn peer(&self, di: usize, key: &str) -> Result<(Vec<PointOut>, Walls), String> {
         let (data, _, pts, base) = &self.datasets[di];
-        let work = crate::interrupt::TempDir::new(&format!("cvbench-gridf-{:016x}", seed::derive(0, key)))
-            .map_err(|e| e.to_string())?;
+        let work =
+            crate::interrupt::TempDir::new(&format!("cvbench-gridf-{:016x}", seed::derive(0, key)))
+                .map_err(|e| e.to_string())?;
         let file = work.path().join("all.libsvm");
         let all: Vec<usize> = (0..data.n()).collect();
         peer::write_rows(data, &all, &file).map_err(|e| e.to_string())?;
@@ -360,18 +403,28 @@ impl FormulationGridPlan {
                     kernel: KernelKind::Rbf { gamma: p.gamma },
                     ..base.clone()
                 };
-                let t = match run_svm_train_formulation(&file, &params, p.svm_type, Some(self.k), None) {
-                    Ok(PeerOutcome::Ran(t)) => t,
-                    Ok(PeerOutcome::Skipped(why)) => return Err(why),
-                    Err(e) => return Err(e.to_string()),
-                };
+                let t =
+                    match run_svm_train_formulation(&file, &params, p.svm_type, Some(self.k), None)
+                    {
+                        Ok(PeerOutcome::Ran(t)) => t,
+                        Ok(PeerOutcome::Skipped(why)) => return Err(why),
+                        Err(e) => return Err(e.to_string()),
+                    };
                 let summary = match (t.mse, t.squared_correlation, t.train.cv_accuracy_pct) {
-                    (Some(mse), Some(r2), _) => CvSummary::Regression { mse, squared_correlation: r2 },
+                    (Some(mse), Some(r2), _) => CvSummary::Regression {
+                        mse,
+                        squared_correlation: r2,
+                    },
                     (_, _, Some(a)) => CvSummary::Accuracy {
                         correct: (a / 100.0 * data.n() as f64).round() as usize,
                         total: data.n(),
                     },
-                    _ => return Err(format!("svm-train printed no CV summary at C = {}, gamma = {}", p.c, p.gamma)),
+                    _ => {
+                        return Err(format!(
+                            "svm-train printed no CV summary at C = {}, gamma = {}",
+                            p.c, p.gamma
+                        ))
+                    }
                 };
                 out.push((summary, t.train.iterations.iter().sum(), None));
             }
@@ -389,8 +442,15 @@ impl Plan for FormulationGridPlan {
         let (di, work) = &self.specs[i];
         let cell = &self.head.cells[i];
         let (res, level, role, threads) = match work {
-            Work::Ours(name, shared, t) => (self.ours(*di, *shared, *t), name.clone(), ROLE_POINT, *t),
-            Work::Peer => (self.peer(*di, &cell.key), PEER_LEVEL.to_string(), ROLE_PEER_POINT, 1),
+            Work::Ours(name, shared, t) => {
+                (self.ours(*di, *shared, *t), name.clone(), ROLE_POINT, *t)
+            }
+            Work::Peer => (
+                self.peer(*di, &cell.key),
+                PEER_LEVEL.to_string(),
+                ROLE_PEER_POINT,
+                1,
+            ),
         };
         let (outs, walls) = res.map_err(|message| ExperimentError::Cell {
             cell: cell.key.clone(),
@@ -404,7 +464,10 @@ impl Plan for FormulationGridPlan {
             outs.iter().zip(named.iter().zip(pts)).enumerate()
         {
             let (mse, r2, acc) = match *summary {
-                CvSummary::Regression { mse, squared_correlation } => (Some(mse), Some(squared_correlation), None),
+                CvSummary::Regression {
+                    mse,
+                    squared_correlation,
+                } => (Some(mse), Some(squared_correlation), None),
                 s @ CvSummary::Accuracy { .. } => (None, None, s.accuracy_pct()),
             };
             let score = mse.or(acc).unwrap_or(f64::NAN);

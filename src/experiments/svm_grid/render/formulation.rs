@@ -22,7 +22,11 @@ pub fn render(
 ) -> Result<(String, Vec<PathBuf>), ExperimentError> {
     let svm_type = rows.first().map_or("", |r| r.svm_type.as_str());
     let regression = rows.first().is_some_and(|r| r.mse.is_some());
-    let metric = if regression { "CV MSE" } else { "CV accuracy %" };
+    let metric = if regression {
+        "CV MSE"
+    } else {
+        "CV accuracy %"
+    };
     let mut md = format!("### {}\n\n", section_title(run));
     let _ = writeln!(
         md,

@@ -44,7 +44,9 @@ pub struct Line {
 }
 
 /// The rows of each (dataset, level), in point order.
-pub fn by_level(rows: &[FormulationGridRow]) -> BTreeMap<(String, String), Vec<&FormulationGridRow>> {
+pub fn by_level(
+    rows: &[FormulationGridRow],
+) -> BTreeMap<(String, String), Vec<&FormulationGridRow>> {
     let mut out: BTreeMap<(String, String), Vec<&FormulationGridRow>> = BTreeMap::new();
     for r in rows {
         out.entry((r.core.dataset.clone(), r.level.clone()))
@@ -69,15 +71,29 @@ pub fn lines(rows: &[FormulationGridRow]) -> Vec<Line> {
             continue;
         };
         let svm_type = ours[0].svm_type.clone();
-        let at = format!("{d} {svm_type} grid, {} points, k = {}, level `{level}`", ours.len(), ours[0].k);
+        let at = format!(
+            "{d} {svm_type} grid, {} points, k = {}, level `{level}`",
+            ours.len(),
+            ours[0].k
+        );
         let choice = |v: &[&FormulationGridRow]| v.iter().find(|r| r.best).map(|r| r.point_words());
         let (a, b) = (choice(ours), choice(peer));
         let same_choice = a.is_some() && a == b;
         let printed_same = ours.len() == peer.len()
-            && ours.iter().zip(peer.iter()).all(|(x, y)| x.printed == y.printed);
+            && ours
+                .iter()
+                .zip(peer.iter())
+                .all(|(x, y)| x.printed == y.printed);
         let iters_same = ours.len() == peer.len()
-            && ours.iter().zip(peer.iter()).all(|(x, y)| x.iterations == y.iterations);
-        let metric = if ours[0].mse.is_some() { "least CV MSE" } else { "highest CV accuracy" };
+            && ours
+                .iter()
+                .zip(peer.iter())
+                .all(|(x, y)| x.iterations == y.iterations);
+        let metric = if ours[0].mse.is_some() {
+            "least CV MSE"
+        } else {
+            "highest CV accuracy"
+        };
         out.push(Line {
             text: format!(
                 "{at}: the choice ({metric}) `{}` against the independent `svm-train -v` calls' `{}`; every point's printed number {}, SMO iterations {}: {}",
@@ -106,8 +122,9 @@ pub fn lines(rows: &[FormulationGridRow]) -> Vec<Line> {
         };
         out.push(Line {
             text: format!(
-                "{at} ({} threads) against the same grid as independent `svm-train -s N -v {}` calls (1 thread), their time / ours {} ({want}): {answer}",
+                "{at} ({} threads) against the same grid as independent `svm-train -s {} -v {}` calls (1 thread), their time / ours {} ({want}): {answer}",
                 ours[0].threads,
+                crate::experiments::svm_cv::formulation::parse(&svm_type).map_or(0, |t| t.number()),
                 ours[0].k,
                 x.short()
             ),
@@ -184,7 +201,11 @@ mod tests {
             wall_median_s: secs[secs.len() / 2],
             wall_min_s: secs[0],
             wall_max_s: secs[secs.len() - 1],
-            wall_runs_s: secs.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(";"),
+            wall_runs_s: secs
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(";"),
             ..FormulationGridRow::default()
         }
     }
@@ -202,7 +223,11 @@ mod tests {
         let out = lines(&rows);
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].verdict, Verdict::Reproduced, "{}", out[0].text);
-        assert!(out[1].text.contains("target at least 20x"), "{}", out[1].text);
+        assert!(
+            out[1].text.contains("target at least 20x"),
+            "{}",
+            out[1].text
+        );
         assert_eq!(out[1].verdict, Verdict::Reproduced, "{}", out[1].text);
         let mut other = rows.clone();
         other[3].best = false;
