@@ -16,7 +16,10 @@
 //! and `verdicts/` read), `render/` (a run's section, one file per table or
 //! figure, and the overview of every run) and `verdicts/` (the paper's
 //! published numbers, the scorecard and its rules; they never import
-//! `render/`).
+//! `render/`). A config with `svm_type` other than `c_svc` (nu-SVC,
+//! one-class, epsilon-SVR, nu-SVR; issue 56) runs `formulation/` instead:
+//! its own plan, cells and rows, rendered by `render/formulation.rs` and
+//! judged by `verdicts/formulation.rs`.
 
 pub mod ablation_rows;
 pub mod config;

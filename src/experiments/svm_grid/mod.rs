@@ -13,7 +13,10 @@
 //! stored rows only: `levels.rs` (the rows per reuse level and grid.py's
 //! choice, read by both of the next), `render/` (the section, tables,
 //! contour) and `verdicts/` (the scorecard and its rules; they never import
-//! `render/`).
+//! `render/`). A config with `svm_type` other than `c_svc` (issue 56) runs
+//! `formulation/`: a (C, gamma, epsilon or nu) grid beside independent
+//! `svm-train -s N -v k` calls, rendered by `render/formulation.rs` and
+//! judged by `verdicts/formulation.rs`.
 
 pub mod config;
 pub mod formulation;

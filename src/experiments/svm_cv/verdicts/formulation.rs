@@ -304,7 +304,7 @@ mod tests {
         let find = |s: &str| out.iter().find(|x| x.text.contains(s)).unwrap();
         assert_eq!(find("on its folds").verdict, Verdict::Reproduced);
         assert!(find("on its folds").text.ends_with("exact"));
-        assert_eq!(find("within tolerance").verdict, Verdict::Reproduced);
+        assert_eq!(find("tolerance 0.01): within").verdict, Verdict::Reproduced);
         let t = find("`ours` (2 threads) against `svm-train");
         assert_eq!(t.verdict, Verdict::Reproduced, "{}", t.text);
         assert!(t.text.contains("target at least 20x"), "{}", t.text);
