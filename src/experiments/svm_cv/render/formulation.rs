@@ -47,7 +47,7 @@ pub fn render(
     let mut md = format!("### {}\n\n", section_title(run));
     let _ = writeln!(
         md,
-        "LIBSVM's `{svm_type}` (`svm-train -s {}`), cross-validated on svm-train's folds; the metric is the CV **{metric}**{}. Seconds: median [min, max] of the timed repeats (every repeat is in the records). Ours run their rounds in parallel over one shared kernel cache; `svm-train` runs on one thread.\n",
+        "**Formulation CV.** LIBSVM's `{svm_type}` (`svm-train -s {}`), cross-validated on svm-train's folds; the metric is the CV **{metric}**{}. Seconds: median [min, max] of the timed repeats (every repeat is in the records). Ours run their rounds in parallel over one shared kernel cache; `svm-train` runs on one thread.\n",
         crate::experiments::svm_cv::formulation::parse(svm_type).map_or(0, |t| t.number()),
         if metric == "MSE" {
             " (and the squared correlation coefficient r², as `svm-train -v` prints them)"

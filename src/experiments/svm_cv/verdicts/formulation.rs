@@ -37,7 +37,7 @@ pub fn targets(svm_type: &str, dataset: &str) -> (Option<f64>, Option<f64>, Opti
 /// The title of a formulation run's report section (its anchor is the
 /// scorecard's link).
 pub fn section_title(run: &str) -> String {
-    format!("Formulation CV: {run}")
+    format!("Run `{run}`")
 }
 
 /// One verdict line: its words, and the scorecard's row of it.

@@ -30,7 +30,7 @@ pub fn render(
     let mut md = format!("### {}\n\n", section_title(run));
     let _ = writeln!(
         md,
-        "LIBSVM's `{svm_type}` over its grid on svm-train's folds, choosing the {} (grid.py's tie-break), at each reuse level of ours and as independent `svm-train -v` calls (grid.py's way, one at a time). Seconds: median [min, max] of the whole grid's timed repeats (every repeat in the records).\n",
+        "**Formulation grid.** LIBSVM's `{svm_type}` over its grid on svm-train's folds, choosing the {} (grid.py's tie-break), at each reuse level of ours and as independent `svm-train -v` calls (grid.py's way, one at a time). Seconds: median [min, max] of the whole grid's timed repeats (every repeat in the records).\n",
         if regression { "least CV mean squared error" } else { "highest CV accuracy" }
     );
     let mut t = MdTable::new(

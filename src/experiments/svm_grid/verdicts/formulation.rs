@@ -23,7 +23,7 @@ pub fn target(svm_type: &str, dataset: &str) -> Option<f64> {
 
 /// The title of a formulation grid run's section.
 pub fn section_title(run: &str) -> String {
-    format!("Formulation grid: {run}")
+    format!("Run `{run}`")
 }
 
 /// One verdict line and its scorecard fields.
