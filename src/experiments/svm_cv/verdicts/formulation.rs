@@ -79,10 +79,12 @@ fn speed(at: &str, what: &str, x: &Ratio, threshold: Option<f64>, want: Side) ->
         ),
         None => (1.0, "no target: against 1".to_string()),
     };
+    // Without a target: "faster" when the ratio lies on the side `want`
+    // names (ours the faster), "slower" on the other.
     let answer = match (threshold, x.side(t)) {
-        (None, Side::Above) => "faster".to_string(),
-        (None, Side::Below) => "slower".to_string(),
-        _ => judged(x, t, want),
+        (None, Side::Inconclusive) | (Some(_), _) => judged(x, t, want),
+        (None, s) if s == want => "faster".to_string(),
+        (None, _) => "slower".to_string(),
     };
     Line {
         text: format!("{at}: {what} {} ({target}): {answer}", x.short()),
@@ -342,5 +344,20 @@ mod tests {
             "{}",
             t.text
         );
+        // One training: ours / theirs above 1 is ours the slower.
+        let mut fits = vec![
+            row("train", &[2.0, 2.1, 2.2], 0.5, 1, ""),
+            row("onedal_fit", &[1.0, 1.05, 1.1], 0.5, 1, ""),
+        ];
+        for r in &mut fits {
+            r.core.dataset = "housing_scale".into();
+        }
+        let out = lines(&fits);
+        let t = out
+            .iter()
+            .find(|x| x.text.contains("oneDAL's fit"))
+            .unwrap();
+        assert!(t.text.ends_with("slower"), "{}", t.text);
+        assert_eq!(t.verdict, Verdict::NotReproduced, "{}", t.text);
     }
 }
