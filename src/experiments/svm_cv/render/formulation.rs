@@ -58,7 +58,7 @@ pub fn render(
     let metric_head = if metric == "MSE" {
         "CV MSE | r²"
     } else {
-        "CV accuracy % | -"
+        "CV accuracy % | r² (SVRs)"
     };
     let mut t = MdTable::new(
         format!("dataset | setting | k | method | threads | {metric_head} | SMO iterations | nSV | seconds | runs")
