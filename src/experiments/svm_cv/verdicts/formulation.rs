@@ -53,6 +53,9 @@ pub struct Line {
     pub ours: String,
     /// The verdict.
     pub verdict: Verdict,
+    /// Whether the scorecard counts it (a claim: exactness, tolerance or a
+    /// target; a ratio shown against 1 without a target is not).
+    pub scored: bool,
 }
 
 fn verdict_of(side: Side, want: Side) -> Verdict {
@@ -92,6 +95,7 @@ fn speed(at: &str, what: &str, x: &Ratio, threshold: Option<f64>, want: Side) ->
         want: target,
         ours: x.words(),
         verdict: verdict_of(x.side(t), want),
+        scored: threshold.is_some(),
     }
 }
 
@@ -136,6 +140,7 @@ pub fn lines(rows: &[FormulationRow]) -> Vec<Line> {
                 want: "the same `Cross Validation` lines and SMO iterations".into(),
                 ours: format!("{} ({} iterations)", o.row.cv_lines, o.iterations),
                 verdict: if same { Verdict::Reproduced } else { Verdict::NotReproduced },
+                scored: true,
             });
         }
         for seeded in ["sir", "sir_two_chains"] {
@@ -156,6 +161,7 @@ pub fn lines(rows: &[FormulationRow]) -> Vec<Line> {
                     want: format!("relative difference at most {SEEDED_REL_TOL}"),
                     ours: format!("{rel:.2e}"),
                     verdict: if ok { Verdict::Reproduced } else { Verdict::NotReproduced },
+                    scored: true,
                 });
             }
             let x = evidence::ratio(&o.row.sample(), &sd.row.sample());
@@ -231,7 +237,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             continue;
         };
         let synthetic = rows.iter().any(|r| r.core.synthetic);
-        for l in lines(&rows) {
+        for l in lines(&rows).into_iter().filter(|l| l.scored) {
             let data = rows
                 .iter()
                 .find(|r| l.artifact.starts_with(&r.core.dataset))

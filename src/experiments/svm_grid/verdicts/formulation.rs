@@ -39,6 +39,9 @@ pub struct Line {
     pub ours: String,
     /// The verdict.
     pub verdict: Verdict,
+    /// Whether the scorecard counts it (a claim: exactness, tolerance or a
+    /// target; a ratio shown against 1 without a target is not).
+    pub scored: bool,
     /// The dataset.
     pub dataset: String,
 }
@@ -107,6 +110,7 @@ pub fn lines(rows: &[FormulationGridRow]) -> Vec<Line> {
             want: "the same choice and every point's printed CV number".into(),
             ours: a.unwrap_or_default(),
             verdict: if same_choice && printed_same { Verdict::Reproduced } else { Verdict::NotReproduced },
+            scored: true,
             dataset: d.clone(),
         });
         let x = evidence::ratio(&peer[0].sample(), &ours[0].sample());
@@ -136,6 +140,7 @@ pub fn lines(rows: &[FormulationGridRow]) -> Vec<Line> {
                 Side::Above => Verdict::Reproduced,
                 Side::Below => Verdict::NotReproduced,
             },
+            scored: t.is_some(),
             dataset: d.clone(),
         });
     }
@@ -150,7 +155,7 @@ pub fn scorecard(runs: &[&StoredRun]) -> Vec<ScoreRow> {
             continue;
         };
         let synthetic = rows.iter().any(|r| r.core.synthetic);
-        for l in lines(&rows) {
+        for l in lines(&rows).into_iter().filter(|l| l.scored) {
             out.push(ScoreRow {
                 paper: WHO.into(),
                 artifact: l.artifact,
