@@ -73,11 +73,17 @@ fn formulation_configs_refuse_what_does_not_apply() {
             "`nu_svr`",
         ],
     );
-    refused(
-        d,
-        &config(Some("nu_svr"), "\"ours\", \"sir\"", "nu = 0.5", FILE),
-        &["method `sir`", "the engine refuses it"],
+    // Seeding nu-SVR: refused, quoting the engine, exactly where the
+    // engine refuses it (the check asks the engine).
+    let nu_sir = config(Some("nu_svr"), "\"ours\", \"sir\"", "nu = 0.5", FILE);
+    let engine = cvbench::experiments::svm_cv::formulation::engine_seeds(
+        cvbench_engine::api::formulation::SvmType::NuSvr { nu: 0.5 },
+        cvbench::experiments::svm_cv::Method::Sir,
     );
+    match engine {
+        Err(e) => refused(d, &nu_sir, &["method `sir`", "the engine refuses it", &e]),
+        Ok(()) => assert!(validate(d, &nu_sir).status.success()),
+    }
     refused(
         d,
         &config(Some("nu_svr"), "\"ours\"", "p = 0.2", FILE),
