@@ -102,6 +102,8 @@ fn gamma_zero_is_svm_trains_default_everywhere() {
         eps: None,
         cache_mb: None,
         shrinking: None,
+        nu: None,
+        p: None,
     };
     for float in [false, true] {
         assert_eq!(

@@ -144,6 +144,12 @@ pub struct SvmCvConfig {
     pub kind: String,
     /// Output folder name.
     pub name: Spanned<String>,
+    /// LIBSVM's formulation (`svm-train -s`) by the engine's name
+    /// (`SvmType::name`: `c_svc`, `nu_svc`, `one_class`, `epsilon_svr`,
+    /// `nu_svr`); unset: C-SVC. Its parameter is the settings' `nu` or `p`
+    /// (see `formulation/`).
+    #[serde(default)]
+    pub svm_type: Option<Spanned<String>>,
     /// Free text.
     #[serde(default)]
     pub description: String,

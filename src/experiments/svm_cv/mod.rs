@@ -16,11 +16,15 @@
 //! and `verdicts/` read), `render/` (a run's section, one file per table or
 //! figure, and the overview of every run) and `verdicts/` (the paper's
 //! published numbers, the scorecard and its rules; they never import
-//! `render/`).
+//! `render/`). A config with `svm_type` other than `c_svc` (nu-SVC,
+//! one-class, epsilon-SVR, nu-SVR; issue 56) runs `formulation/` instead:
+//! its own plan, cells and rows, rendered by `render/formulation.rs` and
+//! judged by `verdicts/formulation.rs`.
 
 pub mod ablation_rows;
 pub mod config;
 pub mod cost_rows;
+pub mod formulation;
 mod multiclass;
 mod one_vs_one;
 mod plan;
@@ -38,6 +42,7 @@ pub use config::{FoldMode, Method, Setting, SvmCvConfig, PUBLISHED};
 use super::{About, ExperimentError, Kind, Rendered};
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use crate::results::Record;
+use cvbench_engine::api::formulation::SvmType;
 use rows::SvmRow;
 use std::path::{Path, PathBuf};
 
@@ -66,9 +71,23 @@ const ABOUT: About = About {
         "correct",
         "iterations",
     ],
-    plan: |cfg, ctx| Ok(Box::new(plan::plan(cfg, ctx)?)),
+    plan: |cfg, ctx| {
+        let c: SvmCvConfig = cfg.parse()?;
+        match c.formulation(cfg)? {
+            SvmType::CSvc => Ok(Box::new(plan::plan(cfg, ctx)?)),
+            t => {
+                plan::check_duplicates(cfg, &c)?;
+                Ok(Box::new(formulation::plan::plan(cfg, ctx, c, t)?))
+            }
+        }
+    },
     render: |dir, config, records| {
         let c: SvmCvConfig = config.parse()?;
+        if c.formulation(config)? != SvmType::CSvc {
+            let rows = formulation::rows::FormulationRow::read(records)?;
+            let (md, files) = render::formulation::render(dir, c.name.get_ref(), &rows)?;
+            return Rendered::section(dir, md, String::new(), files);
+        }
         let rows = variants::plain_names(SvmRow::read(records)?);
         let (mut md, mut files) = render::render(dir, &c, &rows)?;
         let (seeding_md, seeding_files) = render::seeding::render(dir, c.name.get_ref(), &rows)?;
@@ -100,7 +119,13 @@ impl Kind for SvmCvKind {
         root: &Path,
         runs: &[(String, Vec<Record>)],
     ) -> Result<Option<(String, Vec<PathBuf>)>, ExperimentError> {
-        let typed = super::typed_runs(runs, |r| SvmRow::read(r).map(variants::plain_names))?;
+        // Runs of the other formulations have their own sections only.
+        let runs: Vec<(String, Vec<Record>)> = runs
+            .iter()
+            .filter(|(_, r)| !formulation::is_formulation_run(r))
+            .cloned()
+            .collect();
+        let typed = super::typed_runs(&runs, |r| SvmRow::read(r).map(variants::plain_names))?;
         // The benchmark first, then our SMO against svm-train.
         let (mut md, mut files) = render::benchmark::benchmark_section(root, &typed)?;
         md.push_str(&render::flips::section(&typed));
@@ -114,6 +139,11 @@ impl Kind for SvmCvKind {
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
-        Ok(verdicts::scorecard::scorecard(runs)?)
+        let (other, c_svc): (Vec<&StoredRun>, Vec<&StoredRun>) = runs
+            .iter()
+            .partition(|r| formulation::is_formulation_run(&r.records));
+        let mut out = verdicts::scorecard::scorecard(&c_svc)?;
+        out.extend(verdicts::formulation::scorecard(&other));
+        Ok(out)
     }
 }

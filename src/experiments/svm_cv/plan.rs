@@ -167,6 +167,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
         }
         datasets.push((data.name.clone(), data));
     }
+    super::formulation::check_c_svc(cfg, &c, &datasets)?;
     c.check_settings(cfg, datasets[0].1.d())?;
     let weights = c
         .settings
@@ -326,7 +327,7 @@ fn variants(axes: Option<&[(CacheMode, usize)]>, m: Method) -> Vec<Option<(Cache
 
 /// Entries that would give one cell twice (their labels are the keys): two
 /// settings with one label, a `k` or a method listed twice.
-fn check_duplicates(cfg: &ConfigFile, c: &SvmCvConfig) -> Result<(), ConfigError> {
+pub(super) fn check_duplicates(cfg: &ConfigFile, c: &SvmCvConfig) -> Result<(), ConfigError> {
     let settings = c.settings.get_ref().iter();
     no_duplicates(
         cfg,

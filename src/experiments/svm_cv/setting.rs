@@ -41,6 +41,12 @@ pub struct Setting {
     pub cache_mb: Option<f64>,
     /// Shrinking (default true).
     pub shrinking: Option<bool>,
+    /// nu of nu-SVC, one-class and nu-SVR (`svm-train -n`, default 0.5);
+    /// a config with `svm_type` of one of them only.
+    pub nu: Option<f64>,
+    /// epsilon of epsilon-SVR's loss (`svm-train -p`, default 0.1); a
+    /// config with `svm_type = "epsilon_svr"` only.
+    pub p: Option<f64>,
 }
 
 impl Setting {

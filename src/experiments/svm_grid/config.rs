@@ -78,6 +78,24 @@ pub struct SvmGridConfig {
     /// Run cells one at a time (timing); default true.
     #[serde(default)]
     pub exclusive: Option<bool>,
+    /// LIBSVM's formulation (`svm-train -s`) by the engine's name
+    /// (`c_svc`, `nu_svc`, `one_class`, `epsilon_svr`, `nu_svr`); unset:
+    /// C-SVC. The others run the formulation grid (`formulation/`).
+    #[serde(default)]
+    pub svm_type: Option<Spanned<String>>,
+    /// epsilon-SVR's third axis: `[begin, end, step]` of log2 p (unset: p =
+    /// 0.1, not searched).
+    #[serde(default)]
+    pub log2p: Option<Spanned<Vec<f64>>>,
+    /// The nu axis of nu-SVC, one-class and nu-SVR: `[begin, end, step]`
+    /// (linear, as `cvbench grid -nu`; unset: 0.1 to 0.7 by 0.2 for nu-SVC
+    /// and one-class, nu = 0.5 for nu-SVR).
+    #[serde(default)]
+    pub nu: Option<Spanned<Vec<f64>>>,
+    /// The formulation grid: svm-train's `-m` (MB) of each solve's own
+    /// cache, ours and the peer's (default 100).
+    #[serde(default)]
+    pub cache_mb: Option<f64>,
     /// Training datasets (any labels: more than two classes run LIBSVM's
     /// one-vs-one CV at every point).
     pub datasets: Spanned<Vec<DatasetSpec>>,

@@ -13,9 +13,13 @@
 //! stored rows only: `levels.rs` (the rows per reuse level and grid.py's
 //! choice, read by both of the next), `render/` (the section, tables,
 //! contour) and `verdicts/` (the scorecard and its rules; they never import
-//! `render/`).
+//! `render/`). A config with `svm_type` other than `c_svc` (issue 56) runs
+//! `formulation/`: a (C, gamma, epsilon or nu) grid beside independent
+//! `svm-train -s N -v k` calls, rendered by `render/formulation.rs` and
+//! judged by `verdicts/formulation.rs`.
 
 pub mod config;
+pub mod formulation;
 pub mod levels;
 mod ovo;
 mod plan;
@@ -27,6 +31,7 @@ pub mod verdicts;
 use super::{About, ExperimentError, Kind, Rendered};
 use crate::results::scorecard::{ScoreRow, StoredRun};
 use config::SvmGridConfig;
+use cvbench_engine::api::formulation::SvmType;
 use rows::GridRow;
 
 /// The `svm_grid` experiment kind.
@@ -46,9 +51,20 @@ const ABOUT: About = About {
     cost_unit: None,
     key_parts: &["dataset", "reuse level or peer", "test set"],
     required_columns: &["dataset", "role", "k", "iterations", "kernel_evals"],
-    plan: |cfg, ctx| Ok(Box::new(plan::plan(cfg, ctx)?)),
+    plan: |cfg, ctx| {
+        let c: SvmGridConfig = cfg.parse()?;
+        match formulation::formulation(cfg, &c)? {
+            SvmType::CSvc => Ok(Box::new(plan::plan(cfg, ctx)?)),
+            t => Ok(Box::new(formulation::plan(cfg, ctx, c, t)?)),
+        }
+    },
     render: |dir, config, records| {
         let c: SvmGridConfig = config.parse()?;
+        if formulation::formulation(config, &c)? != SvmType::CSvc {
+            let rows = formulation::rows::FormulationGridRow::read(records)?;
+            let (md, files) = render::formulation::render(dir, c.name.get_ref(), &rows)?;
+            return Rendered::section(dir, md, String::new(), files);
+        }
         let grid = c.grid(config)?;
         let rows = GridRow::read(records)?;
         let (md, files) = render::render(dir, &c, &grid, &rows)?;
@@ -62,6 +78,12 @@ impl Kind for SvmGridKind {
     }
 
     fn scorecard(&self, runs: &[&StoredRun]) -> Result<Vec<ScoreRow>, ExperimentError> {
-        Ok(verdicts::scorecard::scorecard(runs)?)
+        let is_f = |r: &&&StoredRun| {
+            crate::experiments::svm_cv::formulation::is_formulation_run(&r.records)
+        };
+        let (other, c_svc): (Vec<&StoredRun>, Vec<&StoredRun>) = runs.iter().partition(is_f);
+        let mut out = verdicts::scorecard::scorecard(&c_svc)?;
+        out.extend(verdicts::formulation::scorecard(&other));
+        Ok(out)
     }
 }

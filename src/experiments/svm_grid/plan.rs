@@ -90,6 +90,7 @@ pub(super) type DistEntry = (
 pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, ExperimentError> {
     let c: SvmGridConfig = cfg.parse()?;
     cfg.non_empty("datasets", &c.datasets)?;
+    super::formulation::check_c_svc(cfg, &c)?;
     let grid = c.grid(cfg)?;
     let levels = c.levels(cfg)?;
     let k = c.folds(cfg)?;
@@ -125,6 +126,8 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
             ranges,
         });
     }
+    let raws: Vec<&Dataset> = datasets.iter().map(|d| d.raw.as_ref()).collect();
+    crate::experiments::svm_cv::formulation::refuse_regression(cfg, &c.datasets, &raws)?;
     let mut tests = Vec::new();
     for g in &c.guide {
         let spec = g.get_ref();

@@ -17,6 +17,7 @@ pub mod ablation;
 pub mod benchmark;
 pub mod cost;
 pub mod flips;
+pub mod formulation;
 mod loocv_figure;
 mod markdown;
 pub mod overview;

@@ -4,9 +4,12 @@
 //! into verdicts, each a function a unit test flips (`scorecard_rules.rs`); what a
 //! "not run" row lacks, and what it would cost ([`missing`]); what they read
 //! from a stored run ([`stored`]); the Table 3 points of ablation runs,
-//! which have no seeding table ([`table3_ablation`]); and our own speed targets for the engine,
-//! checks of ours beside the run's cost table ([`targets`]).
+//! which have no seeding table ([`table3_ablation`]); our own speed targets
+//! for the engine, checks of ours beside the run's cost table ([`targets`]);
+//! and the checks of a run of another formulation than C-SVC
+//! ([`formulation`]).
 
+pub mod formulation;
 pub mod missing;
 #[cfg(test)]
 mod missing_tests;

@@ -11,6 +11,7 @@ mod best;
 mod contour;
 mod cost_table;
 mod costly;
+pub mod formulation;
 mod guide;
 mod peers;
 

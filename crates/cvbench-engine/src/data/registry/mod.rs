@@ -479,6 +479,12 @@ pub fn verify_file(path: &Path, file: &FileEntry) -> Result<Verification, DataEr
 }
 
 impl DatasetEntry {
+    /// Whether the dataset's targets are real numbers (`task =
+    /// "regression"`): not class labels for a classifier.
+    pub fn is_regression(&self) -> bool {
+        self.task == Task::Regression
+    }
+
     /// How to get this dataset's file `file` into `dir` (used in errors and
     /// in the `cvbench datasets` listing).
     pub fn how_to_get(&self, dir: &DataDir, file: &FileEntry) -> String {

@@ -46,10 +46,17 @@ fn builtin_registry_parses_and_has_required_entries() {
         "breast-cancer",
         "breast-cancer_scale",
         "housing_scale",
+        "cadata",
+        "cadata_scale",
+        "abalone_scale",
     ] {
         let e = reg.get(name).unwrap();
         assert!(!e.files.is_empty(), "{name}");
     }
+    for name in ["cadata", "cadata_scale", "abalone_scale", "housing_scale"] {
+        assert!(reg.get(name).unwrap().is_regression(), "{name}");
+    }
+    assert!(!reg.get("a9a").unwrap().is_regression());
     let m = reg.get("mnist-even-odd").unwrap();
     assert_eq!(m.format, Format::Idx);
     assert_eq!(m.files.len(), 2);
@@ -73,6 +80,9 @@ f5d5ffd8d865ff41328e7ee043e4b020816914ff6843ff15b98905ddbedce906  a9a
 8fe6bce62147e0715a192378d29acf839b4a8a71d75ae4c88245a3526c20a6e4  breast-cancer_scale
 5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9  heart_scale
 bbacd2f526a038499717d5dc4b8895e6baf1e2351895b9360a84bcb31e104476  housing_scale
+2440f32d9866bc30f03e46723b5bfdeeb44124e0fdd162ab5f16071f125e9d2c  cadata
+dd745ad90d2084d4d9fe78346f349c52c8a06506564504de0873c9773c28fa84  cadata_scale
+7761ded48254ee3e7fe981fe591158ba9585661b946efa3bafd6a74a9ff4b4b3  abalone_scale
 ae60251b63a46c6ace348b77749e79e25d4098d629d1dead2852c3d4daf1f8ea  madelon.t
 0b6e37711efdc7ab74250c51e7d6966bffd9f8f2b0e9971e882c3a7a380c2314  madelon_train.data
 10bffcc3b017467cb810d326b931951adcbde2b4870faf981da2991993b48689  madelon_train.labels
