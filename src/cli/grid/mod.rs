@@ -7,7 +7,7 @@
 //! plotters (SVG and PNG). See `cvbench grid --help`.
 //!
 //! - [`args`]: the options (grid.py's, svm-train's, ours) and the help.
-//! - [`base_params`]: the points' parameters as svm-train reads them.
+//! - `base_params`: the points' parameters as svm-train reads them.
 //! - [`formulations`]: `-s 1..4`, a grid of C, gamma and nu or epsilon
 //!   (the least mean squared error for the SVRs).
 //! - [`outputs`]: output paths checked before any work, the `.out` file
