@@ -104,6 +104,35 @@ pub fn run(
     threads: usize,
     repeats: usize,
 ) -> Result<OnedalRun, SvmError> {
+    run_script(SCRIPT, fold_of, params, |kernel, gamma, folds| {
+        vec![
+            file.display().to_string(),
+            d.to_string(),
+            folds,
+            kernel.to_string(),
+            format!("{:e}", params.c),
+            format!("{gamma:e}"),
+            format!("{:e}", params.eps),
+            format!("{:e}", params.cache_mb),
+            (if params.shrinking { "1" } else { "0" }).to_string(),
+            threads.max(1).to_string(),
+            repeats.max(1).to_string(),
+        ]
+    })
+}
+
+/// Run a oneDAL peer script under `python3` with the arguments `args`
+/// makes from the kernel's name, its gamma (0 for the linear kernel) and
+/// the folds file (`-` without folds: one fit), in a temporary folder that
+/// is removed afterwards; its last line of JSON read as `T`. The script's
+/// failure, a kernel other than linear and RBF, or unreadable output is an
+/// error naming it.
+pub(super) fn run_script<T: serde::de::DeserializeOwned>(
+    script: &str,
+    fold_of: Option<&[usize]>,
+    params: &SvmParams,
+    args: impl FnOnce(&str, f64, String) -> Vec<String>,
+) -> Result<T, SvmError> {
     let py = find_program("python3").ok_or_else(|| SvmError::Peer("python3 not found".into()))?;
     let io = |what: &str| {
         let what = what.to_string();
@@ -132,15 +161,8 @@ pub fn run(
     };
     let out = crate::interrupt::output(
         Command::new(py)
-            .args(["-c", SCRIPT])
-            .arg(file)
-            .arg(d.to_string())
-            .arg(folds)
-            .arg(kernel)
-            .args([params.c, gamma, params.eps, params.cache_mb].map(|v| format!("{v:e}")))
-            .arg(if params.shrinking { "1" } else { "0" })
-            .arg(threads.max(1).to_string())
-            .arg(repeats.max(1).to_string()),
+            .args(["-c", script])
+            .args(args(kernel, gamma, folds)),
     )
     .map_err(io("running python3 for oneDAL"))?;
     let text = String::from_utf8_lossy(&out.stdout);

@@ -11,12 +11,10 @@
 //! predictions (regression), computed as `svm-train -v` computes them.
 
 use std::path::Path;
-use std::process::Command;
 
-use super::libsvm::find_program;
 use cvbench_engine::api::errors::SvmError;
 use cvbench_engine::api::formulation::SvmType;
-use cvbench_engine::api::params::{KernelKind, SvmParams};
+use cvbench_engine::api::params::SvmParams;
 
 /// The script run by `python3 -c` (arguments: data file, features, fold
 /// file or `-`, estimator, kernel, C, gamma, nu or epsilon, tol, cache MB,
@@ -129,56 +127,23 @@ pub fn run(
     repeats: usize,
 ) -> Result<OnedalFormulationRun, SvmError> {
     let (est, extra) = estimator(svm_type).map_err(SvmError::Peer)?;
-    let py = find_program("python3").ok_or_else(|| SvmError::Peer("python3 not found".into()))?;
-    let io = |what: &str| {
-        let what = what.to_string();
-        move |source| SvmError::Io { what, source }
-    };
-    let work =
-        crate::interrupt::TempDir::unique("onedal").map_err(io("a temporary folder for oneDAL"))?;
-    let folds = match fold_of {
-        Some(f) => {
-            let p = work.path().join("folds.txt");
-            let text: String = f.iter().map(|h| format!("{h}\n")).collect();
-            std::fs::write(&p, text).map_err(io("writing the folds for oneDAL"))?;
-            p.display().to_string()
-        }
-        None => "-".into(),
-    };
-    let (kernel, gamma) = match params.kernel {
-        KernelKind::Rbf { gamma } => ("rbf", gamma),
-        KernelKind::Linear => ("linear", 0.0),
-        other => {
-            return Err(SvmError::Peer(format!(
-                "the oneDAL peer runs the linear and RBF kernels only, not {}",
-                other.name()
-            )))
-        }
-    };
-    let out = crate::interrupt::output(
-        Command::new(py)
-            .args(["-c", SCRIPT])
-            .arg(file)
-            .arg(d.to_string())
-            .arg(folds)
-            .arg(est)
-            .arg(kernel)
-            .args([params.c, gamma, extra, params.eps, params.cache_mb].map(|v| format!("{v:e}")))
-            .arg(if params.shrinking { "1" } else { "0" })
-            .arg(threads.max(1).to_string())
-            .arg(repeats.max(1).to_string()),
-    )
-    .map_err(io("running python3 for oneDAL"))?;
-    let text = String::from_utf8_lossy(&out.stdout);
-    let json = text.lines().rev().find(|l| l.starts_with('{'));
-    match (out.status.success(), json) {
-        (true, Some(line)) => serde_json::from_str(line)
-            .map_err(|e| SvmError::Peer(format!("cannot read oneDAL's output `{line}`: {e}"))),
-        _ => Err(SvmError::Peer(format!(
-            "scikit-learn-intelex (oneDAL) failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))),
-    }
+    super::onedal::run_script(SCRIPT, fold_of, params, |kernel, gamma, folds| {
+        vec![
+            file.display().to_string(),
+            d.to_string(),
+            folds,
+            est.to_string(),
+            kernel.to_string(),
+            format!("{:e}", params.c),
+            format!("{gamma:e}"),
+            format!("{extra:e}"),
+            format!("{:e}", params.eps),
+            format!("{:e}", params.cache_mb),
+            (if params.shrinking { "1" } else { "0" }).to_string(),
+            threads.max(1).to_string(),
+            repeats.max(1).to_string(),
+        ]
+    })
 }
 
 #[cfg(test)]
