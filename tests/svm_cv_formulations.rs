@@ -10,6 +10,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+use common::config_check::{refused_config, validate_config};
+
 fn skip(why: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED: svm_cv formulation test: {why}");
 }
@@ -37,23 +40,11 @@ const FILE: &str =
     "path = \"synthetic-regression.txt\"\nformat = \"libsvm\"\nlabel = \"synthetic-regression\"";
 
 fn validate(dir: &Path, text: &str) -> Output {
-    std::fs::write(dir.join("f.toml"), text).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["validate", "f.toml", "--quiet"])
-        .current_dir(dir)
-        .output()
-        .unwrap()
+    validate_config(dir, "f.toml", text)
 }
 
 fn refused(dir: &Path, text: &str, words: &[&str]) {
-    let o = validate(dir, text);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "accepted:\n{text}");
-    for w in words {
-        assert!(err.contains(w), "`{w}` not in:\n{err}");
-    }
-    // The message names the config file and a line.
-    assert!(err.contains("f.toml:"), "{err}");
+    refused_config(dir, "f.toml", text, words)
 }
 
 #[test]

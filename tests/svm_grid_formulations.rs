@@ -9,6 +9,9 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
 
+mod common;
+use common::config_check::{refused_config, validate_config};
+
 fn skip(why: &str) {
     let _ = writeln!(
         std::io::stderr(),
@@ -36,22 +39,11 @@ fn grid(head: &str) -> String {
 }
 
 fn validate(dir: &Path, text: &str) -> Output {
-    std::fs::write(dir.join("g.toml"), text).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["validate", "g.toml", "--quiet"])
-        .current_dir(dir)
-        .output()
-        .unwrap()
+    validate_config(dir, "g.toml", text)
 }
 
 fn refused(dir: &Path, text: &str, words: &[&str]) {
-    let o = validate(dir, text);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "accepted:\n{text}");
-    for w in words {
-        assert!(err.contains(w), "`{w}` not in:\n{err}");
-    }
-    assert!(err.contains("g.toml:"), "{err}");
+    refused_config(dir, "g.toml", text, words)
 }
 
 #[test]

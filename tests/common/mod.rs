@@ -3,7 +3,8 @@
 //! on a loaded machine, and a run's records without what may differ between
 //! two runs. A test file declares `mod common;` and imports what it uses;
 //! [`svm`] has what the multi-class SVM tests share, [`seeding`] what the
-//! alpha-seeding tests share, [`libsvm`] what the tests against LIBSVM's
+//! alpha-seeding tests share, [`config_check`] a config checked by
+//! `cvbench validate`, [`libsvm`] what the tests against LIBSVM's
 //! `svm-train` and `svm-predict` share.
 #![allow(dead_code)]
 
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+pub mod config_check;
 pub mod libsvm;
 pub mod seeding;
 pub mod svm;
