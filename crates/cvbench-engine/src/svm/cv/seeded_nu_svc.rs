@@ -36,7 +36,7 @@ use crate::svm::cv::formulations::{
 use crate::svm::cv::seeded_gradient::signed_start_gradient;
 use crate::svm::cv::seeded_sums::restore_sum;
 use crate::svm::cv::strategy::RoundOrder;
-use crate::svm::formulation::nu_svc::solve_nu_svc_from;
+use crate::svm::formulation::nu_svc::{pair_fit, solve_nu_svc_from};
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmType};
 use crate::svm::multiclass::train::{assemble, PairFit};
@@ -126,19 +126,7 @@ fn chain(
                     })
                 });
                 let s = solve_nu_svc_from(kd, &prow, &y, params, nu, shared, start)?;
-                let c = s.info.map_or(0.0, |(_, c)| c);
-                let stats = s.counted_stats();
-                Ok((
-                    PairFit {
-                        classes: (i, j),
-                        stats,
-                        nu: None,
-                        coef: s.alpha,
-                        prob: None,
-                        seed_s: 0.0,
-                    },
-                    c,
-                ))
+                Ok(pair_fit((i, j), s))
             })
             .collect::<Result<Vec<_>, SvmError>>()?;
         let (pairs, cs): (Vec<PairFit>, Vec<f64>) = fits.into_iter().unzip();

@@ -95,6 +95,24 @@ pub(crate) fn solve_nu_svc_from(
     })
 }
 
+/// Class pair `classes`'s fit from its solve (its `svm_train_one`'s
+/// counts), and the C it printed.
+pub(crate) fn pair_fit(classes: (usize, usize), s: Solved) -> (PairFit, f64) {
+    let c = s.info.map_or(0.0, |(_, c)| c);
+    let stats = s.counted_stats();
+    (
+        PairFit {
+            classes,
+            stats,
+            nu: None,
+            coef: s.alpha,
+            prob: None,
+            seed_s: 0.0,
+        },
+        c,
+    )
+}
+
 /// `svm_check_parameter`'s nu-SVC check: for every class pair,
 /// `nu (n_i + n_j) / 2 <= min(n_i, n_j)`.
 pub fn check_nu_feasible(groups: &Groups, nu: f64) -> Result<(), SvmError> {
@@ -160,19 +178,7 @@ pub(crate) fn train_nu_svc_checked(
                 .chain(std::iter::repeat_n(-1i8, rj.len()))
                 .collect();
             let s = solve_nu_svc(kd, &prow, &y, params, nu, shared)?;
-            let c = s.info.map_or(0.0, |(_, c)| c);
-            let stats = s.counted_stats();
-            Ok((
-                PairFit {
-                    classes: (i, j),
-                    stats,
-                    nu: None,
-                    coef: s.alpha,
-                    prob: None,
-                    seed_s: 0.0,
-                },
-                c,
-            ))
+            Ok(pair_fit((i, j), s))
         })
         .collect::<Result<Vec<_>, SvmError>>()?;
     let (pairs, c): (Vec<PairFit>, Vec<f64>) = fits.into_iter().unzip();
