@@ -36,8 +36,13 @@ pub(super) struct RowLayout<'a> {
     pub at: Option<&'a [u32]>,
     /// `(first position, length, its entry in a row)`: consecutive
     /// positions whose entries are consecutive too, at most [`ROW_BLOCK`]
-    /// long, in order, covering every position.
+    /// long, in order, covering every position (with `mirror`, those of
+    /// the first half).
     pub blocks: Vec<(usize, usize, usize)>,
+    /// `Some(h)`: positions `t` and `t + h` are the same dataset row (the
+    /// `2l` variables `a, a*` of epsilon-SVR over its `l` rows), so a block
+    /// product's sum at `t` is its sum at `t + h`, computed once.
+    pub mirror: Option<usize>,
 }
 
 impl RowLayout<'_> {
@@ -121,11 +126,19 @@ impl<'a, 'k> RowStore<'a, 'k> {
     /// How the rows this store hands out are indexed.
     pub fn layout(&self) -> RowLayout<'a> {
         let at = (self.in_place && !self.whole).then_some(self.rows);
-        let whole = [(0, self.rows.len())];
-        let runs = if at.is_some() { &self.runs[..] } else { &whole };
+        let l = self.rows.len();
+        let h = l / 2;
+        let mirror =
+            (l > 0 && l.is_multiple_of(2) && self.rows[..h] == self.rows[h..]).then_some(h);
+        let covered = mirror.unwrap_or(l);
+        let runs = match at {
+            Some(rows) => runs_of(rows[..covered].iter().map(|&r| r as usize)),
+            None => vec![(0, covered)],
+        };
         RowLayout {
             at,
-            blocks: run_blocks(runs, ROW_BLOCK),
+            blocks: run_blocks(&runs, ROW_BLOCK),
+            mirror,
         }
     }
 
@@ -283,24 +296,45 @@ pub(super) fn add_block_product(
     if terms.is_empty() {
         return;
     }
+    // With a mirror, each block of the first half carries the same
+    // positions of the second half: one sum serves both.
+    let h = layout.mirror.unwrap_or(acc.len());
+    let (lo, hi) = acc.split_at_mut(h);
+    let (ylo, yhi) = y.split_at(h);
     let mut parts = Vec::with_capacity(layout.blocks.len());
-    let (mut acc, mut y) = (acc, y);
+    let (mut lo, mut ylo, mut hi, mut yhi) = (lo, ylo, hi, yhi);
     for &(_, len, entry) in &layout.blocks {
-        let (a, rest) = std::mem::take(&mut acc).split_at_mut(len);
-        let (yb, yrest) = y.split_at(len);
-        parts.push((a, yb, entry));
-        (acc, y) = (rest, yrest);
+        let (a, rest) = std::mem::take(&mut lo).split_at_mut(len);
+        let (yb, yrest) = ylo.split_at(len);
+        let twin = if layout.mirror.is_some() {
+            let (b, brest) = std::mem::take(&mut hi).split_at_mut(len);
+            let (yb2, yrest2) = yhi.split_at(len);
+            (hi, yhi) = (brest, yrest2);
+            Some((b, yb2))
+        } else {
+            None
+        };
+        parts.push((a, yb, twin, entry));
+        (lo, ylo) = (rest, yrest);
     }
-    debug_assert!(acc.is_empty(), "the blocks cover every position");
-    parts.into_par_iter().for_each(|(acc, y, entry)| {
+    debug_assert!(
+        lo.is_empty() && hi.is_empty(),
+        "the blocks cover every position"
+    );
+    parts.into_par_iter().for_each(|(acc, y, twin, entry)| {
         let mut sum = vec![0.0f64; acc.len()];
         let block: Vec<(&[f32], f64)> = terms
             .iter()
             .map(|&(r, wk)| (&r[entry..entry + acc.len()], wk))
             .collect();
         super::lanes::block_axpy(&mut sum, &block);
-        for ((a, &yt), s) in acc.iter_mut().zip(y).zip(sum) {
+        for ((a, &yt), s) in acc.iter_mut().zip(y).zip(&sum) {
             *a += f64::from(yt) * s;
+        }
+        if let Some((acc2, y2)) = twin {
+            for ((a, &yt), s) in acc2.iter_mut().zip(y2).zip(&sum) {
+                *a += f64::from(yt) * s;
+            }
         }
     });
 }
@@ -350,6 +384,46 @@ mod tests {
                 add_block_product(&mut acc, &y, &got, &w, &layout);
                 assert_eq!(acc, want_acc);
             }
+        }
+    }
+
+    #[test]
+    fn a_mirrored_layout_gives_each_twin_the_sum_of_its_own_row() {
+        // epsilon-SVR's 2l variables over l rows: positions t and t + l are
+        // one dataset row, so one sum serves both; the values are those of
+        // the same product over the unmirrored blocks.
+        let n = 260;
+        let rows: Vec<Vec<f64>> = (0..n)
+            .map(|i| (0..4).map(|j| ((i * 4 + j) as f64 * 0.37).sin()).collect())
+            .collect();
+        let ds = Dataset::from_dense_rows("synthetic-row-store", &rows, vec![1.0; n]);
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.3 });
+        let train: Vec<u32> = (0..80).chain(150..n as u32).collect();
+        let twice: Vec<u32> = train.iter().chain(&train).copied().collect();
+        let l = twice.len();
+        let y: Vec<i8> = (0..l).map(|t| if t < l / 2 { 1 } else { -1 }).collect();
+        let vars = [3usize, 200, 7, 150];
+        let w = [0.5, -1.0, 0.25, 2.0];
+        let sh = SharedKernelCache::new(n, 10.0);
+        for shared in [None, Some(&sh)] {
+            let mut store = RowStore::new(&kd, &twice, shared, 1.0, 4);
+            let layout = store.layout();
+            assert_eq!(layout.mirror, Some(l / 2));
+            let got_rows = store.fetch(&vars);
+            let mut got = vec![0.125; l];
+            add_block_product(&mut got, &y, &got_rows, &w, &layout);
+            let plain = RowLayout {
+                at: layout.at,
+                blocks: match layout.at {
+                    Some(at) => run_blocks(&runs_of(at.iter().map(|&r| r as usize)), ROW_BLOCK),
+                    None => run_blocks(&[(0, l)], ROW_BLOCK),
+                },
+                mirror: None,
+            };
+            let mut want = vec![0.125; l];
+            add_block_product(&mut want, &y, &got_rows, &w, &plain);
+            assert_eq!(got, want);
+            assert!(got[..l / 2].iter().zip(&got[l / 2..]).any(|(a, b)| a != b));
         }
     }
 }

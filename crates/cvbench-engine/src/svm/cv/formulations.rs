@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::cv::folds::Folds;
+use crate::svm::cv::folds::{in_fold_order as is_in_fold_order, FoldOrder, Folds};
 use crate::svm::cv::strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::formulation::function_model::solve_lines;
 use crate::svm::formulation::nu_svc::{check_nu_feasible, train_nu_svc_checked};
@@ -187,9 +187,36 @@ pub fn cross_validate_formulation(
         check_nu_feasible(&Groups::new(ds, &all)?, nu)?;
     }
     let result = crate::svm::cv::pool::with_threads(opts.threads, || {
-        run(ds, folds, &checked, svm_type, opts)
+        in_fold_order(ds, folds, |ds, folds| {
+            run(ds, folds, &checked, svm_type, opts)
+        })
     })?;
     Ok(summarised(ds, folds, svm_type, result))
+}
+
+/// `cv` run on `ds`'s rows in fold order ([`FoldOrder`]: fold 0's rows
+/// first, each fold one range), its predictions put back in `ds`'s row
+/// order. Every round trains on the same rows in the same order as on
+/// `ds` (LIBSVM's `perm[0..begin]`, then `perm[end..l]`) with the same
+/// feature values, so the same arithmetic; but its rows are two runs of
+/// consecutive dataset rows, so the shared cache's columns are read in
+/// place (the batched solver's rows) instead of gathered.
+pub(crate) fn in_fold_order(
+    ds: &Dataset,
+    folds: &Folds,
+    cv: impl FnOnce(&Dataset, &Folds) -> Result<FormulationCvResult, SvmError>,
+) -> Result<FormulationCvResult, SvmError> {
+    if is_in_fold_order(folds) {
+        return cv(ds, folds);
+    }
+    let fo = FoldOrder::new(ds, folds);
+    let mut result = cv(&fo.ds, &fo.folds)?;
+    let mut by_row = vec![f64::NAN; ds.n()];
+    for (&r, &p) in fo.perm.iter().zip(&result.predictions) {
+        by_row[r] = p;
+    }
+    result.predictions = by_row;
+    Ok(result)
 }
 
 fn run(
@@ -312,10 +339,7 @@ pub(crate) fn round(
         }
         _ => {
             let fit = train_one_function_with(kd, &train, params, svm_type, shared)?;
-            let preds = test
-                .par_iter()
-                .map(|&r| fit.model.predict(kd.ds.row(r)))
-                .collect();
+            let preds = fit.model.predict_rows(&kd.ds, test);
             (vec![fit.stats], vec![fit.info], None, preds)
         }
     };

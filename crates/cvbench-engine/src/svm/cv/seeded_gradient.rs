@@ -27,8 +27,10 @@
 
 use rayon::prelude::*;
 
+use crate::svm::cache::runs::{few_runs, runs_of};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::KernelData;
+use crate::svm::simd::by_cpu;
 use crate::svm::smo::general::StartGradient;
 
 /// Rows per parallel piece of the mat-vec.
@@ -67,6 +69,18 @@ pub(crate) fn start_gradient(
     // ones are computed whole into it (the solve reads them next); else
     // only the entries needed here, the cache left as it is.
     let keep = shared.is_some_and(|sh| sh.capacity_columns() >= l);
+    // Runs of consecutive dataset rows `(first, len)` and their first
+    // position, where the columns can be read in place at them.
+    let runs = runs_of(rows.iter().map(|&r| r as usize));
+    let in_place: Option<Vec<(usize, usize, usize)>> = few_runs(&runs, l).then(|| {
+        let mut at = 0;
+        runs.iter()
+            .map(|&(first, len)| {
+                at += len;
+                (at - len, first, len)
+            })
+            .collect()
+    });
     let mut u = vec![0.0; l];
     let mut ub = vec![0.0; l];
     let evals: u64 = u
@@ -86,6 +100,18 @@ pub(crate) fn start_gradient(
                         sh.peek(r)
                     }
                 });
+                if let (Some(col), Some(runs)) = (&col, &in_place) {
+                    let (mut a, mut b) = (0.0, 0.0);
+                    for &(p, first, len) in runs {
+                        let (x, y) =
+                            dot2(&w[p..p + len], &wb[p..p + len], &col[first..first + len]);
+                        a += x;
+                        b += y;
+                    }
+                    *ut = a;
+                    *ubt = b;
+                    continue;
+                }
                 match &col {
                     Some(col) => {
                         for (b, &q) in buf.iter_mut().zip(&nz_rows) {
@@ -126,6 +152,45 @@ pub(crate) fn start_gradient(
         seconds: t0.elapsed().as_secs_f64(),
     }
 }
+
+/// Lanes of [`dot2`]'s sums.
+const LANES: usize = 8;
+
+/// `(sum_i w_i k_i, sum_i wb_i k_i)`, each in [`LANES`] partial sums (lane
+/// `j` takes the terms `i = j mod LANES` in order) added in lane order, then
+/// the tail in order: the same expression on every vector unit.
+#[inline(always)]
+fn dot2_body(w: &[f64], wb: &[f64], k: &[f32]) -> (f64, f64) {
+    let (mut a, mut b) = ([0.0f64; LANES], [0.0f64; LANES]);
+    let n = k.len() / LANES * LANES;
+    for ((wc, wbc), kc) in w[..n]
+        .chunks_exact(LANES)
+        .zip(wb[..n].chunks_exact(LANES))
+        .zip(k[..n].chunks_exact(LANES))
+    {
+        for j in 0..LANES {
+            let kj = f64::from(kc[j]);
+            a[j] += wc[j] * kj;
+            b[j] += wbc[j] * kj;
+        }
+    }
+    let (mut sa, mut sb) = (0.0, 0.0);
+    for j in 0..LANES {
+        sa += a[j];
+        sb += b[j];
+    }
+    for i in n..k.len() {
+        let ki = f64::from(k[i]);
+        sa += w[i] * ki;
+        sb += wb[i] * ki;
+    }
+    (sa, sb)
+}
+
+by_cpu!(
+    /// See [`dot2_body`].
+    fn dot2(w: &[f64], wb: &[f64], k: &[f32]) -> (f64, f64) = dot2_body
+);
 
 /// [`start_gradient`] of the SVRs' `2l` variables (`a_1..a_l, a*_1..a*_l`).
 pub(crate) fn svr_start_gradient(
@@ -240,6 +305,35 @@ mod tests {
         );
         close(&sg.q_alpha, &g);
         close(&sg.g_bar, &gb);
+    }
+
+    #[test]
+    fn the_in_place_sums_are_the_gathered_ones_up_to_rounding() {
+        // Rows in two long runs (a fold-ordered CV round) read the cached
+        // columns in place; scattered rows gather them.
+        let n = 400;
+        let x: Vec<Vec<f64>> = (0..n)
+            .map(|i| vec![(i as f64 * 0.13).sin(), (i as f64 * 0.07).cos()])
+            .collect();
+        let ds = Dataset::from_dense_rows("synthetic", &x, vec![1.0; n]);
+        let kd = KernelData::new(&ds, KernelKind::Rbf { gamma: 0.5 });
+        let runs: Vec<u32> = (0..150).chain(230..n as u32).collect();
+        let l = runs.len();
+        let a: Vec<f64> = (0..2 * l)
+            .map(|k| [0.0, 1.0, 0.25, 0.6, 0.0][k % 5])
+            .collect();
+        let plain = svr_start_gradient(&kd, &runs, &a, 1.0, None);
+        let sh = SharedKernelCache::new(n, 100.0);
+        let cached = svr_start_gradient(&kd, &runs, &a, 1.0, Some(&sh));
+        close(&cached.q_alpha, &plain.q_alpha);
+        close(&cached.g_bar, &plain.g_bar);
+        let w: Vec<f64> = (0..37).map(|i| (i as f64 * 0.3).sin()).collect();
+        let k: Vec<f32> = (0..37).map(|i| (i as f32 * 0.2).cos()).collect();
+        let wb: Vec<f64> = w.iter().map(|v| -0.5 * v).collect();
+        let (sa, sb) = dot2(&w, &wb, &k);
+        assert_eq!((sa, sb), dot2_body(&w, &wb, &k));
+        let direct: f64 = w.iter().zip(&k).map(|(a, &b)| a * f64::from(b)).sum();
+        assert!((sa - direct).abs() < 1e-12 && (sb + 0.5 * direct).abs() < 1e-12);
     }
 
     #[test]

@@ -50,8 +50,8 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::cv::formulations::{
-    checked_inputs, cross_validate_formulation, gathered, round_caches, summarised, FormulationCv,
-    FormulationCvOptions, FormulationCvResult, FormulationRound,
+    checked_inputs, cross_validate_formulation, gathered, in_fold_order, round_caches, summarised,
+    FormulationCv, FormulationCvOptions, FormulationCvResult, FormulationRound,
 };
 use crate::svm::cv::seeded_gradient::{signed_start_gradient, svr_start_gradient};
 use crate::svm::cv::strategy::{RoundOrder, SeedingMethod};
@@ -97,7 +97,9 @@ pub fn cross_validate_formulation_seeded(
     let checked = checked_inputs(ds, folds, params, svm_type, opts)?;
     if let SvmType::NuSvc { nu } = svm_type {
         let result = crate::svm::cv::pool::with_threads(opts.threads, || {
-            seeded_nu_svc::run(ds, folds, &checked, nu, order, opts)
+            in_fold_order(ds, folds, |ds, folds| {
+                seeded_nu_svc::run(ds, folds, &checked, nu, order, opts)
+            })
         })?;
         return Ok(summarised(ds, folds, svm_type, result));
     }
@@ -110,7 +112,9 @@ pub fn cross_validate_formulation_seeded(
         }
     }
     let result = crate::svm::cv::pool::with_threads(opts.threads, || {
-        run(ds, folds, &checked, svm_type, order, opts)
+        in_fold_order(ds, folds, |ds, folds| {
+            run(ds, folds, &checked, svm_type, order, opts)
+        })
     })?;
     Ok(summarised(ds, folds, svm_type, result))
 }
@@ -236,10 +240,7 @@ impl Chain<'_> {
                 self.shared,
             )?;
             let test = self.folds.test_rows(h);
-            let preds: Vec<f64> = test
-                .par_iter()
-                .map(|&r| fit.model.predict(self.kd.ds.row(r)))
-                .collect();
+            let preds = fit.model.predict_rows(&self.kd.ds, test);
             let mut by_row = vec![[0.0; 2]; n];
             let mut entered = vec![false; n];
             for (&r, &b) in train.iter().zip(&fit.coef) {

@@ -22,6 +22,8 @@
 //! - [`function_model`]: `svm_train`'s branch for one-class and regression
 //!   (one decision function: [`train_one_function`]), its model, prediction
 //!   and model file.
+//! - `function_rows`: that model's predictions of many rows at once (a
+//!   CV's held-out fold), tile by tile, each `svm_predict`'s to the bit.
 //!
 //! Entry points: [`train_nu_svc`] (`-s 1`, any number of classes; its
 //! model is a [`crate::svm::multiclass::MultiModel`], written by
@@ -30,6 +32,7 @@
 
 mod batched;
 pub mod function_model;
+mod function_rows;
 pub mod nu_svc;
 pub mod nu_svc_probability;
 mod one_class;

@@ -28,8 +28,6 @@
 //! tolerance allows, not bit for bit. A chain is one thread's sequence of
 //! single-threaded solves, so the results do not depend on the threads.
 
-use rayon::prelude::*;
-
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::formulation::function_model::train_function_from;
@@ -158,10 +156,7 @@ impl WarmChains<'_> {
             let svr = SvmType::EpsilonSvr { p };
             let fit: FunctionFit =
                 train_function_from(self.kd, &train, params, svr, Some(start), self.shared)?;
-            let predictions: Vec<f64> = test
-                .par_iter()
-                .map(|&r| fit.model.predict(self.kd.ds.row(r)))
-                .collect();
+            let predictions = fit.model.predict_rows(&self.kd.ds, test);
             // Keep a solution only while a later step starts from it.
             if steps[i + 1..].iter().any(|t| t.from == Some(i)) {
                 coefs[i] = Some(fit.coef);

@@ -72,19 +72,9 @@ impl MultiModel {
             .collect()
     }
 
-    /// Whether a dense walk over `d` features per (row, support vector)
-    /// costs less than LIBSVM's merge of their stored features, counted as
-    /// [`TILE`] lanes per step against one, within the memory cap.
+    /// Whether tiles pay for these support vectors ([`tiles_pay`]).
     fn tiles_pay(&self, ds: &Dataset, d: usize) -> bool {
-        let nnz = |x: &Dataset| {
-            let n = x.n().max(1);
-            (0..x.n()).map(|r| x.row(r).stored()).sum::<usize>() as f64 / n as f64
-        };
-        let merge = nnz(ds) + nnz(&self.sv);
-        let bytes = d.saturating_mul(self.total_sv()).saturating_mul(8);
-        self.total_sv() > 0
-            && (d as f64) <= (TILE / 4) as f64 * merge
-            && bytes <= MAX_DENSE_SV_BYTES
+        tiles_pay(ds, &self.sv, d)
     }
 
     /// Every pair's `sum_t coef_t K_t - rho` over its two classes' support
@@ -124,6 +114,19 @@ impl MultiModel {
     }
 }
 
+/// Whether a dense walk over `d` features per (row of `ds`, support vector
+/// of `sv`) costs less than LIBSVM's merge of their stored features,
+/// counted as [`TILE`] lanes per step against one, within the memory cap.
+pub(crate) fn tiles_pay(ds: &Dataset, sv: &Dataset, d: usize) -> bool {
+    let nnz = |x: &Dataset| {
+        let n = x.n().max(1);
+        (0..x.n()).map(|r| x.row(r).stored()).sum::<usize>() as f64 / n as f64
+    };
+    let merge = nnz(ds) + nnz(sv);
+    let bytes = d.saturating_mul(sv.n()).saturating_mul(8);
+    sv.n() > 0 && (d as f64) <= (TILE / 4) as f64 * merge && bytes <= MAX_DENSE_SV_BYTES
+}
+
 /// `acc[lane] += coef[t] * kv[t * TILE + lane]`, `t` in order.
 #[inline(always)]
 fn lane_sums_body(coef: &[f64], kv: &[f64], acc: &mut [f64; TILE]) {
@@ -134,7 +137,10 @@ fn lane_sums_body(coef: &[f64], kv: &[f64], acc: &mut [f64; TILE]) {
     }
 }
 
-by_cpu!(lane_sums, lane_sums_body, (coef: &[f64], kv: &[f64], acc: &mut [f64; TILE]));
+by_cpu!(
+    /// [`lane_sums_body`] on the widest vector unit.
+    pub(crate) fn lane_sums(coef: &[f64], kv: &[f64], acc: &mut [f64; TILE]) = lane_sums_body
+);
 
 #[cfg(test)]
 mod tests {
