@@ -75,6 +75,23 @@ fn formulation_configs_refuse_what_does_not_apply() {
         Err(e) => refused(d, &nu_sir, &["method `sir`", "the engine refuses it", &e]),
         Ok(()) => assert!(validate(d, &nu_sir).status.success()),
     }
+    // The batched solver: refused for nu-SVR, quoting the engine.
+    let batched = |t: &str, setting: &str| {
+        config(Some(t), "\"ours\", \"train\"", setting, FILE)
+            .replace("k = [5]", "solvers = [\"smo\", \"batched\"]\nk = [5]")
+    };
+    let o = validate(d, &batched("epsilon_svr", "p = 0.1"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let engine = cvbench::experiments::svm_cv::formulation::engine_solves(
+        cvbench_engine::api::formulation::SvmType::NuSvr { nu: 0.5 },
+        cvbench_engine::api::strategies::SolverKind::Batched,
+    )
+    .expect_err("the engine refuses nu-SVR on the batched solver");
+    refused(
+        d,
+        &batched("nu_svr", "nu = 0.5"),
+        &["solver `batched`", "the engine refuses it", &engine],
+    );
     refused(
         d,
         &config(Some("nu_svr"), "\"ours\"", "p = 0.2", FILE),
@@ -119,6 +136,63 @@ fn formulation_configs_refuse_what_does_not_apply() {
             "{err}"
         );
     }
+}
+
+#[test]
+fn the_batched_solver_is_an_axis_of_svr_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_regression(d);
+    let text = config(
+        Some("epsilon_svr"),
+        "\"ours\", \"sir\", \"train\"",
+        "c = 4\ngamma = 0.5\np = 0.05",
+        FILE,
+    )
+    .replace("k = [5]", "solvers = [\"smo\", \"batched\"]\nk = [5]");
+    std::fs::write(d.join("f.toml"), text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "f.toml", "--out", "r", "--csv"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(d.join("r/f/report-section.md")).unwrap();
+    let records = std::fs::read_to_string(d.join("r/f/records.csv")).unwrap();
+    let mut lines = records.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    let of = |m: &str, s: &str| {
+        rows.iter()
+            .filter(|r| r[col("method")] == m && r[col("solver")] == s)
+            .count()
+    };
+    // Each CV method's five rounds on each solver, one training each.
+    for m in ["ours", "sir"] {
+        assert_eq!((of(m, "smo"), of(m, "batched")), (5, 5), "{records}");
+    }
+    assert_eq!(
+        (of("train", "smo"), of("train", "batched")),
+        (1, 1),
+        "{records}"
+    );
+    // Labelled apart in the table and checked against the SMO's unseeded CV.
+    for label in ["ours+batched", "sir+batched"] {
+        assert!(
+            md.contains(&format!("`{label}` MSE")) && md.contains("within"),
+            "{md}"
+        );
+    }
+    assert!(
+        md.contains("`ours+batched` against the SMO's unseeded CV"),
+        "{md}"
+    );
+    assert!(
+        md.contains("`sir+batched` against unseeded, the same solver"),
+        "{md}"
+    );
+    assert!(!md.contains("**outside**"), "{md}");
 }
 
 #[test]

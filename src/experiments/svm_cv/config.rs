@@ -197,9 +197,11 @@ pub struct SvmCvConfig {
     #[serde(default)]
     pub threads: Option<Spanned<Vec<Spanned<usize>>>>,
     /// Our solver's methods (the CVs and `train`) run once per solver of
-    /// the C-SVC dual listed here (the registry [`SolverKind`]: `smo`,
-    /// `batched`); the peers run once. Unset: `["smo"]`, the cells (and
-    /// keys) of a config without the key.
+    /// the dual listed here (the registry [`SolverKind`]: `smo`,
+    /// `batched`; with `svm_type`, those the engine trains it with: the
+    /// batched solver takes C-SVC, one-class and epsilon-SVR); the peers
+    /// run once. Unset: `["smo"]`, the cells (and keys) of a config without
+    /// the key.
     #[serde(default)]
     pub solvers: Option<Spanned<Vec<Spanned<String>>>>,
     /// Every timed cell (ours and the peers') is timed this many times

@@ -2,7 +2,8 @@
 //! `"one_class"`, `"epsilon_svr"`, `"nu_svr"`; issue 56): each cell is one
 //! CV run of the engine's formulation CV (`api::formulation_cv`: the rounds
 //! in parallel over one shared kernel cache, unseeded or, where the engine
-//! builds it, alpha-seeded), `svm-train -s N -v k` on the same folds, one
+//! builds it, alpha-seeded; on each solver of `solvers` the engine trains
+//! the formulation with), `svm-train -s N -v k` on the same folds, one
 //! training (ours, `svm-train`'s), or oneDAL's estimator (a CV on our folds,
 //! one fit).
 //!
@@ -23,7 +24,7 @@ use cvbench_engine::api::formulation_cv::{
     cross_validate_formulation_seeded, libsvm_folds, FormulationCvOptions,
 };
 use cvbench_engine::api::params::SvmParams;
-use cvbench_engine::api::strategies::CacheMode;
+use cvbench_engine::api::strategies::{CacheMode, SolverKind};
 
 /// Every formulation with `svm-train`'s default parameter: the config's
 /// names are these values' [`SvmType::name`], the engine's.
@@ -153,17 +154,7 @@ pub fn engine_seeds(svm_type: SvmType, m: Method) -> Result<(), String> {
     let Some(seeding) = m.seeding() else {
         return Ok(());
     };
-    let n = 8;
-    let values: Vec<f64> = (0..n).map(|i| i as f64 / n as f64).collect();
-    let y: Vec<f64> = (0..n)
-        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
-        .collect();
-    let ds = Dataset {
-        name: "probe (synthetic)".into(),
-        x: Features::Dense { d: 1, values },
-        y,
-        index_base: IndexBase::One,
-    };
+    let ds = probe();
     let folds = libsvm_folds(&ds, 2, svm_type).map_err(|e| e.to_string())?;
     let opts = FormulationCvOptions {
         cache: CacheMode::Shared,
@@ -173,6 +164,34 @@ pub fn engine_seeds(svm_type: SvmType, m: Method) -> Result<(), String> {
     cross_validate_formulation_seeded(&ds, &folds, &params, svm_type, opts, seeding)
         .map(|_| ())
         .map_err(|e| e.to_string())
+}
+
+/// Whether the engine trains `svm_type` with `solver`: asked of the engine
+/// itself on a tiny synthetic set, as [`engine_seeds`].
+pub fn engine_solves(svm_type: SvmType, solver: SolverKind) -> Result<(), String> {
+    let ds = probe();
+    let params = SvmParams {
+        solver,
+        ..SvmParams::rbf(1.0, 0.5)
+    };
+    cvbench_engine::api::formulation::fit_formulation(&ds, &params, svm_type)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// Eight rows of one feature, two classes (the engines' probes).
+fn probe() -> Dataset {
+    let n = 8;
+    let values: Vec<f64> = (0..n).map(|i| i as f64 / n as f64).collect();
+    let y: Vec<f64> = (0..n)
+        .map(|i| if i % 2 == 0 { 1.0 } else { -1.0 })
+        .collect();
+    Dataset {
+        name: "probe (synthetic)".into(),
+        x: Features::Dense { d: 1, values },
+        y,
+        index_base: IndexBase::One,
+    }
 }
 
 /// The checks of a formulation config beyond C-SVC's: its methods (and
@@ -219,11 +238,17 @@ pub fn check(cfg: &ConfigFile, c: &SvmCvConfig, svm_type: SvmType) -> Result<(),
     };
     let shared = "the formulation CV always runs its rounds on one shared kernel cache";
     not_here("caches", c.caches.as_ref().map(|v| v.span()), shared)?;
-    not_here(
-        "solvers",
-        c.solvers.as_ref().map(|v| v.span()),
-        "the formulations run LIBSVM's SMO",
-    )?;
+    if let Some(list) = &c.solvers {
+        for solver in c.solvers(cfg)? {
+            if let Err(e) = engine_solves(svm_type, solver) {
+                return Err(cfg.invalid(
+                    list.span(),
+                    &format!("solver `{solver}`: the engine refuses it: {e}"),
+                    "remove it from solvers (smo runs every formulation)",
+                ));
+            }
+        }
+    }
     not_here(
         "first_rounds",
         c.first_rounds.as_ref().map(|v| v.span()),

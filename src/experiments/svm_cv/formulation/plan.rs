@@ -15,6 +15,7 @@ use crate::results::rows::Core;
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::SvmType;
 use cvbench_engine::api::params::SvmParams;
+use cvbench_engine::api::strategies::SolverKind;
 use std::sync::Arc;
 
 /// What one cell runs: indices into the plan's datasets and settings, k and
@@ -24,6 +25,8 @@ pub(crate) struct CellSpec {
     pub setting: usize,
     pub k: KValue,
     pub method: Method,
+    /// Our solver of the dual (the SMO for a peer's cells, unused there).
+    pub solver: SolverKind,
 }
 
 /// A planned formulation run.
@@ -72,6 +75,10 @@ impl FormulationPlan {
             k: c.k.label(),
             k_value: c.k.resolve(data.n()) as u64,
             folds: "libsvm".into(),
+            solver: match c.method.peer() {
+                Some(_) => String::new(),
+                None => c.solver.as_str().to_string(),
+            },
             ..FormulationRow::default()
         }
     }
@@ -132,6 +139,7 @@ pub(crate) fn plan(
     let dims: Vec<usize> = datasets.iter().map(|(_, d)| d.libsvm_max_index()).collect();
     c.check_gamma_defaults(cfg, &dims)?;
     let repeats = c.repeats(cfg)?;
+    let solvers = c.solvers(cfg)?;
     let d0 = datasets[0].1.libsvm_max_index();
     let mut settings = Vec::new();
     for s in c.settings.get_ref() {
@@ -168,20 +176,33 @@ pub(crate) fn plan(
                     if !ran || (m.is_fit() && ki > 0) {
                         continue;
                     }
-                    let mut key = CellKey::new(dname)
-                        .part(&s.get_ref().label)
-                        .field("k", kv.get_ref().label())
-                        .part(m.as_str());
-                    if m.peer() != Some(Peer::Libsvm) {
-                        key = key.field("threads", threads);
+                    // The peers run once, with their own solvers.
+                    let per_solver = match m.peer() {
+                        Some(_) => &[SolverKind::Smo][..],
+                        None => &solvers[..],
+                    };
+                    for &solver in per_solver {
+                        let mut key = CellKey::new(dname)
+                            .part(&s.get_ref().label)
+                            .field("k", kv.get_ref().label())
+                            .part(m.as_str());
+                        if m.peer() != Some(Peer::Libsvm) {
+                            key = key.field("threads", threads);
+                        }
+                        // The SMO's keys are those of a config without
+                        // `solvers` (its stored cells stay valid).
+                        if solver != SolverKind::Smo {
+                            key = key.field("solver", solver.as_str());
+                        }
+                        cells.push(key, s.span())?;
+                        specs.push(CellSpec {
+                            dataset: di,
+                            setting: si,
+                            k: *kv.get_ref(),
+                            method: m,
+                            solver,
+                        });
                     }
-                    cells.push(key, s.span())?;
-                    specs.push(CellSpec {
-                        dataset: di,
-                        setting: si,
-                        k: *kv.get_ref(),
-                        method: m,
-                    });
                 }
             }
         }

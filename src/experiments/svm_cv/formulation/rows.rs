@@ -62,6 +62,9 @@ pub struct FormulationRow {
     pub role: String,
     /// Our seeding (`none`, `sir`, `sir_two_chains`; empty for a peer).
     pub seeding: String,
+    /// Our solver of the dual (`smo`, `batched`; empty for a peer and in
+    /// runs stored before the solver axis, which ran the SMO).
+    pub solver: String,
     /// Training rows of the solve (of a whole run: all rows).
     pub n_train: u64,
     /// Held-out rows.
@@ -143,6 +146,15 @@ impl FormulationRow {
         })
     }
 
+    /// The run's name in tables and verdicts: its method, with `+batched`
+    /// (the solver) where it did not run the SMO.
+    pub fn label(&self) -> String {
+        match self.solver.as_str() {
+            "" | "smo" => self.core.method.clone(),
+            s => format!("{}+{s}", self.core.method),
+        }
+    }
+
     /// Whether the formulation is a regression (its metric is the MSE).
     pub fn is_regression(&self) -> bool {
         super::metric_name(&self.svm_type) == "MSE"
@@ -171,14 +183,15 @@ pub struct RunRow {
 }
 
 /// The runs of a formulation run's rows, by (dataset, setting, k), each
-/// key's runs by their method name (the cell's method, with its threads).
+/// key's runs by their label ([`FormulationRow::label`]: the cell's method
+/// and solver).
 pub fn runs(rows: &[FormulationRow]) -> BTreeMap<Key, BTreeMap<String, RunRow>> {
     let mut out: BTreeMap<Key, BTreeMap<String, RunRow>> = BTreeMap::new();
     for r in rows {
         let e = out
             .entry(r.key())
             .or_default()
-            .entry(r.core.method.clone())
+            .entry(r.label())
             .or_insert_with(|| RunRow {
                 row: r.clone(),
                 iterations: 0,

@@ -254,6 +254,10 @@ impl Plan for FormulationPlan {
         let cell = &self.head.cells[i];
         let (_, data) = &self.datasets[c.dataset];
         let (_, params, svm_type) = &self.settings[c.setting];
+        let params = &SvmParams {
+            solver: c.solver,
+            ..params.clone()
+        };
         let run = CellRun {
             plan: self,
             i,

@@ -145,7 +145,7 @@ pub fn render(
 fn rows_sv(rows: &[FormulationRow], d: &str, s: &str, k: &str, m: &str) -> u64 {
     rows.iter()
         .filter(|r| {
-            r.core.dataset == d && r.setting == s && r.k == k && r.core.method == m && r.fold >= 0
+            r.core.dataset == d && r.setting == s && r.k == k && r.label() == m && r.fold >= 0
         })
         .map(|r| r.n_sv)
         .sum()

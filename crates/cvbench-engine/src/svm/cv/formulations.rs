@@ -258,7 +258,8 @@ pub(crate) fn checked_inputs(
 
 /// The rounds' caches for rounds run in `order`: each solve's parameters
 /// with its share of `params.cache_mb`, and the shared whole-data kernel
-/// cache (when `opts.cache` asks for one).
+/// cache (when `opts.cache` asks for one; the whole matrix where it fits,
+/// [`whole_matrix_first`]).
 pub(crate) fn round_caches(
     kd: &KernelData<'_>,
     params: &CheckedParams,
@@ -272,10 +273,31 @@ pub(crate) fn round_caches(
         threads: opts.threads,
     };
     let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
+    let (shared_mb, local_mb) = match shared_mb {
+        Some(_) => whole_matrix_first(kd.ds.n(), params.cache_mb, strategy.concurrent())
+            .map_or((shared_mb, local_mb), |(s, l)| (Some(s), l)),
+        None => (None, local_mb),
+    };
     let local = params.with_cache_mb(local_mb)?;
     let shared = shared_mb.map(|mb| ovo_shared_cache(kd, mb, params.solver.matrix_values()));
     Ok((local, shared))
 }
+
+/// Where the whole `n x n` kernel matrix takes at most [`WHOLE_SHARE`] of
+/// the run's budget `total_mb`: the shared cache gets what the matrix needs
+/// (every solve then reads it: the batched solver in place, the SMO's
+/// columns without a kernel evaluation) and each of the `concurrent`
+/// solves an equal part of the rest, `(shared MB, MB per solve)`; `None`
+/// where it does not fit (then [`CvStrategy::cache_split`]'s 3/4 rule).
+/// The whole run stays within `total_mb` either way.
+pub(crate) fn whole_matrix_first(n: usize, total_mb: f64, concurrent: usize) -> Option<(f64, f64)> {
+    let need = n as f64 * (n as f64 * 4.0 + 64.0) / (1u64 << 20) as f64 + 1.0;
+    (need <= WHOLE_SHARE * total_mb).then(|| (need, (total_mb - need) / concurrent.max(1) as f64))
+}
+
+/// The largest share of a CV's cache budget the whole kernel matrix may
+/// take ([`whole_matrix_first`]); the rest is the solves'.
+const WHOLE_SHARE: f64 = 0.9;
 
 /// A run's outcome from its rounds (any order): every row's held-out
 /// prediction, the rounds, the kernel values computed and the wall time
@@ -436,5 +458,21 @@ impl CvSummary {
                 ),
             ],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_matrix_first;
+
+    #[test]
+    fn the_whole_matrix_is_shared_first_within_the_budget() {
+        // cadata (20,640 rows): 1,626 MB of matrix fits 2,000 MB (the rest
+        // split between two solves); 1,500 MB would not hold it.
+        let (shared, per_solve) = whole_matrix_first(20_640, 2000.0, 2).expect("fits");
+        assert!((1620.0..1630.0).contains(&shared), "{shared}");
+        assert!((shared + 2.0 * per_solve - 2000.0).abs() < 1e-9);
+        assert_eq!(whole_matrix_first(20_640, 1500.0, 2), None);
+        assert_eq!(whole_matrix_first(20_640, 1800.0, 1), None);
     }
 }

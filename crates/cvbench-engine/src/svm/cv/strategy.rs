@@ -366,14 +366,20 @@ impl CvStrategy {
     pub fn cache_split(&self, total_mb: f64) -> (Option<f64>, f64) {
         match self.cache {
             CacheMode::PerSolve => (None, total_mb),
-            CacheMode::Shared => {
-                let concurrent = match self.order {
-                    RoundOrder::Chain => 1,
-                    RoundOrder::TwoChains => self.threads.clamp(1, 2),
-                    _ => self.threads.max(1),
-                };
-                (Some(total_mb * 0.75), total_mb * 0.25 / concurrent as f64)
-            }
+            CacheMode::Shared => (
+                Some(total_mb * 0.75),
+                total_mb * 0.25 / self.concurrent() as f64,
+            ),
+        }
+    }
+
+    /// How many solves run at once: one in a chain, up to two with two
+    /// chains, else one per thread.
+    pub fn concurrent(&self) -> usize {
+        match self.order {
+            RoundOrder::Chain => 1,
+            RoundOrder::TwoChains => self.threads.clamp(1, 2),
+            _ => self.threads.max(1),
         }
     }
 }
