@@ -54,7 +54,7 @@ def _scores(named, kind, X, y, predictions, tests, classes):
 
 
 def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None, cache="shared",
-                       cache_size=None):
+                       cache_size=None, seeding="none", solver="smo"):
     """k-fold CV of ``estimator`` (``cvbench.SVC``, ``NuSVC``, ``SVR`` or
     ``NuSVR``, its parameters as set) on ``(X, y)``, as scikit-learn's
     ``cross_validate(estimator, X, y, cv=cv, scoring=scoring)``.
@@ -76,6 +76,15 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
     ``cache`` ``shared`` (one kernel cache for every round) or
     ``per_solve``, ``cache_size`` its MB in all (None: the whole kernel
     matrix where it fits in half the memory); neither changes a number.
+    NuSVC, SVR and NuSVR: ``seeding`` ``"none"`` (LIBSVM's rounds from
+    zero: ``svm-train -v``'s numbers bit for bit) or ``"sir"`` /
+    ``"sir_two_chains"`` (``cvbench svm --seeding``: each round started
+    from the previous one's solution made feasible, exact to ``tol``, not
+    bit for bit), and ``solver`` ``"smo"`` or ``"batched"`` (SVR only:
+    ``cvbench svm --solver batched``, LIBSVM's optimum to ``tol``); on
+    cadata_scale ``SVR()`` with ``seeding="sir", solver="batched"`` runs a
+    10-fold CV about 2.7x faster than the defaults. Both are refused where
+    the folds are fitted one by one (``gamma='scale'``, below).
 
     Returns a dict of per-fold arrays: ``test_score`` (or ``test_<name>``
     per scorer of a list), ``fit_time``, ``score_time``, ``n_iter`` (each
@@ -104,6 +113,11 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
             "(cvbench svm -s 2 -v prints svm-train's one-class accuracy)"
         )
     if isinstance(estimator, SVC):
+        if (seeding, solver) != ("none", "smo"):
+            raise ValueError(
+                "cross_validate_svm: an SVC takes its seeding and solver from its own parameters "
+                "(SVC(solver=...); cross_validate_svc(seeding=...)), not from these arguments"
+            )
         return _svc(estimator, X, y, cv, scoring, n_jobs, cache, cache_size)
     match = [(kind, name) for cls, kind, name in FORMULATIONS if isinstance(estimator, cls)]
     if not match:
@@ -142,11 +156,17 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
         args = spec(C=params.get("C", 1.0), kernel=kernel, gamma=resolve_gamma(params["gamma"], X),
                     degree=params["degree"], coef0=params["coef0"], tol=params["tol"],
                     cache_size=cache_size, shrinking=params["shrinking"],
-                    max_iter=params["max_iter"], n_jobs=n_jobs)
+                    max_iter=params["max_iter"], n_jobs=n_jobs, solver=solver)
         pred, n_iter, wall_s = _native.cross_validate_formulation_arrays(
-            dense, csr, y_native, args, kind, value, tests, cache)
+            dense, csr, y_native, args, kind, value, tests, cache, seeding)
         fit_time = np.full(len(tests), wall_s / len(tests))
     else:
+        if (seeding, solver) != ("none", "smo"):
+            raise ValueError(
+                f"cross_validate_svm: seeding={seeding!r}, solver={solver!r} need one gamma for "
+                "every fold, but gamma='scale' depends on each fold's training rows (each fold is "
+                "then a plain fit): give gamma a number, or use seeding='none', solver='smo'"
+            )
         pred, n_iter, fit_time = _per_fold(estimator, X, y_native, tests, n_jobs)
     if decode is not None:
         pred_out = decode[pred.astype(np.intp)]

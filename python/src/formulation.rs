@@ -6,9 +6,9 @@
 
 use cvbench_engine::api::formulation::{fit_formulation_with, SvmType};
 use cvbench_engine::api::formulation_cv::{
-    cross_validate_formulation, libsvm_folds, FormulationCvOptions,
+    cross_validate_formulation_seeded, libsvm_folds, FormulationCvOptions,
 };
-use cvbench_engine::api::strategies::CacheMode;
+use cvbench_engine::api::strategies::{CacheMode, SeedingMethod};
 use numpy::{IntoPyArray, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 
@@ -118,11 +118,14 @@ type FormulationCvOut<'py> = (
 
 /// k-fold CV of formulation `kind` (nu or epsilon `value`; `spec`'s C,
 /// kernel, tolerance, cache (the run's whole budget), shrinking, iteration
-/// cap and threads) on the test folds `test` (a partition of the rows), in
-/// one call: the rounds in parallel on one shared kernel cache (`cache`
-/// `shared`) or each solve's own (`per_solve`), the same numbers either way.
+/// cap, threads and solver) on the test folds `test` (a partition of the
+/// rows), in one call: the rounds in parallel on one shared kernel cache
+/// (`cache` `shared`) or each solve's own (`per_solve`), the same numbers
+/// either way; `seeding` `none` (svm-train's rounds), `sir` or
+/// `sir_two_chains` (each round from the previous one's solution, exact to
+/// the tolerance: the engine's `cross_validate_formulation_seeded`).
 #[pyfunction]
-#[pyo3(signature = (dense, csr, y, spec, kind, value, test, cache))]
+#[pyo3(signature = (dense, csr, y, spec, kind, value, test, cache, seeding="none"))]
 #[allow(clippy::too_many_arguments)]
 fn cross_validate_formulation_arrays<'py>(
     py: Python<'py>,
@@ -134,6 +137,7 @@ fn cross_validate_formulation_arrays<'py>(
     value: f64,
     test: Vec<Vec<usize>>,
     cache: &str,
+    seeding: &str,
 ) -> PyResult<FormulationCvOut<'py>> {
     let (ds, spec) = training_inputs(dense, csr, y, spec)?;
     let svm_type = svm_type(kind, value)?;
@@ -147,9 +151,14 @@ fn cross_validate_formulation_arrays<'py>(
         cache,
         threads: spec.threads,
     };
+    let seeding = SeedingMethod::parse(seeding).ok_or_else(|| {
+        value_error(format!(
+            "seeding must be 'none', 'sir' or 'sir_two_chains' for {kind}, got {seeding:?}"
+        ))
+    })?;
     let f = folds(ds.n(), test);
     let cv = run(py, || {
-        cross_validate_formulation(&ds, &f, &spec.params, svm_type, opts)
+        cross_validate_formulation_seeded(&ds, &f, &spec.params, svm_type, opts, seeding)
     })?;
     let iters: Vec<i64> = cv
         .result

@@ -178,3 +178,33 @@ def test_nu_svc_int_cv_gives_svm_train_accuracy(binary, tmp_path):
     tests = _native.formulation_folds(dense, csr, y.astype(float), "nu_svc", 0.25, 5)
     sizes = np.array([len(t) for t in tests])
     assert "%g" % (100 * np.dot(res["test_score"], sizes) / len(y)) == expected
+
+
+@pytest.mark.parametrize("seeding,solver", [("sir", "smo"), ("sir_two_chains", "smo"),
+                                            ("none", "batched"), ("sir", "batched")])
+def test_seeded_and_batched_cv_is_exact_to_the_tolerance(diabetes, seeding, solver):
+    # The engine's seeded / batched CV: every fold's MSE within the solver's
+    # tolerance of LIBSVM's rounds from zero, and the same numbers on any
+    # thread count.
+    X, y = diabetes
+    est = cvbench.SVR(C=4.0, gamma=0.5, epsilon=0.125)
+    plain = cvbench.cross_validate_svm(est, X, y, cv=5, scoring="neg_mean_squared_error")
+    runs = [cvbench.cross_validate_svm(est, X, y, cv=5, scoring="neg_mean_squared_error",
+                                       seeding=seeding, solver=solver, n_jobs=j) for j in (1, 2)]
+    np.testing.assert_array_equal(runs[0]["test_score"], runs[1]["test_score"])
+    np.testing.assert_allclose(runs[0]["test_score"], plain["test_score"], rtol=1e-2)
+    if seeding != "none":
+        assert runs[0]["n_iter"][1:].sum() < plain["n_iter"][1:].sum()
+
+
+def test_seeding_and_solver_refusals_are_clear(diabetes):
+    X, y = diabetes
+    with pytest.raises(ValueError, match="gamma='scale' depends on each fold"):
+        cvbench.cross_validate_svm(cvbench.SVR(), X, y, cv=5, seeding="sir")
+    with pytest.raises(ValueError, match="seeding"):
+        cvbench.cross_validate_svm(cvbench.SVR(gamma=0.5), X, y, cv=5, seeding="tree")
+    with pytest.raises(ValueError, match="batched"):
+        cvbench.cross_validate_svm(cvbench.NuSVR(gamma=0.5), X, y, cv=5, solver="batched")
+    with pytest.raises(ValueError, match="from its own parameters"):
+        cvbench.cross_validate_svm(cvbench.SVC(gamma=0.5), X, (y > 150).astype(int), cv=5,
+                                   seeding="sir")

@@ -28,7 +28,7 @@ use crate::svm::cv::strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::formulation::function_model::solve_lines;
 use crate::svm::formulation::nu_svc::{check_nu_feasible, train_nu_svc_checked};
 use crate::svm::formulation::train_one_function_with;
-use crate::svm::kernel::KernelData;
+use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::multiclass::cached_votes::predict_cached;
@@ -283,21 +283,18 @@ pub(crate) fn round_caches(
     Ok((local, shared))
 }
 
-/// Where the whole `n x n` kernel matrix takes at most [`WHOLE_SHARE`] of
-/// the run's budget `total_mb`: the shared cache gets what the matrix needs
-/// (every solve then reads it: the batched solver in place, the SMO's
-/// columns without a kernel evaluation) and each of the `concurrent`
-/// solves an equal part of the rest, `(shared MB, MB per solve)`; `None`
-/// where it does not fit (then [`CvStrategy::cache_split`]'s 3/4 rule).
-/// The whole run stays within `total_mb` either way.
+/// Where the whole `n x n` kernel matrix takes at most
+/// [`matrix::WHOLE_SHARE`] of the run's budget `total_mb`: the shared cache
+/// gets what the matrix needs (every solve then reads it: the batched
+/// solver in place, the SMO's columns without a kernel evaluation) and each
+/// of the `concurrent` solves an equal part of the rest, `(shared MB, MB
+/// per solve)`; `None` where it does not fit (then
+/// [`CvStrategy::cache_split`]'s 3/4 rule). The whole run stays within
+/// `total_mb` either way.
 pub(crate) fn whole_matrix_first(n: usize, total_mb: f64, concurrent: usize) -> Option<(f64, f64)> {
-    let need = n as f64 * (n as f64 * 4.0 + 64.0) / (1u64 << 20) as f64 + 1.0;
-    (need <= WHOLE_SHARE * total_mb).then(|| (need, (total_mb - need) / concurrent.max(1) as f64))
+    matrix::whole_matrix_mb(n, total_mb)
+        .map(|need| (need, (total_mb - need) / concurrent.max(1) as f64))
 }
-
-/// The largest share of a CV's cache budget the whole kernel matrix may
-/// take ([`whole_matrix_first`]); the rest is the solves'.
-const WHOLE_SHARE: f64 = 0.9;
 
 /// A run's outcome from its rounds (any order): every row's held-out
 /// prediction, the rounds, the kernel values computed and the wall time

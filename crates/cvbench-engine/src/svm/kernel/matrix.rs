@@ -47,19 +47,35 @@ pub fn worth_filling(sh: &SharedKernelCache) -> bool {
     sh.capacity_columns() >= sh.n() && sh.held() == 0
 }
 
-/// The whole kernel matrix of `kd`'s rows in a shared cache of 3/4 of
-/// `cache_mb` (the split of a CV's shared cache), computed at once where it
-/// fits; `None` where it does not. A training from `alpha = 0` asks for
-/// most columns of a small dataset (every support vector's and every row
-/// that enters a working set): computed a tile at a time and half of them
-/// by symmetry, they cost less than one at a time, with the same bits.
+/// The largest share of a cache budget the whole kernel matrix may take
+/// when it is held whole ([`whole_matrix_mb`]); the rest is the solves'.
+pub const WHOLE_SHARE: f64 = 0.9;
+
+/// The MB a shared cache needs to hold all `n` columns of an `n x n`
+/// matrix, where that is at most [`WHOLE_SHARE`] of `budget_mb`; `None`
+/// where the matrix does not fit.
+pub fn whole_matrix_mb(n: usize, budget_mb: f64) -> Option<f64> {
+    // A shared cache's column costs `4 n + 64` bytes; a millionth more
+    // keeps the division in `SharedKernelCache::new` from rounding to n - 1.
+    let need = n as f64 * (n as f64 * 4.0 + 64.0) / (1u64 << 20) as f64;
+    (n > 0 && need <= WHOLE_SHARE * budget_mb).then_some(need * (1.0 + 1e-6))
+}
+
+/// The whole kernel matrix of `kd`'s rows in a shared cache, computed at
+/// once where it takes at most [`WHOLE_SHARE`] of `cache_mb`
+/// ([`whole_matrix_mb`]); `None` where it does not. A training from `alpha
+/// = 0` asks for most columns of a small dataset (every support vector's
+/// and every row that enters a working set): computed a tile at a time and
+/// half of them by symmetry, they cost less than one at a time, with the
+/// same bits.
 pub fn prefilled(
     kd: &KernelData<'_>,
     cache_mb: f64,
     values: MatrixValues,
 ) -> Option<SharedKernelCache> {
-    let sh = SharedKernelCache::new(kd.ds.n(), cache_mb * 0.75);
-    if kd.ds.n() == 0 || sh.capacity_columns() < kd.ds.n() {
+    let mb = whole_matrix_mb(kd.ds.n(), cache_mb)?;
+    let sh = SharedKernelCache::new(kd.ds.n(), mb);
+    if sh.capacity_columns() < kd.ds.n() {
         return None;
     }
     let sh = sh.whole_columns(true);
