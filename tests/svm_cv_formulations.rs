@@ -39,6 +39,21 @@ fn config(svm_type: Option<&str>, methods: &str, setting: &str, data: &str) -> S
 const FILE: &str =
     "path = \"synthetic-regression.txt\"\nformat = \"libsvm\"\nlabel = \"synthetic-regression\"";
 
+/// `cvbench run` of config `text` in `d` (CSV records): its report section
+/// and its records' CSV text.
+fn run_config(d: &Path, text: &str) -> (String, String) {
+    std::fs::write(d.join("f.toml"), text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
+        .args(["run", "f.toml", "--out", "r", "--csv"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(d.join("r/f/report-section.md")).unwrap();
+    let records = std::fs::read_to_string(d.join("r/f/records.csv")).unwrap();
+    (md, records)
+}
+
 fn validate(dir: &Path, text: &str) -> Output {
     validate_config(dir, "f.toml", text)
 }
@@ -150,15 +165,7 @@ fn the_batched_solver_is_an_axis_of_svr_runs() {
         FILE,
     )
     .replace("k = [5]", "solvers = [\"smo\", \"batched\"]\nk = [5]");
-    std::fs::write(d.join("f.toml"), text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["run", "f.toml", "--out", "r", "--csv"])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let md = std::fs::read_to_string(d.join("r/f/report-section.md")).unwrap();
-    let records = std::fs::read_to_string(d.join("r/f/records.csv")).unwrap();
+    let (md, records) = run_config(d, &text);
     let mut lines = records.lines();
     let head: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| head.iter().position(|h| *h == name).unwrap();
@@ -209,15 +216,7 @@ fn svr_cv_prints_svm_train_lines() {
         "c = 4\ngamma = 0.5\np = 0.05",
         FILE,
     );
-    std::fs::write(d.join("f.toml"), text).unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
-        .args(["run", "f.toml", "--out", "r", "--csv"])
-        .current_dir(d)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let md = std::fs::read_to_string(d.join("r/f/report-section.md")).unwrap();
-    let records = std::fs::read_to_string(d.join("r/f/records.csv")).unwrap();
+    let (md, records) = run_config(d, &text);
     let mut lines = records.lines();
     let head: Vec<&str> = lines.next().unwrap().split(',').collect();
     let col = |name: &str| head.iter().position(|h| *h == name).unwrap();

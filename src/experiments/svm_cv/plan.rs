@@ -245,12 +245,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<SvmPlan, Experimen
                                 }
                                 key = key.field("threads", t.to_string());
                             }
-                            // The default solver's keys are those of a
-                            // config without `solvers` (its stored cells
-                            // stay valid); another solver is in the key.
-                            if solver != SolverKind::Smo {
-                                key = key.field("solver", solver.as_str());
-                            }
+                            let key = super::solver_axis::with_solver(key, solver);
                             cells.push(key, s.span())?;
                             specs.push(CellSpec {
                                 dataset: di,

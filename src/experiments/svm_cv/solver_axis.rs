@@ -4,6 +4,7 @@
 //! solver). Read by `render/` and `verdicts/` alike; the speed-up cell the
 //! tables write is in `render/markdown.rs`.
 
+use crate::experiments::cell_key::CellKey;
 use cvbench_engine::api::strategies::SolverKind;
 
 /// A solver's place in the registry's order (unknown names last), so that
@@ -21,4 +22,15 @@ pub fn has_solver_axis<'a>(solvers: impl IntoIterator<Item = &'a str>) -> bool {
     solvers
         .into_iter()
         .any(|s| !s.is_empty() && s != SolverKind::Smo.as_str())
+}
+
+/// A cell's key with its solver: the SMO's keys are those of a config
+/// without `solvers` (its stored cells stay valid); another solver is a
+/// field of the key.
+pub fn with_solver(key: CellKey, solver: SolverKind) -> CellKey {
+    if solver == SolverKind::Smo {
+        key
+    } else {
+        key.field("solver", solver.as_str())
+    }
 }

@@ -189,11 +189,7 @@ pub(crate) fn plan(
                         if m.peer() != Some(Peer::Libsvm) {
                             key = key.field("threads", threads);
                         }
-                        // The SMO's keys are those of a config without
-                        // `solvers` (its stored cells stay valid).
-                        if solver != SolverKind::Smo {
-                            key = key.field("solver", solver.as_str());
-                        }
+                        let key = crate::experiments::svm_cv::solver_axis::with_solver(key, solver);
                         cells.push(key, s.span())?;
                         specs.push(CellSpec {
                             dataset: di,

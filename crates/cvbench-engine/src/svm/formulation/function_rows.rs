@@ -17,8 +17,7 @@ use rayon::prelude::*;
 use super::function_model::FunctionModel;
 use crate::data::Dataset;
 use crate::svm::kernel::lane_tile::{Tile, TILE};
-use crate::svm::kernel::KernelKind;
-use crate::svm::multiclass::predict_rows::{lane_sums, tiles_pay};
+use crate::svm::multiclass::predict_rows::{lane_sums, tile_kernel_values, tiles_pay};
 
 impl FunctionModel {
     /// [`FunctionModel::decision_value`] of every row `rows` of `ds`, to
@@ -38,17 +37,7 @@ impl FunctionModel {
             .map(|chunk| {
                 let mut tile = Tile::new(d);
                 tile.load(ds, chunk);
-                let mut kv = vec![0.0; nsv * TILE];
-                match self.kernel {
-                    KernelKind::Rbf { gamma } => {
-                        tile.sq_dists(&svs, &mut kv);
-                        kv.iter_mut().for_each(|v| *v = (-gamma * *v).exp());
-                    }
-                    kind => {
-                        tile.dense_dots(&svs, &mut kv);
-                        kv.iter_mut().for_each(|v| *v = kind.of_dot(*v));
-                    }
-                }
+                let kv = tile_kernel_values(self.kernel, &tile, &svs);
                 let mut acc = [0.0f64; TILE];
                 lane_sums(&self.sv_coef, &kv, &mut acc);
                 acc[..chunk.len()].iter().map(|a| a - self.rho).collect()

@@ -44,17 +44,7 @@ impl MultiModel {
             .map(|chunk| {
                 let mut tile = Tile::new(d);
                 tile.load(ds, chunk);
-                let mut kv = vec![0.0; nsv * TILE];
-                match self.kernel {
-                    KernelKind::Rbf { gamma } => {
-                        tile.sq_dists(&svs, &mut kv);
-                        kv.iter_mut().for_each(|v| *v = (-gamma * *v).exp());
-                    }
-                    kind => {
-                        tile.dense_dots(&svs, &mut kv);
-                        kv.iter_mut().for_each(|v| *v = kind.of_dot(*v));
-                    }
-                }
+                let kv = tile_kernel_values(self.kernel, &tile, &svs);
                 let dec = self.pair_sums(&kv);
                 (0..chunk.len())
                     .map(|lane| dec.chunks_exact(TILE).map(|p| p[lane]).collect())
@@ -114,6 +104,25 @@ impl MultiModel {
     }
 }
 
+/// `K(x_lane, sv_t)` at `out[t * TILE + lane]` for every support vector `t`
+/// of `svs` (dense, `tile.d()` values each) and lane of `tile`, as
+/// `k_function` computes it (the direct squared distance for the RBF
+/// kernel), each lane's value to the bit.
+pub(crate) fn tile_kernel_values(kernel: KernelKind, tile: &Tile, svs: &[f64]) -> Vec<f64> {
+    let mut kv = vec![0.0; svs.len() / tile.d().max(1) * TILE];
+    match kernel {
+        KernelKind::Rbf { gamma } => {
+            tile.sq_dists(svs, &mut kv);
+            kv.iter_mut().for_each(|v| *v = (-gamma * *v).exp());
+        }
+        kind => {
+            tile.dense_dots(svs, &mut kv);
+            kv.iter_mut().for_each(|v| *v = kind.of_dot(*v));
+        }
+    }
+    kv
+}
+
 /// Whether a dense walk over `d` features per (row of `ds`, support vector
 /// of `sv`) costs less than LIBSVM's merge of their stored features,
 /// counted as [`TILE`] lanes per step against one, within the memory cap.
@@ -124,7 +133,8 @@ pub(crate) fn tiles_pay(ds: &Dataset, sv: &Dataset, d: usize) -> bool {
     };
     let merge = nnz(ds) + nnz(sv);
     let bytes = d.saturating_mul(sv.n()).saturating_mul(8);
-    sv.n() > 0 && (d as f64) <= (TILE / 4) as f64 * merge && bytes <= MAX_DENSE_SV_BYTES
+    // No feature at all (rows of labels alone): row by row, as LIBSVM.
+    sv.n() > 0 && d > 0 && (d as f64) <= (TILE / 4) as f64 * merge && bytes <= MAX_DENSE_SV_BYTES
 }
 
 /// `acc[lane] += coef[t] * kv[t * TILE + lane]`, `t` in order.
