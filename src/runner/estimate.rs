@@ -6,9 +6,10 @@
 //! run's wall seconds in manifests that lack them) and, through
 //! [`Kind::stored_cost`], its cost in the same units as the plan's. The rate
 //! is the stored seconds over the stored cost, summed over the runs: those
-//! made on this machine if any (else those made elsewhere, said so), and
-//! among them the stored run of the same config (its output folder's name)
-//! if there is one, since a kind's cost per unit grows with the data.
+//! of the same config (its output folder's name) if there is one, on this
+//! machine or else elsewhere (said so), since a kind's cost per unit grows
+//! with the data; without one, those made on this machine if any (else
+//! those made elsewhere, said so).
 
 use crate::experiments::timing::planning_minutes;
 use crate::experiments::Kind;
@@ -60,29 +61,32 @@ fn describe(m: &Machine) -> String {
     )
 }
 
-/// The rate of the stored runs made on `here`, or else of those made on
-/// other machines (said so), and among them of the run named `name` (the
-/// plan's output folder) if there is one; `None` when no stored run has a
-/// positive cost and a positive, finite time.
+/// The rate of the stored run of the same config (the plan's output folder
+/// `name`) where there is one, made on `here` if it was, else elsewhere
+/// (said so); without one, of the kind's stored runs made on `here`, or
+/// else of those made on other machines (said so). A config's own run
+/// predicts it far better than the kind's average (a kind's cost per unit
+/// grows with the data and the method), even from another machine. `None`
+/// when no stored run has a positive cost and a positive, finite time.
 pub fn rate(stored: &[StoredCost], here: &Machine, name: &str) -> Option<Rate> {
     let usable: Vec<&StoredCost> = stored
         .iter()
         .filter(|s| s.cost.is_finite() && s.cost > 0.0)
         .filter(|s| s.seconds.is_finite() && s.seconds > 0.0)
         .collect();
-    let mine: Vec<&StoredCost> = usable
+    let same: Vec<&StoredCost> = usable.iter().copied().filter(|s| s.name == name).collect();
+    let same_run = !same.is_empty();
+    let pool = if same_run { same } else { usable };
+    let mine: Vec<&StoredCost> = pool
         .iter()
         .copied()
         .filter(|s| same_machine(&s.machine, here))
         .collect();
     let here_only = !mine.is_empty();
-    let from = if here_only { mine } else { usable };
+    let from = if here_only { mine } else { pool };
     if from.is_empty() {
         return None;
     }
-    let same: Vec<&StoredCost> = from.iter().copied().filter(|s| s.name == name).collect();
-    let same_run = !same.is_empty();
-    let from = if same_run { same } else { from };
     let elsewhere = (!here_only).then(|| {
         let mut names: Vec<String> = from.iter().map(|s| describe(&s.machine)).collect();
         names.sort();
@@ -179,6 +183,9 @@ pub fn duration_text(total: f64, rate: Option<&Rate>, without_cost: usize) -> St
     };
     match &r.elsewhere {
         None => format!("about {m} minutes on this machine (at the rate of {runs} made on it)"),
+        Some(machines) if r.same_run => format!(
+            "about {m} minutes at the rate of {runs} made on another machine ({machines}; not on this one)"
+        ),
         Some(machines) => format!(
             "about {m} minutes at the rate of {runs} made on another machine ({machines}; none on this one)"
         ),
@@ -236,6 +243,18 @@ mod tests {
         assert_eq!(
             duration_text(1_000.0, Some(&r), 0),
             "about 1.5 minutes on this machine (at the rate of the stored run of this config made on it)"
+        );
+        // The same config's run made elsewhere (here: recorded with another
+        // core count) still beats this machine's kind average, said so.
+        let mut slow = stored("elsewhere", 7_200.0, 1_000.0);
+        slow.name = "long-one".into();
+        let mut all = runs.to_vec();
+        all.push(slow);
+        let r = rate(&all, &here, "long-one").unwrap();
+        assert!(r.same_run && (r.seconds_per_unit - 7.2).abs() < 1e-12);
+        assert_eq!(
+            duration_text(1_000.0, Some(&r), 0),
+            "about 120 minutes at the rate of the stored run of this config made on another machine (fixture cpu, 2 CPUs; not on this one)"
         );
     }
 
