@@ -48,7 +48,12 @@ impl FunctionModel {
     /// What `svm-predict` prints: the decision value for regression, `+1`
     /// or `-1` (`f(x) > 0`) for one-class.
     pub fn predict(&self, x: Row<'_>) -> f64 {
-        let v = self.decision_value(x);
+        self.output(self.decision_value(x))
+    }
+
+    /// What `svm-predict` prints for decision value `v`: `v` itself for
+    /// regression, `+1` or `-1` (`v > 0`) for one-class.
+    pub fn output(&self, v: f64) -> f64 {
         if self.svm_type.is_regression() {
             v
         } else if v > 0.0 {

@@ -48,15 +48,10 @@ impl FunctionModel {
 
     /// [`FunctionModel::predict`] of every row `rows` of `ds`.
     pub fn predict_rows(&self, ds: &Dataset, rows: &[usize]) -> Vec<f64> {
-        let values = self.decision_values_rows(ds, rows);
-        if self.svm_type.is_regression() {
-            values
-        } else {
-            values
-                .into_iter()
-                .map(|v| if v > 0.0 { 1.0 } else { -1.0 })
-                .collect()
-        }
+        self.decision_values_rows(ds, rows)
+            .into_iter()
+            .map(|v| self.output(v))
+            .collect()
     }
 }
 
