@@ -68,7 +68,10 @@ fn formulation_grid_configs_refuse_what_does_not_apply() {
     refused(
         d,
         &grid("svm_type = \"nu_svr\"\nreuse = [\"cpath\"]"),
-        &["only the exact levels"],
+        &[
+            "the formulations have the exact levels",
+            "epsilon-SVR also cpath",
+        ],
     );
     refused(
         d,
@@ -85,7 +88,7 @@ fn svr_grid_chooses_as_independent_svm_train_calls() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     write_regression(d);
-    let text = grid("svm_type = \"epsilon_svr\"\nreuse = [\"none\", \"gamma+threads\"]\nthreads = 2\npeer = true\nlog2c = [-1, 3, 2]\nlog2g = [-3, 1, 2]\nlog2p = [-5, -3, 2]");
+    let text = grid("svm_type = \"epsilon_svr\"\nreuse = [\"none\", \"gamma+threads\", \"gamma+cpath+threads\"]\nthreads = 2\npeer = true\nlog2c = [-1, 3, 2]\nlog2g = [-3, 1, 2]\nlog2p = [-5, -3, 2]");
     std::fs::write(d.join("g.toml"), text).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_cvbench"))
         .args(["run", "g.toml", "--out", "r", "--csv"])
@@ -95,9 +98,11 @@ fn svr_grid_chooses_as_independent_svm_train_calls() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let md = std::fs::read_to_string(d.join("r/g/report-section.md")).unwrap();
     let records = std::fs::read_to_string(d.join("r/g/records.csv")).unwrap();
-    // 3 x 3 x 2 points per level, three levels (two of ours, the peer).
-    assert_eq!(records.lines().count(), 1 + 3 * 18, "{records}");
+    // 3 x 3 x 2 points per level, four levels (three of ours, the peer).
+    assert_eq!(records.lines().count(), 1 + 4 * 18, "{records}");
     assert!(md.contains("CV MSE"), "{md}");
-    assert_eq!(md.matches(": same choice").count(), 2, "{md}");
+    // The warm-started level (cpath) is judged within the tolerance.
+    assert_eq!(md.matches(": same choice").count(), 3, "{md}");
+    assert!(md.contains("stopping tolerance"), "{md}");
     assert!(!md.contains("**differ"), "{md}");
 }

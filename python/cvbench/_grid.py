@@ -99,7 +99,11 @@ class GridSearchSVC(ClassifierMixin, BaseEstimator):
     on the formulation grid (``cvbench grid -s 1..4``'s engine: one kernel
     cache per gamma for every point and fold, the trainings on ``n_jobs``
     threads; ``reuse``: ``gamma+threads``, ``gamma``, ``threads`` or
-    ``none``, the same numbers each), every training LIBSVM's
+    ``none``, the same numbers each; for SVR also ``cpath`` and ``all``,
+    ``gamma+cpath+threads``: within a gamma and a fold each point starts
+    from an earlier point's solution, along epsilon as it is and along C
+    scaled, every score within the
+    stopping tolerance instead of bit for bit), every training LIBSVM's
     ``svm-train -s N`` on the fold's training rows in fold order (for
     contiguous folds, ``KFold``'s, scikit-learn's order); the held-out
     predictions it returns are scored by scikit-learn's scorer

@@ -38,9 +38,14 @@ FORMULATIONS = {
     OneClassSVM: ("one_class", "nu", ("gamma", "nu")),
 }
 
-#: The reuse levels of the formulation grid (exact: every number is
+#: The exact reuse levels of the formulation grid (every number is
 #: ``svm-train -s N -v``'s on the same folds).
 LEVELS = ("gamma", "threads")
+
+#: SVR's warm-start level (``cvbench grid -s 3 --reuse cpath``): within a
+#: gamma and a fold each point starts from an earlier point's solution,
+#: every number exact to the stopping tolerance, not bit for bit.
+WARM = "cpath"
 
 
 def formulation(estimator):
@@ -88,16 +93,28 @@ def check_grid_type(param_grid):
         )
 
 
-def _reuse(reuse):
-    """(shared kernel cache, threads on) of ``reuse`` for the formulation
-    grid: ``none``, ``gamma``, ``threads`` or ``gamma+threads``."""
-    levels = set() if reuse == "none" else set(str(reuse).split("+"))
-    if not levels <= set(LEVELS):
+def _reuse(reuse, kind):
+    """(shared kernel cache, threads on, warm starts) of ``reuse`` for the
+    formulation grid of ``kind``: ``none``, or a ``+``-list of ``gamma``,
+    ``threads`` and (SVR only) ``cpath``; ``all`` is every level that
+    applies."""
+    warm_ok = kind == "epsilon_svr"
+    if reuse == "all":
+        levels = set(LEVELS) | ({WARM} if warm_ok else set())
+    else:
+        levels = set() if reuse == "none" else set(str(reuse).split("+"))
+    if not levels <= set(LEVELS) | {WARM}:
         raise ValueError(
             f"reuse={reuse!r}: the grid of NuSVC, SVR, NuSVR and OneClassSVM has the exact levels "
-            "'none', 'gamma', 'threads' and 'gamma+threads' (the warm-start levels are C-SVC's)"
+            "'none', 'gamma', 'threads' and 'gamma+threads', and for SVR the warm start 'cpath' "
+            "(or 'all': gamma+cpath+threads)"
         )
-    return "gamma" in levels, "threads" in levels
+    if WARM in levels and not warm_ok:
+        raise ValueError(
+            f"reuse={reuse!r}: the warm start 'cpath' is built for SVR's grid only (C and "
+            "epsilon chains); use 'gamma+threads'"
+        )
+    return "gamma" in levels, "threads" in levels, WARM in levels
 
 
 def route(estimator, grid, scoring_ok):
@@ -134,7 +151,7 @@ def engine(estimator, X, y_native, grid, tests, n_jobs, reuse):
     labels for a classifier), and each candidate's seconds."""
     kind, own, _axes = formulation(estimator)
     base = estimator.get_params()
-    shared, threaded = _reuse(reuse)
+    shared, threaded, warm = _reuse(reuse, kind)
     check = nu_value if own == "nu" else epsilon_value
     points = []
     for p in grid:
@@ -149,7 +166,8 @@ def engine(estimator, X, y_native, grid, tests, n_jobs, reuse):
     )
     dense, csr = native_x(X)
     pred, _iters, seconds = _native.formulation_grid(
-        dense, csr, y_native, args, kind, points, tests, shared, _native.default_cache_mb(X.shape[0])
+        dense, csr, y_native, args, kind, points, tests, shared, _native.default_cache_mb(X.shape[0]),
+        warm,
     )
     return pred, seconds
 
@@ -158,7 +176,7 @@ def search(estimator, X, y, grid, tests, scorer, *, n_jobs, reuse, sample_weight
     """Scores, fit seconds and score seconds (candidates x folds) of every
     candidate, and per candidate what ran it."""
     refuse("sample_weight", sample_weight, NO_SAMPLE_WEIGHT)
-    _reuse(reuse)  # its error before any work
+    _reuse(reuse, formulation(estimator)[0])  # its error before any work
     kind = estimator_type(estimator)
     classes = None
     if kind == "classifier":

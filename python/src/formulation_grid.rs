@@ -33,8 +33,12 @@ type GridOut<'py> = (
 /// cap and threads. `shared_cache`: one kernel cache of `memory_mb` per
 /// gamma for every point and fold of it (off: each solve its own cache);
 /// the numbers are the same either way, and on any number of threads.
+/// `warm_start` (epsilon-SVR only; the engine refuses it for the others):
+/// within a gamma and a fold, each point starts from an earlier point's
+/// solution (`cvbench grid -s 3 --reuse cpath`): every number exact to the
+/// stopping tolerance, not bit for bit.
 #[pyfunction]
-#[pyo3(signature = (dense, csr, y, spec, kind, points, test, shared_cache, memory_mb))]
+#[pyo3(signature = (dense, csr, y, spec, kind, points, test, shared_cache, memory_mb, warm_start=false))]
 #[allow(clippy::too_many_arguments)]
 fn formulation_grid<'py>(
     py: Python<'py>,
@@ -47,6 +51,7 @@ fn formulation_grid<'py>(
     test: Vec<Vec<usize>>,
     shared_cache: bool,
     memory_mb: f64,
+    warm_start: bool,
 ) -> PyResult<GridOut<'py>> {
     if spec.kernel == PRECOMPUTED {
         return Err(value_error(
@@ -68,7 +73,7 @@ fn formulation_grid<'py>(
     let opts = FormulationGridOptions {
         memory_mb,
         shared_cache,
-        warm_start: false,
+        warm_start,
     };
     let (n, m) = (ds.n(), points.len());
     let got = run(py, || {

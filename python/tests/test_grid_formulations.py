@@ -167,6 +167,27 @@ def test_reuse_levels_and_threads_change_no_number(synthetic, reuse):
     np.testing.assert_array_equal(a.cv_results_["mean_test_score"], b.cv_results_["mean_test_score"])
 
 
+@pytest.mark.parametrize("reuse", ["all", "gamma+cpath+threads", "cpath"])
+def test_svr_warm_starts_are_the_exact_grid_to_the_tolerance(housing, reuse):
+    # Warm starts along C and epsilon (cvbench grid -s 3 --reuse cpath):
+    # every score within the stopping tolerance of the exact grid's (which
+    # is GridSearchCV's), the same choice, the same numbers on 1 and 2
+    # threads, and fewer SMO iterations in all.
+    X, y = housing
+    grid = {"C": [1.0, 4.0, 16.0], "gamma": [0.25, 1.0], "epsilon": [0.5, 1.0, 2.0]}
+    exact = cvbench.GridSearchSVC(grid, estimator=cvbench.SVR(), cv=KFold(5)).fit(X, y)
+    warm = [cvbench.GridSearchSVC(grid, estimator=cvbench.SVR(), cv=KFold(5), reuse=reuse, n_jobs=j).fit(X, y)
+            for j in (1, 2)]
+    np.testing.assert_array_equal(warm[0].cv_results_["mean_test_score"], warm[1].cv_results_["mean_test_score"])
+    # R^2 near zero at the worst points: an absolute bound there.
+    np.testing.assert_allclose(warm[0].cv_results_["mean_test_score"], exact.cv_results_["mean_test_score"],
+                               rtol=1e-3, atol=1e-4)
+    assert warm[0].best_params_ == exact.best_params_
+    assert all(r == reuse for r in warm[0].cv_results_["reuse"])
+    assert not np.array_equal(warm[0].cv_results_["mean_test_score"], exact.cv_results_["mean_test_score"]), \
+        "the warm starts changed no number: were they used?"
+
+
 def sklearn_error(estimator, grid, X, y):
     with pytest.raises(Exception) as theirs:
         GridSearchCV(estimator, grid, cv=KFold(3)).fit(X, y)
@@ -186,7 +207,9 @@ def test_bad_grids_are_scikit_learns_errors(synthetic, grid):
 def test_other_refusals(synthetic):
     X, y = synthetic
     with pytest.raises(ValueError, match="exact levels"):
-        cvbench.GridSearchSVC(SVR_GRID, estimator=cvbench.SVR(), reuse="all").fit(X, y)
+        cvbench.GridSearchSVC(SVR_GRID, estimator=cvbench.SVR(), reuse="gamma+newton").fit(X, y)
+    with pytest.raises(ValueError, match="SVR's grid only"):
+        cvbench.GridSearchSVC({"nu": [0.3, 0.5]}, estimator=cvbench.NuSVR(), reuse="cpath").fit(X, y)
     with pytest.raises(ValueError, match="sample_weight"):
         cvbench.GridSearchSVC(SVR_GRID, estimator=cvbench.SVR()).fit(X, y, sample_weight=np.ones(len(y)))
     with pytest.raises(ValueError, match="precomputed"):

@@ -5,7 +5,8 @@
 //! the engine's formulation grid (`api::formulation_grid`) at each reuse
 //! level the config lists (`none`: each solve its own `-m` cache, one at a
 //! time; `gamma`: one kernel cache per gamma; `threads`: the config's
-//! threads), choosing the least CV mean squared error for the SVRs (the
+//! threads; for epsilon-SVR also `cpath`: warm starts along C and epsilon,
+//! each point exact to the stopping tolerance), choosing the least CV mean squared error for the SVRs (the
 //! highest accuracy otherwise, grid.py's tie-break) as `cvbench grid -s N`
 //! does; and with `peer = true` the same grid as independent `svm-train -s
 //! N -v k` calls, grid.py's way, its choice checked against ours.
@@ -204,10 +205,24 @@ fn points(
     Ok((named, out, peer::as_parsed_by_svm_train(&base)))
 }
 
+/// One of our reuse levels as a cell runs it.
+#[derive(Clone, Debug)]
+struct Level {
+    /// Its name (`gamma+threads`, ...).
+    name: String,
+    /// One kernel cache per gamma.
+    shared: bool,
+    /// Threads.
+    threads: usize,
+    /// epsilon-SVR's warm starts along C and epsilon (`cpath`): each point
+    /// exact to the stopping tolerance, not bit for bit.
+    warm: bool,
+}
+
 /// What a cell runs.
 enum Work {
-    /// Our grid at a reuse level (its name, shared cache, threads).
-    Ours(String, bool, usize),
+    /// Our grid at a reuse level.
+    Ours(Level),
     /// The peer: every point an independent `svm-train -s N -v k`.
     Peer,
 }
@@ -267,20 +282,26 @@ pub(super) fn plan(
         let r = Reuse::parse(s.get_ref()).map_err(|e| {
             cfg.invalid(s.span(), &e, "e.g. reuse = [\"gamma\", \"gamma+threads\"]")
         })?;
-        if r.c_path || r.newton || r.fold_seeding.is_some() {
+        let svr = matches!(svm_type, SvmType::EpsilonSvr { .. });
+        if (r.c_path && !svr) || r.newton || r.fold_seeding.is_some() {
             return Err(cfg
                 .invalid(
                     s.span(),
-                    &format!("reuse `{}` with svm_type = \"{}\": only the exact levels none, gamma (one kernel cache per gamma) and threads are built for the formulations", r.name(), svm_type.name()),
-                    "use reuse = [\"none\"], [\"gamma\"] or [\"gamma+threads\"]",
+                    &format!("reuse `{}` with svm_type = \"{}\": the formulations have the exact levels none, gamma (one kernel cache per gamma) and threads, and epsilon-SVR also cpath (warm starts along C and epsilon)", r.name(), svm_type.name()),
+                    if svr {
+                        "use reuse = [\"gamma+threads\", \"gamma+cpath+threads\"]"
+                    } else {
+                        "use reuse = [\"none\"], [\"gamma\"] or [\"gamma+threads\"]"
+                    },
                 )
                 .into());
         }
-        levels.push((
-            r.name(),
-            r.gamma_blocks,
-            if r.threads { threads } else { 1 },
-        ));
+        levels.push(Level {
+            name: r.name(),
+            shared: r.gamma_blocks,
+            threads: if r.threads { threads } else { 1 },
+            warm: r.c_path,
+        });
     }
     let peers_ok = c.peer && peer::available();
     if c.peer && !peers_ok {
@@ -317,10 +338,12 @@ pub(super) fn plan(
             });
             specs.push((di, work));
         };
-        for (name, shared, t) in &levels {
+        for level in &levels {
             push(
-                CellKey::new(&data.name).part(svm_type.name()).part(name),
-                Work::Ours(name.clone(), *shared, *t),
+                CellKey::new(&data.name)
+                    .part(svm_type.name())
+                    .part(&level.name),
+                Work::Ours(level.clone()),
             );
         }
         if peers_ok {
@@ -355,20 +378,16 @@ pub(super) fn plan(
 type PointOut = (CvSummary, u64, Option<f64>);
 
 impl FormulationGridPlan {
-    fn ours(
-        &self,
-        di: usize,
-        shared: bool,
-        threads: usize,
-    ) -> Result<(Vec<PointOut>, Walls), String> {
+    fn ours(&self, di: usize, level: &Level) -> Result<(Vec<PointOut>, Walls), String> {
         let (data, _, pts, base) = &self.datasets[di];
         let folds = libsvm_folds(data, self.k, self.svm_type).map_err(|e| e.to_string())?;
-        let pool = thread_pool(threads).map_err(|e| e.to_string())?;
+        let pool = thread_pool(level.threads).map_err(|e| e.to_string())?;
         let opts = FormulationGridOptions {
             memory_mb: self.memory_mb,
-            shared_cache: shared,
-            // The exact reuse levels only: svm-train's numbers point by point.
-            warm_start: false,
+            shared_cache: level.shared,
+            // Off: svm-train's numbers point by point; on (epsilon-SVR's
+            // cpath): each point to the stopping tolerance.
+            warm_start: level.warm,
         };
         timed(self.repeats, || {
             let mut out: Vec<Option<PointOut>> = vec![None; pts.len()];
@@ -444,9 +463,12 @@ impl Plan for FormulationGridPlan {
         let (di, work) = &self.specs[i];
         let cell = &self.head.cells[i];
         let (res, level, role, threads) = match work {
-            Work::Ours(name, shared, t) => {
-                (self.ours(*di, *shared, *t), name.clone(), ROLE_POINT, *t)
-            }
+            Work::Ours(level) => (
+                self.ours(*di, level),
+                level.name.clone(),
+                ROLE_POINT,
+                level.threads,
+            ),
             Work::Peer => (
                 self.peer(*di, &cell.key),
                 PEER_LEVEL.to_string(),

@@ -30,6 +30,7 @@
 
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
+use crate::svm::cv::seeded_gradient::svr_start_gradient;
 use crate::svm::formulation::function_model::train_function_from;
 use crate::svm::formulation::FunctionFit;
 use crate::svm::kernel::KernelData;
@@ -132,6 +133,7 @@ impl WarmChains<'_> {
         let train = self.folds.train_rows(h);
         let test = self.folds.test_rows(h);
         let l = train.len();
+        let srows: Vec<u32> = train.iter().map(|&r| r as u32).collect();
         let mut coefs: Vec<Option<Vec<f64>>> = vec![None; steps.len()];
         let mut out = Vec::with_capacity(steps.len());
         for (i, s) in steps.iter().enumerate() {
@@ -149,9 +151,15 @@ impl WarmChains<'_> {
                     scaled_start(beta, self.checked[steps[j].k].c, params.c)
                 }
             };
+            // A warm start's gradient from one kernel mat-vec (the seeded
+            // CV's), not one `Q` column per non-zero variable; a cold
+            // start's is LIBSVM's (zero alphas: no column at all).
+            let gradient = s
+                .from
+                .map(|_| svr_start_gradient(self.kd, &srows, &start, params.c, self.shared));
             let start = Start {
                 alpha: start,
-                gradient: None,
+                gradient,
             };
             let svr = SvmType::EpsilonSvr { p };
             let fit: FunctionFit =

@@ -32,7 +32,7 @@ use rayon::prelude::*;
 
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
-use crate::svm::cv::folds::Folds;
+use crate::svm::cv::folds::{in_fold_order as is_in_fold_order, FoldOrder, Folds};
 use crate::svm::cv::formulations::{round as cv_round, CvSummary};
 use crate::svm::formulation::nu_svc::check_nu_feasible;
 use crate::svm::grid::engine::params_at;
@@ -164,6 +164,42 @@ pub fn run_formulation_grid(
         }
         checked.push(params_at(base, p.c, p.gamma).check()?);
     }
+    if is_in_fold_order(folds) {
+        return run_checked(ds, folds, points, &checked, opts, sink);
+    }
+    // The rows in fold order: every round trains on the same rows in the
+    // same order with the same arithmetic (svm-train's numbers), but its
+    // rows are two runs of consecutive dataset rows, so the shared cache's
+    // columns are copied (or read) in place instead of gathered.
+    let fo = FoldOrder::new(ds, folds);
+    run_checked(
+        &fo.ds,
+        &fo.folds,
+        points,
+        &checked,
+        opts,
+        &mut |k, mut r| {
+            let mut by_row = vec![f64::NAN; ds.n()];
+            for (&row, &p) in fo.perm.iter().zip(&r.predictions) {
+                by_row[row] = p;
+            }
+            r.summary = CvSummary::of(r.point.svm_type, &by_row, &ds.y);
+            r.predictions = by_row;
+            sink(k, r)
+        },
+    )
+}
+
+/// [`run_formulation_grid`] after its checks (`checked`: every point's
+/// parameters).
+fn run_checked(
+    ds: &Dataset,
+    folds: &Folds,
+    points: &[FormulationPoint],
+    checked: &[CheckedParams],
+    opts: &FormulationGridOptions,
+    sink: &mut dyn FnMut(usize, FormulationPointResult) -> Result<(), SvmError>,
+) -> Result<(), SvmError> {
     let mut gammas: Vec<(u64, Vec<usize>)> = Vec::new();
     for (k, p) in points.iter().enumerate() {
         match gammas.iter_mut().find(|(b, _)| *b == p.gamma.to_bits()) {
@@ -185,9 +221,9 @@ pub fn run_formulation_grid(
             )
         });
         let rounds = if opts.warm_start {
-            warm_rounds(&kd, folds, &checked, points, &ks, shared.as_ref())?
+            warm_rounds(&kd, folds, checked, points, &ks, shared.as_ref())?
         } else {
-            cold_rounds(&kd, folds, &checked, points, &ks, shared.as_ref())?
+            cold_rounds(&kd, folds, checked, points, &ks, shared.as_ref())?
         };
         let seconds = t0.elapsed().as_secs_f64() / ks.len() as f64;
         let mut filled = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
