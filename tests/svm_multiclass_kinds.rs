@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
@@ -322,16 +323,18 @@ fn onedal_on_multiclass_data_weighted_seeding_and_bad_kernel_settings_are_refuse
             "kind = \"svm_cv\"\nname = \"x\"\nseed = 1\nk = [3]\nmethods = {methods}\n\n[[datasets]]\npath = \"{file}\"\nformat = \"libsvm\"\n\n"
         )
     };
-    // oneDAL on three classes: named, with the dataset and the fix (seeded
-    // methods run per class pair: tests/svm_multiclass_seeded.rs).
+    // oneDAL on three classes with class weights (it is given none): named,
+    // with the dataset and the fix (unweighted it runs: below).
     let err = refused(
         dir.path(),
-        &(head("three.svm", "[\"ours\", \"onedal\"]") + "[[settings]]\nlabel = \"a\"\n"),
+        &(head("three.svm", "[\"ours\", \"onedal\"]")
+            + "[[settings]]\nlabel = \"a\"\nweights = { \"7\" = 2 }\n"),
     );
     assert!(err.contains("c.toml:5:"), "{err}");
     assert!(err.contains("method `onedal`"), "{err}");
     assert!(err.contains("3 labels"), "{err}");
     assert!(err.contains("one-vs-one"), "{err}");
+    assert!(err.contains("no class weights"), "{err}");
     // Class weights make a binary set one-vs-one: seeded methods refused too.
     let err = refused(
         dir.path(),
@@ -383,6 +386,46 @@ fn onedal_on_multiclass_data_weighted_seeding_and_bad_kernel_settings_are_refuse
     assert!(
         err.contains("WARNING: class label 5 specified in weight is not found"),
         "{err}"
+    );
+}
+
+/// Issue 58: oneDAL's CV and fit run on an unweighted multi-class set (its
+/// SVC is one-vs-one inside) beside ours, each cell with its peak memory:
+/// ours the process's high-water mark during the cell, oneDAL its Python
+/// process's.
+#[test]
+fn onedal_runs_on_multiclass_data_and_every_cell_has_its_peak_memory() {
+    if !cvbench::peers::onedal::available() {
+        eprintln!("SKIPPED: {}", cvbench::peers::onedal::SKIPPED_NO_ONEDAL);
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    three_class_file(&dir.path().join("three.svm"));
+    let cfg = "kind = \"svm_cv\"\nname = \"x\"\nseed = 1\nk = [3]\nmethods = [\"ours\", \"train\", \"onedal\", \"onedal_fit\"]\ncaches = [\"shared\"]\nthreads = [2]\ntiming_repeats = 1\ntimed_fewer_because = \"a test\"\n\n[[datasets]]\npath = \"three.svm\"\nformat = \"libsvm\"\n\n[[settings]]\nlabel = \"a\"\nc = 1\ngamma = 0.5\n";
+    let o = run_config(dir.path(), cfg);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = records(dir.path(), "x");
+    let of = |m: &str| -> Vec<&BTreeMap<String, String>> {
+        recs.iter().filter(|r| r["method"].starts_with(m)).collect()
+    };
+    let onedal = of("onedal");
+    assert_eq!(onedal.len(), 2, "a CV row and a fit row");
+    for r in onedal
+        .iter()
+        .chain(of("ours").iter())
+        .chain(of("train").iter())
+    {
+        let mb: f64 = r["peak_rss_mb"].parse().unwrap_or(f64::NAN);
+        assert!(mb > 1.0, "{}: peak_rss_mb {mb}", r["method"]);
+    }
+    let cv = onedal
+        .iter()
+        .find(|r| r["role"] == "cv")
+        .unwrap_or_else(|| panic!("{onedal:?}"));
+    let correct: f64 = cv["correct"].parse().unwrap();
+    assert!(
+        correct >= 0.9 * 60.0,
+        "oneDAL's CV on three well-separated classes: {correct}"
     );
 }
 

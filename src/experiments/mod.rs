@@ -12,6 +12,7 @@ pub mod cell_key;
 pub mod evidence;
 #[cfg(test)]
 mod figure_tests;
+pub mod memory;
 pub mod progressive;
 pub mod published;
 pub mod registry;

@@ -27,7 +27,7 @@ pub const SKIPPED_NO_ONEDAL: &str =
 /// file or `-`, kernel, C, gamma, tol, cache MB, shrinking, threads,
 /// repeats). It prints one JSON object.
 const SCRIPT: &str = r#"
-import json, sys, time
+import json, resource, sys, time
 import numpy as np
 import daal4py
 from sklearnex import patch_sklearn
@@ -63,7 +63,8 @@ for r in range(int(repeats)):
     seconds.append(time.perf_counter() - t)
 print(json.dumps({"seconds": seconds, "correct": correct, "n": int(y.size), "n_sv": n_sv,
                   "module": type(m).__module__, "version": md.version("scikit-learn-intelex"),
-                  "threads": int(daal4py.num_threads())}))
+                  "threads": int(daal4py.num_threads()),
+                  "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0}))
 "#;
 
 /// What one oneDAL run reported.
@@ -83,6 +84,11 @@ pub struct OnedalRun {
     pub version: String,
     /// oneDAL's thread count.
     pub threads: usize,
+    /// The Python process's peak resident memory in MB (Linux's
+    /// `ru_maxrss`: the data, dense, and every fit); `None` from older
+    /// scripts.
+    #[serde(default)]
+    pub max_rss_mb: Option<f64>,
 }
 
 /// Whether `python3` can import scikit-learn-intelex and daal4py.
@@ -188,6 +194,10 @@ mod tests {
         assert_eq!(r.seconds, [1.5, 1.25]);
         assert_eq!((r.correct, r.n, r.threads), (9, 10, 2));
         assert_eq!(r.n_sv, [4, 5]);
+        assert_eq!(r.max_rss_mb, None, "an older script's line has no memory");
+        let with = line.replace(r#""threads": 2"#, r#""threads": 2, "max_rss_mb": 812.5"#);
+        let r: OnedalRun = serde_json::from_str(&with).unwrap();
+        assert_eq!(r.max_rss_mb, Some(812.5));
     }
 
     /// A real run when the peer is installed: the CV's correct count is a
@@ -218,5 +228,22 @@ mod tests {
         let f = run(&file, 2, None, &p, 1, 1).unwrap();
         assert_eq!(f.n_sv.len(), 1);
         assert!(f.module.contains("sklearnex"), "{}", f.module);
+        // Python with numpy and scikit-learn loaded: tens of MB at least.
+        assert!(f.max_rss_mb.is_some_and(|m| m > 20.0), "{:?}", f.max_rss_mb);
+        // A multi-class fit (one-vs-one inside oneDAL) runs too.
+        let multi = dir.path().join("m.libsvm");
+        let mut text = String::new();
+        for i in 0..60 {
+            let y = i % 3;
+            text.push_str(&format!(
+                "{y} 1:{} 2:{}\n",
+                2.0 * y as f64 + 0.001 * i as f64,
+                i % 4
+            ));
+        }
+        std::fs::write(&multi, text).unwrap();
+        let folds: Vec<usize> = (0..60).map(|i| (i / 3) % 4).collect();
+        let m = run(&multi, 2, Some(&folds), &p, 1, 1).unwrap();
+        assert!(m.correct >= 54, "{m:?}");
     }
 }

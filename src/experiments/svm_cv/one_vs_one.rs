@@ -1,11 +1,12 @@
 //! Which `svm_cv` cells run LIBSVM's one-vs-one C-SVC (datasets whose
 //! labels are not -1/+1, settings with class weights) and what the plan
-//! refuses on them: oneDAL, first-rounds estimates and, with class
-//! weights, the seeded methods (the seeders keep one C per pair). The
+//! refuses on them: first-rounds estimates and, with class weights, the
+//! seeded methods (the seeders keep one C per pair) and oneDAL (given no
+//! weights; unweighted, its SVC is one-vs-one inside and runs). The
 //! cells themselves run in `multiclass.rs` (seeded methods per class
 //! pair).
 
-use super::config::{Method, SvmCvConfig};
+use super::config::{Method, Peer, SvmCvConfig};
 use crate::config::{ConfigError, ConfigFile};
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::params::{weighted_c, ClassWeight};
@@ -63,16 +64,22 @@ pub(super) fn check_one_vs_one(
                 format!("setting `{label}` has class weights")
             };
             let weighted = !w.is_empty();
-            let runs = |m: &Method| m.one_vs_one() || (m.seeding().is_some() && !weighted);
+            // oneDAL's SVC is one-vs-one inside; it takes no class weights here.
+            let runs = |m: &Method| {
+                m.one_vs_one()
+                    || ((m.seeding().is_some() || m.peer() == Some(Peer::Onedal)) && !weighted)
+            };
             if let Some(m) = c.methods.get_ref().iter().find(|m| !runs(m)) {
                 let mut ok: Vec<&str> = ONE_VS_ONE_METHODS.iter().map(|m| m.as_str()).collect();
                 if !weighted {
                     ok.push("the seeded methods");
+                    ok.push("onedal");
+                    ok.push("onedal_fit");
                 }
                 let what = if m.seeding().is_some() {
                     "its seeders keep one C for both classes of a pair, so class weights are not built with them"
                 } else {
-                    "the oneDAL peer is not built for it"
+                    "the oneDAL peer is given no class weights"
                 };
                 return Err(cfg.invalid(
                     c.methods.span(),
@@ -123,7 +130,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seeded_and_onedal_methods_do_not_run_one_vs_one() {
+    fn seeded_and_onedal_methods_are_not_of_the_weighted_one_vs_one() {
         assert!(Method::Ours.one_vs_one());
         assert!(Method::LibsvmV.one_vs_one());
         for m in [Method::Sir, Method::Ato, Method::Tree, Method::Onedal] {

@@ -216,6 +216,13 @@ pub struct SvmRow {
     /// [`SvmRow::solver_or_smo`]).
     #[serde(default)]
     pub solver: String,
+    /// Peak resident memory of the cell in MB (issue 58): ours, the
+    /// process's high-water mark while the cell ran (every loaded dataset
+    /// of the run in it: an upper bound of the cell's own); oneDAL, its
+    /// Python process's; `None` for LIBSVM's tools, where the mark cannot
+    /// be reset, and in runs made before the column.
+    #[serde(with = "nan_none", default)]
+    pub peak_rss_mb: Option<f64>,
 }
 
 impl SvmRow {
@@ -517,7 +524,7 @@ mod tests {
         let core = "kind,run,cell,rep,seed,dataset,synthetic,method,seconds";
         assert_eq!(names[..9].join(","), core);
         assert_eq!(names[9..14], ["n", "d", "setting", "c", "gamma"]);
-        assert_eq!(names.last(), Some(&"solver"));
+        assert_eq!(names.last(), Some(&"peak_rss_mb"));
         assert_eq!(recs[0].get("iterations"), Some(&Value::Int(12)));
         assert_eq!(recs[0].get("fold"), Some(&Value::Int(-1)));
         assert!(matches!(recs[0].get("init_s"), Some(Value::Float(v)) if v.is_nan()));
@@ -548,6 +555,7 @@ mod tests {
                 "shared_extra_kernel_evals_sched",
                 "pair_iterations",
                 "solver",
+                "peak_rss_mb",
             ]
             .contains(&n.as_str())
         });

@@ -7,6 +7,7 @@ use super::rows::SvmRow;
 use super::seeded::{
     estimate_whole_run, finish, fold_row, seeded_rows, solved, Tail, ROLE_ONE_CLASS, ROLE_ROUND,
 };
+use crate::experiments::memory::PeakWatch;
 use crate::experiments::timing::{timed, Repeats, Walls};
 use crate::experiments::{ExperimentError, Plan, PlanHead};
 use crate::peers::libsvm::{self as peer, PeerOutcome, PeerTrain};
@@ -207,6 +208,9 @@ impl CellRun<'_> {
         let acc = folds.map(|_| 100.0 * r.correct as f64 / n as f64);
         finish(&mut rows, acc, self.wall());
         stamp_peer(&walls, &mut rows, r.threads, self.params.cache_mb);
+        for row in &mut rows {
+            row.peak_rss_mb = r.max_rss_mb;
+        }
         Ok(rows)
     }
 
@@ -368,6 +372,9 @@ impl Plan for SvmPlan {
             params,
             t0: Instant::now(),
         };
+        // The cell's peak memory: ours in this process (the mark reset
+        // now); a peer's is its own process's, or none.
+        let watch = PeakWatch::start();
         let rows = match c.method {
             Method::LibsvmV => run.libsvm_whole(Some(k)),
             Method::LibsvmFit => run.libsvm_whole(None),
@@ -388,6 +395,13 @@ impl Plan for SvmPlan {
             cell: cell.key.clone(),
             message,
         })?;
+        let mut rows = rows;
+        if c.method.peer().is_none() {
+            let peak = watch.peak_mb();
+            for r in &mut rows {
+                r.peak_rss_mb = peak;
+            }
+        }
         Ok(to_records(&rows)?)
     }
 }

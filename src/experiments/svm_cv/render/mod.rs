@@ -22,6 +22,7 @@ mod loocv_figure;
 mod markdown;
 pub mod overview;
 mod paper_tables;
+mod scaling;
 pub mod seeding;
 mod seeding_totals;
 pub mod training;
@@ -381,6 +382,16 @@ pub(crate) fn render(
     let published = Published::load()?;
     md.push_str(&paper_table1(&runs, &published));
     md.push_str(&paper_table3(&runs, &published));
+    // How the cost grows with n (a run over three or more dataset sizes).
+    let scale = scaling::scaling(records);
+    if !scale.is_empty() {
+        md.push_str(&scaling::markdown(&scale));
+        files.extend(write_rows(&scale, dir, "scaling")?);
+        if let Some(fig) = scaling::figure(run, &scale) {
+            let alt = "SVM CV and training time and memory against n";
+            files.extend(link_figure(&fig, (dir, run, "scaling"), alt, &mut md)?);
+        }
+    }
     if let Some(fig) = time_vs_k(run, &runs) {
         let alt = "SVM CV time against k";
         files.extend(link_figure(&fig, (dir, run, "time_vs_k"), alt, &mut md)?);
