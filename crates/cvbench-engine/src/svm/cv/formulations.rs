@@ -28,7 +28,7 @@ use crate::svm::cv::strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::formulation::function_model::solve_lines;
 use crate::svm::formulation::nu_svc::{check_nu_feasible, train_nu_svc_checked};
 use crate::svm::formulation::train_one_function_with;
-use crate::svm::kernel::{matrix, KernelData};
+use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::multiclass::cached_votes::predict_cached;
@@ -259,7 +259,7 @@ pub(crate) fn checked_inputs(
 /// The rounds' caches for rounds run in `order`: each solve's parameters
 /// with its share of `params.cache_mb`, and the shared whole-data kernel
 /// cache (when `opts.cache` asks for one; the whole matrix where it fits,
-/// [`whole_matrix_first`]).
+/// [`CvStrategy::cache_split_whole_first`]).
 pub(crate) fn round_caches(
     kd: &KernelData<'_>,
     params: &CheckedParams,
@@ -272,28 +272,10 @@ pub(crate) fn round_caches(
         cache: opts.cache,
         threads: opts.threads,
     };
-    let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
-    let (shared_mb, local_mb) = match shared_mb {
-        Some(_) => whole_matrix_first(kd.ds.n(), params.cache_mb, strategy.concurrent())
-            .map_or((shared_mb, local_mb), |(s, l)| (Some(s), l)),
-        None => (None, local_mb),
-    };
+    let (shared_mb, local_mb) = strategy.cache_split_whole_first(kd.ds.n(), params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
     let shared = shared_mb.map(|mb| ovo_shared_cache(kd, mb, params.solver.matrix_values()));
     Ok((local, shared))
-}
-
-/// Where the whole `n x n` kernel matrix takes at most
-/// [`matrix::WHOLE_SHARE`] of the run's budget `total_mb`: the shared cache
-/// gets what the matrix needs (every solve then reads it: the batched
-/// solver in place, the SMO's columns without a kernel evaluation) and each
-/// of the `concurrent` solves an equal part of the rest, `(shared MB, MB
-/// per solve)`; `None` where it does not fit (then
-/// [`CvStrategy::cache_split`]'s 3/4 rule). The whole run stays within
-/// `total_mb` either way.
-pub(crate) fn whole_matrix_first(n: usize, total_mb: f64, concurrent: usize) -> Option<(f64, f64)> {
-    matrix::whole_matrix_mb(n, total_mb)
-        .map(|need| (need, (total_mb - need) / concurrent.max(1) as f64))
 }
 
 /// A run's outcome from its rounds (any order): every row's held-out
@@ -455,21 +437,5 @@ impl CvSummary {
                 ),
             ],
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::whole_matrix_first;
-
-    #[test]
-    fn the_whole_matrix_is_shared_first_within_the_budget() {
-        // cadata (20,640 rows): 1,626 MB of matrix fits 2,000 MB (the rest
-        // split between two solves); 1,500 MB would not hold it.
-        let (shared, per_solve) = whole_matrix_first(20_640, 2000.0, 2).expect("fits");
-        assert!((1620.0..1630.0).contains(&shared), "{shared}");
-        assert!((shared + 2.0 * per_solve - 2000.0).abs() < 1e-9);
-        assert_eq!(whole_matrix_first(20_640, 1500.0, 2), None);
-        assert_eq!(whole_matrix_first(20_640, 1800.0, 1), None);
     }
 }

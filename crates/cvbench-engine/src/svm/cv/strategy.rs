@@ -17,6 +17,7 @@
 //! `crate::svm::cv::seeded::Run::rounds` or [`SeederKind::make`]).
 
 use crate::svm::error::SvmError;
+use crate::svm::kernel::matrix;
 use crate::svm::seeding::{ato, avg, carry, mir, sir, top, zero, Seeder};
 
 /// Defines a closed set of named values: the enum, `ALL` in table order,
@@ -373,6 +374,27 @@ impl CvStrategy {
         }
     }
 
+    /// [`CvStrategy::cache_split`] with the whole matrix first: where the
+    /// `n x n` kernel matrix takes at most [`matrix::WHOLE_SHARE`] of
+    /// `total_mb`, the shared cache gets what the matrix needs (every solve
+    /// then reads it without a kernel evaluation) and each of the solves
+    /// that run at once an equal part of the rest; else the 3/4 rule. The
+    /// whole run stays within `total_mb` either way, and the numbers do not
+    /// depend on it (a cached value is the value computed).
+    pub fn cache_split_whole_first(&self, n: usize, total_mb: f64) -> (Option<f64>, f64) {
+        let split = self.cache_split(total_mb);
+        if split.0.is_none() {
+            return split;
+        }
+        match matrix::whole_matrix_mb(n, total_mb) {
+            Some(need) => (
+                Some(need),
+                (total_mb - need) / self.concurrent().max(1) as f64,
+            ),
+            None => split,
+        }
+    }
+
     /// How many solves run at once: one in a chain, up to two with two
     /// chains, else one per thread.
     pub fn concurrent(&self) -> usize {
@@ -387,6 +409,34 @@ impl CvStrategy {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_whole_matrix_is_shared_first_within_the_budget() {
+        let s = CvStrategy {
+            order: RoundOrder::PerRound,
+            seeder: SeederKind::Zero,
+            cache: CacheMode::Shared,
+            threads: 2,
+        };
+        // cadata (20,640 rows): 1,626 MB of matrix fits 2,000 MB (the rest
+        // split between two solves); 1,500 MB would not hold it (3/4 rule).
+        let (shared, per_solve) = s.cache_split_whole_first(20_640, 2000.0);
+        let shared = shared.expect("a shared cache");
+        assert!((1620.0..1630.0).contains(&shared), "{shared}");
+        assert!((shared + 2.0 * per_solve - 2000.0).abs() < 1e-9);
+        assert_eq!(
+            s.cache_split_whole_first(20_640, 1500.0),
+            s.cache_split(1500.0)
+        );
+        // MNIST-20k (1,526 MB) in 2,000 MB: the whole matrix, where the 3/4
+        // rule gave the shared cache 1,500 MB, a column cache.
+        assert!(s.cache_split_whole_first(20_000, 2000.0).0.unwrap() > 1500.0);
+        let per = CvStrategy {
+            cache: CacheMode::PerSolve,
+            ..s
+        };
+        assert_eq!(per.cache_split_whole_first(100, 2000.0), (None, 2000.0));
+    }
 
     #[test]
     fn every_name_parses_back_and_presets_are_valid_axes() {

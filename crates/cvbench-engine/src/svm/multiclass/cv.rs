@@ -165,7 +165,7 @@ fn run(
         cache: opts.cache,
         threads: opts.threads,
     };
-    let (shared_mb, local_mb) = strategy.cache_split(params.cache_mb);
+    let (shared_mb, local_mb) = strategy.cache_split_whole_first(ds.n(), params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
     let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
     // What filling the cache up front cost, counted with the run's values.

@@ -117,7 +117,7 @@ fn run(
         order: RoundOrder::PerRound,
         ..*strategy
     };
-    let (shared_mb, local_mb) = split.cache_split(params.cache_mb);
+    let (shared_mb, local_mb) = split.cache_split_whole_first(ds.n(), params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
     let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
     let pairs = global.pairs();
