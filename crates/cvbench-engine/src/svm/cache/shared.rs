@@ -59,6 +59,8 @@ pub struct SharedKernelCache {
     /// Solves compute a whole column for any missing request
     /// ([`SharedKernelCache::whole_columns`]).
     whole: bool,
+    /// The budget it was made with, MB.
+    budget_mb: f64,
     /// Every column (column `a` at `a n..(a + 1) n`), read without the lock
     /// once set ([`SharedKernelCache::set_all`]).
     all: std::sync::OnceLock<Arc<Vec<f32>>>,
@@ -90,6 +92,7 @@ impl SharedKernelCache {
             n,
             capacity_columns,
             budget_columns,
+            budget_mb: cache_mb,
             inner: Mutex::new(SharedInner {
                 cols: vec![None; n],
                 asked: vec![false; n],
@@ -146,6 +149,12 @@ impl SharedKernelCache {
     /// How many whole columns fit.
     pub fn capacity_columns(&self) -> usize {
         self.capacity_columns
+    }
+
+    /// The budget in MB the cache was made with (what its columns may
+    /// take, whether or not it holds them).
+    pub fn budget_mb(&self) -> f64 {
+        self.budget_mb
     }
 
     /// How many whole columns the budget would pay for (at most `n` are

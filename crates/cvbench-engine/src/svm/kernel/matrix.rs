@@ -140,8 +140,8 @@ pub fn fill_all_into(
 }
 
 /// A symmetric matrix of `sh.n()` rows into `sh` (which must keep every
-/// column), written into `spare` where it is a buffer of `n * n` values,
-/// else into a new one: `tile(a0, cols)` computes the columns
+/// column), written into `spare` where it can hold `n * n` values, else
+/// into a new one: `tile(a0, cols)` computes the columns
 /// `a0..a0 + tile_rows` from row `a0` down (`cols[lane * n + (r - a0)]`,
 /// `cols` starting at column `a0`'s row `a0`), the tiles on the current
 /// rayon pool, then each entry above a tile is copied
@@ -162,8 +162,13 @@ fn fill_symmetric(
         tile_rows > 0 && tile_rows.is_multiple_of(TILE),
         "whole lane tiles"
     );
+    // A spare buffer large enough is reused (every entry is written below);
+    // a smaller one is dropped.
     let mut matrix = match spare {
-        Some(m) if m.len() == n * n => m,
+        Some(mut m) if m.capacity() >= n * n => {
+            m.resize(n * n, 0.0);
+            m
+        }
         _ => zeroed_matrix(n * n),
     };
     if n > 0 {

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use super::cached_votes::predict_cached;
 use super::class_order::ClassOrder;
 use super::groups::{check_weights, weighted_c, ClassWeight, Groups};
+use super::pair_blocks::solve_by_pair_blocks;
 use super::train::{assemble, probability_shuffles, solve_pair, PairFit};
 use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
@@ -255,20 +256,43 @@ pub fn cv_with(
             .map(|g| probability_shuffles(g, &mut rng))
             .collect()
     });
-    let solved = jobs
-        .par_iter()
-        .map(|&(h, p, ij)| {
-            let perm = perms.as_ref().map(|v| v[h][p].as_slice());
-            solve_pair(kd, &groups[h], &wcs[h].0, ij, params, shared, perm)
+    // Where the shared cache cannot hold the whole matrix, pair block by
+    // pair block within its budget (bounded memory, the same numbers).
+    let by_blocks = shared
+        .filter(|sh| !sh.is_whole_columns() && groups.iter().any(|g| g.nr_class() > 2))
+        .and_then(|sh| {
+            let c: Vec<Vec<f64>> = wcs.iter().map(|w| w.0.clone()).collect();
+            solve_by_pair_blocks(
+                kd,
+                &groups,
+                &c,
+                &jobs,
+                params,
+                sh.budget_mb(),
+                perms.as_deref(),
+            )
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .transpose()?;
+    let (solved, block_evals, shared) = match by_blocks {
+        Some((fits, evals)) => (fits, evals, None),
+        None => (
+            jobs.par_iter()
+                .map(|&(h, p, ij)| {
+                    let perm = perms.as_ref().map(|v| v[h][p].as_slice());
+                    solve_pair(kd, &groups[h], &wcs[h].0, ij, params, shared, perm)
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            0,
+            shared,
+        ),
+    };
     let mut by_fold: Vec<Vec<PairFit>> = vec![Vec::new(); folds.k()];
     for (&(h, _, _), fit) in jobs.iter().zip(solved) {
         by_fold[h].push(fit);
     }
     let warnings: Vec<Vec<String>> = wcs.into_iter().map(|w| w.1).collect();
     let voted = vote(kd, shared, folds, &groups, by_fold, warnings);
-    let shared_evals = shared.map_or(0, |s| s.kernel_evals() - shared_before);
+    let shared_evals = shared.map_or(block_evals, |s| s.kernel_evals() - shared_before);
     Ok(OvoCvResult::tally(
         ds.n(),
         voted,

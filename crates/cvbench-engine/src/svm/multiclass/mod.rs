@@ -29,6 +29,7 @@ pub mod cv;
 pub mod grid;
 pub mod groups;
 pub mod model;
+mod pair_blocks;
 pub mod predict_rows;
 pub mod probability;
 pub mod seeded;

@@ -96,14 +96,38 @@ pub fn solve_pair_from(
     kd: &KernelData<'_>,
     groups: &Groups,
     wc: &[f64],
-    (i, j): (usize, usize),
+    ij: (usize, usize),
     params: &CheckedParams,
     shared: Option<&SharedKernelCache>,
     perm: Option<&[usize]>,
     warm: Option<&Warm>,
 ) -> Result<(PairFit, SolveOutput), SvmError> {
+    solve_pair_at(kd, groups, wc, ij, params, shared, perm, warm, None)
+}
+
+/// [`solve_pair_from`] where `kd` (and `shared`) may be of a subset of the
+/// rows `groups` numbers: `at[r]` is row `r`'s row in `kd` (`None`: the
+/// same rows). The pair's rows are the same rows in the same order with
+/// the same features, so the solve is the same, value for value
+/// ([`super::pair_blocks`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_pair_at(
+    kd: &KernelData<'_>,
+    groups: &Groups,
+    wc: &[f64],
+    (i, j): (usize, usize),
+    params: &CheckedParams,
+    shared: Option<&SharedKernelCache>,
+    perm: Option<&[usize]>,
+    warm: Option<&Warm>,
+    at: Option<&[u32]>,
+) -> Result<(PairFit, SolveOutput), SvmError> {
     let (ri, rj) = (groups.class_rows(i), groups.class_rows(j));
-    let rows: Vec<u32> = ri.iter().chain(rj).map(|&r| r as u32).collect();
+    let rows: Vec<u32> = ri
+        .iter()
+        .chain(rj)
+        .map(|&r| at.map_or(r as u32, |at| at[r]))
+        .collect();
     let y: Vec<i8> = std::iter::repeat_n(1i8, ri.len())
         .chain(std::iter::repeat_n(-1i8, rj.len()))
         .collect();
