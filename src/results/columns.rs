@@ -7,7 +7,11 @@
 //!   every name ending in `_s` (seconds of some part of the work);
 //! - **scheduling** columns ([`is_scheduled`]): names ending in
 //!   [`SCHED_SUFFIX`], counters that depend on how parallel work
-//!   interleaves (e.g. kernel values a shared cache computed twice).
+//!   interleaves (e.g. kernel values a shared cache computed twice);
+//! - **memory** columns ([`is_memory`]): names ending in [`RSS_SUFFIX`],
+//!   the resident memory a process was measured to reach (issue 58's
+//!   `peak_rss_mb`), which depends on the allocator, the threads and the
+//!   machine.
 //!
 //! `timing_repeats` (how many times a cell was timed) is the same too,
 //! unless a cell's first run takes two minutes or more (timed once) or its
@@ -20,6 +24,9 @@
 
 /// The suffix of a counter that depends on scheduling.
 pub const SCHED_SUFFIX: &str = "_sched";
+
+/// The suffix of a measured memory column (MB of resident memory).
+pub const RSS_SUFFIX: &str = "_rss_mb";
 
 /// The suffix of a timing column (seconds).
 pub const SECONDS_SUFFIX: &str = "_s";
@@ -37,10 +44,15 @@ pub fn is_scheduled(name: &str) -> bool {
     name.ends_with(SCHED_SUFFIX)
 }
 
+/// Whether column `name` holds measured resident memory.
+pub fn is_memory(name: &str) -> bool {
+    name.ends_with(RSS_SUFFIX)
+}
+
 /// Whether column `name` must be the same on any thread count, shard split
-/// and repeated run: neither timing nor scheduling.
+/// and repeated run: neither timing, nor scheduling, nor measured memory.
 pub fn is_reproducible(name: &str) -> bool {
-    !is_timing(name) && !is_scheduled(name)
+    !is_timing(name) && !is_scheduled(name) && !is_memory(name)
 }
 
 #[cfg(test)]
@@ -54,6 +66,9 @@ mod tests {
         }
         assert!(is_scheduled("shared_extra_kernel_evals_sched"));
         assert!(!is_reproducible("shared_extra_kernel_evals_sched"));
+        assert!(is_memory("peak_rss_mb") && !is_reproducible("peak_rss_mb"));
+        // A budget is a setting, not a measurement.
+        assert!(is_reproducible("cache_mb"));
         for r in [
             "kernel_evals",
             "shared_kernel_evals",

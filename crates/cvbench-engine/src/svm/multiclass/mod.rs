@@ -15,6 +15,9 @@
 //!   pair from an internal 5-fold CV, pairwise coupling.
 //! - [`cv`]: `svm-train -v K` on LIBSVM's folds, every (fold, pair) problem a
 //!   parallel job, optionally on one kernel cache shared by all of them.
+//! - `pair_blocks`: the same CV in bounded memory, where the whole matrix
+//!   does not fit the budget: pair after pair, each pair's kernel block
+//!   computed once for its folds.
 //! - [`seeded`]: the same CV with alpha seeding per class pair (the binary
 //!   round orders and seeders on each pair's folds), on one shared cache.
 //! - [`grid`]: a (C, gamma) grid of such CVs, one shared cache per gamma.

@@ -25,7 +25,6 @@ use super::train::{solve_pair_at, PairFit};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::CheckedParams;
-use crate::svm::multiclass::cv::ovo_shared_cache;
 use crate::svm::SvmError;
 
 /// A row that is not in the pair's block.
@@ -96,15 +95,10 @@ pub(super) fn solve_by_pair_blocks(
         let sub = ds.subset(rows, format!("{}-pair", ds.name));
         let kd_sub = KernelData::new(&sub, kd.kind);
         let mb = matrix::whole_matrix_mb(rows.len(), budget_mb).unwrap_or(budget_mb);
-        let sh: SharedKernelCache = match spare.take() {
-            Some(buf) => super::cv::ovo_shared_cache_into(
-                &kd_sub,
-                mb,
-                Some(buf),
-                params.solver.matrix_values(),
-            ),
-            None => ovo_shared_cache(&kd_sub, mb, params.solver.matrix_values()),
-        };
+        // The pair's block, whole (it fits: checked above), written into
+        // the previous pair's buffer where that is large enough.
+        let sh = SharedKernelCache::new(rows.len(), mb).whole_columns(true);
+        matrix::fill_all_into(&kd_sub, &sh, spare.take(), params.solver.matrix_values());
         let solved = xs
             .par_iter()
             .map(|&x| {
