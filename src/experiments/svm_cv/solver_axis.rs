@@ -34,3 +34,14 @@ pub fn with_solver(key: CellKey, solver: SolverKind) -> CellKey {
         key.field("solver", solver.as_str())
     }
 }
+
+/// A run's name in tables, figures and verdicts: its method, with
+/// `+<solver>` where another solver than the SMO ran it (an empty solver is
+/// a record made before the axis: the SMO).
+pub fn method_label(method: &str, solver: &str) -> String {
+    if solver.is_empty() || solver == SolverKind::Smo.as_str() {
+        method.to_string()
+    } else {
+        format!("{method}+{solver}")
+    }
+}

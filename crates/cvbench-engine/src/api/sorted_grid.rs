@@ -13,9 +13,10 @@ use rayon::prelude::*;
 use crate::data::Dataset;
 use crate::svm::grid::engine::params_at;
 use crate::svm::grid::{FoldStat, PointResult, Reuse};
+use crate::svm::kernel::matrix;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::solution::check_finite_features;
-use crate::svm::multiclass::{ovo_shared_cache, train_ovo};
+use crate::svm::multiclass::train_ovo;
 use crate::svm::{Folds, SvmError, SvmParams};
 
 /// Every `(C, gamma)` of `points` cross-validated on `folds` (results in
@@ -52,7 +53,7 @@ pub(super) fn grid_sorted(
         let kd = KernelData::new(ds, checked[is[0]].kernel);
         let shared = reuse
             .gamma_blocks
-            .then(|| ovo_shared_cache(&kd, base.cache_mb, base.solver.matrix_values()));
+            .then(|| matrix::shared_cache(&kd, base.cache_mb, base.solver.matrix_values()));
         let jobs: Vec<(usize, usize)> = is
             .iter()
             .flat_map(|&i| (0..folds.k()).map(move |h| (i, h)))

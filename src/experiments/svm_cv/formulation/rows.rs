@@ -149,10 +149,7 @@ impl FormulationRow {
     /// The run's name in tables and verdicts: its method, with `+batched`
     /// (the solver) where it did not run the SMO.
     pub fn label(&self) -> String {
-        match self.solver.as_str() {
-            "" | "smo" => self.core.method.clone(),
-            s => format!("{}+{s}", self.core.method),
-        }
+        crate::experiments::svm_cv::solver_axis::method_label(&self.core.method, &self.solver)
     }
 
     /// Whether the formulation is a regression (its metric is the MSE).

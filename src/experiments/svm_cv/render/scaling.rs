@@ -50,13 +50,7 @@ pub(super) struct ScalingRow {
 /// The series name of a row: its method (with set-up), `+batched` where
 /// another solver than the SMO ran it, `(fit)` for one training.
 fn series_name(r: &SvmRow) -> String {
-    let mut m = r.core.method.clone();
-    let solver = r.solver_or_smo();
-    if solver != "smo" {
-        m.push('+');
-        m.push_str(solver);
-    }
-    m
+    crate::experiments::svm_cv::solver_axis::method_label(&r.core.method, r.solver_or_smo())
 }
 
 /// The curve's points: one per cell of a run with at least [`MIN_SIZES`]

@@ -126,26 +126,40 @@ pub fn lines(rows: &[FormulationGridRow]) -> Vec<Line> {
         } else {
             "highest CV accuracy"
         };
+        let (how, numbers, iters) = if warm {
+            (
+                " (warm starts: each point to the stopping tolerance)",
+                format!(
+                    "every point's root CV MSE within {WARM_RMSE} of svm-train's: {}",
+                    if within { "yes" } else { "**no**" }
+                ),
+                if iters_same {
+                    "the same"
+                } else {
+                    "fewer or more (another start)"
+                },
+            )
+        } else {
+            (
+                "",
+                format!(
+                    "every point's printed number {}",
+                    if printed_same {
+                        "the same"
+                    } else {
+                        "**differs**"
+                    }
+                ),
+                if iters_same { "the same" } else { "**differ**" },
+            )
+        };
         out.push(Line {
-            text: if warm {
-                format!(
-                    "{at} (warm starts: each point to the stopping tolerance): the choice ({metric}) `{}` against the independent `svm-train -v` calls' `{}`; every point's root CV MSE within {WARM_RMSE} of svm-train's: {}; SMO iterations {}: {}",
-                    a.clone().unwrap_or_default(),
-                    b.clone().unwrap_or_default(),
-                    if within { "yes" } else { "**no**" },
-                    if iters_same { "the same" } else { "fewer or more (another start)" },
-                    if same_choice && within { "same choice" } else { "**differs**" }
-                )
-            } else {
-                format!(
-                    "{at}: the choice ({metric}) `{}` against the independent `svm-train -v` calls' `{}`; every point's printed number {}, SMO iterations {}: {}",
-                    a.clone().unwrap_or_default(),
-                    b.clone().unwrap_or_default(),
-                    if printed_same { "the same" } else { "**differs**" },
-                    if iters_same { "the same" } else { "**differ**" },
-                    if same_choice && printed_same { "same choice" } else { "**differs**" }
-                )
-            },
+            text: format!(
+                "{at}{how}: the choice ({metric}) `{}` against the independent `svm-train -v` calls' `{}`; {numbers}; SMO iterations {iters}: {}",
+                a.clone().unwrap_or_default(),
+                b.clone().unwrap_or_default(),
+                if same_choice && numbers_ok { "same choice" } else { "**differs**" }
+            ),
             artifact: format!("{at}: same choice as independent svm-train calls"),
             want: if warm {
                 format!("the same choice and every point's root CV MSE within {WARM_RMSE}")

@@ -28,11 +28,10 @@ use crate::svm::cv::strategy::{CacheMode, CvStrategy, RoundOrder, SeederKind};
 use crate::svm::formulation::function_model::solve_lines;
 use crate::svm::formulation::nu_svc::{check_nu_feasible, train_nu_svc_checked};
 use crate::svm::formulation::train_one_function_with;
-use crate::svm::kernel::KernelData;
+use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::multiclass::cached_votes::predict_cached;
-use crate::svm::multiclass::cv::ovo_shared_cache;
 use crate::svm::multiclass::Groups;
 use crate::svm::smo::solve_stats::SolveStats;
 use crate::svm::smo::train_log::progress_text;
@@ -274,7 +273,7 @@ pub(crate) fn round_caches(
     };
     let (shared_mb, local_mb) = strategy.cache_split_whole_first(kd.ds.n(), params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(kd, mb, params.solver.matrix_values()));
+    let shared = shared_mb.map(|mb| matrix::shared_cache(kd, mb, params.solver.matrix_values()));
     Ok((local, shared))
 }
 

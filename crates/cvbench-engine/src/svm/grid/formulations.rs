@@ -10,7 +10,7 @@
 //! - **one kernel cache per gamma**: the kernel values depend on gamma
 //!   alone, not on C, epsilon or nu, so the points of one gamma share one
 //!   kernel cache over the whole dataset keyed by row
-//!   ([`ovo_shared_cache_into`]: the whole matrix, computed at once, where
+//!   ([`matrix::shared_cache_into`]: the whole matrix, computed at once, where
 //!   the budget holds it), which serves every point and fold of that gamma;
 //!   each gamma's matrix is written into the previous gamma's buffer.
 //! - **threads**: every (point, fold) training of a gamma is one job of the
@@ -37,10 +37,9 @@ use crate::svm::cv::formulations::{round as cv_round, CvSummary};
 use crate::svm::formulation::nu_svc::check_nu_feasible;
 use crate::svm::grid::engine::params_at;
 use crate::svm::grid::formulation_warm::{warm_plan, WarmChains};
-use crate::svm::kernel::KernelData;
+use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::{CheckedParams, SvmParams, SvmType};
 use crate::svm::model::solution::check_finite_features;
-use crate::svm::multiclass::cv::ovo_shared_cache_into;
 use crate::svm::multiclass::Groups;
 use crate::svm::SvmError;
 
@@ -213,7 +212,7 @@ fn run_checked(
         let kd = KernelData::new(ds, checked[ks[0]].kernel);
         let reused = spare.take();
         let shared = opts.shared_cache.then(|| {
-            ovo_shared_cache_into(
+            matrix::shared_cache_into(
                 &kd,
                 opts.memory_mb,
                 reused,

@@ -289,6 +289,36 @@ fn lane_rows(kd: &KernelData<'_>, a0: usize, out: &mut [f32], stride: usize) {
 const TARGET_PIECE: usize = 256;
 
 /// One kernel of each kind, for the tests of the matrix fills.
+/// A kernel cache for the rounds of a CV (the pairs and folds of a
+/// one-vs-one run, the folds of one function) over the rows
+/// of `kd` within `mb` megabytes: where it keeps every column, the whole
+/// kernel matrix, computed at once on the current rayon pool
+/// ([`fill_all_into`] with `values`, the solver's: see
+/// [`crate::svm::cv::strategy::SolverKind::matrix_values`]; each column serves every pair
+/// and fold holding its row, see [`SharedKernelCache::whole_columns`]);
+/// else columns on demand.
+pub fn shared_cache(kd: &KernelData<'_>, mb: f64, values: MatrixValues) -> SharedKernelCache {
+    shared_cache_into(kd, mb, None, values)
+}
+
+/// [`shared_cache`], its matrix written into `spare` where that is the
+/// buffer of an earlier matrix of the same rows
+/// ([`SharedKernelCache::into_matrix`]).
+pub fn shared_cache_into(
+    kd: &KernelData<'_>,
+    mb: f64,
+    spare: Option<Vec<f32>>,
+    values: MatrixValues,
+) -> SharedKernelCache {
+    let sh = SharedKernelCache::new(kd.ds.n(), mb);
+    let all_fit = sh.capacity_columns() >= kd.ds.n();
+    let sh = sh.whole_columns(all_fit);
+    if all_fit && worth_filling(&sh) {
+        fill_all_into(kd, &sh, spare, values);
+    }
+    sh
+}
+
 #[cfg(test)]
 pub(crate) const TEST_KINDS: [crate::svm::kernel::KernelKind; 4] = [
     crate::svm::kernel::KernelKind::Rbf { gamma: 0.7 },

@@ -1,7 +1,7 @@
 //! A one-vs-one CV's rows laid out class by class.
 //!
 //! Every class pair's problem reads its kernel values from whole columns of
-//! the shared cache ([`super::cv::ovo_shared_cache`]), one column entry per
+//! the shared cache ([`crate::svm::kernel::matrix::shared_cache`]), one column entry per
 //! row of the pair. With the rows in file order those entries are spread
 //! over the whole column (a 26-class set reads about one entry per cache
 //! line of every column it touches); with the rows grouped by class they are

@@ -23,7 +23,7 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::{Folds, GlibcRand};
 use crate::svm::cv::seeded::ExtraSolve;
-use crate::svm::kernel::matrix::{self, MatrixValues};
+use crate::svm::kernel::matrix;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
 use crate::svm::model::solution::check_training_features;
@@ -168,7 +168,7 @@ fn run(
     };
     let (shared_mb, local_mb) = strategy.cache_split_whole_first(ds.n(), params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
+    let shared = shared_mb.map(|mb| matrix::shared_cache(&kd, mb, params.solver.matrix_values()));
     // What filling the cache up front cost, counted with the run's values.
     let filled = shared.as_ref().map_or(0, |s| s.kernel_evals());
     let mut res = cv_with(
@@ -184,35 +184,6 @@ fn run(
     res.predictions = order.back(&res.predictions);
     res.wall_s = t0.elapsed().as_secs_f64();
     Ok(res)
-}
-
-/// A kernel cache for the pairs and folds of a one-vs-one run over the rows
-/// of `kd` within `mb` megabytes: where it keeps every column, the whole
-/// kernel matrix, computed at once on the current rayon pool
-/// ([`matrix::fill_all_into`] with `values`, the solver's: see
-/// [`crate::svm::cv::strategy::SolverKind::matrix_values`]; each column serves every pair
-/// and fold holding its row, see [`SharedKernelCache::whole_columns`]);
-/// else columns on demand.
-pub fn ovo_shared_cache(kd: &KernelData<'_>, mb: f64, values: MatrixValues) -> SharedKernelCache {
-    ovo_shared_cache_into(kd, mb, None, values)
-}
-
-/// [`ovo_shared_cache`], its matrix written into `spare` where that is the
-/// buffer of an earlier matrix of the same rows
-/// ([`SharedKernelCache::into_matrix`]).
-pub fn ovo_shared_cache_into(
-    kd: &KernelData<'_>,
-    mb: f64,
-    spare: Option<Vec<f32>>,
-    values: MatrixValues,
-) -> SharedKernelCache {
-    let sh = SharedKernelCache::new(kd.ds.n(), mb);
-    let all_fit = sh.capacity_columns() >= kd.ds.n();
-    let sh = sh.whole_columns(all_fit);
-    if all_fit && matrix::worth_filling(&sh) {
-        matrix::fill_all_into(kd, &sh, spare, values);
-    }
-    sh
 }
 
 /// [`cross_validate_ovo`] on prepared kernel data (features checked, folds
@@ -261,11 +232,10 @@ pub fn cv_with(
     let by_blocks = shared
         .filter(|sh| !sh.is_whole_columns() && groups.iter().any(|g| g.nr_class() > 2))
         .and_then(|sh| {
-            let c: Vec<Vec<f64>> = wcs.iter().map(|w| w.0.clone()).collect();
             solve_by_pair_blocks(
                 kd,
                 &groups,
-                &c,
+                &wcs,
                 &jobs,
                 params,
                 sh.budget_mb(),

@@ -3,7 +3,7 @@
 //! on LIBSVM's folds. Reuse, as the binary grid's levels apply per class
 //! pair ([`OvoGridOptions`]):
 //! - **shared cache** (the `gamma` level): the points of one gamma share one
-//!   kernel cache keyed by row ([`super::cv::ovo_shared_cache`]): a column computed for
+//!   kernel cache keyed by row ([`crate::svm::kernel::matrix::shared_cache`]): a column computed for
 //!   one pair serves every pair, fold and C of that gamma. Exact (a cached
 //!   value is the value the solve would compute).
 //! - **C path** (`cpath`): a gamma's Cs are visited in increasing order and
@@ -20,7 +20,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::class_order::ClassOrder;
-use super::cv::{ovo_shared_cache_into, vote};
+use super::cv::vote;
 use super::groups::{weighted_c, Groups};
 use super::train::{solve_pair_from, PairFit};
 use crate::data::Dataset;
@@ -29,7 +29,7 @@ use crate::svm::cv::folds::Folds;
 use crate::svm::grid::engine::params_at;
 use crate::svm::grid::warm::{ray_solution, Optimum};
 use crate::svm::grid::{FoldStat, PointResult, Reuse};
-use crate::svm::kernel::KernelData;
+use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::CheckedParams;
 use crate::svm::model::solution::check_finite_features;
 use crate::svm::smo::solve_stats::SolveOutput;
@@ -160,7 +160,7 @@ pub fn run_grid_ovo_with(
         let reused = spare.take();
         let shared = opts.shared_cache.then(|| {
             let values = checked[ks[0]].solver.matrix_values();
-            let fill = || ovo_shared_cache_into(&kd, opts.memory_mb, reused, values);
+            let fill = || matrix::shared_cache_into(&kd, opts.memory_mb, reused, values);
             match &serial {
                 Some(pool) => pool.install(fill),
                 None => fill(),

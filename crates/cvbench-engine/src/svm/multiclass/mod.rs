@@ -38,7 +38,7 @@ pub mod probability;
 pub mod seeded;
 pub mod train;
 
-pub use cv::{cross_validate_ovo, cv_with, ovo_shared_cache, FoldFit, OvoCvOptions, OvoCvResult};
+pub use cv::{cross_validate_ovo, cv_with, FoldFit, OvoCvOptions, OvoCvResult};
 pub use groups::{check_weights, is_multiclass, weighted_c, ClassWeight, Groups};
 pub use model::MultiModel;
 pub use seeded::{cross_validate_ovo_seeded, seeds};

@@ -22,7 +22,6 @@ use rayon::prelude::*;
 
 use super::groups::Groups;
 use super::train::{solve_pair_at, PairFit};
-use crate::svm::cache::SharedKernelCache;
 use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::CheckedParams;
 use crate::svm::SvmError;
@@ -34,13 +33,13 @@ const OUT: u32 = u32::MAX;
 /// classes `i, j` of `groups[h]`) solved pair block by pair block within
 /// `budget_mb` (see the module doc), each job's [`PairFit`] at its place in
 /// `jobs`; `None` where some pair's block does not fit the budget (the
-/// caller then runs its own path). `wcs[h]`: fold `h`'s classes' C;
+/// caller then runs its own path). `wcs[h].0`: fold `h`'s classes' C;
 /// `perms[h][p]`: the probability fit's shuffle of fold `h`'s pair `p`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn solve_by_pair_blocks(
     kd: &KernelData<'_>,
     groups: &[Groups],
-    wcs: &[Vec<f64>],
+    wcs: &[(Vec<f64>, Vec<String>)],
     jobs: &[(usize, usize, (usize, usize))],
     params: &CheckedParams,
     budget_mb: f64,
@@ -97,8 +96,8 @@ pub(super) fn solve_by_pair_blocks(
         let mb = matrix::whole_matrix_mb(rows.len(), budget_mb).unwrap_or(budget_mb);
         // The pair's block, whole (it fits: checked above), written into
         // the previous pair's buffer where that is large enough.
-        let sh = SharedKernelCache::new(rows.len(), mb).whole_columns(true);
-        matrix::fill_all_into(&kd_sub, &sh, spare.take(), params.solver.matrix_values());
+        let sh =
+            matrix::shared_cache_into(&kd_sub, mb, spare.take(), params.solver.matrix_values());
         let solved = xs
             .par_iter()
             .map(|&x| {
@@ -107,7 +106,7 @@ pub(super) fn solve_by_pair_blocks(
                 solve_pair_at(
                     &kd_sub,
                     &groups[h],
-                    &wcs[h],
+                    &wcs[h].0,
                     ij,
                     params,
                     Some(&sh),

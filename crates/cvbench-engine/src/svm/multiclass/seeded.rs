@@ -16,14 +16,14 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::cv::{ovo_shared_cache, vote, OvoCvResult};
+use super::cv::{vote, OvoCvResult};
 use super::groups::{check_weights, ClassWeight, Groups};
 use super::train::PairFit;
 use crate::data::Dataset;
 use crate::svm::cv::folds::Folds;
 use crate::svm::cv::seeded::pairs::{run_pair, PairRun};
 use crate::svm::cv::strategy::{check_axes, CvStrategy, RoundOrder, SeederKind};
-use crate::svm::kernel::KernelData;
+use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::CheckedParams;
 use crate::svm::model::solution::check_training_features;
 use crate::svm::{error::SvmError, model::params::SvmParams};
@@ -119,7 +119,7 @@ fn run(
     };
     let (shared_mb, local_mb) = split.cache_split_whole_first(ds.n(), params.cache_mb);
     let local = params.with_cache_mb(local_mb)?;
-    let shared = shared_mb.map(|mb| ovo_shared_cache(&kd, mb, params.solver.matrix_values()));
+    let shared = shared_mb.map(|mb| matrix::shared_cache(&kd, mb, params.solver.matrix_values()));
     let pairs = global.pairs();
     let pfolds: Vec<Folds> = pairs
         .iter()
