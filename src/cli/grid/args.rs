@@ -55,7 +55,7 @@ svm_options (as svm-train's): -s 0..4, -t 0|2|4, -c/-g/-n/-p are not allowed (us
     each solved from the same C's solution at the previous epsilon (as it is: feasible) or
     the previous C's (scaled by C'/C); exact to the stopping tolerance, not bit for bit
     (every MSE within 1e-3 relative of svm-train's in our tests, the same choice). -s 3's
-    default is gamma+cpath+threads (1.6x less CPU than from zero on abalone_scale);
+    default is gamma+cpath+threads (2.2x less CPU than from zero on abalone_scale);
     --reuse gamma+threads gives svm-train's numbers bit for bit. The other formulations:
     gamma+threads (cpath refused). Not for -s 1..4: -resume, -png, --json, --solver batched,
     --reuse newton/folds; no figure is drawn; -out is written

@@ -98,6 +98,10 @@ pub struct FunctionFit {
     /// What the `solve_*` function prints: `("nu", sum |coef| / (C l))` for
     /// epsilon-SVR, `("epsilon", -r)` for nu-SVR, none for one-class.
     pub info: Option<(&'static str, f64)>,
+    /// The SMO's end state (`Q a`, `G_bar` over its variables), where the
+    /// SMO solved it: a warm start from this solution reads it instead of
+    /// a kernel mat-vec.
+    pub(crate) end: Option<crate::svm::smo::general::StartGradient>,
 }
 
 impl FunctionFit {
@@ -244,5 +248,6 @@ fn function_fit(
         coef: solved.alpha,
         stats,
         info: solved.info,
+        end: solved.end,
     }
 }

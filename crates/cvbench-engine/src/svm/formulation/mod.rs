@@ -24,6 +24,9 @@
 //!   and model file.
 //! - `function_rows`: that model's predictions of many rows at once (a
 //!   CV's held-out fold), tile by tile, each `svm_predict`'s to the bit.
+//! - `held_out_kernel`: a held-out fold's kernel values against its
+//!   round's training rows, computed once for every model of a grid's
+//!   gamma trained on that round (the same predictions, to the bit).
 //!
 //! Entry points: [`train_nu_svc`] (`-s 1`, any number of classes; its
 //! model is a [`crate::svm::multiclass::MultiModel`], written by
@@ -33,6 +36,7 @@
 mod batched;
 pub mod function_model;
 mod function_rows;
+pub(crate) mod held_out_kernel;
 pub mod nu_svc;
 pub mod nu_svc_probability;
 mod one_class;
@@ -60,6 +64,9 @@ pub(crate) struct Solved {
     pub upper_bound: f64,
     /// What the `solve_*` function prints, as (name, value).
     pub info: Option<(&'static str, f64)>,
+    /// The SMO's end state over its variables (`Q a`, `G_bar`), where it
+    /// ran (a warm start along a grid reads it).
+    pub end: Option<crate::svm::smo::general::StartGradient>,
 }
 
 impl Solved {

@@ -92,6 +92,7 @@ pub(crate) fn solve_nu_svc_from(
         stats,
         upper_bound: 1.0 / r,
         info: Some(("C", 1.0 / r)),
+        end: None,
     })
 }
 

@@ -68,5 +68,6 @@ pub(crate) fn solve_one_class(
         stats,
         upper_bound: 1.0,
         info: None,
+        end: None,
     })
 }

@@ -69,7 +69,7 @@ pub(crate) fn solve_svr(
             }
         }
     }
-    let (alpha2, stats, r) = match (params.solver, nu) {
+    let (alpha2, stats, r, end) = match (params.solver, nu) {
         (SolverKind::Smo, _) => {
             let sol = solve_general(Problem {
                 q: SvrQ::new(kd, rows.to_vec(), params.cache_mb, shared),
@@ -83,7 +83,7 @@ pub(crate) fn solve_svr(
                 nu: nu.is_some(),
                 gradient,
             })?;
-            (sol.alpha, sol.stats, sol.r)
+            (sol.alpha, sol.stats, sol.r, Some(sol.end))
         }
         (SolverKind::Batched, None) => {
             let sol = solve_epsilon_svr_batched(
@@ -94,7 +94,7 @@ pub(crate) fn solve_svr(
                 c,
                 shared,
             )?;
-            (sol.alpha, sol.stats, 0.0)
+            (sol.alpha, sol.stats, 0.0, None)
         }
         (SolverKind::Batched, Some(_)) => {
             return Err(SvmError::InvalidParam(
@@ -118,5 +118,6 @@ pub(crate) fn solve_svr(
         stats,
         upper_bound: c,
         info: Some(info),
+        end,
     })
 }

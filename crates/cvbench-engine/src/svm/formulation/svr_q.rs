@@ -6,13 +6,19 @@
 //!
 //! As in svm.cpp, the kernel's column cache holds whole columns of `K` by
 //! their real row (`index[i]`) and is never reordered; the solver's swaps
-//! permute only `sign` and `index`; each column of `Q` is built by
-//! "reorder and copy" (`buf[j] = sign_i sign_j data[index[j]]`, exact sign
-//! flips of the `f32` kernel values) into one of two buffers, so that two
-//! columns can be read at once.
+//! permute `sign` and `index`; each column of `Q` is built by "reorder and
+//! copy" (`Q_ij = sign_i sign_j data[index[j]]`, exact sign flips of the
+//! `f32` kernel values). Unlike svm.cpp, which rebuilds a column into one
+//! of two buffers on every request (at large C, where the SMO runs many
+//! iterations on a few free variables, that rebuild was half the time), the
+//! built columns are kept in a second column cache in the solver's order
+//! (LIBSVM's `Cache`, as `SVC_Q` keeps its columns, swapped with the
+//! variables): a column's values are the same, built once while it stays
+//! cached. The budget is split between the two caches (a third for the
+//! kernel's columns, each of which serves both of its row's variables).
 
 use crate::svm::cache::qmatrix::SvcQ;
-use crate::svm::cache::SharedKernelCache;
+use crate::svm::cache::{ColumnCache, SharedKernelCache};
 use crate::svm::kernel::KernelData;
 use crate::svm::smo::q_matrix::{QCounters, QMatrix};
 
@@ -26,19 +32,27 @@ pub(crate) struct SvrQ<'k> {
     sign: Vec<i8>,
     /// The real row of each variable in the solver's current order.
     index: Vec<u32>,
-    /// LIBSVM's two column buffers.
-    buffer: [Vec<f32>; 2],
+    /// The built columns of `Q`, in the solver's order.
+    columns: ColumnCache,
 }
 
-/// `buf = [sign_i sign_j data[index[j]] : j < len]` (LIBSVM's reorder and copy).
+/// Append `[sign_i sign_j data[index[j]] : start <= j < len]` to `col`
+/// (LIBSVM's reorder and copy).
 #[inline]
-fn reorder(buf: &mut Vec<f32>, data: &[f32], si: i8, sign: &[i8], index: &[u32], len: usize) {
+fn reorder(
+    col: &mut Vec<f32>,
+    data: &[f32],
+    si: i8,
+    sign: &[i8],
+    index: &[u32],
+    start: usize,
+    len: usize,
+) {
     let si = f32::from(si);
-    buf.clear();
-    buf.extend(
-        sign[..len]
+    col.extend(
+        sign[start..len]
             .iter()
-            .zip(&index[..len])
+            .zip(&index[start..len])
             .map(|(&s, &k)| si * f32::from(s) * data[k as usize]),
     );
 }
@@ -57,40 +71,52 @@ impl<'k> SvrQ<'k> {
         let ones = vec![1i8; l];
         SvrQ {
             l,
-            kernel: SvcQ::new(kd, rows, ones, cache_mb, shared),
+            kernel: SvcQ::new(kd, rows, ones, cache_mb / 3.0, shared),
             sign: std::iter::repeat_n(1i8, l)
                 .chain(std::iter::repeat_n(-1i8, l))
                 .collect(),
             index: (0..l as u32).chain(0..l as u32).collect(),
-            buffer: [Vec::with_capacity(2 * l), Vec::with_capacity(2 * l)],
+            columns: ColumnCache::new(2 * l, cache_mb * 2.0 / 3.0),
         }
+    }
+
+    /// Make column `i` of `Q` hold its first `len` entries.
+    #[inline]
+    fn ensure(&mut self, i: usize, len: usize) {
+        let start = self.columns.request(i, len);
+        if start < len {
+            self.build(i, start, len);
+        }
+    }
+
+    #[cold]
+    fn build(&mut self, i: usize, start: usize, len: usize) {
+        let data = self.kernel.get_q(self.index[i] as usize, self.l);
+        let col = self.columns.column_tail(i);
+        debug_assert_eq!(col.len(), start, "the column's first entries");
+        reorder(col, data, self.sign[i], &self.sign, &self.index, start, len);
     }
 }
 
 impl QMatrix for SvrQ<'_> {
+    #[inline]
     fn get_q(&mut self, i: usize, len: usize) -> &[f32] {
-        let data = self.kernel.get_q(self.index[i] as usize, self.l);
-        reorder(
-            &mut self.buffer[0],
-            data,
-            self.sign[i],
-            &self.sign,
-            &self.index,
-            len,
-        );
-        &self.buffer[0]
+        self.ensure(i, len);
+        &self.columns.column(i)[..len]
     }
 
+    #[inline]
     fn get_q2(&mut self, i: usize, j: usize, len: usize) -> (&[f32], &[f32]) {
-        let (ri, rj) = (self.index[i] as usize, self.index[j] as usize);
-        let (di, dj) = self.kernel.get_q2(ri, rj, self.l);
-        let [b0, b1] = &mut self.buffer;
-        reorder(b0, di, self.sign[i], &self.sign, &self.index, len);
-        reorder(b1, dj, self.sign[j], &self.sign, &self.index, len);
-        (b0, b1)
+        self.ensure(i, len);
+        self.ensure(j, len);
+        (
+            &self.columns.column(i)[..len],
+            &self.columns.column(j)[..len],
+        )
     }
 
     fn swap_index(&mut self, i: usize, j: usize) {
+        self.columns.swap_index(i, j);
         self.sign.swap(i, j);
         self.index.swap(i, j);
     }

@@ -32,10 +32,11 @@ use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::Folds;
 use crate::svm::cv::seeded_gradient::svr_start_gradient;
 use crate::svm::formulation::function_model::train_function_from;
+use crate::svm::formulation::held_out_kernel::HeldOutKernel;
 use crate::svm::formulation::FunctionFit;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::{CheckedParams, SvmType};
-use crate::svm::smo::general::Start;
+use crate::svm::smo::general::{Start, StartGradient};
 use crate::svm::SvmError;
 
 /// One solve of a chain: the point's index and where its start comes from.
@@ -107,6 +108,35 @@ pub(super) fn scaled_start(beta: &[f64], c0: f64, c1: f64) -> Vec<f64> {
     start
 }
 
+/// The gradient of [`scaled_start`]`(beta, c0, c1)` from the end state
+/// `end` of the solve that found `beta` at C = `c0`: `Q a` and `G_bar` times
+/// `C'/C` (the coefficients are scaled by it, and so are the bounds of
+/// those at the bound); `None` where the scaled start puts a coefficient
+/// at the bound that was not there (the clip: its column would join
+/// `G_bar`), or the end state does not have `2l` variables.
+pub(super) fn scaled_end(
+    end: &StartGradient,
+    beta: &[f64],
+    c0: f64,
+    c1: f64,
+) -> Option<StartGradient> {
+    let l = beta.len();
+    if end.q_alpha.len() != 2 * l || end.g_bar.len() != 2 * l {
+        return None;
+    }
+    if c1 == c0 {
+        return Some(end.clone());
+    }
+    let t = c1 / c0;
+    let same_bounds = beta.iter().all(|b| b.abs() >= c0 || b.abs() * t < c1);
+    same_bounds.then(|| StartGradient {
+        q_alpha: end.q_alpha.iter().map(|v| v * t).collect(),
+        g_bar: end.g_bar.iter().map(|v| v * t).collect(),
+        kernel_evals: 0,
+        seconds: 0.0,
+    })
+}
+
 /// One round of a chain: its point, held-out predictions (the fold's row
 /// order), SMO iterations and kernel evaluations.
 pub(super) struct ChainRound {
@@ -125,6 +155,8 @@ pub(super) struct WarmChains<'a> {
     /// Every point's formulation (epsilon-SVR on this path).
     pub(super) types: &'a [SvmType],
     pub(super) shared: Option<&'a SharedKernelCache>,
+    /// Each fold's held-out kernel block, where there is one.
+    pub(super) held: &'a [Option<HeldOutKernel>],
 }
 
 impl WarmChains<'_> {
@@ -134,7 +166,8 @@ impl WarmChains<'_> {
         let test = self.folds.test_rows(h);
         let l = train.len();
         let srows: Vec<u32> = train.iter().map(|&r| r as u32).collect();
-        let mut coefs: Vec<Option<Vec<f64>>> = vec![None; steps.len()];
+        // A kept solution: its coefficients and the SMO's end state.
+        let mut coefs: Vec<Option<(Vec<f64>, Option<StartGradient>)>> = vec![None; steps.len()];
         let mut out = Vec::with_capacity(steps.len());
         for (i, s) in steps.iter().enumerate() {
             let params = &self.checked[s.k];
@@ -144,19 +177,25 @@ impl WarmChains<'_> {
                     self.types[s.k].name()
                 )));
             };
-            let start = match s.from {
-                None => vec![0.0; 2 * l],
-                Some(j) => {
-                    let beta = coefs[j].as_deref().unwrap_or(&[]);
-                    scaled_start(beta, self.checked[steps[j].k].c, params.c)
+            let (start, gradient) = match s.from.and_then(|j| coefs[j].as_ref().map(|k| (j, k))) {
+                None => (vec![0.0; 2 * l], None),
+                Some((j, (beta, end))) => {
+                    let c0 = self.checked[steps[j].k].c;
+                    let start = scaled_start(beta, c0, params.c);
+                    // The start's gradient from the earlier solve's end
+                    // state, scaled as its coefficients; else (a bound
+                    // reached by the clip, or no end state) from one
+                    // kernel mat-vec (the seeded CV's), not one `Q` column
+                    // per non-zero variable. A cold start's is LIBSVM's.
+                    let g = end
+                        .as_ref()
+                        .and_then(|e| scaled_end(e, beta, c0, params.c))
+                        .unwrap_or_else(|| {
+                            svr_start_gradient(self.kd, &srows, &start, params.c, self.shared)
+                        });
+                    (start, Some(g))
                 }
             };
-            // A warm start's gradient from one kernel mat-vec (the seeded
-            // CV's), not one `Q` column per non-zero variable; a cold
-            // start's is LIBSVM's (zero alphas: no column at all).
-            let gradient = s
-                .from
-                .map(|_| svr_start_gradient(self.kd, &srows, &start, params.c, self.shared));
             let start = Start {
                 alpha: start,
                 gradient,
@@ -164,10 +203,15 @@ impl WarmChains<'_> {
             let svr = SvmType::EpsilonSvr { p };
             let fit: FunctionFit =
                 train_function_from(self.kd, &train, params, svr, Some(start), self.shared)?;
-            let predictions = fit.model.predict_rows(&self.kd.ds, test);
+            let predictions = self
+                .held
+                .get(h)
+                .and_then(Option::as_ref)
+                .and_then(|b| b.predict(&fit))
+                .unwrap_or_else(|| fit.model.predict_rows(&self.kd.ds, test));
             // Keep a solution only while a later step starts from it.
             if steps[i + 1..].iter().any(|t| t.from == Some(i)) {
-                coefs[i] = Some(fit.coef);
+                coefs[i] = Some((fit.coef, fit.end));
             }
             if let Some(j) = s.from {
                 if !steps[i + 1..].iter().any(|t| t.from == Some(j)) {

@@ -34,7 +34,9 @@ use crate::data::Dataset;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::folds::{in_fold_order as is_in_fold_order, FoldOrder, Folds};
 use crate::svm::cv::formulations::{round as cv_round, CvSummary};
+use crate::svm::formulation::held_out_kernel::HeldOutKernel;
 use crate::svm::formulation::nu_svc::check_nu_feasible;
+use crate::svm::formulation::train_one_function_with;
 use crate::svm::grid::engine::params_at;
 use crate::svm::grid::formulation_warm::{warm_plan, WarmChains};
 use crate::svm::kernel::{matrix, KernelData};
@@ -207,72 +209,194 @@ fn run_checked(
         }
     }
     let mut spare: Option<Vec<f32>> = None;
-    for (_, ks) in gammas {
+    let gammas: Vec<Vec<usize>> = gammas.into_iter().map(|(_, ks)| ks).collect();
+    for batch in gamma_batches(ds, folds, points, &gammas, opts) {
         let t0 = Instant::now();
-        let kd = KernelData::new(ds, checked[ks[0]].kernel);
-        let reused = spare.take();
-        let shared = opts.shared_cache.then(|| {
-            matrix::shared_cache_into(
-                &kd,
-                opts.memory_mb,
-                reused,
-                checked[ks[0]].solver.matrix_values(),
-            )
-        });
-        let rounds = if opts.warm_start {
-            warm_rounds(&kd, folds, checked, points, &ks, shared.as_ref())?
-        } else {
-            cold_rounds(&kd, folds, checked, points, &ks, shared.as_ref())?
-        };
-        let seconds = t0.elapsed().as_secs_f64() / ks.len() as f64;
-        let mut filled = shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
-        for (i, &k) in ks.iter().enumerate() {
-            let mut predictions = vec![f64::NAN; ds.n()];
-            let (mut iterations, mut kernel_evals) = (0, 0);
-            for (h, r) in rounds[i * folds.k()..(i + 1) * folds.k()]
-                .iter()
-                .enumerate()
-            {
-                for (&row, &p) in folds.test_rows(h).iter().zip(&r.predictions) {
-                    predictions[row] = p;
+        let works: Vec<GammaWork<'_>> = batch
+            .iter()
+            .map(|ks| {
+                let kd = KernelData::new(ds, checked[ks[0]].kernel);
+                let shared = opts.shared_cache.then(|| {
+                    matrix::shared_cache_into(
+                        &kd,
+                        opts.memory_mb,
+                        spare.take(),
+                        checked[ks[0]].solver.matrix_values(),
+                    )
+                });
+                let held = held_out_blocks(&kd, folds, points, ks, shared.as_ref(), opts.memory_mb);
+                GammaWork {
+                    ks: ks.clone(),
+                    kd,
+                    shared,
+                    held,
                 }
-                iterations += r.iterations;
-                kernel_evals += r.kernel_evals;
+            })
+            .collect();
+        let rounds = if opts.warm_start {
+            warm_rounds(&works, folds, checked, points)?
+        } else {
+            cold_rounds(&works, folds, checked, points)?
+        };
+        let n_points: usize = batch.iter().map(Vec::len).sum();
+        let seconds = t0.elapsed().as_secs_f64() / n_points as f64;
+        for (w, rounds) in works.into_iter().zip(rounds) {
+            let mut filled = w.shared.as_ref().map_or(0, SharedKernelCache::kernel_evals);
+            for (i, &k) in w.ks.iter().enumerate() {
+                let mut predictions = vec![f64::NAN; ds.n()];
+                let (mut iterations, mut kernel_evals) = (0, 0);
+                for (h, r) in rounds[i * folds.k()..(i + 1) * folds.k()]
+                    .iter()
+                    .enumerate()
+                {
+                    for (&row, &p) in folds.test_rows(h).iter().zip(&r.predictions) {
+                        predictions[row] = p;
+                    }
+                    iterations += r.iterations;
+                    kernel_evals += r.kernel_evals;
+                }
+                sink(
+                    k,
+                    FormulationPointResult {
+                        point: points[k],
+                        summary: CvSummary::of(points[k].svm_type, &predictions, &ds.y),
+                        iterations,
+                        kernel_evals,
+                        shared_evals: std::mem::take(&mut filled),
+                        seconds,
+                        predictions,
+                    },
+                )?;
             }
-            sink(
-                k,
-                FormulationPointResult {
-                    point: points[k],
-                    summary: CvSummary::of(points[k].svm_type, &predictions, &ds.y),
-                    iterations,
-                    kernel_evals,
-                    shared_evals: std::mem::take(&mut filled),
-                    seconds,
-                    predictions,
-                },
-            )?;
+            if spare.is_none() {
+                spare = w.shared.and_then(SharedKernelCache::into_matrix);
+            }
         }
-        spare = shared.and_then(SharedKernelCache::into_matrix);
     }
     Ok(())
 }
 
-/// A gamma's rounds from zero, every (point, fold) one job: the round of
-/// point `ks[i]` on fold `h` at `i k + h`.
-fn cold_rounds(
+/// One gamma's points `ks`, its kernel, shared cache and held-out blocks.
+struct GammaWork<'a> {
+    ks: Vec<usize>,
+    kd: KernelData<'a>,
+    shared: Option<SharedKernelCache>,
+    held: Vec<Option<HeldOutKernel>>,
+}
+
+/// The gammas (each its points) in batches solved at once: as many
+/// consecutive gammas as their whole kernel matrices and held-out blocks
+/// fit the memory budget together (so that the rounds of several gammas
+/// share the threads: a gamma's k chains alone leave threads idle when k
+/// is not a multiple of them), else one gamma at a time. The order of the
+/// results is the gammas' either way.
+fn gamma_batches(
+    ds: &Dataset,
+    folds: &Folds,
+    points: &[FormulationPoint],
+    gammas: &[Vec<usize>],
+    opts: &FormulationGridOptions,
+) -> Vec<Vec<Vec<usize>>> {
+    let n = ds.n();
+    let whole = opts.shared_cache && matrix::whole_matrix_mb(n, opts.memory_mb).is_some();
+    let matrix_mb = n as f64 * n as f64 * 4.0 / (1u64 << 20) as f64;
+    let blocks_mb: f64 = (0..folds.k())
+        .map(|h| HeldOutKernel::mb(folds.test_rows(h).len(), folds.train_rows(h).len()))
+        .sum();
+    let mut out: Vec<Vec<Vec<usize>>> = Vec::new();
+    let mut used = f64::INFINITY;
+    for ks in gammas {
+        let one_function = ks
+            .iter()
+            .all(|&i| !matches!(points[i].svm_type, SvmType::NuSvc { .. } | SvmType::CSvc));
+        let mb = matrix_mb + if one_function { blocks_mb } else { 0.0 };
+        match out.last_mut() {
+            Some(b) if whole && used + mb <= opts.memory_mb => {
+                b.push(ks.clone());
+                used += mb;
+            }
+            _ => {
+                out.push(vec![ks.clone()]);
+                used = mb;
+            }
+        }
+    }
+    out
+}
+
+/// Every fold's held-out kernel block ([`HeldOutKernel`]) for the points
+/// `ks` of one gamma, where they have one decision function (not nu-SVC)
+/// and the blocks fit `memory_mb` beside the shared cache's matrix (else
+/// none: each model predicts its held-out rows itself, the same values).
+fn held_out_blocks(
     kd: &KernelData<'_>,
     folds: &Folds,
-    checked: &[CheckedParams],
     points: &[FormulationPoint],
     ks: &[usize],
     shared: Option<&SharedKernelCache>,
-) -> Result<Vec<Round>, SvmError> {
-    let jobs: Vec<(usize, usize)> = ks
+    memory_mb: f64,
+) -> Vec<Option<HeldOutKernel>> {
+    let k = folds.k();
+    let one_function = ks
         .iter()
-        .flat_map(|&k| (0..folds.k()).map(move |h| (k, h)))
+        .all(|&i| !matches!(points[i].svm_type, SvmType::NuSvc { .. } | SvmType::CSvc));
+    let n = kd.ds.n() as f64;
+    let matrix_mb = match shared {
+        Some(sh) if sh.is_whole_columns() => n * n * 4.0 / (1u64 << 20) as f64,
+        Some(_) => memory_mb,
+        None => 0.0,
+    };
+    let blocks_mb: f64 = (0..k)
+        .map(|h| HeldOutKernel::mb(folds.test_rows(h).len(), folds.train_rows(h).len()))
+        .sum();
+    // Worth it where a gamma has more than one point to predict.
+    if !one_function || ks.len() < 2 || matrix_mb + blocks_mb > memory_mb {
+        return (0..k).map(|_| None).collect();
+    }
+    (0..k)
+        .map(|h| HeldOutKernel::new(&kd.ds, kd.kind, &folds.train_rows(h), folds.test_rows(h)))
+        .collect()
+}
+
+/// The rounds from zero of a batch of gammas, every (gamma, point, fold)
+/// one job: per gamma, the round of point `ks[i]` on fold `h` at `i k + h`;
+/// a one-function round predicts from its fold's held-out block where there
+/// is one.
+fn cold_rounds(
+    works: &[GammaWork<'_>],
+    folds: &Folds,
+    checked: &[CheckedParams],
+    points: &[FormulationPoint],
+) -> Result<Vec<Vec<Round>>, SvmError> {
+    let jobs: Vec<(usize, usize, usize)> = works
+        .iter()
+        .enumerate()
+        .flat_map(|(g, w)| {
+            w.ks.iter()
+                .flat_map(move |&k| (0..folds.k()).map(move |h| (g, k, h)))
+        })
         .collect();
-    jobs.par_iter()
-        .map(|&(k, h)| {
+    let done: Vec<Round> = jobs
+        .par_iter()
+        .map(|&(g, k, h)| {
+            let w = &works[g];
+            let (kd, shared) = (&w.kd, w.shared.as_ref());
+            if let Some(block) = w.held.get(h).and_then(Option::as_ref) {
+                let fit = train_one_function_with(
+                    kd,
+                    &folds.train_rows(h),
+                    &checked[k],
+                    points[k].svm_type,
+                    shared,
+                )?;
+                if let Some(predictions) = block.predict(&fit) {
+                    return Ok(Round {
+                        predictions,
+                        iterations: fit.stats.iterations,
+                        kernel_evals: fit.stats.kernel_evals,
+                    });
+                }
+            }
             // The CV's own round: train on the other folds, predict fold h.
             let (r, predictions) = cv_round(kd, folds, h, &checked[k], points[k].svm_type, shared)?;
             Ok(Round {
@@ -281,19 +405,22 @@ fn cold_rounds(
                 kernel_evals: r.solves.iter().map(|s| s.kernel_evals).sum(),
             })
         })
-        .collect()
+        .collect::<Result<_, SvmError>>()?;
+    let mut done = done.into_iter();
+    Ok(works
+        .iter()
+        .map(|w| done.by_ref().take(w.ks.len() * folds.k()).collect())
+        .collect())
 }
 
-/// A gamma's rounds warm-started, every fold's chain one job
-/// ([`super::formulation_warm`]), laid out as [`cold_rounds`]'.
+/// The warm-started rounds of a batch of gammas, every (gamma, fold) chain
+/// one job ([`super::formulation_warm`]), laid out as [`cold_rounds`]'.
 fn warm_rounds(
-    kd: &KernelData<'_>,
+    works: &[GammaWork<'_>],
     folds: &Folds,
     checked: &[CheckedParams],
     points: &[FormulationPoint],
-    ks: &[usize],
-    shared: Option<&SharedKernelCache>,
-) -> Result<Vec<Round>, SvmError> {
+) -> Result<Vec<Vec<Round>>, SvmError> {
     let ce: Vec<(f64, f64)> = points
         .iter()
         .zip(checked)
@@ -303,34 +430,50 @@ fn warm_rounds(
         })
         .collect();
     let types: Vec<SvmType> = points.iter().map(|p| p.svm_type).collect();
-    let plan = warm_plan(ks, &ce);
-    let chains = WarmChains {
-        kd,
-        folds,
-        checked,
-        types: &types,
-        shared,
-    };
     let k = folds.k();
-    let done = (0..k)
-        .into_par_iter()
-        .map(|h| chains.run(h, &plan))
+    let plans: Vec<_> = works.iter().map(|w| warm_plan(&w.ks, &ce)).collect();
+    let chains: Vec<WarmChains<'_>> = works
+        .iter()
+        .map(|w| WarmChains {
+            kd: &w.kd,
+            folds,
+            checked,
+            types: &types,
+            shared: w.shared.as_ref(),
+            held: &w.held,
+        })
+        .collect();
+    let jobs: Vec<(usize, usize)> = (0..works.len())
+        .flat_map(|g| (0..k).map(move |h| (g, h)))
+        .collect();
+    let done = jobs
+        .par_iter()
+        .map(|&(g, h)| chains[g].run(h, &plans[g]))
         .collect::<Result<Vec<_>, SvmError>>()?;
-    let mut slots: Vec<Option<Round>> = (0..ks.len() * k).map(|_| None).collect();
-    for (h, chain) in done.into_iter().enumerate() {
-        for r in chain {
-            let i = ks.iter().position(|&x| x == r.k).unwrap_or(0);
-            slots[i * k + h] = Some(Round {
-                predictions: r.predictions,
-                iterations: r.iterations,
-                kernel_evals: r.kernel_evals,
-            });
+    let mut out = Vec::with_capacity(works.len());
+    let mut done = done.into_iter();
+    for w in works {
+        let mut slots: Vec<Option<Round>> = (0..w.ks.len() * k).map(|_| None).collect();
+        for (h, chain) in done.by_ref().take(k).enumerate() {
+            for r in chain {
+                let i = w.ks.iter().position(|&x| x == r.k).unwrap_or(0);
+                slots[i * k + h] = Some(Round {
+                    predictions: r.predictions,
+                    iterations: r.iterations,
+                    kernel_evals: r.kernel_evals,
+                });
+            }
         }
+        out.push(
+            slots
+                .into_iter()
+                .map(|r| {
+                    r.ok_or_else(|| SvmError::InvalidParam("a warm chain missed a point".into()))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+        );
     }
-    slots
-        .into_iter()
-        .map(|r| r.ok_or_else(|| SvmError::InvalidParam("a warm chain missed a point".into())))
-        .collect()
+    Ok(out)
 }
 
 /// One round's held-out predictions (in the fold's row order) and work.

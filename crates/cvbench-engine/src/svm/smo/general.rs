@@ -60,6 +60,7 @@ pub(crate) struct Start {
 /// `Q a` (the solver adds `p` for `G`) and `G_bar = sum_{a_i >= C_i} C_i
 /// Q_i` of a start, in the variables' order, computed by the caller (equal
 /// to what `init_gradient` builds up to rounding).
+#[derive(Clone, Debug)]
 pub(crate) struct StartGradient {
     /// `Q a`.
     pub q_alpha: Vec<f64>,
@@ -81,6 +82,10 @@ pub(crate) struct Solution {
     pub stats: SolveStats,
     /// `Solver_NU`'s `r` (0 without `nu`).
     pub r: f64,
+    /// The solution's `Q a` and `G_bar` in the variables' order (the
+    /// solver's final `G - p`, after its last full gradient): a later
+    /// solve from this point, or from it scaled, starts from them.
+    pub end: StartGradient,
 }
 
 /// Solve one problem (see the module doc). Inputs are checked: bad input
@@ -118,6 +123,8 @@ pub(crate) fn solve_general<Q: QMatrix>(prob: Problem<Q>) -> Result<Solution, Sv
         }
     }
     let qd = prob.q.diagonal();
+    // `p` in the variables' order (the solver's copy is swapped with them).
+    let p = prob.p.clone();
     let mut s = Solver {
         active_size: l,
         l,
@@ -166,10 +173,17 @@ pub(crate) fn solve_general<Q: QMatrix>(prob: Problem<Q>) -> Result<Solution, Sv
     let r = s.r;
     let mut out = s.finish();
     out.stats.kernel_evals += extra_evals;
+    let q_alpha = out.gradient.iter().zip(&p).map(|(g, p)| g - p).collect();
     Ok(Solution {
         alpha: out.alpha,
         stats: out.stats,
         r,
+        end: StartGradient {
+            q_alpha,
+            g_bar: out.g_bar,
+            kernel_evals: 0,
+            seconds: 0.0,
+        },
     })
 }
 
