@@ -14,6 +14,17 @@ mod common;
 use common::libsvm::{dataset_into, has_svm_train, svm_train};
 use common::{assert_usage_error, cvbench, ok};
 
+/// `-b 1 -v K`: each round with its probability model, the internal CVs
+/// on svm-train's `rand()` stream after the folds' draws (their lines
+/// printed), nu-SVC predicting by its probabilities (another accuracy than
+/// without `-b 1`), the SVRs as without.
+#[test]
+fn probability_cv_is_svm_train() {
+    compare("heart_scale", &["-s 1 -b 1", "-s 1 -b 1 -n 0.3 -t 0 -h 0"]);
+    compare("glass.scale", &["-s 1 -b 1 -n 0.1"]);
+    compare("housing_scale", &["-s 3 -b 1", "-s 4 -b 1 -n 0.3 -c 4"]);
+}
+
 /// Each option set of `cases`, with `-v 5` and `-v 10`, on dataset `name`:
 /// our standard output is svm-train's (on 1 and 2 threads, and with `-q`).
 fn compare(name: &str, cases: &[&str]) {

@@ -94,7 +94,10 @@ fn bad_values_and_what_is_not_built_exit_2() {
             "--stratified with -s 3",
         ),
         (&["-s", "2", "-b", "1"], "one-class SVM probability output"),
-        (&["-s", "3", "-b", "1", "-v", "5"], "-b 1 with -v and -s 3"),
+        (
+            &["-s", "3", "-b", "1", "-v", "5", "--seeding", "sir"],
+            "-b 1 with -v and --seeding (-s 3",
+        ),
         (&["-s", "2", "-w1", "2"], "ignores them"),
     ] {
         let mut a = vec!["svm"];

@@ -10,8 +10,8 @@
 //! `svm-predict -b 1` on our model as on svm-train's, and `--test`. Needs
 //! `CVBENCH_DATA_DIR` and svm-train / svm-predict on `PATH`; prints
 //! `SKIPPED: ...` and passes otherwise. One-class `-b 1` (svm-train
-//! refuses it) and `-b 1 -v` (not built) are usage errors, checked without
-//! them.
+//! refuses it) and `-b 1 -v` with alpha seeding are usage errors, checked
+//! without them (`-b 1 -v` itself: `svm_cli_formulation_cv.rs`).
 
 mod common;
 use common::libsvm::compare;
@@ -67,8 +67,10 @@ fn one_class_and_cv_probability_exit_2() {
             &["-s", "2", "-b", "1"][..],
             "one-class SVM probability output not supported yet",
         ),
-        (&["-s", "1", "-b", "1", "-v", "3"], "-b 1 with -v and -s 1"),
-        (&["-s", "4", "-b", "1", "-v", "5"], "-b 1 with -v and -s 4"),
+        (
+            &["-s", "3", "-b", "1", "-v", "5", "--seeding", "sir"],
+            "-b 1 with -v and --seeding (-s 3",
+        ),
     ] {
         let mut a = vec!["svm"];
         a.extend(args);

@@ -15,13 +15,17 @@
 //! svm-train's probability model (nu-SVC's pairwise `probA` / `probB`, the
 //! SVRs' Laplace `probA`, on `rand()`'s default state as svm-train) and
 //! prints its internal CVs' lines; `-s 2 -b 1` is refused as svm-train
-//! refuses it. Not built yet, and refused: `-b 1` with `-v`; `-wi` is refused as svm-train ignores it for these
-//! types.
+//! refuses it. `-b 1 -v K` runs svm-train's CV with the probability model
+//! ([`cvbench_engine::api::formulation_cv::cross_validate_formulation_probability`]:
+//! rounds one after another on svm-train's `rand()` stream; nu-SVC
+//! predicts by its probabilities). `-wi` is refused as svm-train ignores
+//! it for these types.
 
 use cvbench_engine::api::data::Dataset;
 use cvbench_engine::api::formulation::{fit_formulation_with, SvmType};
 use cvbench_engine::api::formulation_cv::{
-    cross_validate_formulation, cross_validate_formulation_seeded, CvSummary, FormulationCvOptions,
+    cross_validate_formulation, cross_validate_formulation_probability,
+    cross_validate_formulation_seeded, CvSummary, FormulationCvOptions,
 };
 use cvbench_engine::api::params::SvmParams;
 use cvbench_engine::api::strategies::SeedingMethod;
@@ -140,9 +144,12 @@ impl SvmArgs {
                 "-b 1 with -s 2 ({name}): one-class SVM probability output not supported yet (svm-train refuses it too): drop -b 1"
             ));
         }
-        if self.probability == "1" && self.folds.is_some() {
+        if self.probability == "1"
+            && self.folds.is_some()
+            && self.cv.seeding() != cvbench_engine::api::strategies::SeedingMethod::None
+        {
             return no(format!(
-                "-b 1 with -v and -s {s} ({name}): cross-validation with probability estimates is built for C-SVC (-s 0) only: drop -b 1 (the -v numbers of -s 3/4 do not depend on it), or run svm-train -s {s} -b 1 -v"
+                "-b 1 with -v and --seeding (-s {s}, {name}): the probability model's internal CVs draw from svm-train's rand() stream round after round, so its rounds are not seeded: drop --seeding, or -b 1"
             ));
         }
         if let Some(w) = self.weight.first() {
@@ -247,12 +254,10 @@ fn run_cv(
     if k > ds.n() && !args.json {
         eprintln!("{}", cvbench_engine::api::cv::FOLDS_OVER_DATA_WARNING);
     }
-    let folds = args.cv_folds(
-        ds,
-        k,
-        svm_type.is_classification(),
-        &mut cvbench_engine::api::cv::GlibcRand::default_seed(),
-    )?;
+    // svm-train's rand() stream: the folds' draws, then (-b 1) the rounds'
+    // internal CVs'.
+    let mut rng = cvbench_engine::api::cv::GlibcRand::default_seed();
+    let folds = args.cv_folds(ds, k, svm_type.is_classification(), &mut rng)?;
     let (strategy, budget) = args.cv.strategy(args.cache_mb_for(ds.n()));
     let mut cv_params = params.clone();
     cv_params.cache_mb = budget;
@@ -261,7 +266,10 @@ fn run_cv(
         threads: strategy.threads,
     };
     let method = args.cv.seeding();
-    let cv = if method == SeedingMethod::None {
+    let probability = args.probability == "1";
+    let cv = if probability {
+        cross_validate_formulation_probability(ds, &folds, &cv_params, svm_type, &mut rng, opts)?
+    } else if method == SeedingMethod::None {
         cross_validate_formulation(ds, &folds, &cv_params, svm_type, opts)?
     } else {
         cross_validate_formulation_seeded(ds, &folds, &cv_params, svm_type, opts, method)?
@@ -280,6 +288,9 @@ fn run_cv(
         }
     }
     let res = &cv.result;
+    if probability {
+        out.stat("probability = 1: the rounds one after another, each with its probability model (svm-train's rand() stream)");
+    }
     if method != SeedingMethod::None {
         out.stat(&format!(
             "seeding = {method}: rounds seeded from the previous round, exact to the stopping tolerance (-e); without --seeding the numbers are svm-train's bit for bit"

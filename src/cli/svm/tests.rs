@@ -77,8 +77,8 @@ fn svm_train_options_it_does_not_implement_are_refused_in_one_line() {
             "-b 1 with -s 2 (one-class SVM): one-class SVM probability output not supported yet",
         ),
         (
-            vec!["d", "-s", "4", "-b", "1", "-v", "5"],
-            "-b 1 with -v and -s 4 (nu-SVR)",
+            vec!["d", "-s", "4", "-b", "1", "-v", "5", "--seeding", "sir"],
+            "-b 1 with -v and --seeding (-s 4, nu-SVR)",
         ),
         (vec!["d", "-s", "1", "-n", "0"], "nu <= 0 or nu > 1"),
         (vec!["d", "-s", "3", "-p", "-1"], "p < 0"),

@@ -15,13 +15,12 @@
 use std::path::Path;
 
 use crate::data::{align_index_bases, Dataset};
-use crate::svm::formulation::function_model::solve_lines;
+use crate::svm::formulation::fit_lines::{function_lines, nu_svc_lines};
 use crate::svm::formulation::nu_svc_probability::train_nu_svc_probability;
 use crate::svm::formulation::svr_probability::train_svr_probability;
 use crate::svm::formulation::{train_nu_svc, train_one_function, FunctionModel};
 use crate::svm::model::file::{model_text_as, ModelFileError};
 use crate::svm::multiclass::MultiModel;
-use crate::svm::smo::train_log::progress_text;
 use crate::svm::{SolveStats, SvmError, SvmParams};
 
 /// LIBSVM's formulation (`svm-train -s`) with its own parameter (`-n` nu,
@@ -82,14 +81,6 @@ pub fn fit_formulation_with(
     probability: Option<u32>,
 ) -> Result<FormulationFit, SvmError> {
     let rows: Vec<usize> = (0..ds.n()).collect();
-    let block = |stats: &SolveStats, info: Option<(&str, f64)>| {
-        let mut out = Vec::new();
-        if !stats.progress.is_empty() {
-            out.push(progress_text(stats));
-        }
-        out.extend(solve_lines(stats, info));
-        out
-    };
     match svm_type {
         SvmType::CSvc => Err(SvmError::InvalidParam(
             "C-SVC (-s 0) is trained by api::fit, not fit_formulation".into(),
@@ -103,50 +94,29 @@ pub fn fit_formulation_with(
                 Some(seed) => train_nu_svc_probability(ds, &rows, params, nu, seed)?,
                 None => train_nu_svc(ds, &rows, params, nu)?,
             };
-            let mut lines = Vec::new();
-            for (p, &c) in fit.ovo.pairs.iter().zip(&fit.c) {
-                if let Some(prob) = &p.prob {
-                    for f in &prob.inner {
-                        lines.extend(block(&f.stats, f.c.map(|c| ("C", c))));
-                        lines.push(format!("Total nSV = {}", f.stats.n_sv));
-                    }
-                    lines.extend(prob.notes.iter().cloned());
-                }
-                lines.extend(block(&p.stats, Some(("C", c))));
-            }
-            let total_sv = fit.ovo.model.total_sv();
-            lines.push(format!("Total nSV = {total_sv}"));
             Ok(FormulationFit {
                 svm_type,
-                lines,
+                lines: nu_svc_lines(&fit),
                 solves: fit.ovo.pairs.iter().map(|p| p.stats.clone()).collect(),
-                total_sv,
+                total_sv: fit.ovo.model.total_sv(),
                 warnings: vec![],
                 model: Trained::Classes(fit.ovo.model),
             })
         }
         _ => {
-            let mut lines = Vec::new();
-            let mut warnings = Vec::new();
-            let fit = match probability {
+            let (fit, prob) = match probability {
                 Some(seed) => {
                     let (fit, prob) = train_svr_probability(ds, &rows, params, svm_type, seed)?;
-                    warnings.extend(prob.warning.clone());
-                    for f in &prob.inner {
-                        lines.extend(block(&f.stats, f.info));
-                    }
-                    lines.extend(prob.info_lines());
-                    fit
+                    (fit, Some(prob))
                 }
-                None => train_one_function(ds, &rows, params, svm_type)?,
+                None => (train_one_function(ds, &rows, params, svm_type)?, None),
             };
-            lines.extend(block(&fit.stats, fit.info));
             Ok(FormulationFit {
                 svm_type,
-                lines,
+                lines: function_lines(&fit, prob.as_ref()),
                 solves: vec![fit.stats.clone()],
                 total_sv: fit.model.sv_coef.len(),
-                warnings,
+                warnings: prob.and_then(|p| p.warning).into_iter().collect(),
                 model: Trained::Function(fit.model),
             })
         }

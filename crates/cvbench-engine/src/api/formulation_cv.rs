@@ -22,6 +22,15 @@ pub use crate::svm::cv::formulations::{
 /// kernel-cache budget), as `svm_cross_validation` does.
 pub use crate::svm::cv::formulations::cross_validate_formulation;
 
+/// [`cross_validate_formulation`] with the probability model (`svm-train
+/// -s 1|3|4 -b 1 -v k`): the rounds one after another, their internal CVs
+/// shuffled by `rng` (the `rand()` stream after the folds' draws, as
+/// svm-train's); nu-SVC predicts by its probabilities (the accuracy can
+/// differ from `-v` without `-b 1`, as svm-train's), the SVRs as without
+/// (the same mean squared error). One-class is refused, as svm-train 3.24
+/// refuses `-s 2 -b 1`.
+pub use crate::svm::cv::probability_formulations::cross_validate_formulation_probability;
+
 /// [`cross_validate_formulation`] with alpha seeding `method`: `none` is
 /// it (svm-train's numbers bit for bit); for epsilon-SVR `sir` runs the
 /// rounds as one chain, each round started from the previous round's

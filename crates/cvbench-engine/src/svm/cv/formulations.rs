@@ -65,6 +65,11 @@ pub struct FormulationRound {
     /// nu-SVC: the classes of the training rows and the model's `Total
     /// nSV` (`None` for one decision function, which prints neither).
     pub classes: Option<(usize, usize)>,
+    /// Every line the round's training printed, where it printed more than
+    /// its solves (`-b 1`: the probability model's internal CVs, see
+    /// [`super::probability_formulations`]); `None`: [`Self::lines`] builds
+    /// them from the solves.
+    pub printed: Option<Vec<String>>,
 }
 
 impl FormulationRound {
@@ -73,6 +78,9 @@ impl FormulationRound {
     /// solve's progress marks, "optimization finished", its `C = ` / `nu =
     /// ` / `epsilon = ` line, `obj` and `rho`, `nSV`; for nu-SVC `Total nSV`.
     pub fn lines(&self) -> Vec<String> {
+        if let Some(p) = &self.printed {
+            return p.clone();
+        }
         let mut out = Vec::new();
         if let Some((1, _)) = self.classes {
             out.push("WARNING: training data in only one class. See README for details.".into());
@@ -351,6 +359,7 @@ pub(crate) fn round(
             solves,
             infos,
             classes,
+            printed: None,
         },
         preds,
     ))

@@ -11,6 +11,9 @@
 //! - `formulations`: `svm-train -s 1..4 -v K` (nu-SVC, one-class,
 //!   epsilon-SVR, nu-SVR) on LIBSVM's folds, parallel rounds on one shared
 //!   kernel cache.
+//! - `probability_formulations`: `svm-train -s 1|3|4 -b 1 -v K`, the
+//!   rounds one after another on one `rand()` stream, each with the
+//!   probability model (nu-SVC predicts by its probabilities).
 //! - `seeded_svr`: the seeded CV of the one-function formulations
 //!   (epsilon-SVR, nu-SVR, one-class; `--seeding sir`, `sir_two_chains`):
 //!   chains of rounds, each started from the previous round's solution made
@@ -35,6 +38,7 @@
 pub mod folds;
 pub mod formulations;
 pub mod pool;
+pub mod probability_formulations;
 pub mod rounds;
 pub mod seeded;
 pub(crate) mod seeded_gradient;

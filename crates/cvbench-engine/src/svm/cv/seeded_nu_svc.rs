@@ -171,6 +171,7 @@ fn chain(
                 solves: pairs.iter().map(|p| p.stats.clone()).collect(),
                 infos: cs.iter().map(|&c| Some(("C", c))).collect(),
                 classes: Some((model.nr_class(), model.total_sv())),
+                printed: None,
             },
             preds,
         ));

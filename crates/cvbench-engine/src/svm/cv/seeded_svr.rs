@@ -268,6 +268,7 @@ impl Chain<'_> {
                     solves: vec![fit.stats],
                     infos: vec![fit.info],
                     classes: None,
+                    printed: None,
                 },
                 preds,
             ));

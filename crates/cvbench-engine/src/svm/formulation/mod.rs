@@ -22,6 +22,8 @@
 //! - [`function_model`]: `svm_train`'s branch for one-class and regression
 //!   (one decision function: [`train_one_function`]), its model, prediction
 //!   and model file.
+//! - `fit_lines`: what `svm-train` prints for one training (with `-b 1`,
+//!   the probability model's internal CVs' solves first).
 //! - `function_rows`: that model's predictions of many rows at once (a
 //!   CV's held-out fold), tile by tile, each `svm_predict`'s to the bit.
 //! - `held_out_kernel`: a held-out fold's kernel values against its
@@ -34,6 +36,7 @@
 //! [`train_one_function`] (`-s 2`, `-s 3`, `-s 4`; a [`FunctionModel`]).
 
 mod batched;
+pub(crate) mod fit_lines;
 pub mod function_model;
 mod function_rows;
 pub(crate) mod held_out_kernel;
