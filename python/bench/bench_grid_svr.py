@@ -98,13 +98,23 @@ def main():
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument(
+        "--reuse",
+        default=None,
+        help="GridSearchSVC's reuse level (default: its default, the exact "
+        "gamma+threads; 'cpath' or 'all': warm starts along C and epsilon)",
+    )
     ap.add_argument("--out")
     a = ap.parse_args()
+    extra = {} if a.reuse is None else {"reuse": a.reuse}
     X, y = load(a.data)
     cv = KFold(a.folds)
+    reuse = "" if a.reuse is None else f", reuse={a.reuse!r}"
     ours = timed(
-        f"cvbench.GridSearchSVC(estimator=SVR(), n_jobs={a.n_jobs})",
-        lambda: cvbench.GridSearchSVC(GRID, estimator=cvbench.SVR(), cv=cv, n_jobs=a.n_jobs).fit(X, y),
+        f"cvbench.GridSearchSVC(estimator=SVR(), n_jobs={a.n_jobs}{reuse})",
+        lambda: cvbench.GridSearchSVC(
+            GRID, estimator=cvbench.SVR(), cv=cv, n_jobs=a.n_jobs, **extra
+        ).fit(X, y),
         a.repeats,
     )
     theirs = timed(

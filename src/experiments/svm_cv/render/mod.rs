@@ -35,7 +35,7 @@ use crate::experiments::svm_cv::rows::{by_run, k_num, v_checks, write_rows};
 use crate::experiments::svm_cv::rows::{RunKey, SummaryRow, SvmRow};
 use crate::experiments::svm_cv::seeded::first_rounds_of;
 use crate::experiments::svm_cv::verdicts::published::{Published, TABLE3_K};
-use crate::experiments::svm_cv::verdicts::targets;
+use crate::experiments::svm_cv::verdicts::{scaling_targets, targets};
 use crate::experiments::ExperimentError;
 use crate::results::figures::{Figure, Panel, Series};
 use crate::results::md_table::MdTable;
@@ -391,6 +391,7 @@ pub(crate) fn render(
             let alt = "SVM CV and training time and memory against n";
             files.extend(link_figure(&fig, (dir, run, "scaling"), alt, &mut md)?);
         }
+        md.push_str(&scaling_targets::lines(&cost, records));
     }
     if let Some(fig) = time_vs_k(run, &runs) {
         let alt = "SVM CV time against k";

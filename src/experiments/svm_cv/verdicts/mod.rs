@@ -6,6 +6,7 @@
 //! from a stored run ([`stored`]); the Table 3 points of ablation runs,
 //! which have no seeding table ([`table3_ablation`]); our own speed targets
 //! for the engine, checks of ours beside the run's cost table ([`targets`]);
+//! issue 58's targets on a run over dataset sizes ([`scaling_targets`]);
 //! and the checks of a run of another formulation than C-SVC
 //! ([`formulation`]).
 
@@ -14,6 +15,7 @@ pub mod missing;
 #[cfg(test)]
 mod missing_tests;
 pub mod published;
+pub mod scaling_targets;
 pub mod scorecard;
 pub mod scorecard_rules;
 #[cfg(test)]
