@@ -302,16 +302,22 @@ impl<'a> KernelData<'a> {
                 for (d, &r) in dots.iter_mut().zip(rows) {
                     *d = na + self.norms[r] - 2.0 * *d;
                 }
-                match &self.exp_table {
-                    Some(table) => table.fill(gamma, dots, out),
-                    None => fast_exp::exp_to_f32(-gamma, dots, out),
-                }
+                self.exp_f32(gamma, dots, out);
             }
             kind => {
                 for (o, &dot) in out.iter_mut().zip(dots.iter()) {
                     *o = kind.of_dot(dot) as f32;
                 }
             }
+        }
+    }
+
+    /// `out[k] = exp(-gamma dists[k])` in single precision, as the training
+    /// form makes it (libm's `exp` rounded, or the integer data's table).
+    pub(crate) fn exp_f32(&self, gamma: f64, dists: &[f64], out: &mut [f32]) {
+        match &self.exp_table {
+            Some(table) => table.fill(gamma, dists, out),
+            None => fast_exp::exp_to_f32(-gamma, dists, out),
         }
     }
 

@@ -20,7 +20,7 @@ use crate::svm::cache::column::Column;
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::cv::rounds::unsure_sign;
 use crate::svm::kernel::cached_sums::{cached_error_bound, CachedMagnitudes};
-use crate::svm::kernel::lane_tile::TILE;
+use crate::svm::kernel::lane_tile::{Tile, TILE};
 use crate::svm::kernel::{KernelData, KernelKind};
 use crate::svm::simd::by_cpu;
 
@@ -97,6 +97,79 @@ pub fn predict_cached(
                 .collect()
         }
     };
+    let unsure: Vec<usize> = rows
+        .iter()
+        .zip(&sure)
+        .filter(|(_, s)| s.is_none())
+        .map(|(&r, _)| r)
+        .collect();
+    let mut exact = model.predict_rows(&kd.ds, &unsure).into_iter();
+    let labels = sure
+        .into_iter()
+        .map(|s| s.unwrap_or_else(|| exact.next().expect("one label per unsure row")))
+        .collect();
+    Some((labels, unsure.len()))
+}
+
+/// [`predict_cached`] where no cache holds the held-out rows' columns (the
+/// one-vs-one CV in pair blocks, issue 58): each tile's kernel values with
+/// the support vectors computed in the training formula
+/// (the lane tiles' dot products over the stored features, then the
+/// distance and `exp` in single precision, as a shared cache's column holds
+/// them), the votes of the rows
+/// whose every pair lies beyond its bound from them, LIBSVM's arithmetic for
+/// the others; so the labels are LIBSVM's, and most rows cost a dot product
+/// per support vector instead of the direct distance in double precision.
+/// `None` where [`predict_cached`] would be (another kernel, support vectors'
+/// rows unknown).
+pub fn predict_computed(
+    model: &MultiModel,
+    kd: &KernelData<'_>,
+    rows: &[usize],
+) -> Option<(Vec<f64>, usize)> {
+    if !matches!(kd.kind, KernelKind::Rbf { .. } | KernelKind::Linear)
+        || model.sv_rows.len() != model.total_sv()
+    {
+        return None;
+    }
+    let plan = VotePlan::new(model, kd);
+    let svs = &model.sv_rows;
+    let gamma = match kd.kind {
+        KernelKind::Rbf { gamma } => Some(gamma),
+        _ => None,
+    };
+    let sure: Vec<Option<f64>> = rows
+        .par_chunks(TILE)
+        .flat_map_iter(|chunk| {
+            let m = chunk.len();
+            let mut tile = Tile::new(kd.d());
+            tile.load(&kd.ds, chunk);
+            let mut dots = vec![0.0f64; svs.len() * TILE];
+            tile.dots(&kd.ds, svs, &mut dots);
+            let mut kv = vec![0.0f32; svs.len() * TILE];
+            match gamma {
+                Some(g) => {
+                    for (t, &s) in svs.iter().enumerate() {
+                        let nb = kd.norms[s];
+                        for (d, &r) in dots[t * TILE..t * TILE + m].iter_mut().zip(chunk) {
+                            *d = kd.norms[r] + nb - 2.0 * *d;
+                        }
+                    }
+                    kd.exp_f32(g, &dots, &mut kv);
+                }
+                None => {
+                    for (v, &d) in kv.iter_mut().zip(&dots) {
+                        *v = kd.kind.of_dot(d) as f32;
+                    }
+                }
+            }
+            // Zero past the chunk, as `tile_votes` reads them.
+            for t in 0..svs.len() {
+                kv[t * TILE + m..(t + 1) * TILE].fill(0.0);
+            }
+            plan.tile_votes(kd, kv, chunk)
+        })
+        .collect();
     let unsure: Vec<usize> = rows
         .iter()
         .zip(&sure)
@@ -416,6 +489,12 @@ mod tests {
             assert!(recomputed < test.len() / 2, "{recomputed} rows recomputed");
             let want: Vec<f64> = test.iter().map(|&r| model.predict(ds.row(r))).collect();
             assert_eq!(got, want, "{kernel:?}");
+            // Without a cache: the values computed tile by tile, the same
+            // labels, most rows decided without LIBSVM's arithmetic.
+            let (computed, recomputed) =
+                predict_computed(&model, &kd, &test).expect("RBF and linear have a bound");
+            assert!(recomputed < test.len() / 2, "{recomputed} rows recomputed");
+            assert_eq!(computed, want, "{kernel:?}, computed");
         }
     }
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::cached_votes::predict_cached;
+use super::cached_votes::{predict_cached, predict_computed};
 use super::class_order::ClassOrder;
 use super::groups::{check_weights, weighted_c, ClassWeight, Groups};
 use super::pair_blocks::solve_by_pair_blocks;
@@ -302,8 +302,12 @@ pub(super) fn vote(
                 })
                 .collect()
         } else {
+            // From the shared cache's columns where it holds them, else
+            // from kernel values computed as it would hold them; LIBSVM's
+            // labels either way (see `cached_votes`).
             shared
                 .and_then(|sh| predict_cached(&model, kd, sh, test))
+                .or_else(|| predict_computed(&model, kd, test))
                 .map_or_else(|| model.predict_rows(ds, test), |(labels, _)| labels)
         };
         for (&r, p) in test.iter().zip(pred) {
