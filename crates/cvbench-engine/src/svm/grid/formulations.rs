@@ -13,14 +13,21 @@
 //!   ([`matrix::shared_cache_into`]: the whole matrix, computed at once, where
 //!   the budget holds it), which serves every point and fold of that gamma;
 //!   each gamma's matrix is written into the previous gamma's buffer.
-//! - **threads**: every (point, fold) training of a gamma is one job of the
-//!   current rayon pool (nu-SVC's class pairs within a round too).
+//! - **held-out kernel blocks**: for the one-function formulations, each
+//!   fold's held-out rows' kernel values against its training rows,
+//!   computed once per gamma (`formulation::held_out_kernel`) and read by
+//!   every point's model; each prediction is the model's own to the bit.
+//! - **threads**: every (point, fold) training is one job of the current
+//!   rayon pool (nu-SVC's class pairs within a round too); consecutive
+//!   gammas whose matrices and blocks fit the budget together are one
+//!   batch of jobs (`gamma_batches`), so that k folds do not leave
+//!   threads idle at a gamma's end.
 //!
 //! Warm starts (inexact: each point exact to the stopping tolerance, not
 //! bit for bit; [`FormulationGridOptions::warm_start`], epsilon-SVR only):
 //! within one gamma and one fold the points are a chain, each solved from
 //! an earlier point's solution made feasible ([`super::formulation_warm`]);
-//! the jobs of a gamma are then its folds' chains.
+//! the jobs are then the (gamma, fold) chains.
 //!
 //! [`FormulationBest`] is the choice: the highest CV accuracy (nu-SVC,
 //! one-class) or the least CV mean squared error (the SVRs), ties as
