@@ -97,18 +97,7 @@ pub fn predict_cached(
                 .collect()
         }
     };
-    let unsure: Vec<usize> = rows
-        .iter()
-        .zip(&sure)
-        .filter(|(_, s)| s.is_none())
-        .map(|(&r, _)| r)
-        .collect();
-    let mut exact = model.predict_rows(&kd.ds, &unsure).into_iter();
-    let labels = sure
-        .into_iter()
-        .map(|s| s.unwrap_or_else(|| exact.next().expect("one label per unsure row")))
-        .collect();
-    Some((labels, unsure.len()))
+    Some(with_exact(model, kd, rows, sure))
 }
 
 /// [`predict_cached`] where no cache holds the held-out rows' columns (the
@@ -170,6 +159,18 @@ pub fn predict_computed(
             plan.tile_votes(kd, kv, chunk)
         })
         .collect();
+    Some(with_exact(model, kd, rows, sure))
+}
+
+/// Every row's label: its sure vote, else LIBSVM's arithmetic
+/// ([`MultiModel::predict_rows`] of the unsure rows at once); and how many
+/// rows that recomputed.
+fn with_exact(
+    model: &MultiModel,
+    kd: &KernelData<'_>,
+    rows: &[usize],
+    sure: Vec<Option<f64>>,
+) -> (Vec<f64>, usize) {
     let unsure: Vec<usize> = rows
         .iter()
         .zip(&sure)
@@ -181,7 +182,7 @@ pub fn predict_computed(
         .into_iter()
         .map(|s| s.unwrap_or_else(|| exact.next().expect("one label per unsure row")))
         .collect();
-    Some((labels, unsure.len()))
+    (labels, unsure.len())
 }
 
 /// What every tile's votes need of the model, computed once.
