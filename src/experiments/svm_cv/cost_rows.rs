@@ -128,7 +128,7 @@ pub fn runs_of(r: &SvmRow) -> Spread {
 /// The record of `method`'s cell for a dataset, setting, k (`None`: any
 /// k) and threads (`None`: any), made by any solver (the peers) or the one
 /// named (our one training).
-fn peer<'a>(
+pub(crate) fn peer<'a>(
     records: &'a [SvmRow],
     method: Method,
     key: (&str, &str, Option<&str>),

@@ -14,7 +14,7 @@
 
 use crate::experiments::evidence::{self, Side};
 use crate::experiments::svm_cv::config::Method;
-use crate::experiments::svm_cv::cost_rows::{runs_of, CostRow};
+use crate::experiments::svm_cv::cost_rows::{peer, runs_of, CostRow};
 use crate::experiments::svm_cv::rows::SvmRow;
 use crate::experiments::svm_cv::variants::base_method;
 
@@ -45,19 +45,11 @@ const NOT_OUR_CV: [Method; 6] = [
     Method::OnedalFit,
 ];
 
-/// The first record of `method`'s cell for the cost row's dataset and
-/// setting (its threads where it has them).
+/// The record of `method`'s cell for the cost row's dataset and setting
+/// (its threads where it has them), as the cost table finds its peers.
 fn cell<'a>(records: &'a [SvmRow], c: &CostRow, method: Method) -> Option<&'a SvmRow> {
-    let of = |r: &&SvmRow| {
-        base_method(&r.core.method) == method.as_str()
-            && r.core.dataset == c.dataset
-            && r.setting == c.setting
-    };
-    records
-        .iter()
-        .filter(of)
-        .find(|r| r.threads == c.threads)
-        .or_else(|| records.iter().find(of))
+    let key = (c.dataset.as_str(), c.setting.as_str(), None);
+    peer(records, method, key, Some(c.threads)).or_else(|| peer(records, method, key, None))
 }
 
 /// The highest peak memory of our CV cells for the cost row (`None`: not
