@@ -158,6 +158,17 @@ fn fill_symmetric(
         sh.capacity_columns() >= n,
         "a cache that keeps every column"
     );
+    sh.set_all(symmetric_matrix(n, spare, tile_rows, tile));
+}
+
+/// The symmetric `n x n` matrix of [`fill_symmetric`] (column after
+/// column), written into `spare` where it can hold `n * n` values.
+pub(crate) fn symmetric_matrix(
+    n: usize,
+    spare: Option<Vec<f32>>,
+    tile_rows: usize,
+    tile: impl Fn(usize, &mut [f32]) + Sync,
+) -> Vec<f32> {
     assert!(
         tile_rows > 0 && tile_rows.is_multiple_of(TILE),
         "whole lane tiles"
@@ -185,7 +196,7 @@ fn fill_symmetric(
             .into_par_iter()
             .for_each(|t| whole.fill_above(n, t));
     }
-    sh.set_all(matrix);
+    matrix
 }
 
 /// The matrix buffer, written by every tile at once in
@@ -262,13 +273,26 @@ fn zeroed_matrix(len: usize) -> Vec<f32> {
 fn lane_rows(kd: &KernelData<'_>, a0: usize, out: &mut [f32], stride: usize) {
     let n = kd.ds.n();
     let mine: Vec<usize> = (a0..(a0 + TILE).min(n)).collect();
+    let targets: Vec<usize> = (a0..n).collect();
+    lane_block(kd, &mine, &targets, out, stride);
+}
+
+/// `K(a, r)` for the rows `mine` (at most [`TILE`]) and the rows
+/// `targets`, into `out[lane * stride + i]` for `targets[i]`: each value
+/// [`KernelData::fill_column`]'s, to the bit.
+pub(crate) fn lane_block(
+    kd: &KernelData<'_>,
+    mine: &[usize],
+    targets: &[usize],
+    out: &mut [f32],
+    stride: usize,
+) {
     let mut tile = Tile::new(kd.d());
-    tile.load(&kd.ds, &mine);
+    tile.load(&kd.ds, mine);
     // Targets a piece at a time, so that each lane's dot products are read
     // back from a buffer in cache.
     let mut dots = vec![0.0; TARGET_PIECE * TILE];
     let mut lane_dots = vec![0.0; TARGET_PIECE];
-    let targets: Vec<usize> = (a0..n).collect();
     for (p, piece) in targets.chunks(TARGET_PIECE).enumerate() {
         let dots = &mut dots[..piece.len() * TILE];
         tile.dots(&kd.ds, piece, dots);

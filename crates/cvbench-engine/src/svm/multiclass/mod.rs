@@ -17,7 +17,9 @@
 //!   parallel job, optionally on one kernel cache shared by all of them.
 //! - `pair_blocks`: the same CV in bounded memory, where the whole matrix
 //!   does not fit the budget: pair after pair, each pair's kernel block
-//!   computed once for its folds.
+//!   computed once for its folds; `pair_matrix`: a pair's block assembled
+//!   from its two classes' blocks and its cross values; `class_blocks`:
+//!   which classes' blocks are held, within the budget.
 //! - [`seeded`]: the same CV with alpha seeding per class pair (the binary
 //!   round orders and seeders on each pair's folds), on one shared cache.
 //! - [`grid`]: a (C, gamma) grid of such CVs, one shared cache per gamma.
@@ -27,12 +29,14 @@
 //! for two classes both give the same numbers.
 
 pub mod cached_votes;
+mod class_blocks;
 pub mod class_order;
 pub mod cv;
 pub mod grid;
 pub mod groups;
 pub mod model;
 mod pair_blocks;
+mod pair_matrix;
 pub mod predict_rows;
 pub mod probability;
 pub mod seeded;

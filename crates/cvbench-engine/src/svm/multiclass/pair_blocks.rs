@@ -20,8 +20,12 @@
 
 use rayon::prelude::*;
 
+use super::class_blocks::ClassBlocks;
 use super::groups::Groups;
+use super::pair_matrix::pair_matrix;
 use super::train::{solve_pair_at, PairFit};
+use crate::svm::cache::SharedKernelCache;
+use crate::svm::kernel::matrix::MatrixValues;
 use crate::svm::kernel::{matrix, KernelData};
 use crate::svm::model::params::CheckedParams;
 use crate::svm::SvmError;
@@ -56,24 +60,34 @@ pub(super) fn solve_by_pair_blocks(
             None => pairs.push((key, vec![x])),
         }
     }
-    // Every pair's rows (its classes' rows of every fold), in the
-    // dataset's order; all must fit the budget before any work.
-    let blocks: Vec<Vec<usize>> = pairs
+    // Every pair's rows by class (its classes' rows of every fold), each
+    // in the dataset's order, and the union in that order; all must fit the
+    // budget before any work.
+    let sides: Vec<[Vec<usize>; 2]> = pairs
         .iter()
         .map(|(_, xs)| {
-            let mut rows: Vec<usize> = xs
-                .iter()
-                .flat_map(|&x| {
-                    let (h, _, (i, j)) = jobs[x];
-                    groups[h]
-                        .class_rows(i)
-                        .iter()
-                        .chain(groups[h].class_rows(j))
-                        .copied()
-                })
-                .collect();
+            [0, 1].map(|side| {
+                let mut rows: Vec<usize> = xs
+                    .iter()
+                    .flat_map(|&x| {
+                        let (h, _, (i, j)) = jobs[x];
+                        groups[h]
+                            .class_rows(if side == 0 { i } else { j })
+                            .iter()
+                            .copied()
+                    })
+                    .collect();
+                rows.sort_unstable();
+                rows.dedup();
+                rows
+            })
+        })
+        .collect();
+    let blocks: Vec<Vec<usize>> = sides
+        .iter()
+        .map(|[a, b]| {
+            let mut rows: Vec<usize> = a.iter().chain(b).copied().collect();
             rows.sort_unstable();
-            rows.dedup();
             rows
         })
         .collect();
@@ -83,21 +97,43 @@ pub(super) fn solve_by_pair_blocks(
     {
         return None;
     }
+    let values = params.solver.matrix_values();
+    let mut classes = ClassBlocks::new(
+        &pairs.iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+        &sides,
+        matrix::WHOLE_SHARE * budget_mb * (1u64 << 20) as f64,
+        values == MatrixValues::Libsvm && !kd.kind.is_precomputed(),
+    );
     let mut out: Vec<Option<PairFit>> = vec![None; jobs.len()];
     let mut block_evals = 0u64;
     let mut at = vec![OUT; ds.n()];
     let mut spare: Option<Vec<f32>> = None;
-    for ((_, xs), rows) in pairs.iter().zip(&blocks) {
-        for (p, &r) in rows.iter().enumerate() {
+    for (x_pair, (((_, xs), rows), [a, b])) in pairs.iter().zip(&blocks).zip(&sides).enumerate() {
+        // Shared: the rows a's then b's, the block assembled from the
+        // class blocks; else the rows in the dataset's order, the block
+        // computed whole (into the previous pair's buffer where it is
+        // large enough). Either is the same values.
+        let shared = classes.hold(kd, x_pair, &mut block_evals);
+        let order: Vec<usize> = match shared {
+            true => a.iter().chain(b).copied().collect(),
+            false => rows.clone(),
+        };
+        for (p, &r) in order.iter().enumerate() {
             at[r] = p as u32;
         }
-        let sub = ds.subset(rows, format!("{}-pair", ds.name));
+        let sub = ds.subset(&order, format!("{}-pair", ds.name));
         let kd_sub = KernelData::new(&sub, kd.kind);
-        let mb = matrix::whole_matrix_mb(rows.len(), budget_mb).unwrap_or(budget_mb);
-        // The pair's block, whole (it fits: checked above), written into
-        // the previous pair's buffer where that is large enough.
-        let sh =
-            matrix::shared_cache_into(&kd_sub, mb, spare.take(), params.solver.matrix_values());
+        let mb = matrix::whole_matrix_mb(order.len(), budget_mb).unwrap_or(budget_mb);
+        let sh = match classes.pair(x_pair) {
+            Some((ca, cb)) if shared => {
+                let (m, evals) = pair_matrix(kd, ca, cb, spare.take());
+                let sh = SharedKernelCache::new(order.len(), mb).whole_columns(true);
+                sh.set_all(m);
+                block_evals += evals;
+                sh
+            }
+            _ => matrix::shared_cache_into(&kd_sub, mb, spare.take(), values),
+        };
         let solved = xs
             .par_iter()
             .map(|&x| {
@@ -137,7 +173,7 @@ pub(super) fn solve_by_pair_blocks(
 mod tests {
     use crate::data::Dataset;
     use crate::svm::cv::folds::Folds;
-    use crate::svm::cv::strategy::CacheMode;
+    use crate::svm::cv::strategy::{CacheMode, SolverKind};
     use crate::svm::kernel::matrix::matrix_evals;
     use crate::svm::model::params::SvmParams;
     use crate::svm::multiclass::{cross_validate_ovo, OvoCvOptions};
@@ -163,8 +199,9 @@ mod tests {
     /// Under a budget too small for the whole matrix but large enough for
     /// every pair's block, the CV runs pair by pair and gives the whole
     /// matrix's numbers: every held-out prediction, every pair's iterations,
-    /// objective and rho, on 1 and 2 threads; its cache computed each
-    /// pair's block once (fewer values than the per-solve caches).
+    /// objective and rho, on 1 and 2 threads; each class's block computed
+    /// once and each pair's cross values once where the budget holds the
+    /// class blocks, some class blocks twice where it holds two.
     #[test]
     fn pair_blocks_give_the_whole_matrix_numbers() {
         let ds = five();
@@ -186,8 +223,26 @@ mod tests {
         // about 150 rows, 0.09 MB) fits.
         let whole = run(100.0, 2);
         assert_eq!(whole.shared_evals, matrix_evals(300));
-        for threads in [1, 2] {
-            let blocks = run(0.3, threads);
+        let mut count = std::collections::BTreeMap::new();
+        for &v in &ds.y {
+            *count.entry(v.to_bits()).or_insert(0usize) += 1;
+        }
+        let sizes: Vec<usize> = count.into_values().collect();
+        // Each class's block once and each pair's cross values: exactly
+        // their values (so the pair path ran, not a column cache).
+        let mut shared = sizes.iter().map(|&s| matrix_evals(s)).sum::<u64>();
+        // Each pair's block computed whole.
+        let mut whole_pairs = 0;
+        for a in 0..sizes.len() {
+            for b in a + 1..sizes.len() {
+                shared += (sizes[a] * sizes[b]) as u64;
+                whole_pairs += matrix_evals(sizes[a] + sizes[b]);
+            }
+        }
+        // 0.3 MB holds every class block beside a pair's; 0.15 MB a pair's
+        // and two (blocks dropped and computed again).
+        for (mb, threads) in [(0.3, 1), (0.3, 2), (0.15, 2)] {
+            let blocks = run(mb, threads);
             assert_eq!(blocks.predictions, whole.predictions);
             assert_eq!(blocks.correct, whole.correct);
             for (a, b) in blocks.folds.iter().zip(&whole.folds) {
@@ -199,20 +254,26 @@ mod tests {
                     assert_eq!(p.coef, q.coef);
                 }
             }
-            // Ten pairs' blocks, each computed once, whole: exactly their
-            // values (so the pair path ran, not a column cache).
-            let mut count = std::collections::BTreeMap::new();
-            for &v in &ds.y {
-                *count.entry(v.to_bits()).or_insert(0usize) += 1;
+            if mb == 0.3 {
+                assert_eq!(blocks.shared_evals, shared);
+            } else {
+                assert!(blocks.shared_evals > shared && blocks.shared_evals < whole_pairs);
             }
-            let sizes: Vec<usize> = count.into_values().collect();
-            let mut expected = 0;
-            for a in 0..sizes.len() {
-                for b in a + 1..sizes.len() {
-                    expected += matrix_evals(sizes[a] + sizes[b]);
-                }
-            }
-            assert_eq!(blocks.shared_evals, expected);
         }
+        // The batched solver's matrix products: each pair's block whole.
+        let batched = |mb: f64| {
+            let params = SvmParams {
+                cache_mb: mb,
+                solver: SolverKind::Batched,
+                ..SvmParams::rbf(2.0, 0.7)
+            };
+            let opts = OvoCvOptions {
+                cache: CacheMode::Shared,
+                threads: 2,
+                probability: None,
+            };
+            cross_validate_ovo(&ds, &folds, &params, &[], opts).expect("a CV")
+        };
+        assert_eq!(batched(0.3).shared_evals, whole_pairs);
     }
 }
