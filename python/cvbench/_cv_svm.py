@@ -80,8 +80,8 @@ def cross_validate_svm(estimator, X, y=None, *, cv=10, scoring=None, n_jobs=None
     zero: ``svm-train -v``'s numbers bit for bit) or ``"sir"`` /
     ``"sir_two_chains"`` (``cvbench svm --seeding``: each round started
     from the previous one's solution made feasible, exact to ``tol``, not
-    bit for bit), and ``solver`` ``"smo"`` or ``"batched"`` (SVR only:
-    ``cvbench svm --solver batched``, LIBSVM's optimum to ``tol``); the
+    bit for bit), and ``solver`` ``"smo"`` or ``"batched"``
+    (``cvbench svm --solver batched``, LIBSVM's optimum to ``tol``); the
     same engine call as ``cvbench svm -s 3 -v 10 --solver batched --seeding
     sir``, which on cadata_scale took 2.8 s against 7.1 s without the two
     flags (results/svr-cadata; not timed from Python). Both are refused where

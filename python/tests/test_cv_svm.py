@@ -203,8 +203,25 @@ def test_seeding_and_solver_refusals_are_clear(diabetes):
         cvbench.cross_validate_svm(cvbench.SVR(), X, y, cv=5, seeding="sir")
     with pytest.raises(ValueError, match="seeding"):
         cvbench.cross_validate_svm(cvbench.SVR(gamma=0.5), X, y, cv=5, seeding="tree")
-    with pytest.raises(ValueError, match="batched"):
-        cvbench.cross_validate_svm(cvbench.NuSVR(gamma=0.5), X, y, cv=5, solver="batched")
+    with pytest.raises(ValueError, match="solver must be one of"):
+        cvbench.cross_validate_svm(cvbench.NuSVR(gamma=0.5), X, y, cv=5, solver="thunder")
     with pytest.raises(ValueError, match="from its own parameters"):
         cvbench.cross_validate_svm(cvbench.SVC(gamma=0.5), X, (y > 150).astype(int), cv=5,
                                    seeding="sir")
+
+
+@pytest.mark.parametrize("estimator", [
+    lambda: cvbench.NuSVR(gamma=0.5, C=4.0, nu=0.4),
+    lambda: cvbench.NuSVC(gamma=0.5, nu=0.3),
+])
+def test_the_batched_solver_reaches_the_smos_cv_for_the_nu_formulations(diabetes, estimator):
+    # Solver_NU's two equality constraints on the batched solver: the same
+    # optimum to tol, so the same held-out scores to what tol allows.
+    X, y = diabetes
+    est = estimator()
+    if isinstance(est, cvbench.NuSVC):
+        y = (y > np.median(y)).astype(int)
+    smo = cvbench.cross_validate_svm(est, X, y, cv=5)
+    batched = cvbench.cross_validate_svm(est, X, y, cv=5, solver="batched")
+    np.testing.assert_allclose(batched["test_score"], smo["test_score"], rtol=2e-2, atol=1e-2)
+    assert not np.array_equal(batched["n_iter"], smo["n_iter"])

@@ -112,8 +112,9 @@ pub struct SvmArgs {
     pub model_file: Option<PathBuf>,
     /// SVM type (`svm-train -s`): 0 C-SVC, 1 nu-SVC, 2 one-class SVM, 3
     /// epsilon-SVR, 4 nu-SVR (-wi with C-SVC only; -b 1 but with -s 2,
-    /// and with -v for C-SVC only; alpha seeding with C-SVC, and sir /
-    /// sir_two_chains with -s 1..4; --solver batched but with -s 1 and 4).
+    /// and with -v not with alpha seeding for -s 1..4; alpha seeding with
+    /// C-SVC, and sir / sir_two_chains with -s 1..4; --solver batched with
+    /// every type).
     #[arg(short = 's', default_value = "0")]
     pub svm_type: String,
     /// Kernel: 0 linear, 1 polynomial, 2 RBF, 3 sigmoid, 4 precomputed

@@ -163,12 +163,6 @@ impl SvmArgs {
                 "--peer runs svm-train for C-SVC (-s 0) only: drop --peer, or run svm-train -s {s} itself"
             ));
         }
-        if self.solver != cvbench_engine::api::strategies::SolverKind::Smo && s != "2" && s != "3" {
-            return no(format!(
-                "--solver {} solves C-SVC (-s 0), one-class (-s 2) and epsilon-SVR (-s 3) only; -s {s} ({name}) runs LIBSVM's SMO (the nu formulations' second equality constraint is not built into its working sets): drop --solver",
-                self.solver.as_str()
-            ));
-        }
         Ok(())
     }
 }

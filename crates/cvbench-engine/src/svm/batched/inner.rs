@@ -137,13 +137,75 @@ impl Block {
         }
     }
 
-    /// Run SMO on the block from its current state. Returns the steps taken.
-    pub fn solve(&mut self, eps: f64, max_iter: u64) -> u64 {
+    /// `Solver_NU`'s WSS on the block (the nu formulations: both variables
+    /// of a step have one label): `ip`, `in` the largest `-G` of label `+1`
+    /// and `G` of label `-1` in `I_up`, `j` the best second-order decrease
+    /// among `I_low` paired with its label's; the gap `max(Gmaxp + Gmaxp2,
+    /// Gmaxn + Gmaxn2)`.
+    fn select_nu(&self) -> (Option<(usize, usize)>, f64) {
+        let q = self.q;
+        let (mut gmaxp, mut gmaxp_idx) = (f64::NEG_INFINITY, usize::MAX);
+        let (mut gmaxn, mut gmaxn_idx) = (f64::NEG_INFINITY, usize::MAX);
+        for t in 0..q {
+            if self.y[t] == 1 {
+                if self.status[t] != UPPER && -self.g[t] >= gmaxp {
+                    gmaxp = -self.g[t];
+                    gmaxp_idx = t;
+                }
+            } else if self.status[t] != LOWER && self.g[t] >= gmaxn {
+                gmaxn = self.g[t];
+                gmaxn_idx = t;
+            }
+        }
+        let (mut gmaxp2, mut gmaxn2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
+        let (mut best, mut best_j) = (f64::INFINITY, usize::MAX);
+        for t in 0..q {
+            let (grad_diff, pivot) = if self.y[t] == 1 {
+                if self.status[t] == LOWER {
+                    continue;
+                }
+                gmaxp2 = gmaxp2.max(self.g[t]);
+                (gmaxp + self.g[t], gmaxp_idx)
+            } else {
+                if self.status[t] == UPPER {
+                    continue;
+                }
+                gmaxn2 = gmaxn2.max(-self.g[t]);
+                (gmaxn - self.g[t], gmaxn_idx)
+            };
+            if grad_diff > 0.0 {
+                // Same label, so Q_pt = K_pt.
+                let mut a = self.qd[pivot] + self.qd[t] - 2.0 * self.k[pivot * q + t];
+                if a <= 0.0 {
+                    a = TAU;
+                }
+                let obj = -(grad_diff * grad_diff) / a;
+                if obj <= best {
+                    best = obj;
+                    best_j = t;
+                }
+            }
+        }
+        let gap = (gmaxp + gmaxp2).max(gmaxn + gmaxn2);
+        if best_j == usize::MAX {
+            return (None, gap.max(0.0));
+        }
+        let i = if self.y[best_j] == 1 {
+            gmaxp_idx
+        } else {
+            gmaxn_idx
+        };
+        (Some((i, best_j)), gap)
+    }
+
+    /// Run SMO on the block from its current state, with `Solver_NU`'s
+    /// selection where `nu`. Returns the steps taken.
+    pub fn solve(&mut self, eps: f64, max_iter: u64, nu: bool) -> u64 {
         let q = self.q;
         let mut local_eps = eps;
         let mut iter = 0u64;
         while iter < max_iter {
-            let (pair, diff) = self.select();
+            let (pair, diff) = if nu { self.select_nu() } else { self.select() };
             if iter == 0 {
                 local_eps = eps.max(0.1 * diff);
             }

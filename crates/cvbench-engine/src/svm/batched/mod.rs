@@ -24,6 +24,12 @@
 //! as for the SMO. No shrinking: every variable stays active (each working
 //! set's gradient update is a block product over all rows anyway).
 //!
+//! The nu formulations' dual (`Solver_NU`: a second equality constraint,
+//! each label's sum of alphas fixed) is solved the same way with three
+//! parts replaced, as `Solver_NU` replaces them in LIBSVM: the working set
+//! is filled a pair of one label at a time ([`select`]), the inner SMO
+//! steps within a label, and the stop and rho are `Solver_NU`'s.
+//!
 //! Everything is a function of the inputs alone: sets are sorted with ties
 //! broken by position, blocks of rows are cut by length, and every sum runs
 //! in a fixed order, so the result is bit-identical for any thread count.
@@ -42,6 +48,7 @@ use std::time::Instant;
 use self::inner::Block;
 use self::rows::{add_block_product, RowLayout, RowStore};
 use super::SvmError;
+use crate::svm::formulation::solver_nu::{nu_violation, rho_and_r};
 use crate::svm::smo::optimality::{self, status_of, UPPER};
 use crate::svm::smo::sample_weight::row_bounds;
 use crate::svm::smo::solve_input::{check_input_with, SolveInput};
@@ -71,9 +78,58 @@ pub(crate) fn solve_with_linear_term(
     p: Option<&[f64]>,
     zero_sum: bool,
 ) -> Result<SolveOutput, SvmError> {
+    let rule = if zero_sum {
+        Equalities::ZeroSum
+    } else {
+        Equalities::StartSum
+    };
+    solve_rule(inp, p, rule).map(|(out, _)| out)
+}
+
+/// [`solve_with_linear_term`] of a nu formulation's dual (`Solver_NU`:
+/// nu-SVC, nu-SVR), whose start fixes both `y^T a` and `e^T a`: each
+/// working set is filled by label ([`select::working_set_nu`]), each inner
+/// step moves two variables of one label, the solve stops on `Solver_NU`'s
+/// gap ([`crate::svm::formulation::solver_nu::nu_violation`]) and returns
+/// `calculate_rho`'s rho (in the stats) and `r`.
+pub(crate) fn solve_nu(inp: SolveInput<'_, '_>, p: &[f64]) -> Result<(SolveOutput, f64), SvmError> {
+    solve_rule(inp, Some(p), Equalities::PerLabel)
+}
+
+/// The dual's equality constraints, which decide the selection, the stop
+/// and rho.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Equalities {
+    /// `y^T a = 0`, checked at the start (C-SVC, epsilon-SVR).
+    ZeroSum,
+    /// `y^T a` the start's own (one-class's `e^T a = nu l`).
+    StartSum,
+    /// `y^T a` and `e^T a` the start's own: the sum of each label's
+    /// variables fixed (`Solver_NU`).
+    PerLabel,
+}
+
+/// The solve under `rule`: the output and `r` (`Solver_NU`'s; 0 for the
+/// other rules).
+fn solve_rule(
+    inp: SolveInput<'_, '_>,
+    p: Option<&[f64]>,
+    rule: Equalities,
+) -> Result<(SolveOutput, f64), SvmError> {
     crate::cancel::check()?;
     let t0 = Instant::now();
-    let mut alpha = check_input_with(&inp, zero_sum)?;
+    let nu = rule == Equalities::PerLabel;
+    if nu && inp.alpha0.is_none() {
+        return Err(SvmError::InvalidParam(
+            "a nu formulation's solve starts from its feasible fill".into(),
+        ));
+    }
+    let violation = if nu {
+        nu_violation
+    } else {
+        optimality::kkt_violation
+    };
+    let mut alpha = check_input_with(&inp, rule == Equalities::ZeroSum)?;
     let l = inp.rows.len();
     if let Some(p) = p {
         if p.len() != l || p.iter().any(|v| !v.is_finite()) {
@@ -115,16 +171,20 @@ pub(crate) fn solve_with_linear_term(
         .max_iter
         .unwrap_or_else(|| (100u64.saturating_mul(l as u64)).max(10_000_000));
     let mut keep: Vec<usize> = Vec::new();
-    while optimality::kkt_violation(y, &g, &status) >= inp.eps {
+    while violation(y, &g, &status) >= inp.eps {
         crate::cancel::check()?;
         if stats.iterations >= max_iter {
             stats.hit_max_iter = true;
             break;
         }
-        let ws = select::working_set(y, &g, &status, &keep, q);
+        let ws = if nu {
+            select::working_set_nu(y, &g, &status, &keep, q)
+        } else {
+            select::working_set(y, &g, &status, &keep, q)
+        };
         let krows = store.fetch(&ws);
         let mut block = Block::new(&ws, (&krows, &layout), &alpha, &g, y, &c, &qd);
-        let steps = block.solve(inp.eps, max_iter - stats.iterations);
+        let steps = block.solve(inp.eps, max_iter - stats.iterations, nu);
         stats.working_sets += 1;
         if steps == 0 {
             // The most violating pair is in the set, so this cannot happen
@@ -148,12 +208,17 @@ pub(crate) fn solve_with_linear_term(
         add_block_product(&mut g_bar, y, &krows, &w_bar, &layout);
         keep = ws[ws.len().saturating_sub(q / 2)..].to_vec();
     }
-    stats.rho = optimality::rho(y, &g, &status);
+    let (rho, r) = if nu {
+        rho_and_r(y, &g, &status)
+    } else {
+        (optimality::rho(y, &g, &status), 0.0)
+    };
+    stats.rho = rho;
     stats.objective = match p {
         None => optimality::objective(&alpha, &g),
         Some(p) => optimality::objective_with_linear_term(&alpha, &g, p),
     };
-    stats.kkt_violation = optimality::kkt_violation(y, &g, &status);
+    stats.kkt_violation = violation(y, &g, &status);
     stats.n_sv = alpha.iter().filter(|&&a| a > 0.0).count();
     stats.n_bsv = alpha.iter().zip(&c).filter(|(&a, &cc)| a >= cc).count();
     stats.kernel_evals = store.kernel_evals + l as u64;
@@ -161,12 +226,15 @@ pub(crate) fn solve_with_linear_term(
     stats.cache_hits = store.hits;
     stats.cache_misses = store.misses;
     stats.timings.train_s = t1.elapsed().as_secs_f64();
-    Ok(SolveOutput {
-        alpha,
-        gradient: g,
-        g_bar,
-        stats,
-    })
+    Ok((
+        SolveOutput {
+            alpha,
+            gradient: g,
+            g_bar,
+            stats,
+        },
+        r,
+    ))
 }
 
 /// `G = p + sum_{a_j > 0} a_j Q_j` (`p = -e` where not given) and `G_bar =

@@ -63,6 +63,82 @@ pub(super) fn working_set(
     ws
 }
 
+/// [`working_set`] for the nu formulations (`Solver_NU`), whose two
+/// equality constraints let a step move two variables of the same label
+/// only: each label's `I_up` by decreasing `f` and `I_low` by increasing
+/// `f`, and the set filled a pair at a time (one of each side) from the
+/// label whose next pair violates more (`f_up - f_low`, larger first; ties
+/// to label `+1`), after `keep`.
+pub(super) fn working_set_nu(
+    y: &[i8],
+    g: &[f64],
+    status: &[u8],
+    keep: &[usize],
+    q: usize,
+) -> Vec<usize> {
+    let l = y.len();
+    let f = |t: usize| -f64::from(y[t]) * g[t];
+    let head = q + keep.len();
+    // [label +1, label -1] x [I_up, I_low].
+    let sides: Vec<[Vec<usize>; 2]> = [1i8, -1]
+        .iter()
+        .map(|&label| {
+            let mut up: Vec<usize> = (0..l)
+                .filter(|&t| y[t] == label && in_up(y[t], status[t]))
+                .collect();
+            let mut low: Vec<usize> = (0..l)
+                .filter(|&t| y[t] == label && in_low(y[t], status[t]))
+                .collect();
+            sorted_head(&mut up, head, |&a, &b| {
+                f(b).total_cmp(&f(a)).then(a.cmp(&b))
+            });
+            sorted_head(&mut low, head, |&a, &b| {
+                f(a).total_cmp(&f(b)).then(a.cmp(&b))
+            });
+            [up, low]
+        })
+        .collect();
+    let mut taken = vec![false; l];
+    let mut ws = Vec::with_capacity(q);
+    for &t in keep.iter().take(q) {
+        if !taken[t] {
+            taken[t] = true;
+            ws.push(t);
+        }
+    }
+    let mut at = [[0usize; 2]; 2];
+    // The next variable of a label's side not yet taken.
+    let next = |at: &mut [[usize; 2]; 2], taken: &[bool], s: usize, d: usize| {
+        while at[s][d] < sides[s][d].len() && taken[sides[s][d][at[s][d]]] {
+            at[s][d] += 1;
+        }
+        sides[s][d].get(at[s][d]).copied()
+    };
+    while ws.len() < q {
+        let mut best: Option<(usize, f64)> = None;
+        for s in 0..2 {
+            let gap = match (next(&mut at, &taken, s, 0), next(&mut at, &taken, s, 1)) {
+                (Some(u), Some(w)) => f(u) - f(w),
+                (None, None) => continue,
+                _ => f64::NEG_INFINITY,
+            };
+            if best.is_none_or(|(_, b)| gap > b) {
+                best = Some((s, gap));
+            }
+        }
+        let Some((s, _)) = best else { break };
+        for d in 0..2 {
+            if ws.len() < q {
+                if let Some(t) = next(&mut at, &taken, s, d) {
+                    taken[t] = true;
+                    ws.push(t);
+                }
+            }
+        }
+    }
+    ws
+}
+
 /// Keep the first `k` of `v` in the order of `cmp` (a total order), sorted.
 fn sorted_head(
     v: &mut Vec<usize>,
@@ -100,6 +176,25 @@ mod tests {
         assert_eq!(ws, vec![2, 5, 0, 4]);
         // A set larger than the problem holds every variable once.
         let mut ws = working_set(&y, &g, &status, &[], 10);
+        ws.sort_unstable();
+        assert_eq!(ws, vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn a_nu_set_takes_pairs_of_one_label_by_violation() {
+        // f = -y G; label +1: rows 0, 1, 4; label -1: rows 2, 3, 5.
+        let y = [1, 1, -1, -1, 1, -1];
+        let g = [-3.0, -0.5, -2.0, 0.1, 1.0, 0.0];
+        let status = [LOWER, FREE, LOWER, UPPER, UPPER, FREE];
+        // +1: I_up {0 (f 3), 1 (f 0.5)}, I_low {4 (f -1), 1 (f 0.5)}: gap 4.
+        // -1: I_up {3 (f 0.1), 5 (f 0)}, I_low {2 (f -2), 5 (f 0)}: gap 2.1.
+        assert_eq!(working_set_nu(&y, &g, &status, &[], 2), vec![0, 4]);
+        // Then label -1's pair (2.1 against +1's next, 0.5 - 0.5 = 0).
+        assert_eq!(working_set_nu(&y, &g, &status, &[], 4), vec![0, 4, 3, 2]);
+        // Kept ones first, never twice; a set larger than the problem
+        // holds every variable once.
+        assert_eq!(working_set_nu(&y, &g, &status, &[4], 3), vec![4, 0, 1]);
+        let mut ws = working_set_nu(&y, &g, &status, &[], 10);
         ws.sort_unstable();
         assert_eq!(ws, vec![0, 1, 2, 3, 4, 5]);
     }

@@ -13,10 +13,13 @@
 //! - one-class: LIBSVM's start (`solve_one_class`'s `e^T a = nu l`), `Q =
 //!   K`, `p = 0`, `y = +1`, bounds 1; the equality constant is the start's.
 //!
-//! The nu formulations' second equality constraint (`Solver_NU`: nu-SVC,
-//! nu-SVR) is not built into the batched selection: they are refused.
+//! - nu-SVC and nu-SVR: LIBSVM's fill, `p`, labels and bounds as
+//!   [`super::nu_svc`]'s and [`super::svr`]'s, solved with `Solver_NU`'s
+//!   two equality constraints ([`crate::svm::batched::solve_nu`]: working
+//!   sets filled by label, steps within a label, `Solver_NU`'s stop and
+//!   rho); each returns `r`, which the caller scales by as LIBSVM does.
 
-use crate::svm::batched::solve_with_linear_term;
+use crate::svm::batched::{solve_nu, solve_with_linear_term};
 use crate::svm::cache::SharedKernelCache;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
@@ -41,43 +44,84 @@ pub(super) struct BatchedSolution {
     pub alpha: Vec<f64>,
     /// Iterations (inner two-variable steps), objective, rho, counters.
     pub stats: SolveStats,
+    /// `Solver_NU`'s `r` (0 where the formulation has no second equality).
+    pub r: f64,
 }
 
-/// The epsilon-SVR problem of `solve_svr` (`p`, `y`, the start `alpha2`,
-/// bound `c` for every variable) on the batched solver; `rows` are the `l`
-/// training rows of `kd`.
-pub(super) fn solve_epsilon_svr_batched(
+/// The epsilon-SVR (`nu == false`) or nu-SVR problem of `solve_svr` (`p`,
+/// `y`, the start `alpha2`, bound `c` for every variable) on the batched
+/// solver; `rows` are the `l` training rows of `kd`.
+pub(super) fn solve_svr_batched(
     kd: &KernelData<'_>,
     rows: &[u32],
     params: &CheckedParams,
     (p, y, alpha2, gradient): (&[f64], &[i8], &[f64], Option<StartGradient>),
-    c: f64,
+    (c, nu): (f64, bool),
     shared: Option<&SharedKernelCache>,
 ) -> Result<BatchedSolution, SvmError> {
     let rows2: Vec<u32> = rows.iter().chain(rows).copied().collect();
-    let start = alpha2.iter().any(|&a| a != 0.0).then_some(alpha2);
+    let start = (nu || alpha2.iter().any(|&a| a != 0.0)).then_some(alpha2);
     let grad = start_gradient(gradient, p);
-    let out = solve_with_linear_term(
+    let inp = SolveInput {
+        kd,
+        rows: &rows2,
+        y,
+        c_pos: c,
+        c_neg: c,
+        eps: params.eps,
+        shrinking: params.shrinking,
+        cache_mb: params.cache_mb,
+        max_iter: params.max_iter,
+        alpha0: start,
+        grad0: grad.as_ref().map(|(g, gb)| (&g[..], &gb[..])),
+        shared,
+    };
+    let (out, r) = if nu {
+        solve_nu(inp, p)?
+    } else {
+        (solve_with_linear_term(inp, Some(p), true)?, 0.0)
+    };
+    Ok(BatchedSolution {
+        alpha: out.alpha,
+        stats: out.stats,
+        r,
+    })
+}
+
+/// `solve_nu_svc`'s problem (labels `y`, the start `alpha`, `p = 0`, each
+/// bound 1) on the batched solver; `rows` are the training rows of `kd`. The
+/// alphas, rho and objective are unscaled (the caller divides by `r`).
+pub(super) fn solve_nu_svc_batched(
+    kd: &KernelData<'_>,
+    rows: &[u32],
+    y: &[i8],
+    params: &CheckedParams,
+    (alpha, gradient): (&[f64], Option<StartGradient>),
+    shared: Option<&SharedKernelCache>,
+) -> Result<BatchedSolution, SvmError> {
+    let p = vec![0.0; rows.len()];
+    let grad = start_gradient(gradient, &p);
+    let (out, r) = solve_nu(
         SolveInput {
             kd,
-            rows: &rows2,
+            rows,
             y,
-            c_pos: c,
-            c_neg: c,
+            c_pos: 1.0,
+            c_neg: 1.0,
             eps: params.eps,
             shrinking: params.shrinking,
             cache_mb: params.cache_mb,
             max_iter: params.max_iter,
-            alpha0: start,
+            alpha0: Some(alpha),
             grad0: grad.as_ref().map(|(g, gb)| (&g[..], &gb[..])),
             shared,
         },
-        Some(p),
-        true,
+        &p,
     )?;
     Ok(BatchedSolution {
         alpha: out.alpha,
         stats: out.stats,
+        r,
     })
 }
 
@@ -114,5 +158,6 @@ pub(super) fn solve_one_class_batched(
     Ok(BatchedSolution {
         alpha: out.alpha,
         stats: out.stats,
+        r: 0.0,
     })
 }

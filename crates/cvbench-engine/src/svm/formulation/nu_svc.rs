@@ -5,13 +5,17 @@
 //! `solve_nu_svc`: alphas filled from `nu l / 2` down per label
 //! (`min(1, sum)` each), `Solver_NU` on `SVC_Q` with `p = 0`, bounds 1;
 //! then with its `r`: `coef_k = a_k (y_k / r)`, `rho / r`, `obj / r^2`,
-//! both upper bounds `1 / r` (printed as `C = 1/r`).
+//! both upper bounds `1 / r` (printed as `C = 1/r`). With `--solver
+//! batched` the same problem is solved by the batched working-set solver
+//! (`formulation/batched.rs`), to LIBSVM's optimum within the tolerance.
 
 use rayon::prelude::*;
 
+use super::batched::solve_nu_svc_batched;
 use super::Solved;
 use crate::svm::cache::qmatrix::SvcQ;
 use crate::svm::cache::SharedKernelCache;
+use crate::svm::cv::strategy::SolverKind;
 use crate::svm::error::SvmError;
 use crate::svm::kernel::KernelData;
 use crate::svm::model::params::CheckedParams;
@@ -65,26 +69,32 @@ pub(crate) fn solve_nu_svc_from(
             ))
         }
     };
-    let sol = solve_general(Problem {
-        q: SvcQ::new(kd, rows.to_vec(), y.to_vec(), params.cache_mb, shared),
-        p: vec![0.0; l],
-        y: y.to_vec(),
-        alpha,
-        c: vec![1.0; l],
-        eps: params.eps,
-        shrinking: params.shrinking,
-        max_iter: params.max_iter,
-        nu: true,
-        gradient,
-    })?;
-    let r = sol.r;
-    let alpha = sol
-        .alpha
+    let (alpha, mut stats, r) = match params.solver {
+        SolverKind::Smo => {
+            let sol = solve_general(Problem {
+                q: SvcQ::new(kd, rows.to_vec(), y.to_vec(), params.cache_mb, shared),
+                p: vec![0.0; l],
+                y: y.to_vec(),
+                alpha,
+                c: vec![1.0; l],
+                eps: params.eps,
+                shrinking: params.shrinking,
+                max_iter: params.max_iter,
+                nu: true,
+                gradient,
+            })?;
+            (sol.alpha, sol.stats, sol.r)
+        }
+        SolverKind::Batched => {
+            let sol = solve_nu_svc_batched(kd, rows, y, params, (&alpha, gradient), shared)?;
+            (sol.alpha, sol.stats, sol.r)
+        }
+    };
+    let alpha = alpha
         .iter()
         .zip(y)
         .map(|(&a, &yk)| a * (f64::from(yk) / r))
         .collect();
-    let mut stats = sol.stats;
     stats.rho /= r;
     stats.objective /= r * r;
     Ok(Solved {

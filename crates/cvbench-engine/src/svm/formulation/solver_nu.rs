@@ -15,6 +15,7 @@
 //!   variables, else the midpoint), `rho = (r1 - r2) / 2`, `r = (r1 + r2) /
 //!   2`.
 
+use crate::svm::smo::optimality::{in_low, in_up};
 use crate::svm::smo::q_matrix::QMatrix;
 use crate::svm::smo::rows::{LOWER, UPPER};
 use crate::svm::smo::Solver;
@@ -164,36 +165,67 @@ impl<Q: QMatrix> Solver<Q> {
 
     /// `Solver_NU::calculate_rho`: returns rho and sets `r`.
     pub(crate) fn calculate_rho_nu(&mut self) -> f64 {
-        let (mut nr_free1, mut nr_free2) = (0usize, 0usize);
-        let (mut ub1, mut ub2, mut lb1, mut lb2) = (INF, INF, -INF, -INF);
-        let (mut sum_free1, mut sum_free2) = (0.0, 0.0);
-        for i in 0..self.active_size {
-            let gi = self.g[i];
-            let (nr_free, ub, lb, sum_free) = if self.y[i] == 1 {
-                (&mut nr_free1, &mut ub1, &mut lb1, &mut sum_free1)
-            } else {
-                (&mut nr_free2, &mut ub2, &mut lb2, &mut sum_free2)
-            };
-            match self.status[i] {
-                UPPER => *lb = f64::max(*lb, gi),
-                LOWER => *ub = f64::min(*ub, gi),
-                _ => {
-                    *nr_free += 1;
-                    *sum_free += gi;
-                }
+        let n = self.active_size;
+        let (rho, r) = rho_and_r(&self.y[..n], &self.g[..n], &self.status[..n]);
+        self.r = r;
+        rho
+    }
+}
+
+/// `Solver_NU::calculate_rho` over the given variables: `(rho, r)`, with
+/// `r1`, `r2` per label (the mean gradient over its free variables, else
+/// the midpoint of its bounds), `rho = (r1 - r2) / 2`, `r = (r1 + r2) / 2`.
+pub(crate) fn rho_and_r(y: &[i8], g: &[f64], status: &[u8]) -> (f64, f64) {
+    let (mut nr_free1, mut nr_free2) = (0usize, 0usize);
+    let (mut ub1, mut ub2, mut lb1, mut lb2) = (INF, INF, -INF, -INF);
+    let (mut sum_free1, mut sum_free2) = (0.0, 0.0);
+    for ((&yi, &gi), &st) in y.iter().zip(g).zip(status) {
+        let (nr_free, ub, lb, sum_free) = if yi == 1 {
+            (&mut nr_free1, &mut ub1, &mut lb1, &mut sum_free1)
+        } else {
+            (&mut nr_free2, &mut ub2, &mut lb2, &mut sum_free2)
+        };
+        match st {
+            UPPER => *lb = f64::max(*lb, gi),
+            LOWER => *ub = f64::min(*ub, gi),
+            _ => {
+                *nr_free += 1;
+                *sum_free += gi;
             }
         }
-        let r1 = if nr_free1 > 0 {
-            sum_free1 / nr_free1 as f64
-        } else {
-            (ub1 + lb1) / 2.0
-        };
-        let r2 = if nr_free2 > 0 {
-            sum_free2 / nr_free2 as f64
-        } else {
-            (ub2 + lb2) / 2.0
-        };
-        self.r = (r1 + r2) / 2.0;
-        (r1 - r2) / 2.0
     }
+    let r1 = if nr_free1 > 0 {
+        sum_free1 / nr_free1 as f64
+    } else {
+        (ub1 + lb1) / 2.0
+    };
+    let r2 = if nr_free2 > 0 {
+        sum_free2 / nr_free2 as f64
+    } else {
+        (ub2 + lb2) / 2.0
+    };
+    ((r1 - r2) / 2.0, (r1 + r2) / 2.0)
+}
+
+/// `Solver_NU`'s stopping gap over the given variables: the larger of the
+/// two labels' `m(a) - M(a)` (`max(Gmaxp + Gmaxp2, Gmaxn + Gmaxn2)`; each
+/// label's is 0 when its `I_up` or `I_low` is empty), so `< eps` is
+/// `select_working_set`'s stop.
+pub(crate) fn nu_violation(y: &[i8], g: &[f64], status: &[u8]) -> f64 {
+    // [label +1, label -1] of max { -y G : I_up } and max { y G : I_low }.
+    let (mut up, mut low) = ([-INF; 2], [-INF; 2]);
+    for ((&yt, &gt), &st) in y.iter().zip(g).zip(status) {
+        let s = usize::from(yt != 1);
+        let f = -f64::from(yt) * gt;
+        if in_up(yt, st) {
+            up[s] = up[s].max(f);
+        }
+        if in_low(yt, st) {
+            low[s] = low[s].max(-f);
+        }
+    }
+    (0..2)
+        .filter(|&s| up[s] > -INF && low[s] > -INF)
+        .map(|s| (up[s] + low[s]).max(0.0))
+        .fold(0.0, f64::max)
 }

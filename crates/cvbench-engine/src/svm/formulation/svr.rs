@@ -7,7 +7,7 @@
 //! - nu-SVR: `a_k = a*_k = min(sum, C)` from `sum = C nu l / 2` down,
 //!   `p_k = -z_k`, `p_{k+l} = z_k`, `Solver_NU`; prints `epsilon = -r`.
 
-use super::batched::solve_epsilon_svr_batched;
+use super::batched::solve_svr_batched;
 use super::svr_q::SvrQ;
 use super::Solved;
 use crate::svm::cache::SharedKernelCache;
@@ -85,21 +85,16 @@ pub(crate) fn solve_svr(
             })?;
             (sol.alpha, sol.stats, sol.r, Some(sol.end))
         }
-        (SolverKind::Batched, None) => {
-            let sol = solve_epsilon_svr_batched(
+        (SolverKind::Batched, _) => {
+            let sol = solve_svr_batched(
                 kd,
                 rows,
                 params,
                 (&p, &y, &alpha2, gradient),
-                c,
+                (c, nu.is_some()),
                 shared,
             )?;
-            (sol.alpha, sol.stats, 0.0, None)
-        }
-        (SolverKind::Batched, Some(_)) => {
-            return Err(SvmError::InvalidParam(
-                "the batched solver solves epsilon-SVR, not nu-SVR (Solver_NU's second equality constraint is not built into its working sets): use the SMO".into(),
-            ))
+            (sol.alpha, sol.stats, sol.r, None)
         }
     };
     let alpha: Vec<f64> = (0..l).map(|k| alpha2[k] - alpha2[k + l]).collect();
