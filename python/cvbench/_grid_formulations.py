@@ -166,7 +166,7 @@ def engine(estimator, X, y_native, grid, tests, n_jobs, reuse):
     )
     dense, csr = native_x(X)
     pred, _iters, seconds = _native.formulation_grid(
-        dense, csr, y_native, args, kind, points, tests, shared, _native.default_cache_mb(X.shape[0]),
+        dense, csr, y_native, args, kind, points, tests, shared, _native.default_grid_memory_mb(),
         warm,
     )
     return pred, seconds

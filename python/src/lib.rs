@@ -347,7 +347,6 @@ fn grid<'py>(
     ))
 }
 
-/// The extension module.
 /// The kernel cache in MB a CV of `n` rows takes by default: the whole
 /// kernel matrix within half the available memory, at least LIBSVM's
 /// 100 MB (`cvbench svm -v`'s default `-m`).
@@ -356,6 +355,15 @@ fn default_cache_mb(n: usize) -> f64 {
     cvbench_engine::api::params::default_cache_mb(n)
 }
 
+/// The memory budget in MB of a grid's gamma blocks by default: 2,048 MB
+/// within half the available memory, at least 100 MB (`cvbench grid`'s
+/// default `--memory-mb`).
+#[pyfunction]
+fn default_grid_memory_mb() -> f64 {
+    cvbench_engine::api::params::default_grid_memory_mb()
+}
+
+/// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit, m)?)?;
@@ -366,6 +374,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(libsvm_folds, m)?)?;
     m.add_function(wrap_pyfunction!(cv_method, m)?)?;
     m.add_function(wrap_pyfunction!(default_cache_mb, m)?)?;
+    m.add_function(wrap_pyfunction!(default_grid_memory_mb, m)?)?;
     // The solvers' names, from the library's registry.
     let solvers: Vec<&str> = cvbench_engine::api::strategies::SolverKind::ALL
         .iter()

@@ -70,7 +70,8 @@ cvbench options:
     pair, gamma (one shared kernel cache), cpath (each fold and pair along C) and threads
     apply, newton does not, folds is refused
 --threads N : worker threads (default: all cores); results do not depend on it
---memory-mb MB : budget for the gamma blocks (default 2048)
+--memory-mb MB : budget for the gamma blocks (default 2048, or half the available memory where
+    that is less; at least 100); no number depends on it
 --json PATH : a machine-readable table (c, g, rate, iterations, kernel evaluations, seconds);
     `--json -` prints it on standard output (grid.py's lines then go to standard error)
 --exact-params : use C and gamma as computed (default: rounded to single precision,
@@ -154,7 +155,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
         shrinking: true,
         reuse: Reuse::exact_levels(),
         threads: None,
-        memory_mb: 2048.0,
+        memory_mb: cvbench_engine::api::params::default_grid_memory_mb(),
         json: None,
         exact_params: false,
         seed: 1,

@@ -45,7 +45,9 @@ pub struct SvmGridConfig {
     pub log2g: Option<Spanned<Vec<f64>>>,
     /// Reuse levels to run and compare (`none`, `gamma`, `gamma+cpath`, `all`, ...).
     pub reuse: Spanned<Vec<Spanned<String>>>,
-    /// Memory budget of the gamma blocks in MB (default 2048).
+    /// Memory budget of the gamma blocks in MB (default
+    /// [`cvbench_engine::api::params::GRID_MEMORY_MB`], 2,048, on every
+    /// machine).
     #[serde(default)]
     pub memory_mb: Option<f64>,
     /// Threads of the `threads` reuse (default: all cores; 1 to

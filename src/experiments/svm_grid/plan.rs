@@ -237,7 +237,9 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         grid,
         levels,
         k,
-        memory_mb: c.memory_mb.unwrap_or(2048.0),
+        memory_mb: c
+            .memory_mb
+            .unwrap_or(cvbench_engine::api::params::GRID_MEMORY_MB),
         threads,
         repeats,
         datasets,

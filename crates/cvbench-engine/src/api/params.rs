@@ -15,8 +15,9 @@ pub use crate::svm::{default_gamma, fmt_param, gamma_or_default, is_default_gamm
 pub use crate::svm::multiclass::{check_weights, weighted_c, ClassWeight};
 
 /// The default kernel-cache size for `n` rows (LIBSVM's 100 MB, or the
-/// whole matrix where memory allows).
-pub use crate::svm::cache::budget::default_cache_mb;
+/// whole matrix where memory allows); a grid's default budget (2,048 MB
+/// within half the free memory) and the harness's fixed one.
+pub use crate::svm::cache::budget::{default_cache_mb, default_grid_memory_mb, GRID_MEMORY_MB};
 
 /// A thread pool of `threads` threads; run a call on a new one.
 pub use crate::svm::cv::pool::{build as thread_pool, with_threads};

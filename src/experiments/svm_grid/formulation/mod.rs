@@ -366,7 +366,9 @@ pub(super) fn plan(
         },
         repeats,
         k,
-        memory_mb: c.memory_mb.unwrap_or(2048.0),
+        memory_mb: c
+            .memory_mb
+            .unwrap_or(cvbench_engine::api::params::GRID_MEMORY_MB),
         svm_type,
         datasets,
         specs,

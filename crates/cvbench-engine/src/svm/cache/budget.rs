@@ -54,6 +54,31 @@ pub fn default_cache_mb(n: usize) -> f64 {
     default_cache_mb_with(n, available_mb())
 }
 
+/// The memory budget of a grid's gamma blocks (the kernel matrices and
+/// held-out blocks of the gammas computed at once) where neither the user
+/// nor a config gives one: the harness's fixed default, so that a stored
+/// run's budget does not depend on the machine.
+pub const GRID_MEMORY_MB: f64 = 2048.0;
+
+/// A grid's budget for `available` MB of memory: [`GRID_MEMORY_MB`] within
+/// half of `available`, never below [`LIBSVM_CACHE_MB`] ([`GRID_MEMORY_MB`]
+/// where `available` is unknown).
+pub fn default_grid_memory_mb_with(available: Option<f64>) -> f64 {
+    match available {
+        Some(mb) => GRID_MEMORY_MB
+            .min(mb * SHARE_OF_AVAILABLE)
+            .max(LIBSVM_CACHE_MB),
+        None => GRID_MEMORY_MB,
+    }
+}
+
+/// The default budget of `cvbench grid --memory-mb` and Python's
+/// `GridSearchSVC`: [`default_grid_memory_mb_with`] on this machine's
+/// available memory.
+pub fn default_grid_memory_mb() -> f64 {
+    default_grid_memory_mb_with(available_mb())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +97,11 @@ mod tests {
         );
         assert!(whole_matrix_mb(10) >= LIBSVM_CACHE_MB);
         assert_eq!(default_cache_mb_with(15_000, None), LIBSVM_CACHE_MB);
+        // A grid: 2,048 MB within half the free memory, at least 100 MB.
+        assert_eq!(default_grid_memory_mb_with(Some(20_000.0)), GRID_MEMORY_MB);
+        assert_eq!(default_grid_memory_mb_with(Some(1000.0)), 500.0);
+        assert_eq!(default_grid_memory_mb_with(Some(50.0)), LIBSVM_CACHE_MB);
+        assert_eq!(default_grid_memory_mb_with(None), GRID_MEMORY_MB);
         let text = "MemTotal:       24000000 kB\nMemAvailable:   2048000 kB\n";
         assert_eq!(parse_mem_available_kb(text), Some(2_048_000.0));
     }
