@@ -142,12 +142,13 @@ pub enum Command {
         #[arg(long)]
         data_dir: Option<PathBuf>,
     },
-    /// Train one C-SVC on a LibSVM file and print what LIBSVM's svm-train prints
-    /// (same options and defaults; -v K for cross-validation).
+    /// Train one SVM on a LibSVM file (any of svm-train's -s 0..4 and -t 0..4)
+    /// and print what LIBSVM's svm-train prints (same options and defaults; -v
+    /// K for cross-validation).
     Svm(Box<svm::SvmArgs>),
-    /// Search (C, gamma) by k-fold CV: a drop-in for LIBSVM's grid.py
-    /// (`svm-grid`), same options and output, with reuse across grid points
-    /// and folds (`cvbench grid --help`).
+    /// Search (C, gamma) by k-fold CV (with -s 1..4: nu or epsilon too): a
+    /// drop-in for LIBSVM's grid.py (`svm-grid`), same options and output,
+    /// with reuse across grid points and folds (`cvbench grid --help`).
     Grid(Box<grid::GridArgs>),
     /// Download datasets from their canonical sources and verify checksums.
     Fetch {
