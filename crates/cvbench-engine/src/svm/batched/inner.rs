@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::rows::RowLayout;
 use crate::svm::cache::column::Column;
+use crate::svm::formulation::solver_nu::nu_pivots;
 use crate::svm::smo::optimality::{pair_step, status_of, PairVar, TAU, UPPER};
 use crate::svm::smo::rows::LOWER;
 
@@ -144,19 +145,7 @@ impl Block {
     /// Gmaxn + Gmaxn2)`.
     fn select_nu(&self) -> (Option<(usize, usize)>, f64) {
         let q = self.q;
-        let (mut gmaxp, mut gmaxp_idx) = (f64::NEG_INFINITY, usize::MAX);
-        let (mut gmaxn, mut gmaxn_idx) = (f64::NEG_INFINITY, usize::MAX);
-        for t in 0..q {
-            if self.y[t] == 1 {
-                if self.status[t] != UPPER && -self.g[t] >= gmaxp {
-                    gmaxp = -self.g[t];
-                    gmaxp_idx = t;
-                }
-            } else if self.status[t] != LOWER && self.g[t] >= gmaxn {
-                gmaxn = self.g[t];
-                gmaxn_idx = t;
-            }
-        }
+        let ((gmaxp, gmaxp_idx), (gmaxn, gmaxn_idx)) = nu_pivots(&self.y, &self.g, &self.status);
         let (mut gmaxp2, mut gmaxn2) = (f64::NEG_INFINITY, f64::NEG_INFINITY);
         let (mut best, mut best_j) = (f64::INFINITY, usize::MAX);
         for t in 0..q {

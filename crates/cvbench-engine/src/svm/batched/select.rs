@@ -24,29 +24,8 @@ pub(super) fn working_set(
     keep: &[usize],
     q: usize,
 ) -> Vec<usize> {
-    let l = y.len();
-    let f = |t: usize| -f64::from(y[t]) * g[t];
-    let mut up: Vec<usize> = (0..l).filter(|&t| in_up(y[t], status[t])).collect();
-    let mut low: Vec<usize> = (0..l).filter(|&t| in_low(y[t], status[t])).collect();
-    // I_up by decreasing f, I_low by increasing f; ties by position. A side
-    // gives at most `q` new variables and skips at most the kept ones, so
-    // only its first `q + keep.len()` in that order are sorted (the same
-    // order: the comparison is total).
-    let head = q + keep.len();
-    sorted_head(&mut up, head, |&a, &b| {
-        f(b).total_cmp(&f(a)).then(a.cmp(&b))
-    });
-    sorted_head(&mut low, head, |&a, &b| {
-        f(a).total_cmp(&f(b)).then(a.cmp(&b))
-    });
-    let mut taken = vec![false; l];
-    let mut ws = Vec::with_capacity(q);
-    for &t in keep.iter().take(q) {
-        if !taken[t] {
-            taken[t] = true;
-            ws.push(t);
-        }
-    }
+    let [up, low] = candidates(y, g, status, q + keep.len(), |_| true);
+    let (mut ws, mut taken) = kept(keep, q, y.len());
     let (mut iu, mut il) = (up.iter().peekable(), low.iter().peekable());
     let mut from_up = true;
     while ws.len() < q && (iu.peek().is_some() || il.peek().is_some()) {
@@ -76,36 +55,13 @@ pub(super) fn working_set_nu(
     keep: &[usize],
     q: usize,
 ) -> Vec<usize> {
-    let l = y.len();
     let f = |t: usize| -f64::from(y[t]) * g[t];
-    let head = q + keep.len();
     // [label +1, label -1] x [I_up, I_low].
     let sides: Vec<[Vec<usize>; 2]> = [1i8, -1]
         .iter()
-        .map(|&label| {
-            let mut up: Vec<usize> = (0..l)
-                .filter(|&t| y[t] == label && in_up(y[t], status[t]))
-                .collect();
-            let mut low: Vec<usize> = (0..l)
-                .filter(|&t| y[t] == label && in_low(y[t], status[t]))
-                .collect();
-            sorted_head(&mut up, head, |&a, &b| {
-                f(b).total_cmp(&f(a)).then(a.cmp(&b))
-            });
-            sorted_head(&mut low, head, |&a, &b| {
-                f(a).total_cmp(&f(b)).then(a.cmp(&b))
-            });
-            [up, low]
-        })
+        .map(|&label| candidates(y, g, status, q + keep.len(), |t| y[t] == label))
         .collect();
-    let mut taken = vec![false; l];
-    let mut ws = Vec::with_capacity(q);
-    for &t in keep.iter().take(q) {
-        if !taken[t] {
-            taken[t] = true;
-            ws.push(t);
-        }
-    }
+    let (mut ws, mut taken) = kept(keep, q, y.len());
     let mut at = [[0usize; 2]; 2];
     // The next variable of a label's side not yet taken.
     let next = |at: &mut [[usize; 2]; 2], taken: &[bool], s: usize, d: usize| {
@@ -137,6 +93,49 @@ pub(super) fn working_set_nu(
         }
     }
     ws
+}
+
+/// The variables `t` with `pick(t)` of `I_up` by decreasing `f` and of
+/// `I_low` by increasing `f`, ties by position, each cut to its first
+/// `head`. A side gives at most `q` new variables and skips at most the
+/// kept ones, so with `head = q + keep.len()` only that many need sorting
+/// (the same order: the comparison is total).
+fn candidates(
+    y: &[i8],
+    g: &[f64],
+    status: &[u8],
+    head: usize,
+    pick: impl Fn(usize) -> bool,
+) -> [Vec<usize>; 2] {
+    let f = |t: usize| -f64::from(y[t]) * g[t];
+    let l = y.len();
+    let mut up: Vec<usize> = (0..l)
+        .filter(|&t| pick(t) && in_up(y[t], status[t]))
+        .collect();
+    let mut low: Vec<usize> = (0..l)
+        .filter(|&t| pick(t) && in_low(y[t], status[t]))
+        .collect();
+    sorted_head(&mut up, head, |&a, &b| {
+        f(b).total_cmp(&f(a)).then(a.cmp(&b))
+    });
+    sorted_head(&mut low, head, |&a, &b| {
+        f(a).total_cmp(&f(b)).then(a.cmp(&b))
+    });
+    [up, low]
+}
+
+/// The set's start: `keep`'s first `q`, each once, and which of the `l`
+/// variables are taken.
+fn kept(keep: &[usize], q: usize, l: usize) -> (Vec<usize>, Vec<bool>) {
+    let mut taken = vec![false; l];
+    let mut ws = Vec::with_capacity(q);
+    for &t in keep.iter().take(q) {
+        if !taken[t] {
+            taken[t] = true;
+            ws.push(t);
+        }
+    }
+    (ws, taken)
 }
 
 /// Keep the first `k` of `v` in the order of `cmp` (a total order), sorted.

@@ -29,21 +29,11 @@ impl<Q: QMatrix> Solver<Q> {
     /// `Solver_NU::select_working_set`; `None` when optimal.
     pub(crate) fn select_working_set_nu(&mut self) -> Option<(usize, usize)> {
         let n = self.active_size;
-        let (mut gmaxp, mut gmaxp2, mut gmaxp_idx) = (-INF, -INF, NONE);
-        let (mut gmaxn, mut gmaxn2, mut gmaxn_idx) = (-INF, -INF, NONE);
+        let ((gmaxp, gmaxp_idx), (gmaxn, gmaxn_idx)) =
+            nu_pivots(&self.y[..n], &self.g[..n], &self.status[..n]);
+        let (mut gmaxp2, mut gmaxn2) = (-INF, -INF);
         let mut gmin_idx = NONE;
         let mut obj_diff_min = INF;
-        for t in 0..n {
-            if self.y[t] == 1 {
-                if self.status[t] != UPPER && -self.g[t] >= gmaxp {
-                    gmaxp = -self.g[t];
-                    gmaxp_idx = t;
-                }
-            } else if self.status[t] != LOWER && self.g[t] >= gmaxn {
-                gmaxn = self.g[t];
-                gmaxn_idx = t;
-            }
-        }
         let (ip, in_) = (gmaxp_idx, gmaxn_idx);
         let empty: &[f32] = &[];
         // Column ip, then column in (LIBSVM's order of requests).
@@ -170,6 +160,27 @@ impl<Q: QMatrix> Solver<Q> {
         self.r = r;
         rho
     }
+}
+
+/// `Solver_NU::select_working_set`'s first pass over the given variables:
+/// `(Gmaxp, ip)`, the largest `-G_t` of label `+1` in `I_up`, and `(Gmaxn,
+/// in)`, the largest `G_t` of label `-1` in `I_up` (the last of equal ones;
+/// `-inf` and `usize::MAX` where there is none).
+pub(crate) fn nu_pivots(y: &[i8], g: &[f64], status: &[u8]) -> ((f64, usize), (f64, usize)) {
+    let (mut gmaxp, mut gmaxp_idx) = (-INF, NONE);
+    let (mut gmaxn, mut gmaxn_idx) = (-INF, NONE);
+    for (t, ((&yt, &gt), &st)) in y.iter().zip(g).zip(status).enumerate() {
+        if yt == 1 {
+            if st != UPPER && -gt >= gmaxp {
+                gmaxp = -gt;
+                gmaxp_idx = t;
+            }
+        } else if st != LOWER && gt >= gmaxn {
+            gmaxn = gt;
+            gmaxn_idx = t;
+        }
+    }
+    ((gmaxp, gmaxp_idx), (gmaxn, gmaxn_idx))
 }
 
 /// `Solver_NU::calculate_rho` over the given variables: `(rho, r)`, with
