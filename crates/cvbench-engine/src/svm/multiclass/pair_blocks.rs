@@ -1,8 +1,11 @@
 //! The one-vs-one CV in bounded memory (issue 58): where the whole `n x n`
 //! kernel matrix does not fit the shared cache's budget, the class pairs
 //! run one after another, and each pair's **kernel block** (the rows of its
-//! two classes, every fold's) is computed once, whole, into a cache that
-//! serves the pair's k fold solves (run in parallel), then dropped.
+//! two classes, every fold's) is made once into a cache that serves the
+//! pair's k fold solves (run in parallel), then dropped. Where the budget
+//! holds its two classes' own blocks beside it, the block is assembled from
+//! them and the pair's cross values ([`super::pair_matrix`], the class
+//! blocks kept by [`super::class_blocks`]); else it is computed whole.
 //!
 //! A shared cache of whole columns that cannot hold them all is the worst
 //! case of a least-recently-used cache: the (fold, pair) solves cycle
@@ -10,12 +13,12 @@
 //! under a 1,500 MB share: 48 s, against 6 s with the whole matrix). A
 //! pair's block is `(n_a + n_b)^2` values (for ten even classes about
 //! `n^2 / 25`: MNIST-60k's pairs take about 580 MB each, where the whole
-//! matrix takes 13.7 GB); the blocks of all pairs sum to about `1.8 n^2`
-//! values, each computed once.
+//! matrix takes 13.7 GB); computed whole, the pairs' triangles cost about
+//! `0.9 n^2` kernel values, assembled `0.5 n^2`.
 //!
-//! Exact: a pair's solve sees the same rows in the same order with the same
-//! features (the block's dataset is the pair's rows in the dataset's order),
-//! so every kernel value, iteration and coefficient is the whole-matrix
+//! Exact: a pair's solve sees the same kernel values (every one
+//! `fill_column`'s), read through the map from dataset rows to the block's
+//! positions, so every iteration and coefficient is the whole-matrix
 //! path's and LIBSVM's (the tests compare them).
 
 use rayon::prelude::*;
