@@ -32,8 +32,10 @@ use std::path::Path;
 /// the module, `run_formulation_grid`, `FormulationBest`,
 /// `FormulationGridOptions`, `FormulationPoint`, `FormulationPointResult`,
 /// `formulation_points`, `nu_values`, `NamedPoint`); its `-b 1` for
-/// nu-SVC and the SVRs one, `formulation::fit_formulation_with`).
-const CEILING: usize = 225;
+/// nu-SVC and the SVRs one, `formulation::fit_formulation_with`; issue
+/// 58's grid budget one, `params::grid_memory_mb`, the one default of
+/// `cvbench grid`, GridSearchSVC and the harness).
+const CEILING: usize = 226;
 
 /// Public items of one face file's text, by the rule above.
 fn count_items(text: &str) -> usize {

@@ -360,7 +360,7 @@ fn default_cache_mb(n: usize) -> f64 {
 /// default `--memory-mb`).
 #[pyfunction]
 fn default_grid_memory_mb() -> f64 {
-    cvbench_engine::api::params::default_grid_memory_mb()
+    cvbench_engine::api::params::grid_memory_mb(true)
 }
 
 /// The extension module.

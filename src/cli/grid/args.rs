@@ -155,7 +155,7 @@ pub(super) fn parse(args: &[String]) -> anyhow::Result<Opts> {
         shrinking: true,
         reuse: Reuse::exact_levels(),
         threads: None,
-        memory_mb: cvbench_engine::api::params::default_grid_memory_mb(),
+        memory_mb: cvbench_engine::api::params::grid_memory_mb(true),
         json: None,
         exact_params: false,
         seed: 1,

@@ -46,7 +46,7 @@ pub struct SvmGridConfig {
     /// Reuse levels to run and compare (`none`, `gamma`, `gamma+cpath`, `all`, ...).
     pub reuse: Spanned<Vec<Spanned<String>>>,
     /// Memory budget of the gamma blocks in MB (default
-    /// [`cvbench_engine::api::params::GRID_MEMORY_MB`], 2,048, on every
+    /// [`cvbench_engine::api::params::grid_memory_mb`]`(false)`, 2,048, on every
     /// machine).
     #[serde(default)]
     pub memory_mb: Option<f64>,

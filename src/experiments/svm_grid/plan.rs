@@ -239,7 +239,7 @@ pub(super) fn plan(cfg: &ConfigFile, ctx: &Context) -> Result<GridPlan, Experime
         k,
         memory_mb: c
             .memory_mb
-            .unwrap_or(cvbench_engine::api::params::GRID_MEMORY_MB),
+            .unwrap_or(cvbench_engine::api::params::grid_memory_mb(false)),
         threads,
         repeats,
         datasets,

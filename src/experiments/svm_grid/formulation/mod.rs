@@ -368,7 +368,7 @@ pub(super) fn plan(
         k,
         memory_mb: c
             .memory_mb
-            .unwrap_or(cvbench_engine::api::params::GRID_MEMORY_MB),
+            .unwrap_or(cvbench_engine::api::params::grid_memory_mb(false)),
         svm_type,
         datasets,
         specs,
