@@ -117,6 +117,47 @@ fn a9a_and_w8a() {
     check(&dir, "w8a", 49749, 300, &[(1, 1479), (-1, 48270)]);
 }
 
+/// `append` joins a9a's training and test rows: 48,842 rows of 123
+/// features, the training rows first, each row as its own file has it.
+#[test]
+fn a9a_with_its_test_rows_appended() {
+    let Some(dir) = data_dir("a9a_with_its_test_rows_appended") else {
+        return;
+    };
+    let spec: cvbench_engine::data::DatasetSpec = toml::from_str(
+        r#"name = "a9a"
+append = ["a9a.t"]
+label = "a9a-train-test""#,
+    )
+    .unwrap();
+    let joined = spec.load(&dir).unwrap();
+    assert_eq!(
+        (joined.name.as_str(), joined.n(), joined.d()),
+        ("a9a-train-test", 48842, 123)
+    );
+    assert_eq!(
+        label_counts(&joined),
+        BTreeMap::from([(1, 7841 + 3846), (-1, 24720 + 12435)])
+    );
+    let (train, test) = (
+        Registry::builtin().get("a9a").unwrap().load(&dir).unwrap(),
+        Registry::builtin()
+            .get("a9a.t")
+            .unwrap()
+            .load(&dir)
+            .unwrap(),
+    );
+    for (i, row) in [
+        (0, train.row(0)),
+        (32560, train.row(32560)),
+        (32561, test.row(0)),
+        (48841, test.row(16280)),
+    ] {
+        assert_eq!(joined.row(i).to_dense(123), row.to_dense(123), "row {i}");
+    }
+    assert_eq!(joined.y[32561], test.y[0]);
+}
+
 #[test]
 fn mnist_via_registry() {
     let Some(dir) = data_dir("mnist_via_registry") else {

@@ -13,6 +13,8 @@
 //!   feature ranges.
 //! - [`synthetic`]: seeded generators (names always contain "synthetic").
 //! - [`spec`]: the config-facing [`DatasetSpec`] tying it all together.
+//! - [`join`]: one dataset's rows followed by another's (a training set
+//!   and its test split as one set).
 //! - [`limits`]: size checks against what an input can mean and the machine's memory.
 //! - [`error`]: the single error type [`DataError`].
 
@@ -23,6 +25,7 @@
 use std::fmt;
 
 pub mod error;
+pub mod join;
 pub mod limits;
 pub mod read;
 pub mod registry;

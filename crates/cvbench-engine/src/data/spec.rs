@@ -47,6 +47,12 @@ pub struct DatasetSpec {
     /// Minimum feature count for `format = "libsvm"` (e.g. 123 for a9a.t).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub n_features: Option<usize>,
+    /// Registry datasets whose rows follow this one's, each read with its
+    /// registry transforms, before `transforms` apply to the whole (e.g.
+    /// `name = "a9a", append = ["a9a.t"]`: a9a's training and test rows as
+    /// one set of 48,842).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub append: Vec<String>,
     /// Transforms applied after loading (after a registry dataset's own).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transforms: Vec<Transform>,
@@ -65,6 +71,7 @@ impl DatasetSpec {
             format: None,
             labels: None,
             n_features: None,
+            append: Vec::new(),
             transforms: Vec::new(),
             label: None,
         }
@@ -99,7 +106,7 @@ impl DatasetSpec {
                 "give exactly one of `name = \"<registry name>\"`, `synthetic = {{ generator = ... }}` or `path = \"...\"` (with `format`); found {sources}"
             )));
         }
-        if let Some(n) = &self.name {
+        for n in self.name.iter().chain(&self.append) {
             Registry::builtin().get(n)?;
         }
         if self.path.is_none()
@@ -182,6 +189,10 @@ impl DatasetSpec {
         } else {
             return Err(DataError::Spec("no dataset source".into()));
         };
+        let mut ds = ds;
+        for n in &self.append {
+            ds = super::join::concat(ds, Registry::builtin().get(n)?.load(dir)?);
+        }
         let mut ds = apply_all(&self.transforms, ds)?;
         ds.name = self.display_name();
         Ok(ds)
@@ -248,6 +259,8 @@ mod tests {
         assert!(e.contains("known datasets") && e.contains("a9a"), "{e}");
         let e = parse(r#"dataset = { name = "a9a", colour = 1 }"#).unwrap_err();
         assert!(e.contains("colour") && e.contains("transforms"), "{e}");
+        let e = parse(r#"dataset = { name = "a9a", append = ["a9b"] }"#).unwrap_err();
+        assert!(e.contains("a9b") && e.contains("known datasets"), "{e}");
         let e = parse(r#"dataset = { name = "a9a", format = "libsvm" }"#).unwrap_err();
         assert!(e.contains("only allowed with `path`"), "{e}");
     }

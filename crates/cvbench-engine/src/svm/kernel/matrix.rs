@@ -96,9 +96,9 @@ pub fn fill_all(kd: &KernelData<'_>, sh: &SharedKernelCache) {
     fill_all_into(kd, sh, None, MatrixValues::Libsvm);
 }
 
-/// [`fill_all`] into `spare` where it is a buffer of `n * n` values (a
-/// matrix of the same rows that is no longer needed: every value is
-/// written again), else into a new one, with the `values` asked for (the
+/// [`fill_all`] into `spare` where it can hold `n * n` values (a matrix
+/// that is no longer needed: every value is written again), else into a
+/// new one ([`spare_or_zeroed`]), with the `values` asked for (the
 /// symmetry as in [`fill_all`]: each tile computes its columns from its
 /// first row down).
 pub fn fill_all_into(
@@ -115,10 +115,7 @@ pub fn fill_all_into(
             sh.capacity_columns() >= n,
             "a cache that keeps every column"
         );
-        let mut matrix = match spare {
-            Some(m) if m.len() == n * n => m,
-            _ => zeroed_matrix(n * n),
-        };
+        let mut matrix = spare_or_zeroed(spare, n * n);
         crate::svm::kernel::precomputed::fill_matrix(&kd.ds, &mut matrix);
         sh.set_all(matrix);
         sh.kernel_evals
@@ -173,15 +170,8 @@ pub(crate) fn symmetric_matrix(
         tile_rows > 0 && tile_rows.is_multiple_of(TILE),
         "whole lane tiles"
     );
-    // A spare buffer large enough is reused (every entry is written below);
-    // a smaller one is dropped.
-    let mut matrix = match spare {
-        Some(mut m) if m.capacity() >= n * n => {
-            m.resize(n * n, 0.0);
-            m
-        }
-        _ => zeroed_matrix(n * n),
-    };
+    // Every entry is written below.
+    let mut matrix = spare_or_zeroed(spare, n * n);
     if n > 0 {
         let one = |(t, cols): (usize, &mut [f32])| {
             let a0 = t * tile_rows;
@@ -232,6 +222,24 @@ impl SharedColumns {
                     }
                 }
             }
+        }
+    }
+}
+
+/// A buffer of `len` values for a matrix whose every entry the caller
+/// writes: `spare` where it can hold them (the values it holds are stale),
+/// else a new zeroed one, with `spare` freed *before* the new one is
+/// allocated, so that the two never take memory at once (issue 58: the
+/// pair blocks' budget counts one matrix).
+pub(crate) fn spare_or_zeroed(spare: Option<Vec<f32>>, len: usize) -> Vec<f32> {
+    match spare {
+        Some(mut m) if m.capacity() >= len => {
+            m.resize(len, 0.0);
+            m
+        }
+        other => {
+            drop(other);
+            zeroed_matrix(len)
         }
     }
 }
@@ -325,9 +333,9 @@ pub fn shared_cache(kd: &KernelData<'_>, mb: f64, values: MatrixValues) -> Share
     shared_cache_into(kd, mb, None, values)
 }
 
-/// [`shared_cache`], its matrix written into `spare` where that is the
-/// buffer of an earlier matrix of the same rows
-/// ([`SharedKernelCache::into_matrix`]).
+/// [`shared_cache`], its matrix written into `spare` where that can hold
+/// it (the buffer of an earlier matrix,
+/// [`SharedKernelCache::into_matrix`]).
 pub fn shared_cache_into(
     kd: &KernelData<'_>,
     mb: f64,

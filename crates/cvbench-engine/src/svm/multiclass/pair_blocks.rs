@@ -116,7 +116,7 @@ pub(super) fn solve_by_pair_blocks(
         // class blocks; else the rows in the dataset's order, the block
         // computed whole (into the previous pair's buffer where it is
         // large enough). Either is the same values.
-        let shared = classes.hold(kd, x_pair, &mut block_evals);
+        let shared = classes.hold(kd, x_pair, &mut spare, &mut block_evals);
         let order: Vec<usize> = match shared {
             true => a.iter().chain(b).copied().collect(),
             false => rows.clone(),

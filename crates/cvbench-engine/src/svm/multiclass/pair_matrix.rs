@@ -60,13 +60,7 @@ pub(super) fn pair_matrix(
 ) -> (Vec<f32>, u64) {
     let (na, nb) = (a.rows.len(), b.rows.len());
     let n = na + nb;
-    let mut m = match spare {
-        Some(mut m) if m.capacity() >= n * n => {
-            m.resize(n * n, 0.0);
-            m
-        }
-        _ => vec![0.0f32; n * n],
-    };
+    let mut m = matrix::spare_or_zeroed(spare, n * n);
     if n == 0 {
         return (m, 0);
     }
