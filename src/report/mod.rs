@@ -320,7 +320,7 @@ fn footer(m: &Manifest, prov: &Provenance, cells_secs: Option<f64>) -> String {
         if prov.problems.is_empty() { "" } else { " — PROVENANCE: see the provenance section" },
         m.machine.hostname,
         m.machine.cpus,
-        m.machine.cpu_model,
+        m.machine.cpu_text(),
         m.versions.profile,
         secs
     )

@@ -97,6 +97,14 @@ pub struct Machine {
     pub cpus: usize,
     /// CPU model (from /proc/cpuinfo where available).
     pub cpu_model: String,
+    /// The CPU beyond its model name, where /proc/cpuinfo gives it: vendor,
+    /// family, model and stepping numbers and the SIMD extensions the
+    /// kernels and matrix products may use ([`cpu_id`]). Two CPUs of one
+    /// model name ("AMD EPYC") can be different generations, with and
+    /// without AVX-512, and run the same code at different speeds. Absent
+    /// in runs stored before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_id: Option<String>,
     /// Total memory in bytes, where known.
     pub memory_bytes: Option<u64>,
 }
@@ -131,7 +139,55 @@ pub fn workdir_revision() -> Option<String> {
     cmd("git", &["rev-parse", "HEAD"]).filter(|r| !r.is_empty())
 }
 
+/// The SIMD extensions [`Machine::cpu_id`] names where the CPU has them.
+const SIMD: [&str; 8] = [
+    "sse4_2",
+    "avx",
+    "avx2",
+    "fma",
+    "avx512f",
+    "avx512bw",
+    "avx512vl",
+    "avx512_vnni",
+];
+
+/// The first processor's [`Machine::cpu_id`] from the text of
+/// /proc/cpuinfo (x86's fields; `None` where they are missing).
+pub fn cpu_id(cpuinfo: &str) -> Option<String> {
+    let field = |name: &str| {
+        cpuinfo
+            .lines()
+            .find(|l| l.split(':').next().is_some_and(|k| k.trim() == name))
+            .and_then(|l| l.split_once(':'))
+            .map(|(_, v)| v.trim().to_string())
+    };
+    let (vendor, family, model) = (field("vendor_id")?, field("cpu family")?, field("model")?);
+    let stepping = field("stepping").unwrap_or_else(|| "?".into());
+    let flags = field("flags").unwrap_or_default();
+    let have: Vec<&str> = SIMD
+        .into_iter()
+        .filter(|f| flags.split_whitespace().any(|x| x == *f))
+        .collect();
+    let simd = if have.is_empty() {
+        "no SSE4.2 or AVX".to_string()
+    } else {
+        have.join(" ")
+    };
+    Some(format!(
+        "{vendor} family {family} model {model} stepping {stepping}; {simd}"
+    ))
+}
+
 impl Machine {
+    /// The CPU in words: the model name, and [`Machine::cpu_id`] where
+    /// recorded.
+    pub fn cpu_text(&self) -> String {
+        match &self.cpu_id {
+            Some(id) => format!("{} ({id})", self.cpu_model),
+            None => self.cpu_model.clone(),
+        }
+    }
+
     /// Describe this machine.
     pub fn this() -> Machine {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
@@ -155,6 +211,7 @@ impl Machine {
                 .unwrap_or_else(|_| "unknown".into()),
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
             cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            cpu_id: cpu_id(&cpuinfo),
             cpu_model,
             memory_bytes,
         }
@@ -207,5 +264,47 @@ impl Manifest {
     /// Pretty JSON bytes.
     pub fn to_json(&self) -> Vec<u8> {
         serde_json::to_vec_pretty(self).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_is_named_by_its_numbers_and_simd_extensions() {
+        let zen3 = "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 1\nmodel name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu sse4_2 avx fma avx2 sha_ni\n\nprocessor\t: 1\n";
+        assert_eq!(
+            cpu_id(zen3).as_deref(),
+            Some("AuthenticAMD family 25 model 1 stepping 1; sse4_2 avx avx2 fma")
+        );
+        let zen4 = zen3
+            .replace("model\t\t: 1", "model\t\t: 17")
+            .replace("sha_ni", "avx512f avx512bw avx512vl");
+        let id = cpu_id(&zen4).expect("an id");
+        assert!(
+            id.contains("model 17") && id.ends_with("avx512f avx512bw avx512vl"),
+            "{id}"
+        );
+        // No x86 fields (another architecture's /proc/cpuinfo, or none).
+        assert_eq!(cpu_id("processor\t: 0\nBogoMIPS\t: 50.00\n"), None);
+        assert_eq!(cpu_id(""), None);
+        // Old manifests have no `cpu_id`; new ones round-trip it.
+        let old: Machine = serde_json::from_str(
+            r#"{"hostname":"h","os":"l","cpus":2,"cpu_model":"c","memory_bytes":null}"#,
+        )
+        .expect("an old machine record");
+        assert_eq!(
+            (old.cpu_id.as_deref(), old.cpu_text().as_str()),
+            (None, "c")
+        );
+        let new = Machine {
+            cpu_id: cpu_id(zen3),
+            ..old
+        };
+        let back: Machine =
+            serde_json::from_str(&serde_json::to_string(&new).expect("json")).expect("read");
+        assert_eq!(back.cpu_id, new.cpu_id);
+        assert!(back.cpu_text().starts_with("c (AuthenticAMD family 25"));
     }
 }

@@ -46,16 +46,21 @@ pub struct Rate {
 }
 
 /// Whether two machines are the same one, as far as a rate goes: the same
-/// host name, CPU model and core count.
+/// host name, CPU model and core count, and the same CPU identity where
+/// both runs recorded it.
 fn same_machine(a: &Machine, b: &Machine) -> bool {
-    a.hostname == b.hostname && a.cpu_model == b.cpu_model && a.cpus == b.cpus
+    let same_id = match (&a.cpu_id, &b.cpu_id) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    a.hostname == b.hostname && a.cpu_model == b.cpu_model && a.cpus == b.cpus && same_id
 }
 
 /// A machine in words, for a rate measured elsewhere.
 fn describe(m: &Machine) -> String {
     format!(
         "{}, {} CPU{}",
-        m.cpu_model,
+        m.cpu_text(),
         m.cpus,
         if m.cpus == 1 { "" } else { "s" }
     )
@@ -203,6 +208,7 @@ mod tests {
             os: "linux".into(),
             cpus: 2,
             cpu_model: "fixture cpu".into(),
+            cpu_id: None,
             memory_bytes: None,
         }
     }
