@@ -9,7 +9,7 @@
 
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{assert_exit, assert_usage_error, cvbench, stderr};
 
 fn treecv(name: &str, extra_dataset: &str, reps: &str, grid_n: &str) -> String {

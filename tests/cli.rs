@@ -1,7 +1,7 @@
 //! End-to-end tests of the `cvbench` binary: runs, resume, thread-count
 //! independence, exit codes and error messages for bad input.
 
-mod common;
+use crate::common;
 use common::{cvbench, reproducible_lines};
 
 const SMALL: &str = r#"kind = "treecv"

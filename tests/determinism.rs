@@ -10,7 +10,7 @@ use cvbench::results::columns::is_reproducible;
 use std::path::Path;
 use std::process::Output;
 
-mod common;
+use crate::common;
 use common::{fields, ok};
 
 const SVM: &str = r#"kind = "svm_cv"

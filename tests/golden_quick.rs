@@ -10,7 +10,7 @@
 //! meant to change numbers, `CVBENCH_BLESS=1 cargo test --test golden_quick`
 //! rewrites the file; the diff shows which columns moved.
 
-mod common;
+use crate::common;
 
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;

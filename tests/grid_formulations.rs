@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::libsvm::{dataset_into, grid_lines, has_svm_train, svm_train_cv, GridLine};
 use common::{assert_usage_error, cvbench, ok};
 

@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::libsvm::{grid_lines, has_svm_train, precomputed_text, svm_train_cv, GridLine};
 use common::{cvbench, data_source, ok};
 

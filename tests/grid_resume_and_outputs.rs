@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-mod common;
+use crate::common;
 use common::{assert_exit, command, stderr, stdout, wait_for};
 
 #[cfg(unix)]

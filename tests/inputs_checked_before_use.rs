@@ -11,7 +11,7 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::{assert_exit, command, stderr};
 
 fn cvbench_env(args: &[&str], cwd: &Path, env: &[(&str, &std::ffi::OsStr)]) -> Output {

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-mod common;
+use crate::common;
 use common::{assert_exit, command, cvbench_env, stderr, stdout, wait_for};
 
 #[cfg(unix)]

@@ -4,7 +4,7 @@
 //! no partial file and the earlier file as it was (exit 2, naming the
 //! file), and `grid --json` after `-resume` holds every point.
 
-mod common;
+use crate::common;
 
 use common::{assert_usage_error, cvbench, cvbench_env, ok};
 use std::path::Path;

@@ -12,7 +12,7 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-mod common;
+use crate::common;
 use common::{assert_exit, cvbench, ok, stderr};
 
 fn command(args: &[&str], cwd: &Path) -> Command {

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::{cvbench, ok};
 
 /// A user's own LibSVM file (two separable classes) and a treecv config on it.

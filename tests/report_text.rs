@@ -6,7 +6,7 @@
 //! with the summary a reader can act on (what was run, what held, what did
 //! not and why, what to run next).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-mod common;
+use crate::common;
 use common::{command, cvbench, ok, reproducible_lines};
 
 const TREECV: &str = r#"kind = "treecv"

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{assert_exit, cvbench, cvbench_env, stderr};
 
 const SYNTH: &str = r#"synthetic = { generator = "linear-classification", n = 40, d = 3 }"#;

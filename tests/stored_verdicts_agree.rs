@@ -7,7 +7,7 @@
 //! (`ablation-a9a-k100` once said "timed once: inconclusive" in its table
 //! and "met" two lines below.)
 
-mod common;
+use crate::common;
 
 /// A judged line's ratio: point, interval (`None`: timed once) and the
 /// text the table prints it with.

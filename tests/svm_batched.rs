@@ -6,7 +6,7 @@
 //! thread count; `cvbench svm --solver batched` trains, cross-validates and
 //! writes a model that svm-predict reads.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -10,7 +10,7 @@
 //! Needs `CVBENCH_DATA_DIR` and svm-train on `PATH`; prints `SKIPPED: ...`
 //! and passes otherwise. The refusals (exit 2) are checked without them.
 
-mod common;
+use crate::common;
 use common::libsvm::{dataset_into, has_svm_train, svm_train};
 use common::{assert_usage_error, cvbench, ok};
 

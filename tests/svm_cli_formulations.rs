@@ -12,7 +12,7 @@
 //! `SKIPPED: ...` and passes otherwise. Bad values and what is not built
 //! yet (exit 2) are checked without them.
 
-mod common;
+use crate::common;
 use common::libsvm::compare;
 use common::{assert_usage_error, cvbench, ok};
 

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-mod common;
+use crate::common;
 use common::{assert_usage_error, cvbench, data_source, ok, stderr, stdout};
 
 fn skip(why: &str) {

@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-mod common;
+use crate::common;
 use common::libsvm::{assert_same_model, libsvm_tools, precomputed_text, run};
 use common::{assert_usage_error, cvbench, data_source, ok};
 

@@ -13,7 +13,7 @@
 //! refuses it) and `-b 1 -v` with alpha seeding are usage errors, checked
 //! without them (`-b 1 -v` itself: `svm_cli_formulation_cv.rs`).
 
-mod common;
+use crate::common;
 use common::libsvm::compare;
 use common::{assert_usage_error, cvbench};
 

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output};
 
-mod common;
+use crate::common;
 use common::config_check::{refused_config, validate_config};
 
 fn skip(why: &str) {

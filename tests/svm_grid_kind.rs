@@ -2,7 +2,7 @@
 //! a small run gives the same rates for every reuse level (exact levels bit
 //! for bit) and resumes without recomputing finished cells.
 
-mod common;
+use crate::common;
 
 use common::unquoted_fields as fields;
 use std::path::Path;

@@ -4,7 +4,7 @@
 //! (tested against a9a.t). Needs `CVBENCH_DATA_DIR` and `svm-train` /
 //! `svm-predict` on `PATH` (`make peers`); prints `SKIPPED: ...` otherwise.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

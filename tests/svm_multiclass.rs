@@ -8,7 +8,7 @@
 //! (subsampled to keep debug builds fast) and on generated data. Prints
 //! `SKIPPED: ...` where the tools or the data are absent.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

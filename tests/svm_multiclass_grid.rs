@@ -9,7 +9,7 @@
 //! same on 1 and 2 threads; `--reuse none` prints svm-grid's lines exactly.
 //! Prints `SKIPPED: ...` where the tools or the data are absent.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

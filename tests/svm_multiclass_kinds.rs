@@ -5,7 +5,7 @@
 //! Comparisons with LIBSVM's tools are SKIPPED, saying so, where they are
 //! not installed; the vowel config's run needs `CVBENCH_DATA_DIR`.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::Write;

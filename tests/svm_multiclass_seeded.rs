@@ -7,7 +7,7 @@
 //! `--seeding` on more than two classes and refuses it with class weights,
 //! `-b 1`, or a training fold that lacks a class (exit 2, one line).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -7,7 +7,7 @@
 //! The shared cache's and the threads' tests are in `svm_seeding_cache.rs`,
 //! the round orders' in `svm_seeding_orders.rs`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

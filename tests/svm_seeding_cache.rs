@@ -3,7 +3,7 @@
 //! reads a partial shared cache, and prediction reads the support vectors'
 //! cached columns.
 
-mod common;
+use crate::common;
 
 use common::seeding::{assert_same_optimum, blobs};
 use cvbench_engine::api::cv::{seeded_cross_validate, Folds, SeededCvResult, SeededOptions};

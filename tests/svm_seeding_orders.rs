@@ -2,7 +2,7 @@
 //! again from zero, two chains each started from zero, and predictions put
 //! back in the caller's row order.
 
-mod common;
+use crate::common;
 
 use common::seeding::{assert_same_optimum, blobs, run};
 use cvbench_engine::api::cv::Folds;

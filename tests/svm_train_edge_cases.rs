@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use cvbench::experiments::svm_cv::config::Setting;
 
-mod common;
+use crate::common;
 use common::{assert_usage_error, cvbench, ok, stderr};
 
 fn skip(why: &str) {

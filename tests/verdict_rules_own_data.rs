@@ -3,7 +3,7 @@
 //! of another kernel cache or thread count (the cell says what differs),
 //! and no paper-substitute label on the user's dataset.
 
-mod common;
+use crate::common;
 
 use common::{cvbench, ok, run_configs, unquoted_fields};
 

@@ -3,7 +3,7 @@
 //! (capped by `max_timing_repeats`), with the same numbers as a run without
 //! the keys, and the keys' errors name their line and a fix.
 
-mod common;
+use crate::common;
 
 use common::{csv_column as column, cvbench, run_configs, unquoted_fields as fields};
 

@@ -6,7 +6,7 @@
 //! features alike whatever index each file starts at. Checked against
 //! `svm-train` where it is installed (SKIPPED otherwise).
 
-mod common;
+use crate::common;
 
 use common::{cvbench, ok, text};
 use std::path::Path;

@@ -1,7 +1,8 @@
 //! What the integration tests of the `cvbench` binary share: running it in a
 //! clean environment, reading its output, the exit-code assertions, polling
 //! on a loaded machine, and a run's records without what may differ between
-//! two runs. A test file declares `mod common;` and imports what it uses;
+//! two runs. `tests/suite.rs` declares it; a test file there writes
+//! `use crate::common;` and imports what it uses;
 //! [`svm`] has what the multi-class SVM tests share, [`seeding`] what the
 //! alpha-seeding tests share, [`config_check`] a config checked by
 //! `cvbench validate`, [`libsvm`] what the tests against LIBSVM's
