@@ -190,10 +190,7 @@ print(time.perf_counter() - t, s.best_params_["C"], s.best_params_["gamma"], 100
 
 /// Whether `python3` can import scikit-learn.
 pub fn sklearn_available() -> bool {
-    find_program("python3").is_some_and(|py| {
-        crate::interrupt::output(Command::new(py).args(["-c", "import sklearn"]))
-            .is_ok_and(|o| o.status.success())
-    })
+    super::python_can_import("sklearn")
 }
 
 /// What the scikit-learn peer reported.

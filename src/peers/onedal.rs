@@ -93,10 +93,7 @@ pub struct OnedalRun {
 
 /// Whether `python3` can import scikit-learn-intelex and daal4py.
 pub fn available() -> bool {
-    find_program("python3").is_some_and(|py| {
-        crate::interrupt::output(Command::new(py).args(["-c", "import sklearnex, daal4py"]))
-            .is_ok_and(|o| o.status.success())
-    })
+    super::python_can_import("sklearnex, daal4py")
 }
 
 /// Run oneDAL's SVC on the LibSVM `file` with `d` features: one fit on all

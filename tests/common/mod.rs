@@ -186,20 +186,40 @@ pub fn data_source(name: &str) -> Option<PathBuf> {
     found
 }
 
-/// A copy of the repository's stored `results/` (its `quick` run left out)
-/// in `dir/stored`, rendered again by `cvbench report` from its records;
-/// the copy's folder.
-pub fn rerendered_stored_results(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let copy = dir.join("stored");
-    let o = Command::new("cp")
-        .arg("-r")
-        .arg(root.join("results"))
-        .arg(&copy)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let _ = std::fs::remove_dir_all(copy.join("quick"));
-    ok(&cvbench(&["report", "stored"], dir));
-    copy
+/// A copy of the repository's stored `results/` (its `quick` run left out),
+/// rendered again by `cvbench report` from its records: made once per test
+/// process and shared, read only, by the tests that read it (a render of
+/// every stored run is a minute of the suite). It lives under Cargo's
+/// temporary folder for integration tests, named by this process; copies
+/// left by processes that have ended are removed first.
+pub fn rerendered_stored_results() -> &'static Path {
+    static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        const PREFIX: &str = "rerendered-stored-";
+        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(pid) = name.strip_prefix(PREFIX) else {
+                continue;
+            };
+            if Path::new("/proc/self").exists() && !Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let dir = tmp.join(format!("{PREFIX}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let copy = dir.join("stored");
+        let o = Command::new("cp")
+            .arg("-r")
+            .arg(root.join("results"))
+            .arg(&copy)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let _ = std::fs::remove_dir_all(copy.join("quick"));
+        ok(&cvbench(&["report", "stored"], &dir));
+        copy
+    })
 }
