@@ -83,8 +83,8 @@ check: toolchain
 # and the contributors' view with private items, where the hidden rooms'
 # links resolve. About a minute on 2 cores from a checked tree.
 doc-check: toolchain
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace --locked
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace --locked --document-private-items
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --locked --document-private-items
 
 bench: toolchain
 	$(CARGO) $(BENCH) --locked
@@ -250,15 +250,22 @@ recipes: build
 # ./python` (maturin builds the lean library in release), and its tests
 # against scikit-learn's SVC, GridSearchCV and svm-train (CI runs this after
 # `make ci-targets`).
-PY_VENV ?= $(TARGET_DIR)/python-venv
-PYTHON  ?= python3
+# PY_PROFILE: the cargo profile maturin builds with; release (the default) is
+# what `pip install ./python` gives users. CI says dev: the package is a
+# member of the workspace, so the build reuses the test build's compiled
+# engine and dependencies (seconds, not minutes; python/Cargo.toml's feature
+# pins), and the same tests run on an engine with overflow checks on.
+PY_VENV    ?= $(TARGET_DIR)/python-venv
+PYTHON     ?= python3
+PY_PROFILE ?= release
 python:
 	rm -rf $(PY_VENV)
 	$(PYTHON) -m venv $(PY_VENV)
 	$(PY_VENV)/bin/pip install --quiet --upgrade pip
-	start=$$(date +%s); $(PY_VENV)/bin/pip install --quiet ./python numpy scipy scikit-learn pytest \
+	start=$$(date +%s); $(if $(filter-out release,$(PY_PROFILE)),MATURIN_PEP517_ARGS="--profile $(PY_PROFILE)") \
+	  $(PY_VENV)/bin/pip install --quiet ./python numpy scipy scikit-learn pytest pytest-xdist \
 	  && echo "python: pip install ./python took $$(( $$(date +%s) - start )) s"
-	cd python/tests && $(abspath $(PY_VENV))/bin/python -m pytest -q .
+	cd python/tests && $(abspath $(PY_VENV))/bin/python -m pytest -q -n auto .
 
 # The Python package against scikit-learn's GridSearchCV and
 # scikit-learn-intelex's SVC (issue 42's benchmark: minutes, not in CI; after

@@ -7,7 +7,7 @@
 //! Timing columns and counters that depend on scheduling (both named so:
 //! `cvbench::results::columns`), and table columns derived from timings, are
 //! left out. After a change that is
-//! meant to change numbers, `CVBENCH_BLESS=1 cargo test --test golden_quick`
+//! meant to change numbers, `CVBENCH_BLESS=1 cargo test --test suite golden_quick`
 //! rewrites the file; the diff shows which columns moved.
 
 use crate::common;
@@ -69,35 +69,10 @@ fn column_hashes(csv: &str) -> BTreeMap<String, String> {
 #[test]
 fn quick_configs_give_the_pinned_numbers() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let Ok(data) = std::env::var("CVBENCH_DATA_DIR") else {
-        // The quick configs are synthetic, but planning checks the data dir.
-        eprintln!("note: CVBENCH_DATA_DIR unset, using an empty data folder");
-        return run(root, None);
-    };
-    run(root, Some(&data));
-}
-
-fn run(root: &Path, data: Option<&str>) {
-    let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty");
-    std::fs::create_dir_all(&empty).unwrap();
-    let data = data.map_or(empty.to_string_lossy().into_owned(), str::to_string);
-    let mut configs: Vec<_> = std::fs::read_dir(root.join("configs/quick"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    configs.sort();
-    let o = common::run_configs(
-        dir.path(),
-        &configs,
-        "r",
-        &["--data-dir", &data, "--threads", "2"],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The quick configs are synthetic: an empty data folder serves them.
+    let dir = common::quick_results();
     let mut got: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
-    for e in std::fs::read_dir(dir.path().join("r")).unwrap().flatten() {
+    for e in std::fs::read_dir(dir.join("quick")).unwrap().flatten() {
         let run = e.file_name().to_string_lossy().into_owned();
         let Ok(files) = std::fs::read_dir(e.path()) else {
             continue;
@@ -124,7 +99,7 @@ fn run(root: &Path, data: Option<&str>) {
         let text = toml::to_string(&got).unwrap();
         std::fs::write(
             &golden_path,
-            format!("# Written by CVBENCH_BLESS=1 cargo test --test golden_quick.\n{text}"),
+            format!("# Written by CVBENCH_BLESS=1 cargo test --test suite golden_quick.\n{text}"),
         )
         .unwrap();
         return;

@@ -94,27 +94,9 @@ fn check_report(dir: &Path) {
 /// The report of the quick configs (`make quick`), made here.
 #[test]
 fn the_quick_report_names_no_code_and_opens_with_the_summary() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty");
-    std::fs::create_dir_all(&empty).unwrap();
-    let mut configs: Vec<_> = std::fs::read_dir(root.join("configs/quick"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    configs.sort();
-    let o = common::run_configs(
-        dir.path(),
-        &configs,
-        "quick",
-        &["--data-dir", &empty.to_string_lossy(), "--quiet"],
-    );
-    assert!(o.status.success(), "{}", common::stderr(&o));
-    common::ok(&common::cvbench(&["report", "quick"], dir.path()));
-    check_report(&dir.path().join("quick"));
-    let md = std::fs::read_to_string(dir.path().join("quick/REPORT.md")).unwrap();
+    let dir = common::quick_results();
+    check_report(&dir.join("quick"));
+    let md = std::fs::read_to_string(dir.join("quick/REPORT.md")).unwrap();
     assert!(md.contains("These are the quick configs"), "{md}");
     assert!(md.contains("`make reproduce`"), "{md}");
 }

@@ -195,20 +195,7 @@ pub fn data_source(name: &str) -> Option<PathBuf> {
 pub fn rerendered_stored_results() -> &'static Path {
     static COPY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     COPY.get_or_init(|| {
-        let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
-        const PREFIX: &str = "rerendered-stored-";
-        for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let Some(pid) = name.strip_prefix(PREFIX) else {
-                continue;
-            };
-            if Path::new("/proc/self").exists() && !Path::new("/proc").join(pid).exists() {
-                let _ = std::fs::remove_dir_all(e.path());
-            }
-        }
-        let dir = tmp.join(format!("{PREFIX}{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = process_scratch("rerendered-stored-");
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
         let copy = dir.join("stored");
         let o = Command::new("cp")
@@ -222,4 +209,61 @@ pub fn rerendered_stored_results() -> &'static Path {
         ok(&cvbench(&["report", "stored"], &dir));
         copy
     })
+}
+
+/// The quick configs (`configs/quick/*.toml`, all synthetic) run once per
+/// test process into `<dir>/quick` (an empty data folder, two threads, CSV
+/// copies of the records) and reported there (`cvbench report quick`), as
+/// `make quick` does: shared, read only, by the tests that read them.
+/// Returns `<dir>`. Same home and clean-up as [`rerendered_stored_results`].
+pub fn quick_results() -> &'static Path {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = process_scratch("quick-results-");
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut configs: Vec<_> = std::fs::read_dir(root.join("configs/quick"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+            .collect();
+        configs.sort();
+        let o = run_configs(
+            &dir,
+            &configs,
+            "quick",
+            &[
+                "--data-dir",
+                &empty.to_string_lossy(),
+                "--threads",
+                "2",
+                "--quiet",
+            ],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        ok(&cvbench(&["report", "quick"], &dir));
+        dir
+    })
+}
+
+/// A fresh folder for this test process under Cargo's temporary folder for
+/// integration tests, named `<prefix><pid>`; folders of that prefix left by
+/// processes that have ended are removed first.
+fn process_scratch(prefix: &str) -> PathBuf {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for e in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(prefix) else {
+            continue;
+        };
+        if Path::new("/proc/self").exists() && !Path::new("/proc").join(pid).exists() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+    let dir = tmp.join(format!("{prefix}{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
