@@ -262,10 +262,11 @@ PY_PROFILE ?= release
 python:
 	rm -rf $(PY_VENV)
 	$(PYTHON) -m venv $(PY_VENV)
-	$(PY_VENV)/bin/pip install --quiet --upgrade pip
 	start=$$(date +%s); $(if $(filter-out release,$(PY_PROFILE)),MATURIN_PEP517_ARGS="--profile $(PY_PROFILE)") \
-	  $(PY_VENV)/bin/pip install --quiet ./python numpy scipy scikit-learn pytest pytest-xdist \
-	  && echo "python: pip install ./python took $$(( $$(date +%s) - start )) s"
+	  $(PY_VENV)/bin/pip install -v ./python numpy scipy scikit-learn pytest pytest-xdist \
+	  > $(PY_VENV)/pip-install.log 2>&1 \
+	  || { tail -n 60 $(PY_VENV)/pip-install.log; echo "python: pip install failed; the whole log: $(PY_VENV)/pip-install.log"; exit 1; }; \
+	  echo "python: pip install ./python took $$(( $$(date +%s) - start )) s; cargo compiled: $$(grep -o 'Compiling [A-Za-z0-9_-]*' $(PY_VENV)/pip-install.log | cut -d' ' -f2 | sort -u | tr '\n' ' ')"
 	cd python/tests && $(abspath $(PY_VENV))/bin/python -m pytest -q -n auto .
 
 # The Python package against scikit-learn's GridSearchCV and

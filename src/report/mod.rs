@@ -23,6 +23,7 @@ use crate::results::manifest::Manifest;
 use crate::results::scorecard::{self, anchor, ScoreRow, StoredRun, Verdict};
 use crate::results::table::{to_frame, write_atomic, write_csv, Record};
 use crate::results::ResultsError;
+use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -48,58 +49,29 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
     let mut written = Vec::new();
     let head = Head::of_this_build();
     let mut checked: Vec<(String, Provenance)> = Vec::new();
-    for runs::Found {
-        dir,
-        manifest,
-        kind,
-        records,
-    } in found
-    {
-        let run_name = dir
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        let cfg = ConfigFile::from_text(&manifest.config_path, &manifest.config);
-        let r = match kind.render(&dir, &cfg, &records) {
-            Ok(r) => r,
-            // A file that cannot be written (no space left, a read-only
-            // folder) is no fault of the run: the report stops, and the
-            // REPORT.md already there stays as it was.
-            Err(e @ ExperimentError::Results(ResultsError::Write { .. })) => return Err(e),
-            Err(e) => {
-                skipped.push(runs::Skipped {
-                    name: run_name,
-                    reason: format!("its records cannot be rendered: {e}"),
-                });
+    // Each run is rendered on its own (its files in its own folder), so the
+    // runs are rendered in parallel; what they give is gathered in name
+    // order, so the report is the same on any thread count.
+    let outcomes: Vec<Outcome> = found
+        .into_par_iter()
+        .map(|f| render_run(f, &head, csv))
+        .collect();
+    for outcome in outcomes {
+        let done = match outcome {
+            Outcome::Rendered(done) => *done,
+            Outcome::Skipped(s) => {
+                skipped.push(s);
                 continue;
             }
+            Outcome::Failed(e) => return Err(e),
         };
-        written.extend(r.files);
-        if csv {
-            let path = dir.join("records.csv");
-            write_csv(&to_frame(&records)?, &path)?;
-            written.push(path);
+        written.extend(done.files);
+        checked.push((done.run.name.clone(), done.prov));
+        by_kind.push((done.run.manifest.kind.clone(), done.markdown));
+        if !done.appendix.is_empty() {
+            appendix_by_kind.push((done.run.manifest.kind.clone(), done.appendix));
         }
-        let mut prov = provenance(&manifest, &head, |rev| {
-            git_commits_since(rev, kind.sources(), &run_name)
-        });
-        prov.problems.extend(numbers_commits::config_changed(
-            Path::new("."),
-            &manifest.config_path,
-            &manifest.config,
-        ));
-        let mut md = r.markdown;
-        md.push_str(&footer(&manifest, &prov, cells_seconds(&records)));
-        checked.push((run_name.clone(), prov));
-        by_kind.push((manifest.kind.clone(), md));
-        if !r.appendix.is_empty() {
-            appendix_by_kind.push((manifest.kind.clone(), r.appendix));
-        }
-        stored.push(StoredRun {
-            name: run_name,
-            dir,
-            manifest,
-            records,
-        });
+        stored.push(done.run);
     }
     skipped.sort_by(|a, b| a.name.cmp(&b.name));
     for s in &skipped {
@@ -200,6 +172,82 @@ pub fn report(root: &Path, csv: bool) -> Result<Vec<PathBuf>, ExperimentError> {
     written.push(report);
     written.push(html);
     Ok(written)
+}
+
+/// What rendering one run gave.
+enum Outcome {
+    /// Its section, files and provenance.
+    Rendered(Box<RenderedRun>),
+    /// It is left out of the report, and why.
+    Skipped(runs::Skipped),
+    /// A file could not be written: the report stops.
+    Failed(ExperimentError),
+}
+
+/// One rendered run.
+struct RenderedRun {
+    run: StoredRun,
+    markdown: String,
+    appendix: String,
+    files: Vec<PathBuf>,
+    prov: Provenance,
+}
+
+/// Render one run's tables, figures and section, and check its provenance.
+fn render_run(found: runs::Found, head: &Head, csv: bool) -> Outcome {
+    let runs::Found {
+        dir,
+        manifest,
+        kind,
+        records,
+    } = found;
+    let run_name = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let cfg = ConfigFile::from_text(&manifest.config_path, &manifest.config);
+    let r = match kind.render(&dir, &cfg, &records) {
+        Ok(r) => r,
+        // A file that cannot be written (no space left, a read-only
+        // folder) is no fault of the run: the report stops, and the
+        // REPORT.md already there stays as it was.
+        Err(e @ ExperimentError::Results(ResultsError::Write { .. })) => return Outcome::Failed(e),
+        Err(e) => {
+            return Outcome::Skipped(runs::Skipped {
+                name: run_name,
+                reason: format!("its records cannot be rendered: {e}"),
+            })
+        }
+    };
+    let mut files = r.files;
+    if csv {
+        let path = dir.join("records.csv");
+        if let Err(e) = to_frame(&records).and_then(|df| write_csv(&df, &path)) {
+            return Outcome::Failed(e.into());
+        }
+        files.push(path);
+    }
+    let mut prov = provenance(&manifest, head, |rev| {
+        git_commits_since(rev, kind.sources(), &run_name)
+    });
+    prov.problems.extend(numbers_commits::config_changed(
+        Path::new("."),
+        &manifest.config_path,
+        &manifest.config,
+    ));
+    let mut markdown = r.markdown;
+    markdown.push_str(&footer(&manifest, &prov, cells_seconds(&records)));
+    Outcome::Rendered(Box::new(RenderedRun {
+        run: StoredRun {
+            name: run_name,
+            dir,
+            manifest,
+            records,
+        },
+        markdown,
+        appendix: r.appendix,
+        files,
+        prov,
+    }))
 }
 
 /// A stored run whose numbers may not be what the code gives now.

@@ -7,6 +7,7 @@
 use crate::experiments::{kinds, Kind};
 use crate::results::manifest::Manifest;
 use crate::results::table::{from_frame, read_parquet, Record, Value};
+use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -55,12 +56,15 @@ pub fn find(root: &Path) -> std::io::Result<(Vec<Found>, Vec<Skipped>)> {
         .filter(|p| p.is_dir())
         .collect();
     dirs.sort();
+    // Each folder's records are read and checked on their own, in parallel;
+    // the outcomes are gathered in name order.
+    let checked: Vec<_> = dirs.into_par_iter().map(|d| (check(&d), d)).collect();
     let (mut found, mut skipped) = (Vec::new(), Vec::new());
-    for dir in dirs {
+    for (outcome, dir) in checked {
         let name = dir
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        match check(&dir) {
+        match outcome {
             Ok(Some(f)) => found.push(f),
             Ok(None) => {}
             Err(reason) => skipped.push(Skipped { name, reason }),

@@ -10,6 +10,7 @@ pub mod manifest;
 pub mod md_table;
 pub mod output;
 pub mod png;
+mod record_de;
 pub mod rows;
 pub mod scorecard;
 pub mod table;

@@ -11,6 +11,7 @@
 //! as decimal text, which no integer column can hold.
 
 use super::table::{Record, ResultsError, Value};
+use rayon::prelude::*;
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
@@ -56,29 +57,21 @@ pub fn to_records<T: Serialize>(rows: &[T]) -> Result<Vec<Record>, ResultsError>
 
 /// Read records back into typed rows. Columns the row type does not name are
 /// ignored; fields the records lack take their `#[serde(default)]`.
-pub fn from_records<T: DeserializeOwned>(records: &[Record]) -> Result<Vec<T>, ResultsError> {
-    records
-        .iter()
+pub fn from_records<T: DeserializeOwned + Send>(
+    records: &[Record],
+) -> Result<Vec<T>, ResultsError> {
+    // Rows are read in parallel (a stored run may hold hundreds of thousands)
+    // and gathered in order, so the first bad record is the one reported.
+    let rows: Vec<Result<T, _>> = records.par_iter().map(super::record_de::row).collect();
+    rows.into_iter()
         .map(|r| {
-            let map: serde_json::Map<String, serde_json::Value> =
-                r.0.iter().map(|(k, v)| (k.clone(), json(v))).collect();
-            serde_json::from_value(serde_json::Value::Object(map)).map_err(|e| {
+            r.map_err(|e| {
                 ResultsError::Malformed(format!(
                     "stored record does not match its kind's row type: {e}"
                 ))
             })
         })
         .collect()
-}
-
-fn json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Bool(b) => (*b).into(),
-        Value::Int(i) => (*i).into(),
-        Value::Float(f) if f.is_finite() => (*f).into(),
-        Value::Float(_) => serde_json::Value::Null,
-        Value::Str(s) => s.as_str().into(),
-    }
 }
 
 /// A JSON object read with its keys in order, values as [`Value`]s (`null`

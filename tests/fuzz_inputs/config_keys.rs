@@ -2,7 +2,7 @@
 //! labels, list entries given twice, every numeric field at 0, 1, its
 //! documented limit and the limit + 1.
 
-use super::{cases, report, runner, SERIAL};
+use super::{cases, report, runner, runner_part, SERIAL};
 use cvbench::config::ConfigFile;
 use cvbench::experiments::Context;
 use cvbench_engine::api::data::DataDir;
@@ -85,26 +85,33 @@ fn fuzz_config_keys_and_sizes() {
         proptest::sample::select(&["standard", "treecv"][..]),
         proptest::sample::select(&["standard", "treecv"][..]),
     );
-    runner(cases(120))
+    // Its large plans take most of this test's time: two runners share its
+    // cases, each on a thread (the lock above keeps the other fuzz tests
+    // off, whose allocation records these plans would spoil).
+    let treecv_part = |part: u64| {
+        runner_part(cases(120).div_ceil(2), part)
         .run(&treecv, |((reps, block), (l1, l2), (k1, k2), m1, m2)| {
             count.fetch_add(1, Ordering::Relaxed);
-            // Only one k and method with large repetitions (a plan of
-            // 100,000 cells per grid point is legal but slow to list here).
+            // Only one dataset, k and method with large repetitions (a plan
+            // of 100,000 cells per grid point is legal but slow to list here).
             let big = reps > 1 && block.is_none() || block.is_some_and(|b| b > 1);
-            let (ks, ms) = if big {
-                (format!("[{k1}]"), format!("[\"{m1}\"]"))
+            let (ks, ms, second) = if big {
+                (format!("[{k1}]"), format!("[\"{m1}\"]"), String::new())
             } else {
-                (format!("[{k1}, {k2}]"), format!("[\"{m1}\", \"{m2}\"]"))
+                (
+                    format!("[{k1}, {k2}]"),
+                    format!("[\"{m1}\", \"{m2}\"]"),
+                    format!("[[datasets]]\nsynthetic = {{ generator = \"linear-classification\", n = 40, d = 3, seed = 2 }}\nlabel = \"{l2}\"\n"),
+                )
             };
             let block_line = block.map_or(String::new(), |b| format!("repetitions = {b}\n"));
             let text = format!(
                 "kind = \"treecv\"\nname = \"t\"\nseed = 1\nrepetitions = {reps}\n\
                  [[datasets]]\nsynthetic = {{ generator = \"linear-classification\", n = 40, d = 3 }}\nlabel = \"{l1}\"\n\
-                 [[datasets]]\nsynthetic = {{ generator = \"linear-classification\", n = 40, d = 3, seed = 2 }}\nlabel = \"{l2}\"\n\
-                 [[learners]]\ntype = \"pegasos\"\n[[grid]]\nmethods = {ms}\norders = [\"fixed\"]\nk = {ks}\n{block_line}"
+                 {second}[[learners]]\ntype = \"pegasos\"\n[[grid]]\nmethods = {ms}\norders = [\"fixed\"]\nk = {ks}\n{block_line}"
             );
             let in_range = |r: u64| (1..=100_000).contains(&r);
-            let ok = l1 != l2
+            let ok = (big || l1 != l2)
                 && in_range(reps)
                 && block.is_none_or(in_range)
                 && (2..=40).contains(&k1)
@@ -121,7 +128,13 @@ fn fuzz_config_keys_and_sizes() {
             }
             Ok(())
         })
-        .unwrap();
+        .unwrap()
+    };
+    std::thread::scope(|s| {
+        let other = s.spawn(|| treecv_part(1));
+        treecv_part(0);
+        other.join().unwrap();
+    });
     // progressive: every size of a theorems block, the BKL table and a
     // stream block at the edges (the stream's data is missing, so a stream
     // within its limits fails on its data, after its sizes were checked).

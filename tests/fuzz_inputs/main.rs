@@ -77,10 +77,20 @@ fn cases(default: u32) -> u32 {
 /// [`DEFAULT_SEED`]), so CI cannot fail by chance; `FUZZ_SEED=random` (what
 /// `make fuzz` sets) or `FUZZ_SEED=<u64>` explores or replays other inputs.
 fn runner(cases: u32) -> TestRunner {
+    runner_part(cases, 0)
+}
+
+/// Runner `part` of several that share one test's cases on threads of
+/// their own: part 0 is [`runner`], part `i` draws from the seed plus `i`.
+fn runner_part(cases: u32, part: u64) -> TestRunner {
     let seed = match std::env::var("FUZZ_SEED").ok().as_deref() {
         Some("random") => RngSeed::Random,
-        Some(v) => RngSeed::Fixed(v.parse().expect("FUZZ_SEED is `random` or a u64")),
-        None => RngSeed::Fixed(DEFAULT_SEED),
+        Some(v) => RngSeed::Fixed(
+            v.parse::<u64>()
+                .expect("FUZZ_SEED is `random` or a u64")
+                .wrapping_add(part),
+        ),
+        None => RngSeed::Fixed(DEFAULT_SEED.wrapping_add(part)),
     };
     TestRunner::new(Config {
         cases,
