@@ -43,8 +43,15 @@ all: build
 toolchain:
 	@command -v $(CARGO) >/dev/null 2>&1 || { echo "cargo not found: install Rust from https://rustup.rs (tested with stable 1.95)"; exit 2; }
 
+# SKIP_BUILD=1: the binary is built already (CI's `make ci-targets`, which
+# runs clippy beside these targets): no cargo call.
+SKIP_BUILD ?=
 build: toolchain
+ifeq ($(SKIP_BUILD),)
 	$(CARGO) build $(BUILDFLAGS) --locked
+else
+	@test -x $(BIN) || { echo "SKIP_BUILD=1 but there is no $(BIN): build it first"; exit 2; }
+endif
 
 reproduce: build
 	$(BIN) fetch --data-dir $(DATA_DIR) $(REPRODUCE_DATA)
@@ -187,35 +194,52 @@ fuzz: toolchain
 
 # Every target the README names, each in a form that takes seconds, with the
 # debug binary (CI runs this after `make test`): the quick configs for real,
-# the reproduction configs planned (DRY=1), figures re-rendered from a copy
-# of the stored results, fetch verifying one dataset already present, bench
-# as a test run (each benchmark once, a9a cut to its first 1,000 rows), fuzz
-# as one short round of 20 random cases per test (the
-# test run has the fixed-seed hundreds; slurm-check and paper-data are
-# only expanded: they need root and a cluster, or data not on this machine).
-# Needs DATA_DIR with the datasets (CI: ../shared/datasets).
+# the reproduction configs planned (DRY=1) and the stale stored runs listed
+# (refresh, DRY=1, on a copy of the stored results), figures re-rendered from
+# a copy of one stored run per kind (CI_FIGURE_RUNS; the suite renders every
+# stored run), fetch verifying one dataset already present, bench as a test
+# run (each benchmark once, a9a cut to its first 1,000 rows), fuzz as one
+# short round of 20 random cases per test (the test run has the fixed-seed
+# hundreds); slurm-check and paper-data are only expanded (they need root and
+# a cluster, or data not on this machine). Needs DATA_DIR with the datasets
+# (CI: ../shared/datasets).
+# The cargo steps (fuzz, bench) run first; then two groups at once (make -j2,
+# each group's output printed whole when it ends): clippy and the docs, whose
+# dependency checks leave a core idle much of the time, beside the targets
+# that run the built binary (SKIP_BUILD=1, so that no cargo call waits on
+# clippy's lock on the target folder).
 CI_TMP ?= $(TARGET_DIR)/ci-targets
+CI_FIGURE_RUNS ?= progressive-stream svm-cv-heart grid-guide treecv-table2-pegasos-mnist
 ci-targets:
-	rm -rf $(CI_TMP) && mkdir -p $(CI_TMP)/empty
-	$(MAKE) --no-print-directory quick PROFILE=debug RESULTS=$(CI_TMP)/results
-	test -s $(CI_TMP)/results/quick/REPORT.md
-	cp -r results $(CI_TMP)/stored && rm -rf $(CI_TMP)/stored/quick
-	$(MAKE) --no-print-directory figures PROFILE=debug RESULTS=$(CI_TMP)/stored
-	$(MAKE) --no-print-directory refresh PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/stored 2>/dev/null
-	$(MAKE) --no-print-directory datasets PROFILE=debug
-	$(MAKE) --no-print-directory fetch PROFILE=debug FETCH_NAMES=heart_scale
-	$(MAKE) --no-print-directory reproduce PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty
-	$(MAKE) --no-print-directory reproduce-long PROFILE=debug DRY=1 RESULTS=$(CI_TMP)/empty
-	$(MAKE) --no-print-directory -n paper-data >/dev/null
-	$(MAKE) --no-print-directory -n slurm-check >/dev/null
+	rm -rf $(CI_TMP) && mkdir -p $(CI_TMP)/empty $(CI_TMP)/figures
 	$(MAKE) --no-print-directory fuzz FUZZ_CASES=20 FUZZ_LOG=$(CI_TMP)/fuzz.log
-	$(MAKE) --no-print-directory recipes PROFILE=debug RECIPES_TMP=$(CI_TMP)/recipes
-	$(MAKE) --no-print-directory peers || echo "note: make peers could not install libsvm-tools (svm-train comparisons are SKIPPED)"
 	CVBENCH_BENCH_A9A_ROWS=1000 $(MAKE) --no-print-directory bench BENCH="test --benches"
-	$(MAKE) --no-print-directory check
-	$(MAKE) --no-print-directory doc-check
+	$(MAKE) --no-print-directory build PROFILE=debug
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse ci-checks ci-binary-targets
 	rm -rf $(CI_TMP)
 	@echo "ci-targets: every README target ran"
+
+.PHONY: ci-checks ci-binary-targets
+ci-checks:
+	$(MAKE) --no-print-directory check
+	$(MAKE) --no-print-directory doc-check
+
+ci-binary-targets:
+	$(MAKE) --no-print-directory quick PROFILE=debug SKIP_BUILD=1 RESULTS=$(CI_TMP)/results
+	test -s $(CI_TMP)/results/quick/REPORT.md
+	cp -r results $(CI_TMP)/stored && rm -rf $(CI_TMP)/stored/quick
+	for r in $(CI_FIGURE_RUNS); do cp -r results/$$r $(CI_TMP)/figures/ || exit 1; done
+	$(MAKE) --no-print-directory figures PROFILE=debug SKIP_BUILD=1 RESULTS=$(CI_TMP)/figures
+	test -s $(CI_TMP)/figures/REPORT.md
+	$(MAKE) --no-print-directory refresh PROFILE=debug SKIP_BUILD=1 DRY=1 RESULTS=$(CI_TMP)/stored 2>/dev/null
+	$(MAKE) --no-print-directory datasets PROFILE=debug SKIP_BUILD=1
+	$(MAKE) --no-print-directory fetch PROFILE=debug SKIP_BUILD=1 FETCH_NAMES=heart_scale
+	$(MAKE) --no-print-directory reproduce PROFILE=debug SKIP_BUILD=1 DRY=1 RESULTS=$(CI_TMP)/empty
+	$(MAKE) --no-print-directory reproduce-long PROFILE=debug SKIP_BUILD=1 DRY=1 RESULTS=$(CI_TMP)/empty
+	$(MAKE) --no-print-directory -n paper-data >/dev/null
+	$(MAKE) --no-print-directory -n slurm-check >/dev/null
+	$(MAKE) --no-print-directory recipes PROFILE=debug SKIP_BUILD=1 RECIPES_TMP=$(CI_TMP)/recipes
+	$(MAKE) --no-print-directory peers || echo "note: make peers could not install libsvm-tools (svm-train comparisons are SKIPPED)"
 
 # The README's first-page recipes, run as written there (CI: `make
 # ci-targets`): one paper table re-run and reported; the example configs of
