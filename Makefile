@@ -163,7 +163,9 @@ reproduce-long: build
 # equal a single-machine run. Uses the debug binary (BIN=... to override).
 .PHONY: slurm-check
 slurm-check: toolchain
+ifeq ($(SKIP_BUILD),)
 	$(CARGO) build --locked
+endif
 	BIN=$${BIN:-$${CARGO_TARGET_DIR:-target}/debug/cvbench} scripts/slurm-check.sh
 # A long fuzz campaign: rounds of FUZZ_CASES cases per fuzz
 # test (the readers and the config path), each round with fresh random
@@ -200,15 +202,16 @@ fuzz: toolchain
 # stored run), fetch verifying one dataset already present, bench as a test
 # run (each benchmark once, a9a cut to its first 1,000 rows), fuzz as one
 # short round of 20 random cases per test (the test run has the fixed-seed
-# hundreds); slurm-check and paper-data are only expanded (they need root and
-# a cluster, or data not on this machine). Needs DATA_DIR with the datasets
-# (CI: ../shared/datasets).
+# hundreds); paper-data is only expanded (it needs data not on this
+# machine), and so is slurm-check unless CI_SLURM=1 (it needs root: CI runs
+# it). Needs DATA_DIR with the datasets (CI: ../shared/datasets).
 # The cargo steps (fuzz, bench) run first; then two groups at once (make -j2,
 # each group's output printed whole when it ends): clippy and the docs, whose
 # dependency checks leave a core idle much of the time, beside the targets
 # that run the built binary (SKIP_BUILD=1, so that no cargo call waits on
 # clippy's lock on the target folder).
 CI_TMP ?= $(TARGET_DIR)/ci-targets
+CI_SLURM ?=
 CI_FIGURE_RUNS ?= progressive-stream svm-cv-heart grid-guide treecv-table2-pegasos-mnist
 ci-targets:
 	rm -rf $(CI_TMP) && mkdir -p $(CI_TMP)/empty $(CI_TMP)/figures
@@ -237,9 +240,13 @@ ci-binary-targets:
 	$(MAKE) --no-print-directory reproduce PROFILE=debug SKIP_BUILD=1 DRY=1 RESULTS=$(CI_TMP)/empty
 	$(MAKE) --no-print-directory reproduce-long PROFILE=debug SKIP_BUILD=1 DRY=1 RESULTS=$(CI_TMP)/empty
 	$(MAKE) --no-print-directory -n paper-data >/dev/null
-	$(MAKE) --no-print-directory -n slurm-check >/dev/null
 	$(MAKE) --no-print-directory recipes PROFILE=debug SKIP_BUILD=1 RECIPES_TMP=$(CI_TMP)/recipes
 	$(MAKE) --no-print-directory peers || echo "note: make peers could not install libsvm-tools (svm-train comparisons are SKIPPED)"
+ifeq ($(CI_SLURM),)
+	$(MAKE) --no-print-directory -n slurm-check >/dev/null
+else
+	$(MAKE) --no-print-directory slurm-check SKIP_BUILD=1
+endif
 
 # The README's first-page recipes, run as written there (CI: `make
 # ci-targets`): one paper table re-run and reported; the example configs of
