@@ -14,9 +14,10 @@
 //!   machine.
 //!
 //! `timing_repeats` (how many times a cell was timed) is the same too,
-//! unless a cell's first run takes two minutes or more (timed once) or its
-//! config sets `min_timed_seconds` (a short cell timed until its runs total
-//! that long): then the timings decide it.
+//! unless its config says why cells may be timed fewer times
+//! (`timed_fewer_because`: a cell whose first run takes two minutes or more
+//! is then timed once) or sets `min_timed_seconds` (a short cell timed until
+//! its runs total that long): then the timings decide it.
 //!
 //! A kind that adds a column of either sort names it so; the tests that
 //! compare runs ([`is_reproducible`]) and `make slurm-check` read this file's

@@ -166,7 +166,8 @@ impl GridPlan {
     }
 
     /// [`GridPlan::solve`] timed `timing_repeats` times (once when the
-    /// first run takes two minutes or more): the first run and every run's
+    /// first run takes two minutes or more and the config says why cells
+    /// may be timed fewer times): the first run and every run's
     /// wall seconds. A repeat computes the distance blocks again when the
     /// first run did (each run times the same work), and must give the
     /// first run's rates and SMO iterations at every point.

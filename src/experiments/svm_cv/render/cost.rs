@@ -83,7 +83,7 @@ pub fn markdown(rows: &[CostRow]) -> String {
         );
     }
     format!(
-        "**The cost of an exact k-fold CV in trainings, and against the peers in the same run** (every time the median of the cell's timed repetitions, cells of two minutes or more timed once; \"CV in trainings\" = the fastest of our exact CV runs at these threads over our one training on all rows with the same threads and cache budget — the SVM's counterpart of TreeCV's cost in passes over the data; `svm-train` runs on one thread with `-m` = the budget, its times are the process's, file parsing included; oneDAL (scikit-learn-intelex `SVC`) gets `cache_size` = the budget and runs on our folds, timed inside Python around its fits and predictions; x = peer seconds over ours)\n\n{}\n",
+        "**The cost of an exact k-fold CV in trainings, and against the peers in the same run** (every time the median of the cell's timed runs, how many in the first table's last column; \"CV in trainings\" = the fastest of our exact CV runs at these threads over our one training on all rows with the same threads and cache budget — the SVM's counterpart of TreeCV's cost in passes over the data; `svm-train` runs on one thread with `-m` = the budget, its times are the process's, file parsing included; oneDAL (scikit-learn-intelex `SVC`) gets `cache_size` = the budget and runs on our folds, timed inside Python around its fits and predictions; x = peer seconds over ours)\n\n{}\n",
         t.markdown()
     )
 }
