@@ -96,13 +96,13 @@ fn a_model_written_to_a_full_disk_leaves_the_old_file_and_no_temporary() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     small_data(d, "train");
-    std::fs::write(d.join("train.model"), "an earlier model\n").unwrap();
+    std::fs::write(d.join("train.model"), "svm_type c_svc\nan earlier model\n").unwrap();
     let full = [("CVBENCH_TEST_FAIL_WRITES_AFTER", "20")];
     let o = cvbench_env(&["svm", "-q", "train", "train.model"], d, &full);
     assert_usage_error(&o, &["train.model", "No space left on device"]);
     assert_eq!(
         std::fs::read_to_string(d.join("train.model")).unwrap(),
-        "an earlier model\n"
+        "svm_type c_svc\nan earlier model\n"
     );
     // A new model file that fails is not there at all.
     let o = cvbench_env(&["svm", "-q", "train", "new.model"], d, &full);

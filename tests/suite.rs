@@ -45,6 +45,7 @@ mod svm_grid_formulations;
 mod svm_grid_kind;
 mod svm_libsvm;
 mod svm_model_file;
+mod svm_model_overwrite;
 mod svm_multiclass;
 mod svm_multiclass_grid;
 mod svm_multiclass_kinds;

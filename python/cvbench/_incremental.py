@@ -43,7 +43,9 @@ def treecv(X, y, *, learner="pegasos", k=10, order="fixed", shuffle=False, rando
     loss on the chunk, trained on every other chunk), ``loss``, ``learner``
     (its name with its hyper-parameters), ``updates`` (points fed to a
     learner, one per point per model update), ``passes`` (updates / n),
-    ``copies`` (model copies), ``peak_models`` (most models alive at once),
+    ``copies`` (model copies), ``peak_models`` (most models alive at once;
+    for ``strategy="parallel"``, and for ``kfold`` with ``n_jobs > 1``, ``k``,
+    what a schedule running every branch at once holds, for any ``n_jobs``),
     ``fit_time`` (seconds) and ``chunks`` (each chunk's rows).
     """
     return _run(X, y, learner, learner_params, strategy, k, order, shuffle, random_state, n_jobs)

@@ -133,3 +133,43 @@ fn loocv_with_treecv_matches_brute_force_for_ridge() {
     }
     assert!((t.estimate - total / n as f64).abs() < 1e-9);
 }
+
+/// The parallel variants' work counts, the peak of live models included,
+/// are the same on one thread and on four, run after run: rayon's work
+/// stealing overlaps different branches each time, so a measured peak
+/// would not be (CI saw 5 against 6 for one cell), and records must not
+/// depend on the thread count.
+#[test]
+fn parallel_work_counts_are_the_same_for_any_thread_count() {
+    let n = 400;
+    let data = classification(n, 6, 9);
+    let peg = Pegasos::default();
+    let pool = |t| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t)
+            .build()
+            .unwrap()
+    };
+    let (one, four) = (pool(1), pool(4));
+    for k in [2, 10, 37] {
+        let chunks = Chunks::shuffled(n, k, &mut seed::rng(11)).unwrap();
+        let run = || {
+            let t = treecv(
+                &peg,
+                &data,
+                &chunks,
+                Order::Randomized,
+                Strategy::Parallel,
+                3,
+            );
+            let s = standard_cv_parallel(&peg, &data, &chunks, Order::Randomized, 3);
+            (t.estimate.to_bits(), t.work, s.estimate.to_bits(), s.work)
+        };
+        let want = one.install(run);
+        assert_eq!(want.1.peak_models, k as u64, "treecv_parallel k={k}");
+        assert_eq!(want.3.peak_models, k as u64, "standard_parallel k={k}");
+        for _ in 0..20 {
+            assert_eq!(four.install(run), want, "k={k}");
+        }
+    }
+}

@@ -98,6 +98,12 @@ fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsag
             path.display()
         )));
     }
+    if let Some(why) = not_to_replace(path) {
+        return Err(SvmUsage(format!(
+            "model file {} {why}, or give another model file",
+            path.display()
+        )));
+    }
     let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
     if let Some(p) = parent {
         if !p.is_dir() {
@@ -109,6 +115,29 @@ fn check_model_path(path: &Path, inputs: &[(&str, &Path)]) -> Result<(), SvmUsag
         }
     }
     Ok(())
+}
+
+/// Why an existing file at the model path must not be replaced, if it must
+/// not: it has no write permission (root could still replace it), or it is
+/// neither empty nor a LIBSVM model (a data file named by mistake, say by a
+/// shell glob that gave two files). A missing file, an empty one and a model
+/// (its first line `svm_type ...`) may be replaced.
+fn not_to_replace(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.permissions().readonly() {
+        return Some("is read-only: make it writable to replace it".into());
+    }
+    if meta.len() == 0 {
+        return None;
+    }
+    let mut head = Vec::with_capacity(9);
+    let read = std::fs::File::open(path).and_then(|f| f.take(9).read_to_end(&mut head));
+    match read {
+        Ok(_) if head == b"svm_type " => None,
+        Ok(_) => Some("exists and is not a LIBSVM model (it does not begin with `svm_type`): cvbench replaces only an earlier model, where svm-train would overwrite any file; remove it".into()),
+        Err(e) => Some(format!("exists and cannot be read ({e}): remove it")),
+    }
 }
 
 /// Run the command.

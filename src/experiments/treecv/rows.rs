@@ -46,7 +46,8 @@ pub struct TreecvRow {
     /// Model copies made.
     #[serde(deserialize_with = "whole")]
     pub copies: u64,
-    /// The most models alive at once.
+    /// The most models alive at once (the parallel methods: `k`, a fully
+    /// parallel schedule's, for any thread count).
     #[serde(deserialize_with = "whole")]
     pub peak_models: u64,
 }

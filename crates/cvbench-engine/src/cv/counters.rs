@@ -19,7 +19,10 @@ pub struct Work {
     pub updates: u64,
     /// Model copies made.
     pub copies: u64,
-    /// Largest number of models alive at once.
+    /// Largest number of models alive at once. For the parallel variants,
+    /// the most a schedule that runs every branch at once would hold (see
+    /// [`Counters::work_fully_parallel`]), so that it does not depend on
+    /// the thread count or on which branches rayon happened to overlap.
     pub peak_models: u64,
 }
 
@@ -52,6 +55,19 @@ impl Counters {
             updates: self.updates.load(Relaxed),
             copies: self.copies.load(Relaxed),
             peak_models: self.peak.load(Relaxed).max(0) as u64,
+        }
+    }
+
+    /// The counts of a parallel variant over `k` chunks, its peak the
+    /// fully parallel schedule's: one live model per chunk (each leaf's, or
+    /// each fold's), the O(k) worst case. The measured peak is left out: it
+    /// depends on how many threads ran and how rayon's work stealing
+    /// overlapped the branches, and a stored count must be the same for any
+    /// thread count.
+    pub fn work_fully_parallel(&self, k: usize) -> Work {
+        Work {
+            peak_models: k as u64,
+            ..self.work()
         }
     }
 }

@@ -53,8 +53,8 @@ pub fn standard_cv<L: IncrementalLearner>(
 }
 
 /// Standard k-CV with the folds in parallel on rayon (O(k) live models at
-/// worst, like parallel TreeCV). Same estimate as [`standard_cv`]: the
-/// per-fold losses are summed in fold order.
+/// worst, like parallel TreeCV, and counted as k for any thread count). Same
+/// estimate as [`standard_cv`]: the per-fold losses are summed in fold order.
 pub fn standard_cv_parallel<L: IncrementalLearner>(
     learner: &L,
     data: &Dataset,
@@ -85,7 +85,11 @@ fn folds<L: IncrementalLearner>(
     };
     CvOutcome {
         estimate: losses.iter().sum::<f64>() / k as f64,
-        work: counters.work(),
+        work: if parallel {
+            counters.work_fully_parallel(k)
+        } else {
+            counters.work()
+        },
         seconds: start.elapsed().as_secs_f64(),
     }
 }

@@ -14,7 +14,8 @@
 //! Three save/restore strategies (paper §3):
 //! - [`Strategy::Copy`]: copy `f` before the first update (O(log k) live models);
 //! - [`Strategy::SaveRevert`]: journal the update and revert it (one model);
-//! - [`Strategy::Parallel`]: the two branches on rayon (O(k) live models).
+//! - [`Strategy::Parallel`]: the two branches on rayon (O(k) live models;
+//!   its counted peak is the fully parallel schedule's, k, for any thread count).
 //!
 //! Under [`Order::Randomized`] the order of each training phase is drawn from
 //! a seed derived from the run seed and the node `(s, e, branch)`, so the
@@ -191,9 +192,13 @@ pub fn treecv<L: IncrementalLearner>(
         Strategy::Parallel => run.parallel(0, k - 1, f),
         Strategy::SaveRevert => run.save_revert(0, k - 1, &mut f),
     };
+    let work = match strategy {
+        Strategy::Parallel => run.counters.work_fully_parallel(k),
+        Strategy::Copy | Strategy::SaveRevert => run.counters.work(),
+    };
     CvOutcome {
         estimate,
-        work: run.counters.work(),
+        work,
         seconds: start.elapsed().as_secs_f64(),
     }
 }
