@@ -137,8 +137,8 @@ fn loocv_with_treecv_matches_brute_force_for_ridge() {
 /// The parallel variants' work counts, the peak of live models included,
 /// are the same on one thread and on four, run after run: rayon's work
 /// stealing overlaps different branches each time, so a measured peak
-/// would not be (CI saw 5 against 6 for one cell), and records must not
-/// depend on the thread count.
+/// would not be (CI measured 6 on two threads for a cell where one thread
+/// gives 5), and records must not depend on the thread count.
 #[test]
 fn parallel_work_counts_are_the_same_for_any_thread_count() {
     let n = 400;
