@@ -121,3 +121,21 @@ fn every_stored_timing_line_agrees_with_the_rule_and_its_table() {
         "{k100}"
     );
 }
+
+/// Issue 57: where the records keep every timed repeat, an interval is the
+/// bootstrap over them, never the range bound; the scorecard of the stored
+/// runs (every one of which keeps its repeats) prints no range bound.
+#[test]
+fn no_stored_scorecard_interval_is_a_range_bound() {
+    let copy = common::rerendered_stored_results();
+    let md = std::fs::read_to_string(copy.join("REPORT.md")).unwrap();
+    let start = md.find("## Scorecard").expect("a scorecard");
+    let end = md[start..]
+        .find("## Provenance")
+        .map_or(md.len(), |e| start + e);
+    let bounds: Vec<&str> = md[start..end]
+        .lines()
+        .filter(|l| l.contains("(95% range bound,"))
+        .collect();
+    assert!(bounds.is_empty(), "{}", bounds.join("\n"));
+}

@@ -53,6 +53,13 @@ pub struct LevelStats {
     pub note: String,
     /// Cells the level ran in.
     pub cells: u64,
+    /// The level's timed runs, rank by rank: the sum over its cells of each
+    /// cell's fastest run, second fastest, ... (sorted runs summed in
+    /// step, which gives the widest spread of any pairing of the cells'
+    /// runs, so the bootstrap over them is the cautious one); `None` where
+    /// a cell has no stored runs or the cells' run counts differ (the
+    /// interval is then the range bound of the summed medians and ranges).
+    pub run_sums: Option<Vec<f64>>,
 }
 
 /// Rows grouped: dataset → level → stats (levels in first-seen order).
@@ -93,6 +100,14 @@ pub fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelStats)>> {
                 s.wall_min_s += sp.min;
                 s.wall_max_s += sp.max;
             }
+            s.run_sums = add_runs(
+                if s.cells == 1 {
+                    Some(Vec::new())
+                } else {
+                    s.run_sums.take()
+                },
+                &sp,
+            );
             s.runs = if s.cells == 1 {
                 sp.repeats
             } else {
@@ -105,6 +120,22 @@ pub fn levels(rows: &[GridRow]) -> BTreeMap<String, Vec<(String, LevelStats)>> {
         }
     }
     out
+}
+
+/// `sums` with the cell `sp`'s sorted runs added rank by rank (an empty
+/// `sums` takes them as they are); `None` where the cell has no stored runs
+/// of its every timed repeat or their count differs from the sums'.
+fn add_runs(sums: Option<Vec<f64>>, sp: &Spread) -> Option<Vec<f64>> {
+    let sums = sums?;
+    if sp.runs.is_empty() || sp.runs.len() as u64 != sp.repeats {
+        return None;
+    }
+    let mut runs = sp.runs.clone();
+    runs.sort_by(f64::total_cmp);
+    if sums.is_empty() {
+        return Some(runs);
+    }
+    (sums.len() == runs.len()).then(|| sums.iter().zip(&runs).map(|(a, b)| a + b).collect())
 }
 
 /// grid.py's choice over the points of `stats` in grid order.
@@ -122,14 +153,45 @@ pub fn choose(grid: &Grid, stats: &LevelStats) -> Option<Best> {
 
 impl LevelStats {
     /// The level's timed runs as one spread (medians, mins and maxes summed
-    /// over its cells).
+    /// over its cells; the runs summed rank by rank where every cell keeps
+    /// them, see [`LevelStats::run_sums`]).
     pub fn spread(&self) -> Spread {
         Spread {
             median: self.wall_s,
             min: self.wall_min_s,
             max: self.wall_max_s,
             repeats: self.runs.max(1),
-            runs: Vec::new(),
+            runs: self.run_sums.clone().unwrap_or_default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::add_runs;
+    use crate::experiments::timing::Spread;
+
+    fn sp(runs: &[f64], repeats: u64) -> Spread {
+        Spread {
+            median: f64::NAN,
+            min: f64::NAN,
+            max: f64::NAN,
+            repeats,
+            runs: runs.to_vec(),
+        }
+    }
+
+    #[test]
+    fn a_levels_runs_are_its_cells_sorted_runs_summed_rank_by_rank() {
+        let one = add_runs(Some(Vec::new()), &sp(&[3.0, 1.0, 2.0], 3));
+        assert_eq!(one, Some(vec![1.0, 2.0, 3.0]));
+        let two = add_runs(one, &sp(&[10.0, 30.0, 20.0], 3));
+        assert_eq!(two, Some(vec![11.0, 22.0, 33.0]));
+        // A cell without stored runs, or with another count, or whose
+        // runs are not its every repeat, leaves the range bound.
+        assert_eq!(add_runs(two.clone(), &sp(&[], 3)), None);
+        assert_eq!(add_runs(two.clone(), &sp(&[1.0, 2.0], 2)), None);
+        assert_eq!(add_runs(two, &sp(&[1.0, 2.0], 3)), None);
+        assert_eq!(add_runs(None, &sp(&[1.0, 2.0, 3.0], 3)), None);
     }
 }
