@@ -38,6 +38,9 @@ pub struct TrainingRow {
     pub wall_min_s: f64,
     /// Slowest run.
     pub wall_max_s: f64,
+    /// Every timed run's wall seconds, as the records keep them (empty
+    /// where they keep only the median and range).
+    pub wall_runs_s: String,
     /// Solver iterations.
     pub iterations: f64,
     /// Dual objective.
@@ -89,6 +92,7 @@ pub fn trainings(records: &[SvmRow]) -> Vec<TrainingRow> {
             wall_median_s: r.wall_median_s.unwrap_or(r.cell_wall_s),
             wall_min_s: r.wall_min_s.unwrap_or(r.cell_wall_s),
             wall_max_s: r.wall_max_s.unwrap_or(r.cell_wall_s),
+            wall_runs_s: r.wall_runs_s.clone(),
             iterations: r.iterations as f64,
             objective: r.objective.unwrap_or(f64::NAN),
             n_sv: r.n_sv as f64,
@@ -140,7 +144,7 @@ fn spread(r: &TrainingRow) -> evidence::Sample {
         min: r.wall_min_s,
         max: r.wall_max_s,
         repeats: r.repeats,
-        runs: Vec::new(),
+        runs: crate::experiments::timing::parse_runs(&r.wall_runs_s),
     })
 }
 

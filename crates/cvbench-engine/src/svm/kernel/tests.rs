@@ -141,3 +141,64 @@ fn low_density_dense_data_is_kept_as_csr_with_identical_kernels() {
     );
     assert!(!KernelData::new(&full, kind).ds.is_sparse());
 }
+
+/// Sparse rows of very uneven lengths (none to 60 values, signs mixed):
+/// every column, its rows four at a time in any order (groups of four of
+/// unequal lengths and a tail), is [`KernelData::eval`]'s to the bit for
+/// the kernels that sum dot products, and the scratch vector is left zero.
+#[test]
+fn sparse_columns_four_rows_at_a_time_are_bit_identical_to_eval() {
+    let d = 97;
+    let rows: Vec<Vec<f64>> = (0..23)
+        .map(|i| {
+            let nnz = (i * 29 + 7) % 61;
+            (0..d)
+                .map(|j| {
+                    let on = (j * 13 + i * 5) % d < nnz * d / 61 + usize::from(j == i);
+                    let v = ((i * d + j) as f64 * 0.377).sin() * 2.3;
+                    if on && nnz > 0 {
+                        v
+                    } else {
+                        0.0
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let ds = to_csr(&Dataset::from_dense_rows(
+        "synthetic-uneven",
+        &rows,
+        vec![1.0; 23],
+    ));
+    let lens: Vec<usize> = (0..23)
+        .map(|r| match ds.row(r) {
+            crate::data::Row::Sparse(idx, _) => idx.len(),
+            crate::data::Row::Dense(_) => unreachable!("CSR rows"),
+        })
+        .collect();
+    assert!(lens.iter().min() < Some(&3) && lens.iter().max() > Some(&40));
+    for kind in [
+        KernelKind::Rbf { gamma: 0.05 },
+        KernelKind::Linear,
+        KernelKind::Poly {
+            gamma: 0.3,
+            coef0: 1.0,
+            degree: 3,
+        },
+    ] {
+        let kd = KernelData::new(&ds, kind);
+        assert!(kd.ds.is_sparse() && kd.exp_table.is_none());
+        let order: Vec<u32> = (0..23).map(|k| (k * 7 % 23) as u32).collect();
+        let ys: Vec<i8> = (0..23).map(|k| if k % 3 == 0 { -1 } else { 1 }).collect();
+        let mut scratch = vec![0.0; kd.d()];
+        for a in 0..23 {
+            let mut out = vec![0f32; 23];
+            kd.fill_column(a, 1, &order, Some(&ys), &mut out, &mut scratch);
+            for (k, &r) in order.iter().enumerate() {
+                let want = (f64::from(ys[k]) * kd.eval(a, r as usize)) as f32;
+                assert_eq!(out[k].to_bits(), want.to_bits(), "{kind:?}: row {a} x {r}");
+            }
+            assert!(scratch.iter().all(|&v| v == 0.0));
+        }
+    }
+}
