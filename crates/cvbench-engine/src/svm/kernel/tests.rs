@@ -179,11 +179,11 @@ fn sparse_columns_of_uneven_rows_are_bit_identical_to_eval() {
         })
         .collect();
     assert!(lens.iter().min() < Some(&3) && lens.iter().max() > Some(&40));
+    let order: Vec<u32> = (0..23).map(|k| (k * 7 % 23) as u32).collect();
+    let ys: Vec<i8> = (0..23).map(|k| if k % 3 == 0 { -1 } else { 1 }).collect();
     for kind in crate::svm::kernel::matrix::TEST_KINDS {
         let kd = KernelData::new(&ds, kind);
         assert!(kd.ds.is_sparse() && kd.exp_table.is_none());
-        let order: Vec<u32> = (0..23).map(|k| (k * 7 % 23) as u32).collect();
-        let ys: Vec<i8> = (0..23).map(|k| if k % 3 == 0 { -1 } else { 1 }).collect();
         let mut scratch = vec![0.0; kd.d()];
         for a in 0..23 {
             let mut out = vec![0f32; 23];
