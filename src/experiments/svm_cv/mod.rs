@@ -58,6 +58,7 @@ const ABOUT: About = About {
     sources: &[
         "src/experiments/svm_cv",
         "src/experiments/timing.rs",
+        "src/experiments/memory.rs",
         "crates/cvbench-engine/src/svm",
     ],
     cost_unit: Some("training rows x rounds x timed repetitions"),
