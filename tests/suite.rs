@@ -29,6 +29,7 @@ mod output_targets;
 mod readme;
 mod report_own_runs;
 mod report_text;
+mod run_cell_memory;
 mod shard;
 mod shared_run_folder;
 mod stored_verdicts_agree;
