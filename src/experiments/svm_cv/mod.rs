@@ -59,6 +59,7 @@ const ABOUT: About = About {
         "src/experiments/svm_cv",
         "src/experiments/timing.rs",
         "src/experiments/memory.rs",
+        "src/cli/memory.rs",
         "crates/cvbench-engine/src/svm",
     ],
     cost_unit: Some("training rows x rounds x timed repetitions"),
