@@ -64,12 +64,6 @@ pub fn release_freed_memory() {
     }
 }
 
-/// The process's resident memory now (`VmRSS`), in MB; `None` where it
-/// cannot be read.
-pub fn resident_mb() -> Option<f64> {
-    status_kb(Path::new(STATUS), "VmRSS:").map(|kb| kb / 1024.0)
-}
-
 /// The value in kB of the `field` line of a `/proc/<pid>/status` file.
 fn status_kb(path: &Path, field: &str) -> Option<f64> {
     let text = std::fs::read_to_string(path).ok()?;
@@ -87,6 +81,12 @@ fn parse_status_kb(text: &str, field: &str) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The process's resident memory now (`VmRSS`), in MB; `None` where it
+    /// cannot be read.
+    fn resident_mb() -> Option<f64> {
+        status_kb(Path::new(STATUS), "VmRSS:").map(|kb| kb / 1024.0)
+    }
 
     #[test]
     fn reads_the_high_water_mark_line() {
